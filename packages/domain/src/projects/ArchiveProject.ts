@@ -1,0 +1,28 @@
+import type { Clock } from '../shared/Clock.ts';
+import { findOwnedProject } from './findOwnedProject.ts';
+import type { Project } from './Project.ts';
+import type { ProjectRepository } from './ProjectRepository.ts';
+
+/** What ArchiveProject needs. */
+export interface ArchiveProjectDeps {
+  projects: ProjectRepository;
+  clock: Clock;
+}
+
+/** Soft-deletes a project. Archiving an archived project changes nothing and succeeds. */
+export class ArchiveProject {
+  private readonly deps: ArchiveProjectDeps;
+
+  constructor(deps: ArchiveProjectDeps) {
+    this.deps = deps;
+  }
+
+  async execute(input: { ownerId: string; projectId: string }): Promise<Project> {
+    const project = await findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
+    if (!project.archived) {
+      project.archive(this.deps.clock.now());
+      await this.deps.projects.update(project);
+    }
+    return project;
+  }
+}

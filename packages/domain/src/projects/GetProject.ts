@@ -1,0 +1,21 @@
+import { findOwnedProject } from './findOwnedProject.ts';
+import type { Project } from './Project.ts';
+import type { ProjectRepository } from './ProjectRepository.ts';
+
+/** What GetProject needs. */
+export interface GetProjectDeps {
+  projects: ProjectRepository;
+}
+
+/** One of the owner's projects. */
+export class GetProject {
+  private readonly deps: GetProjectDeps;
+
+  constructor(deps: GetProjectDeps) {
+    this.deps = deps;
+  }
+
+  execute(input: { ownerId: string; projectId: string }): Promise<Project> {
+    return findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
+  }
+}

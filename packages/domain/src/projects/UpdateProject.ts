@@ -1,0 +1,41 @@
+import type { Clock } from '../shared/Clock.ts';
+import { ValidationError } from '../shared/DomainError.ts';
+import { findOwnedProject } from './findOwnedProject.ts';
+import type { Project } from './Project.ts';
+import type { ProjectRepository } from './ProjectRepository.ts';
+
+export interface UpdateProjectInput {
+  ownerId: string;
+  projectId: string;
+  name?: string | undefined;
+  /** `true` archives, `false` restores. */
+  archived?: boolean | undefined;
+}
+
+/** What UpdateProject needs. */
+export interface UpdateProjectDeps {
+  projects: ProjectRepository;
+  clock: Clock;
+}
+
+/** Renames, archives or restores a project (at least one of them). The slug never changes. */
+export class UpdateProject {
+  private readonly deps: UpdateProjectDeps;
+
+  constructor(deps: UpdateProjectDeps) {
+    this.deps = deps;
+  }
+
+  async execute(input: UpdateProjectInput): Promise<Project> {
+    if (input.name === undefined && input.archived === undefined) {
+      throw new ValidationError([{ path: '', message: 'give at least one of name, archived' }]);
+    }
+    const project = await findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
+    const now = this.deps.clock.now();
+    if (input.name !== undefined) project.rename(input.name, now);
+    if (input.archived === true) project.archive(now);
+    if (input.archived === false) project.restore(now);
+    await this.deps.projects.update(project);
+    return project;
+  }
+}

@@ -1,0 +1,123 @@
+/** Every machine-readable error code the service can answer with (SPEC §2). Closed on purpose. */
+export const ERROR_CODES = [
+  'validation_failed',
+  'malformed_json',
+  'unauthorized',
+  'invalid_credentials',
+  'invalid_refresh_token',
+  'not_found',
+  'agent_not_found',
+  'method_not_allowed',
+  'email_taken',
+  'slug_taken',
+  'agent_name_taken',
+  'project_archived',
+  'agent_inactive',
+  'idempotency_key_reused',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'provider_rate_limited',
+  'provider_error',
+  'provider_unavailable',
+  'provider_timeout',
+  'identity_unavailable',
+  'database_unavailable',
+  'request_timeout',
+  'internal',
+] as const;
+
+/** A stable, machine-readable error code. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** One field that failed validation: a JSON-pointer-like dotted path and a message for people. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** Options every domain error may carry. */
+export interface DomainErrorOptions {
+  errors?: FieldError[];
+  /** Seconds after which a retry may succeed (rate limits). */
+  retryAfterSec?: number;
+  cause?: unknown;
+}
+
+/**
+ * An expected failure. The HTTP adapter maps `code` to a status through one exhaustive table;
+ * `message` is the human-readable `detail` and must never carry secrets, SQL or stack traces.
+ */
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: FieldError[] | undefined;
+  readonly retryAfterSec: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: DomainErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.errors = options.errors;
+    this.retryAfterSec = options.retryAfterSec;
+  }
+}
+
+/** Input broke a rule: a field is missing, too long, of the wrong shape. */
+export class ValidationError extends DomainError {
+  constructor(errors: FieldError[], message = 'The request is not valid.') {
+    super('validation_failed', message, { errors });
+  }
+
+  /** One failing field. */
+  static field(path: string, message: string): ValidationError {
+    return new ValidationError([{ path, message }], `${path}: ${message}`);
+  }
+}
+
+/** A resource does not exist, or belongs to someone else (never reveal which). */
+export class NotFoundError extends DomainError {
+  constructor(what: string, code: 'not_found' | 'agent_not_found' = 'not_found') {
+    super(code, `${what} was not found.`);
+  }
+}
+
+/** A uniqueness or state conflict. */
+export class ConflictError extends DomainError {
+  constructor(
+    code:
+      | 'email_taken'
+      | 'slug_taken'
+      | 'agent_name_taken'
+      | 'project_archived'
+      | 'agent_inactive'
+      | 'idempotency_key_reused',
+    message: string,
+  ) {
+    super(code, message);
+  }
+}
+
+/** The caller is not authenticated, or presented bad credentials or tokens. */
+export class AuthError extends DomainError {
+  constructor(code: 'unauthorized' | 'invalid_credentials' | 'invalid_refresh_token', message: string) {
+    super(code, message);
+  }
+}
+
+/** A limit of ours was hit; retry after `retryAfterSec`. */
+export class RateLimitedError extends DomainError {
+  constructor(retryAfterSec: number, message = 'Too many requests; retry later.') {
+    super('rate_limited', message, { retryAfterSec });
+  }
+}
+
+/** An outside dependency (identity provider, database) could not serve the request. */
+export class UnavailableError extends DomainError {
+  constructor(
+    code: 'identity_unavailable' | 'database_unavailable',
+    message: string,
+    options: DomainErrorOptions = {},
+  ) {
+    super(code, message, options);
+  }
+}

@@ -1,0 +1,35 @@
+import { defineConfig } from 'vitest/config';
+
+/** Resolve workspace packages to their TypeScript sources (the `source` export condition). */
+const resolve = { conditions: ['source', 'node', 'import', 'default'] };
+
+export default defineConfig({
+  resolve,
+  ssr: { resolve: { conditions: resolve.conditions, externalConditions: ['source'] } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'int',
+          include: [
+            'packages/*/src/**/*.int.test.ts',
+            'examples/*/src/**/*.int.test.ts',
+            'test/**/*.int.test.ts',
+          ],
+          globalSetup: ['./test/globalSetup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
