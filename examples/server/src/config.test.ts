@@ -1,0 +1,54 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('gives the SPEC §9 defaults for an empty environment', () => {
+    const cfg = loadConfig({});
+    expect(cfg).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      publicUrl: 'http://127.0.0.1:3000',
+      dataDir: resolve('./data'),
+      databaseUrl: `sqlite:${resolve('./data/browserdeck.sqlite')}`,
+      IDENTITY_PROVIDER: 'local',
+      BROWSER_PROVIDER: 'local',
+      LOCAL_MAX_SESSIONS: 4,
+      LOCAL_WARM_BROWSERS: 1,
+      ACCESS_TOKEN_TTL_SEC: 900,
+      REFRESH_TOKEN_TTL_SEC: 2_592_000,
+      RECONCILE_INTERVAL_SEC: 15,
+      LOG_LEVEL: 'info',
+      CORS_ORIGINS: [],
+    });
+  });
+
+  it('reads every value it is given', () => {
+    const cfg = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      PUBLIC_URL: 'https://deck.example.com/',
+      DATABASE_URL: 'postgres://u:p@db:5432/deck',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      ACCESS_TOKEN_TTL_SEC: '60',
+    });
+    expect(cfg.PORT).toBe(8080);
+    expect(cfg.publicUrl).toBe('https://deck.example.com');
+    expect(cfg.databaseUrl).toBe('postgres://u:p@db:5432/deck');
+    expect(cfg.CORS_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
+    expect(cfg.ACCESS_TOKEN_TTL_SEC).toBe(60);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ IDENTITY_PROVIDER: 'ldap' }, 'IDENTITY_PROVIDER'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ IDENTITY_PROVIDER: 'supabase' }, 'SUPABASE_URL'],
+    [{ BROWSER_PROVIDER: 'browserbase', BROWSERBASE_API_KEY: 'k' }, 'BROWSERBASE_PROJECT_ID'],
+  ])('refuses %j naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+});

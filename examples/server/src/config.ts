@@ -1,0 +1,90 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+/** Environment variables of SPEC §9, with their defaults. */
+const EnvSchema = z.object({
+  PORT: integer(0, 65535).default(3000),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(
+      /^(postgres(ql)?:\/\/|sqlite:|file:)/,
+      'must start with postgres://, postgresql://, sqlite: or file:',
+    )
+    .optional(),
+  IDENTITY_PROVIDER: z.enum(['local', 'supabase']).default('local'),
+  SUPABASE_URL: z.url().optional(),
+  SUPABASE_ANON_KEY: optionalText,
+  SUPABASE_JWT_SECRET: optionalText,
+  BROWSER_PROVIDER: z.enum(['local', 'browserbase']).default('local'),
+  BROWSERBASE_API_KEY: optionalText,
+  BROWSERBASE_PROJECT_ID: optionalText,
+  BROWSERBASE_BASE_URL: z.url().optional(),
+  CHROMIUM_PATH: optionalText,
+  LOCAL_MAX_SESSIONS: integer(1, 1000).default(4),
+  LOCAL_WARM_BROWSERS: integer(0, 100).default(1),
+  ACCESS_TOKEN_TTL_SEC: integer(30, 86_400).default(900),
+  REFRESH_TOKEN_TTL_SEC: integer(60, 31_536_000).default(2_592_000),
+  JWT_PRIVATE_KEY: optionalText,
+  SECRET_KEY: optionalText,
+  RECONCILE_INTERVAL_SEC: integer(1, 3600).default(15),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
+});
+
+/** The validated configuration the server runs with. */
+export type Config = z.output<typeof EnvSchema> & { publicUrl: string; databaseUrl: string; dataDir: string };
+
+/** Thrown for a bad environment; its message names every offending variable. */
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the environment. Empty strings count as unset, so `FOO=` falls back to the
+ * default. Values that name providers not built yet are refused with a message saying so.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const cfg = parsed.data;
+  const missing = (names: string[]) => names.filter((n) => !present[n]);
+  if (cfg.IDENTITY_PROVIDER === 'supabase') {
+    const absent = missing(['SUPABASE_URL', 'SUPABASE_ANON_KEY']);
+    if (absent.length) throw new ConfigError(`IDENTITY_PROVIDER=supabase needs ${absent.join(', ')}`);
+  }
+  if (cfg.BROWSER_PROVIDER === 'browserbase') {
+    const absent = missing(['BROWSERBASE_API_KEY', 'BROWSERBASE_PROJECT_ID']);
+    if (absent.length) throw new ConfigError(`BROWSER_PROVIDER=browserbase needs ${absent.join(', ')}`);
+  }
+  const dataDir = resolve(cfg.DATA_DIR);
+  const urlHost = cfg.HOST.includes(':') ? `[${cfg.HOST}]` : cfg.HOST;
+  return {
+    ...cfg,
+    dataDir,
+    publicUrl: (cfg.PUBLIC_URL ?? `http://${urlHost}:${cfg.PORT}`).replace(/\/+$/, ''),
+    databaseUrl: cfg.DATABASE_URL ?? `sqlite:${resolve(dataDir, 'browserdeck.sqlite')}`,
+  };
+}
