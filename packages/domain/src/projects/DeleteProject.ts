@@ -1,12 +1,22 @@
+import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
+import type { SessionRepository } from '../sessions/SessionRepository.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
+import { type Logger, silentLogger } from '../shared/Logger.ts';
+import { findOwnedProject } from './findOwnedProject.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
 
-/** What DeleteProject needs. */
 export interface DeleteProjectDeps {
   projects: ProjectRepository;
+  /** When sessions are tracked: their browsers are released before the project goes. */
+  sessions?: SessionRepository;
+  provider?: BrowserProvider;
+  logger?: Logger;
 }
 
-/** Hard-deletes a project with everything it owns. */
+/**
+ * Hard-deletes a project with its sessions and agents. Sessions still active at the provider are
+ * released first, best effort: a release that fails is logged and does not block the delete.
+ */
 export class DeleteProject {
   private readonly deps: DeleteProjectDeps;
 
@@ -15,7 +25,26 @@ export class DeleteProject {
   }
 
   async execute(input: { ownerId: string; projectId: string }): Promise<void> {
-    const deleted = await this.deps.projects.delete(input.ownerId, input.projectId);
-    if (!deleted) throw new NotFoundError('Project');
+    const project = await findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
+    const { sessions, provider } = this.deps;
+    if (sessions && provider) {
+      const active = await sessions.listActiveInProject(project.id);
+      await Promise.all(
+        active.map((session) =>
+          provider.release(session.providerSessionId).catch((error: unknown) => {
+            (this.deps.logger ?? silentLogger).warn(
+              {
+                projectId: project.id,
+                sessionId: session.id,
+                providerSessionId: session.providerSessionId,
+                error: String(error),
+              },
+              'could not release a session of a deleted project',
+            );
+          }),
+        ),
+      );
+    }
+    if (!(await this.deps.projects.delete(input.ownerId, project.id))) throw new NotFoundError('Project');
   }
 }

@@ -9,6 +9,8 @@ export interface InMemoryIdentityProviderDeps {
   ids: IdGenerator;
   clock: Clock;
   accessTokenTtlSec?: number;
+  /** Refresh-token lifetime; 30 days unless told. */
+  refreshTokenTtlSec?: number;
 }
 
 /**
@@ -19,7 +21,10 @@ export class InMemoryIdentityProvider implements IdentityProvider {
   readonly name = 'memory';
   private readonly users = new Map<string, UserIdentity & { password: string }>();
   private readonly accessTokens = new Map<string, Principal>();
-  private readonly refreshTokens = new Map<string, { userId: string; sessionId: string; spent: boolean }>();
+  private readonly refreshTokens = new Map<
+    string,
+    { userId: string; sessionId: string; spent: boolean; expiresAt: Date }
+  >();
   private readonly revokedSessions = new Set<string>();
 
   private readonly deps: InMemoryIdentityProviderDeps;
@@ -46,7 +51,11 @@ export class InMemoryIdentityProvider implements IdentityProvider {
 
   async refresh(refreshToken: string): Promise<TokenGrant> {
     const record = this.refreshTokens.get(refreshToken);
-    if (!record || this.revokedSessions.has(record.sessionId)) {
+    if (
+      !record ||
+      this.revokedSessions.has(record.sessionId) ||
+      record.expiresAt.getTime() <= this.deps.clock.now().getTime()
+    ) {
       throw new AuthError('invalid_refresh_token', 'The refresh token is not valid.');
     }
     if (record.spent) {
@@ -76,11 +85,18 @@ export class InMemoryIdentityProvider implements IdentityProvider {
 
   private grant(user: UserIdentity, sessionId: string): TokenGrant {
     const ttl = this.deps.accessTokenTtlSec ?? 900;
-    const expiresAt = new Date(this.deps.clock.now().getTime() + ttl * 1000);
+    const now = this.deps.clock.now().getTime();
+    const expiresAt = new Date(now + ttl * 1000);
+    const refreshExpiresAt = new Date(now + (this.deps.refreshTokenTtlSec ?? 2_592_000) * 1000);
     const accessToken = `at-${this.deps.ids.next()}`;
     const refreshToken = `rt-${this.deps.ids.next()}`;
     this.accessTokens.set(accessToken, { userId: user.id, email: user.email, sessionId, expiresAt });
-    this.refreshTokens.set(refreshToken, { userId: user.id, sessionId, spent: false });
+    this.refreshTokens.set(refreshToken, {
+      userId: user.id,
+      sessionId,
+      spent: false,
+      expiresAt: refreshExpiresAt,
+    });
     return { accessToken, refreshToken, expiresIn: ttl, expiresAt, user: { id: user.id, email: user.email } };
   }
 }

@@ -1,0 +1,60 @@
+import { writable } from '../shared/writable.ts';
+import type { AgentFields } from './agentRules.ts';
+
+/** A stored session recipe: script, env vars, region, timeout. */
+export class Agent implements AgentFields {
+  readonly id!: string;
+  readonly projectId!: string;
+  readonly name!: string;
+  readonly description!: string;
+  readonly script!: string;
+  readonly envVars!: Record<string, string>;
+  readonly providerProjectId!: string | null;
+  readonly contextId!: string | null;
+  readonly extensionId!: string | null;
+  readonly region!: string;
+  readonly timeoutSec!: number;
+  readonly active!: boolean;
+  readonly metadata!: Record<string, unknown>;
+  readonly createdAt!: Date;
+  readonly updatedAt!: Date;
+
+  private constructor() {}
+
+  /** A new agent; the caller has validated `fields` (see `checkAgentFields`). */
+  static create(props: { id: string; projectId: string; fields: AgentFields; now: Date }): Agent {
+    return Object.assign(new Agent(), {
+      id: props.id,
+      projectId: props.projectId,
+      ...props.fields,
+      envVars: { ...props.fields.envVars },
+      metadata: { ...props.fields.metadata },
+      createdAt: props.now,
+      updatedAt: props.now,
+    });
+  }
+
+  /** The agent's settable fields. */
+  get fields(): AgentFields {
+    const { name, description, script, envVars, providerProjectId, contextId, extensionId } = this;
+    const { region, timeoutSec, active, metadata } = this;
+    return {
+      name,
+      description,
+      script,
+      envVars,
+      providerProjectId,
+      contextId,
+      extensionId,
+      region,
+      timeoutSec,
+      active,
+      metadata,
+    };
+  }
+
+  /** Replaces the fields with `fields` (validated by the caller). */
+  revise(fields: AgentFields, now: Date): void {
+    Object.assign(writable(this), fields, { updatedAt: now });
+  }
+}

@@ -1,0 +1,45 @@
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import { projectForWork } from '../projects/projectForWork.ts';
+import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
+import type { Clock } from '../shared/Clock.ts';
+import type { IdGenerator } from '../shared/IdGenerator.ts';
+import { Agent } from './Agent.ts';
+import type { AgentRepository } from './AgentRepository.ts';
+import { checkAgentFields } from './agentRules.ts';
+import { type AgentInput, agentFieldsForCreate } from './resolveAgentInput.ts';
+
+export interface CreateAgentDeps {
+  projects: ProjectRepository;
+  agents: AgentRepository;
+  provider: Pick<BrowserProvider, 'regions'>;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
+/** Stores a new agent in an active project. */
+export class CreateAgent {
+  private readonly deps: CreateAgentDeps;
+
+  constructor(deps: CreateAgentDeps) {
+    this.deps = deps;
+  }
+
+  async execute(input: {
+    ownerId: string;
+    projectId: string;
+    agent: AgentInput & { name: string };
+  }): Promise<Agent> {
+    const { regions } = this.deps.provider;
+    const fields = agentFieldsForCreate(input.agent, regions[0] ?? '');
+    checkAgentFields(fields, regions);
+    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, true);
+    const agent = Agent.create({
+      id: this.deps.ids.next(),
+      projectId: project.id,
+      fields,
+      now: this.deps.clock.now(),
+    });
+    await this.deps.agents.add(agent);
+    return agent;
+  }
+}

@@ -1,0 +1,18 @@
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import { projectForWork } from '../projects/projectForWork.ts';
+import { NotFoundError } from '../shared/DomainError.ts';
+import type { AgentRepository } from './AgentRepository.ts';
+
+/** Deletes an agent; sessions that ran it keep their `agentId`. */
+export class DeleteAgent {
+  private readonly deps: { projects: ProjectRepository; agents: AgentRepository };
+
+  constructor(deps: { projects: ProjectRepository; agents: AgentRepository }) {
+    this.deps = deps;
+  }
+
+  async execute(input: { ownerId: string; projectId: string; agentId: string }): Promise<void> {
+    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
+    if (!(await this.deps.agents.delete(project.id, input.agentId))) throw new NotFoundError('Agent');
+  }
+}

@@ -1,0 +1,22 @@
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import { projectForWork } from '../projects/projectForWork.ts';
+import type { Agent } from './Agent.ts';
+import type { AgentRepository } from './AgentRepository.ts';
+
+/** The project's agents, newest first; only the active ones when asked. */
+export class ListAgents {
+  private readonly deps: { projects: ProjectRepository; agents: AgentRepository };
+
+  constructor(deps: { projects: ProjectRepository; agents: AgentRepository }) {
+    this.deps = deps;
+  }
+
+  async execute(input: {
+    ownerId: string;
+    projectId: string;
+    activeOnly?: boolean | undefined;
+  }): Promise<Agent[]> {
+    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
+    return this.deps.agents.list(project.id, { activeOnly: input.activeOnly ?? false });
+  }
+}

@@ -1,0 +1,44 @@
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import { projectForWork } from '../projects/projectForWork.ts';
+import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
+import type { Clock } from '../shared/Clock.ts';
+import { ValidationError } from '../shared/DomainError.ts';
+import type { Agent } from './Agent.ts';
+import type { AgentRepository } from './AgentRepository.ts';
+import { checkAgentFields } from './agentRules.ts';
+import { findAgent } from './findAgent.ts';
+import { type AgentInput, mergeAgentFields } from './resolveAgentInput.ts';
+
+export interface UpdateAgentDeps {
+  projects: ProjectRepository;
+  agents: AgentRepository;
+  provider: Pick<BrowserProvider, 'regions'>;
+  clock: Clock;
+}
+
+/** Changes the fields given (a partial update); refused in an archived project. */
+export class UpdateAgent {
+  private readonly deps: UpdateAgentDeps;
+
+  constructor(deps: UpdateAgentDeps) {
+    this.deps = deps;
+  }
+
+  async execute(input: {
+    ownerId: string;
+    projectId: string;
+    agentId: string;
+    changes: AgentInput;
+  }): Promise<Agent> {
+    if (!Object.values(input.changes).some((v) => v !== undefined)) {
+      throw new ValidationError([{ path: '', message: 'give at least one field to change' }]);
+    }
+    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, true);
+    const agent = await findAgent(this.deps.agents, project.id, input.agentId);
+    const fields = mergeAgentFields(agent.fields, input.changes);
+    checkAgentFields(fields, this.deps.provider.regions);
+    agent.revise(fields, this.deps.clock.now());
+    await this.deps.agents.update(agent);
+    return agent;
+  }
+}

@@ -1,0 +1,21 @@
+import { ConflictError } from '../shared/DomainError.ts';
+import { findOwnedProject } from './findOwnedProject.ts';
+import type { Project } from './Project.ts';
+import type { ProjectRepository } from './ProjectRepository.ts';
+
+/** The owner's project, refusing `project_archived` when `forNewWork` and it is archived. */
+export async function projectForWork(
+  projects: ProjectRepository,
+  ownerId: string,
+  projectId: string,
+  forNewWork: boolean,
+): Promise<Project> {
+  const project = await findOwnedProject(projects, ownerId, projectId);
+  if (forNewWork && project.archived) {
+    throw new ConflictError(
+      'project_archived',
+      'The project is archived; restore it to create sessions or agents in it.',
+    );
+  }
+  return project;
+}

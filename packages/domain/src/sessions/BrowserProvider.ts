@@ -1,0 +1,48 @@
+import type { SessionLogEntry } from './SessionLogEntry.ts';
+import type { SessionStatus } from './sessionStatus.ts';
+
+/** What a provider says about one of its sessions. */
+export interface ProviderSessionSnapshot {
+  readonly providerSessionId: string;
+  readonly providerProjectId: string;
+  readonly status: SessionStatus;
+  readonly connectUrl: string;
+  readonly seleniumRemoteUrl: string | null;
+  readonly startedAt: Date;
+  readonly endedAt: Date | null;
+  readonly expiresAt: Date | null;
+}
+
+/** What a provider needs to start a browser. Script and env stay with us. */
+export interface CreateBrowserRequest {
+  /** Our session id, for the provider's metadata (small identifiers only). */
+  readonly sessionId: string;
+  /** Our project id, likewise. */
+  readonly projectId: string;
+  readonly providerProjectId: string;
+  readonly region: string;
+  readonly timeoutSec: number;
+  readonly contextId: string | null;
+  readonly extensionId: string | null;
+}
+
+/**
+ * A cloud-browser provider. Failures are `ProviderError`s: `provider_rate_limited` (with
+ * `retryAfterSec`), `provider_error`, `provider_unavailable`, `provider_timeout`.
+ */
+export interface BrowserProvider {
+  /** `local`, `browserbase`, …: the `{provider}` path segment. */
+  readonly name: string;
+  /** Region codes this provider accepts; the first is the default. */
+  readonly regions: readonly string[];
+  /** The provider project used when a request names none. */
+  readonly defaultProviderProjectId: string;
+  /** Starts a browser. Never retried automatically: a retry could start a second billed browser. */
+  create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot>;
+  /** The session's current state, or null when the provider no longer knows it. */
+  get(providerSessionId: string): Promise<ProviderSessionSnapshot | null>;
+  /** Asks the provider to end the session; null when it no longer knows it. */
+  release(providerSessionId: string): Promise<ProviderSessionSnapshot | null>;
+  /** Every log entry the provider has for the session, oldest first (unpaged). */
+  logs(providerSessionId: string): Promise<SessionLogEntry[]>;
+}

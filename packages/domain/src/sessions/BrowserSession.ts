@@ -1,0 +1,122 @@
+import { writable } from '../shared/writable.ts';
+import type { ProviderSessionSnapshot } from './BrowserProvider.ts';
+import { isTerminalStatus, nextSessionStatus, type SessionStatus } from './sessionStatus.ts';
+
+/** The settings a session runs with, after agent defaults and request overrides are merged. */
+export interface SessionSettings {
+  readonly name: string;
+  readonly script: string;
+  readonly env: Record<string, string>;
+  readonly region: string;
+  readonly timeoutSec: number;
+  readonly extensionId: string | null;
+  readonly contextId: string | null;
+  readonly agentId: string | null;
+}
+
+/** A cloud-browser session tracked by the service. Terminal statuses are final. */
+export class BrowserSession implements SessionSettings {
+  readonly id!: string;
+  readonly projectId!: string;
+  /** The provider's name (`local`, `browserbase`). */
+  readonly provider!: string;
+  readonly providerSessionId!: string;
+  readonly providerProjectId!: string;
+  readonly status!: SessionStatus;
+  readonly connectUrl!: string;
+  readonly seleniumRemoteUrl!: string | null;
+  readonly createdAt!: Date;
+  readonly updatedAt!: Date;
+  readonly startedAt!: Date;
+  readonly endedAt!: Date | null;
+  readonly expiresAt!: Date | null;
+  readonly lastSyncedAt!: Date;
+  readonly name!: string;
+  readonly script!: string;
+  readonly env!: Record<string, string>;
+  readonly region!: string;
+  readonly timeoutSec!: number;
+  readonly extensionId!: string | null;
+  readonly contextId!: string | null;
+  readonly agentId!: string | null;
+
+  private constructor() {}
+
+  /** A session the provider has just started. */
+  static create(props: {
+    id: string;
+    projectId: string;
+    provider: string;
+    settings: SessionSettings;
+    snapshot: ProviderSessionSnapshot;
+    now: Date;
+  }): BrowserSession {
+    const { snapshot, settings } = props;
+    return Object.assign(new BrowserSession(), {
+      id: props.id,
+      projectId: props.projectId,
+      provider: props.provider,
+      ...settings,
+      env: { ...settings.env },
+      providerSessionId: snapshot.providerSessionId,
+      providerProjectId: snapshot.providerProjectId,
+      status: snapshot.status,
+      connectUrl: snapshot.connectUrl,
+      seleniumRemoteUrl: snapshot.seleniumRemoteUrl,
+      startedAt: snapshot.startedAt,
+      endedAt: snapshot.endedAt,
+      expiresAt: snapshot.expiresAt,
+      createdAt: props.now,
+      updatedAt: props.now,
+      lastSyncedAt: props.now,
+    });
+  }
+
+  /** True while the session is `PENDING` or `RUNNING`. */
+  get isActive(): boolean {
+    return !isTerminalStatus(this.status);
+  }
+
+  /**
+   * Takes in what the provider reports. A terminal session keeps its status and end time; only
+   * `lastSyncedAt` moves. Returns whether anything a client can see changed.
+   */
+  applyProviderSnapshot(snapshot: ProviderSessionSnapshot, now: Date): boolean {
+    const self = writable(this);
+    self.lastSyncedAt = now;
+    if (isTerminalStatus(this.status)) return false;
+    const status = nextSessionStatus(this.status, snapshot.status);
+    const endedAt = isTerminalStatus(status) ? (snapshot.endedAt ?? now) : null;
+    const changed =
+      status !== this.status ||
+      snapshot.connectUrl !== this.connectUrl ||
+      snapshot.seleniumRemoteUrl !== this.seleniumRemoteUrl ||
+      endedAt?.getTime() !== this.endedAt?.getTime() ||
+      snapshot.expiresAt?.getTime() !== this.expiresAt?.getTime();
+    if (!changed) return false;
+    self.status = status;
+    self.connectUrl = snapshot.connectUrl;
+    self.seleniumRemoteUrl = snapshot.seleniumRemoteUrl;
+    self.endedAt = endedAt;
+    self.expiresAt = snapshot.expiresAt;
+    self.updatedAt = now;
+    return true;
+  }
+
+  /** The provider no longer knows the session: it is over. */
+  markGone(now: Date): boolean {
+    writable(this).lastSyncedAt = now;
+    if (isTerminalStatus(this.status)) return false;
+    this.end('COMPLETED', now);
+    return true;
+  }
+
+  /** Ends an active session with a terminal status (release → `COMPLETED`). No-op when already ended. */
+  end(status: 'COMPLETED' | 'ERROR' | 'TIMED_OUT', now: Date): void {
+    if (isTerminalStatus(this.status)) return;
+    const self = writable(this);
+    self.status = status;
+    self.endedAt = now;
+    self.updatedAt = now;
+  }
+}

@@ -1,0 +1,150 @@
+import type { Agent } from '../agents/Agent.ts';
+import type { AgentRepository } from '../agents/AgentRepository.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import { projectForWork } from '../projects/projectForWork.ts';
+import type { Clock } from '../shared/Clock.ts';
+import { ConflictError, NotFoundError } from '../shared/DomainError.ts';
+import type { IdGenerator } from '../shared/IdGenerator.ts';
+import { type Logger, silentLogger } from '../shared/Logger.ts';
+import { stableStringify } from '../shared/stableStringify.ts';
+import type { BrowserProvider } from './BrowserProvider.ts';
+import { BrowserSession } from './BrowserSession.ts';
+import type { IdempotencyStore } from './IdempotencyStore.ts';
+import { resolveSessionSettings, type SessionRequest } from './resolveSessionSettings.ts';
+import type { SessionRepository } from './SessionRepository.ts';
+
+/** How long an `Idempotency-Key` is remembered. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface CreateSessionDeps {
+  projects: ProjectRepository;
+  agents: AgentRepository;
+  sessions: SessionRepository;
+  provider: BrowserProvider;
+  idempotency: IdempotencyStore;
+  ids: IdGenerator;
+  clock: Clock;
+  logger?: Logger;
+}
+
+export interface CreateSessionInput {
+  ownerId: string;
+  projectId: string;
+  request: SessionRequest;
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * Starts a browser at the provider and tracks it. Nothing is stored when the provider refuses; a
+ * browser the provider started is released again when it cannot be stored, so none is orphaned.
+ */
+export class CreateSession {
+  private readonly deps: CreateSessionDeps;
+
+  constructor(deps: CreateSessionDeps) {
+    this.deps = deps;
+  }
+
+  async execute(input: CreateSessionInput): Promise<{ session: BrowserSession; replayed: boolean }> {
+    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, true);
+    const agent = await this.agentFor(project.id, input.request.agentId);
+    const now = this.deps.clock.now();
+    const settings = resolveSessionSettings(input.request, agent, this.deps.provider, now);
+    if (input.idempotencyKey === undefined)
+      return { session: await this.start(project.id, settings, now), replayed: false };
+
+    const scope = `${input.ownerId}:${project.id}`;
+    const key = input.idempotencyKey;
+    const fingerprint = stableStringify(input.request);
+    const existing = await this.deps.idempotency.reserve(
+      scope,
+      key,
+      fingerprint,
+      now,
+      new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+    );
+    if (existing) return { session: await this.replay(project.id, existing, fingerprint), replayed: true };
+    try {
+      const session = await this.start(project.id, settings, now);
+      await this.deps.idempotency.complete(scope, key, session.id);
+      return { session, replayed: false };
+    } catch (error) {
+      await this.deps.idempotency.release(scope, key).catch(() => {});
+      throw error;
+    }
+  }
+
+  private async agentFor(projectId: string, agentId: string | null | undefined): Promise<Agent | null> {
+    if (agentId === undefined || agentId === null) return null;
+    const agent = await this.deps.agents.findInProject(projectId, agentId);
+    if (!agent) throw new NotFoundError('Agent', 'agent_not_found');
+    if (!agent.active)
+      throw new ConflictError(
+        'agent_inactive',
+        'The agent is inactive; activate it to start sessions with it.',
+      );
+    return agent;
+  }
+
+  private async start(
+    projectId: string,
+    settings: ReturnType<typeof resolveSessionSettings>,
+    now: Date,
+  ): Promise<BrowserSession> {
+    const { provider } = this.deps;
+    const id = this.deps.ids.next();
+    const snapshot = await provider.create({
+      sessionId: id,
+      projectId,
+      providerProjectId: settings.providerProjectId,
+      region: settings.region,
+      timeoutSec: settings.timeoutSec,
+      contextId: settings.contextId,
+      extensionId: settings.extensionId,
+    });
+    const { providerProjectId: _, ...sessionSettings } = settings;
+    const session = BrowserSession.create({
+      id,
+      projectId,
+      provider: provider.name,
+      settings: sessionSettings,
+      snapshot,
+      now,
+    });
+    try {
+      await this.deps.sessions.add(session);
+    } catch (error) {
+      await provider.release(snapshot.providerSessionId).catch((releaseError: unknown) => {
+        (this.deps.logger ?? silentLogger).error(
+          { providerSessionId: snapshot.providerSessionId, error: String(releaseError) },
+          'could not release a browser whose session failed to store',
+        );
+      });
+      throw error;
+    }
+    return session;
+  }
+
+  private async replay(
+    projectId: string,
+    record: { fingerprint: string; sessionId: string | null },
+    fingerprint: string,
+  ) {
+    if (record.fingerprint !== fingerprint) {
+      throw new ConflictError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used with a different request body.',
+      );
+    }
+    const session = record.sessionId
+      ? await this.deps.sessions.findInProject(projectId, record.sessionId)
+      : null;
+    if (!session) {
+      throw new ConflictError(
+        'idempotency_key_reused',
+        'A request with this Idempotency-Key is still in progress; retry shortly.',
+      );
+    }
+    return session;
+  }
+}

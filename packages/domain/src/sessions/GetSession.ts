@@ -1,0 +1,39 @@
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import { projectForWork } from '../projects/projectForWork.ts';
+import type { Clock } from '../shared/Clock.ts';
+import type { ErrorCode } from '../shared/DomainError.ts';
+import type { BrowserProvider } from './BrowserProvider.ts';
+import type { BrowserSession } from './BrowserSession.ts';
+import { findSession } from './findSession.ts';
+import type { SessionRepository } from './SessionRepository.ts';
+import { syncSession } from './syncSession.ts';
+
+export interface GetSessionDeps {
+  projects: ProjectRepository;
+  sessions: SessionRepository;
+  provider: BrowserProvider;
+  clock: Clock;
+}
+
+/**
+ * One session, refreshed from the provider first when it is still active. When the provider cannot
+ * be reached the stored state is returned with `syncError` set (the HTTP layer's `X-Sync-Error`).
+ */
+export class GetSession {
+  private readonly deps: GetSessionDeps;
+
+  constructor(deps: GetSessionDeps) {
+    this.deps = deps;
+  }
+
+  async execute(input: {
+    ownerId: string;
+    projectId: string;
+    sessionId: string;
+  }): Promise<{ session: BrowserSession; syncError: ErrorCode | null }> {
+    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
+    const session = await findSession(this.deps.sessions, project.id, input.sessionId);
+    const { syncError } = await syncSession(session, this.deps);
+    return { session, syncError };
+  }
+}

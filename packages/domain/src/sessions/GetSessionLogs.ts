@@ -1,0 +1,46 @@
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import { projectForWork } from '../projects/projectForWork.ts';
+import { Checks } from '../shared/checks.ts';
+import type { BrowserProvider } from './BrowserProvider.ts';
+import { findSession } from './findSession.ts';
+import { decodeLogCursor, encodeLogCursor } from './logCursor.ts';
+import type { SessionLogEntry } from './SessionLogEntry.ts';
+import type { SessionRepository } from './SessionRepository.ts';
+import { SESSION_LOGS_DEFAULT_LIMIT, SESSION_LOGS_MAX_LIMIT } from './sessionRules.ts';
+
+/** A page of a session's provider logs. The provider returns them unpaged; we page with opaque cursors. */
+export class GetSessionLogs {
+  private readonly deps: {
+    projects: ProjectRepository;
+    sessions: SessionRepository;
+    provider: BrowserProvider;
+  };
+
+  constructor(deps: { projects: ProjectRepository; sessions: SessionRepository; provider: BrowserProvider }) {
+    this.deps = deps;
+  }
+
+  async execute(input: {
+    ownerId: string;
+    projectId: string;
+    sessionId: string;
+    cursor?: string | undefined;
+    limit?: number | undefined;
+  }): Promise<{ logs: SessionLogEntry[]; nextCursor: string | null }> {
+    const limit = input.limit ?? SESSION_LOGS_DEFAULT_LIMIT;
+    new Checks()
+      .require(
+        Number.isInteger(limit) && limit >= 1 && limit <= SESSION_LOGS_MAX_LIMIT,
+        'limit',
+        `must be 1 to ${SESSION_LOGS_MAX_LIMIT}`,
+      )
+      .throwIfAny();
+    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
+    const session = await findSession(this.deps.sessions, project.id, input.sessionId);
+    const offset = input.cursor === undefined ? 0 : decodeLogCursor(session.id, input.cursor);
+    const all = await this.deps.provider.logs(session.providerSessionId);
+    const logs = all.slice(offset, offset + limit);
+    const next = offset + logs.length;
+    return { logs, nextCursor: next < all.length ? encodeLogCursor(session.id, next) : null };
+  }
+}

@@ -1,0 +1,40 @@
+import type { BrowserSession } from './BrowserSession.ts';
+import type { SessionStatus } from './sessionStatus.ts';
+
+/** One page of a project's sessions. */
+export interface SessionPage {
+  readonly sessions: BrowserSession[];
+  readonly total: number;
+}
+
+/** A project's session statistics, computed by the store (never by loading sessions). */
+export interface SessionStats {
+  readonly total: number;
+  readonly byStatus: Record<SessionStatus, number>;
+  readonly createdLast24h: number;
+  /** Mean of endedAt − startedAt over ended sessions, seconds; 0 when none ended. */
+  readonly avgDurationSec: number;
+  /** Sum over all sessions of (endedAt, or now) − startedAt, seconds. */
+  readonly totalBrowserSec: number;
+}
+
+/** Where tracked sessions are kept. Reads are scoped by project. */
+export interface SessionRepository {
+  add(session: BrowserSession): Promise<void>;
+  update(session: BrowserSession): Promise<void>;
+  findInProject(projectId: string, sessionId: string): Promise<BrowserSession | null>;
+  /** Newest first. */
+  list(
+    projectId: string,
+    query: { status?: SessionStatus | undefined; limit: number; offset: number },
+  ): Promise<SessionPage>;
+  stats(projectId: string, now: Date): Promise<SessionStats>;
+  /** The project's sessions that are still active, for releasing before a project is deleted. */
+  listActiveInProject(projectId: string): Promise<BrowserSession[]>;
+  /**
+   * Claims up to `limit` active sessions, least recently synced first, that no one else holds a
+   * claim on, and holds them until `leaseUntil`. Safe with several server instances on one database:
+   * a session is never claimed by two at once.
+   */
+  claimForSync(now: Date, leaseUntil: Date, limit: number): Promise<BrowserSession[]>;
+}

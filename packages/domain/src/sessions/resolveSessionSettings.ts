@@ -1,0 +1,61 @@
+import type { Agent } from '../agents/Agent.ts';
+import { Checks } from '../shared/checks.ts';
+import type { SessionSettings } from './BrowserSession.ts';
+import {
+  checkEnv,
+  checkRunSettings,
+  DEFAULT_TIMEOUT_SEC,
+  PROVIDER_PROJECT_ID_MAX_LENGTH,
+  PROVIDER_REF_MAX_LENGTH,
+  SESSION_NAME_MAX_LENGTH,
+} from './sessionRules.ts';
+
+/** A session create request: every field optional (SPEC §5). */
+export interface SessionRequest {
+  readonly projectId?: string | undefined;
+  readonly name?: string | undefined;
+  readonly script?: string | undefined;
+  readonly env?: Record<string, string> | undefined;
+  readonly region?: string | undefined;
+  readonly timeoutSec?: number | undefined;
+  readonly extensionId?: string | null | undefined;
+  readonly contextId?: string | null | undefined;
+  readonly agentId?: string | null | undefined;
+}
+
+/**
+ * The settings a session runs with: request fields over the agent's stored fields over the defaults;
+ * `env` is the agent's `envVars` merged with the request's `env`. Validated as a whole.
+ */
+export function resolveSessionSettings(
+  request: SessionRequest,
+  agent: Agent | null,
+  provider: { regions: readonly string[]; defaultProviderProjectId: string },
+  now: Date,
+): SessionSettings & { providerProjectId: string } {
+  const pick = <T>(requested: T | undefined, stored: T | undefined, fallback: T): T =>
+    requested !== undefined ? requested : stored !== undefined ? stored : fallback;
+  const settings = {
+    name: (request.name ?? agent?.name ?? `Session ${now.toISOString()}`).trim(),
+    script: pick(request.script, agent?.script, ''),
+    env: { ...(agent?.envVars ?? {}), ...(request.env ?? {}) },
+    region: pick(request.region, agent?.region, provider.regions[0] ?? ''),
+    timeoutSec: pick(request.timeoutSec, agent?.timeoutSec, DEFAULT_TIMEOUT_SEC),
+    extensionId: pick(request.extensionId, agent?.extensionId, null),
+    contextId: pick(request.contextId, agent?.contextId, null),
+    agentId: agent?.id ?? null,
+    providerProjectId: pick(
+      request.projectId,
+      agent?.providerProjectId ?? undefined,
+      provider.defaultProviderProjectId,
+    ),
+  };
+  const checks = new Checks()
+    .length(settings.name, 'name', 1, SESSION_NAME_MAX_LENGTH)
+    .length(settings.providerProjectId, 'projectId', 1, PROVIDER_PROJECT_ID_MAX_LENGTH)
+    .require((settings.extensionId?.length ?? 0) <= PROVIDER_REF_MAX_LENGTH, 'extensionId', 'too long')
+    .require((settings.contextId?.length ?? 0) <= PROVIDER_REF_MAX_LENGTH, 'contextId', 'too long');
+  checkEnv(checks, settings.env, 'env');
+  checkRunSettings(checks, settings, provider.regions).throwIfAny();
+  return settings;
+}

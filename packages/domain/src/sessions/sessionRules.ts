@@ -1,0 +1,56 @@
+import { type Checks, utf8Length } from '../shared/checks.ts';
+
+/** Session and agent limits (SPEC §5–6). The HTTP schemas import these. */
+export const SESSION_NAME_MAX_LENGTH = 200;
+export const SCRIPT_MAX_BYTES = 256 * 1024;
+export const ENV_MAX_KEYS = 100;
+export const ENV_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const ENV_VALUE_MAX_BYTES = 8 * 1024;
+export const TIMEOUT_MIN_SEC = 60;
+export const TIMEOUT_MAX_SEC = 21_600;
+export const DEFAULT_TIMEOUT_SEC = 300;
+export const PROVIDER_PROJECT_ID_MAX_LENGTH = 128;
+/** Longest extension or context id accepted. */
+export const PROVIDER_REF_MAX_LENGTH = 128;
+export const SESSION_LIST_MAX_LIMIT = 100;
+export const SESSION_LIST_DEFAULT_LIMIT = 20;
+export const SESSION_LOGS_MAX_LIMIT = 500;
+export const SESSION_LOGS_DEFAULT_LIMIT = 100;
+
+/** Records the env-var rules at `path` (shared by session `env` and agent `envVars`). */
+export function checkEnv(checks: Checks, env: Record<string, string>, path: string): Checks {
+  const keys = Object.keys(env);
+  checks.require(keys.length <= ENV_MAX_KEYS, path, `must have at most ${ENV_MAX_KEYS} keys`);
+  for (const key of keys) {
+    checks.require(ENV_KEY_PATTERN.test(key), `${path}.${key}`, `key must match ${ENV_KEY_PATTERN.source}`);
+    const value = env[key];
+    checks.require(
+      typeof value === 'string' && utf8Length(value) <= ENV_VALUE_MAX_BYTES,
+      `${path}.${key}`,
+      `must be a string of at most ${ENV_VALUE_MAX_BYTES} bytes`,
+    );
+  }
+  return checks;
+}
+
+/** Records the script, timeout and region rules shared by sessions and agents. */
+export function checkRunSettings(
+  checks: Checks,
+  settings: { script: string; timeoutSec: number; region: string },
+  regions: readonly string[],
+): Checks {
+  return checks
+    .require(
+      utf8Length(settings.script) <= SCRIPT_MAX_BYTES,
+      'script',
+      `must be at most ${SCRIPT_MAX_BYTES} bytes`,
+    )
+    .require(
+      Number.isInteger(settings.timeoutSec) &&
+        settings.timeoutSec >= TIMEOUT_MIN_SEC &&
+        settings.timeoutSec <= TIMEOUT_MAX_SEC,
+      'timeoutSec',
+      `must be an integer from ${TIMEOUT_MIN_SEC} to ${TIMEOUT_MAX_SEC}`,
+    )
+    .require(regions.includes(settings.region), 'region', `must be one of ${regions.join(', ')}`);
+}

@@ -1,0 +1,24 @@
+/** Every status a session can have (SPEC §5). */
+export const SESSION_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'ERROR', 'TIMED_OUT'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+/** Statuses a session never leaves. */
+export const TERMINAL_SESSION_STATUSES = [
+  'COMPLETED',
+  'ERROR',
+  'TIMED_OUT',
+] as const satisfies readonly SessionStatus[];
+/** Statuses of a session that holds (or is about to hold) a browser. */
+export const ACTIVE_SESSION_STATUSES = ['PENDING', 'RUNNING'] as const satisfies readonly SessionStatus[];
+
+/** True for `COMPLETED`, `ERROR`, `TIMED_OUT`. */
+export function isTerminalStatus(status: SessionStatus): boolean {
+  return (TERMINAL_SESSION_STATUSES as readonly SessionStatus[]).includes(status);
+}
+
+/**
+ * The status after the provider reports `reported`: a terminal status is final, whatever comes later.
+ */
+export function nextSessionStatus(current: SessionStatus, reported: SessionStatus): SessionStatus {
+  return isTerminalStatus(current) ? current : reported;
+}

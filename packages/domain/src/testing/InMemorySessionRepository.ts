@@ -1,0 +1,95 @@
+import type { BrowserSession } from '../sessions/BrowserSession.ts';
+import type { SessionPage, SessionRepository, SessionStats } from '../sessions/SessionRepository.ts';
+import { SESSION_STATUSES, type SessionStatus } from '../sessions/sessionStatus.ts';
+import { cloneEntity } from './cloneEntity.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Sessions in a Map; stores copies. Claims for sync are kept beside them. */
+export class InMemorySessionRepository implements SessionRepository {
+  private readonly sessions = new Map<string, BrowserSession>();
+  private readonly leases = new Map<string, number>();
+  /** Makes the next `add` fail, to test what happens when storing fails after the provider succeeded. */
+  failNextAdd: Error | null = null;
+
+  async add(session: BrowserSession): Promise<void> {
+    if (this.failNextAdd) {
+      const error = this.failNextAdd;
+      this.failNextAdd = null;
+      throw error;
+    }
+    this.sessions.set(session.id, cloneEntity(session));
+  }
+
+  async update(session: BrowserSession): Promise<void> {
+    if (!this.sessions.has(session.id)) return;
+    this.sessions.set(session.id, cloneEntity(session));
+    this.leases.delete(session.id);
+  }
+
+  async findInProject(projectId: string, sessionId: string): Promise<BrowserSession | null> {
+    const session = this.sessions.get(sessionId);
+    return session && session.projectId === projectId ? cloneEntity(session) : null;
+  }
+
+  async list(
+    projectId: string,
+    query: { status?: SessionStatus | undefined; limit: number; offset: number },
+  ): Promise<SessionPage> {
+    const all = this.inProject(projectId)
+      .filter((s) => !query.status || s.status === query.status)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+    return {
+      sessions: all.slice(query.offset, query.offset + query.limit).map(cloneEntity),
+      total: all.length,
+    };
+  }
+
+  async stats(projectId: string, now: Date): Promise<SessionStats> {
+    const all = this.inProject(projectId);
+    const byStatus = Object.fromEntries(SESSION_STATUSES.map((s) => [s, 0])) as Record<SessionStatus, number>;
+    let ended = 0;
+    let endedSec = 0;
+    let totalBrowserSec = 0;
+    for (const s of all) {
+      byStatus[s.status]++;
+      const sec = ((s.endedAt ?? now).getTime() - s.startedAt.getTime()) / 1000;
+      totalBrowserSec += Math.max(0, sec);
+      if (s.endedAt) {
+        ended++;
+        endedSec += Math.max(0, sec);
+      }
+    }
+    return {
+      total: all.length,
+      byStatus,
+      createdLast24h: all.filter((s) => now.getTime() - s.createdAt.getTime() < DAY_MS).length,
+      avgDurationSec: ended ? endedSec / ended : 0,
+      totalBrowserSec,
+    };
+  }
+
+  async listActiveInProject(projectId: string): Promise<BrowserSession[]> {
+    return this.inProject(projectId)
+      .filter((s) => s.isActive)
+      .map(cloneEntity);
+  }
+
+  async claimForSync(now: Date, leaseUntil: Date, limit: number): Promise<BrowserSession[]> {
+    const free = [...this.sessions.values()]
+      .filter((s) => s.isActive && (this.leases.get(s.id) ?? 0) <= now.getTime())
+      .sort((a, b) => a.lastSyncedAt.getTime() - b.lastSyncedAt.getTime())
+      .slice(0, limit);
+    for (const s of free) this.leases.set(s.id, leaseUntil.getTime());
+    return free.map(cloneEntity);
+  }
+
+  /** Forgets the sessions of a deleted project (the database cascades). */
+  deleteProject(projectId: string): void {
+    for (const s of this.inProject(projectId)) this.sessions.delete(s.id);
+  }
+
+  private inProject(projectId: string): BrowserSession[] {
+    return [...this.sessions.values()].filter((s) => s.projectId === projectId);
+  }
+}
