@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-/** Resolve workspace packages to their TypeScript sources (the `source` export condition). */
-const resolve = { conditions: ['source', 'node', 'import', 'default'] };
+/**
+ * Resolve workspace packages to their TypeScript sources (the `source` export condition). No `import`
+ * here: vitest hands these to its workers as `--conditions`, and a forced `import` makes `require()`
+ * of dual CJS/ESM packages pick their ESM build (pg's `require('pg-pool')` then breaks).
+ */
+const resolve = { conditions: ['source', 'node', 'default'] };
 
 export default defineConfig({
   resolve,

@@ -19,6 +19,8 @@ import type {
   UpdateProject,
   UserRepository,
 } from '@browserdeck/domain';
+import type { BrowserdeckOrm, LocalIdentityStore } from '@browserdeck/adapters';
+import type Koa from 'koa';
 import type { ServiceIdentifier } from 'inversify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -35,7 +37,9 @@ export const TOKENS = {
   Clock: token<Clock>('Clock'),
   IdGenerator: token<IdGenerator>('IdGenerator'),
   RateLimiter: token<RateLimiter>('RateLimiter'),
+  Orm: token<BrowserdeckOrm>('Orm'),
   UserRepository: token<UserRepository>('UserRepository'),
+  LocalIdentityStore: token<LocalIdentityStore>('LocalIdentityStore'),
   ProjectRepository: token<ProjectRepository>('ProjectRepository'),
   IdentityProvider: token<IdentityProvider>('IdentityProvider'),
   SignUp: token<SignUp>('SignUp'),
@@ -51,4 +55,5 @@ export const TOKENS = {
   UpdateProject: token<UpdateProject>('UpdateProject'),
   ArchiveProject: token<ArchiveProject>('ArchiveProject'),
   DeleteProject: token<DeleteProject>('DeleteProject'),
+  HttpApp: token<Koa>('HttpApp'),
 } as const;

@@ -1,0 +1,43 @@
+import { pino } from 'pino';
+import { ConfigError, loadConfig } from './config.ts';
+import { startServer } from './startServer.ts';
+
+/** The standalone Browserdeck server: `npm start`. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.LOG_LEVEL, base: { service: 'browserdeck' } });
+  const running = await startServer(config, logger);
+  logger.info(
+    { url: running.url, publicUrl: config.publicUrl, database: config.databaseUrl.split(':')[0], identity: config.IDENTITY_PROVIDER },
+    'Browserdeck is listening',
+  );
+  const shutdown = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    running.stop().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error('Browserdeck could not start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

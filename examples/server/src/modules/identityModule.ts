@@ -1,0 +1,36 @@
+import {
+  Argon2PasswordHasher,
+  JwtTokenService,
+  LocalIdentityProvider,
+  loadOrCreateJwtKeys,
+} from '@browserdeck/adapters';
+import { ContainerModule } from 'inversify';
+import type { Config } from '../config.ts';
+import { TOKENS as T } from '../tokens.ts';
+
+/** The identity provider chosen by `IDENTITY_PROVIDER`. */
+export function identityModule(config: Config): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    if (config.IDENTITY_PROVIDER === 'supabase') {
+      throw new Error('IDENTITY_PROVIDER=supabase is not available yet; use IDENTITY_PROVIDER=local.');
+    }
+    bind(T.IdentityProvider)
+      .toResolvedValue(
+        async (store, clock, ids, logger) => {
+          const loaded = await loadOrCreateJwtKeys({ dataDir: config.dataDir, privateKeyPem: config.JWT_PRIVATE_KEY });
+          logger.info({ source: loaded.source, file: loaded.file }, 'access tokens are signed with an Ed25519 key');
+          return new LocalIdentityProvider({
+            store,
+            clock,
+            ids,
+            tokens: new JwtTokenService({ keys: loaded.keys }),
+            passwords: new Argon2PasswordHasher(),
+            accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
+            refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,
+          });
+        },
+        [T.LocalIdentityStore, T.Clock, T.IdGenerator, T.Logger],
+      )
+      .inSingletonScope();
+  });
+}

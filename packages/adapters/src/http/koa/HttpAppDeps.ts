@@ -1,0 +1,25 @@
+import type { Authenticate, DomainError } from '@browserdeck/domain';
+import type { Logger } from 'pino';
+import type { AuthRouteDeps } from './routes/authRoutes.ts';
+import type { ProjectRouteDeps } from './routes/projectRoutes.ts';
+
+/**
+ * Everything the Koa app needs: the domain use cases (typed structurally, so a host may pass any object
+ * with a matching `execute`), a readiness probe, a logger and a few HTTP settings.
+ */
+export interface HttpAppDeps extends AuthRouteDeps, ProjectRouteDeps {
+  /** Turns a bearer access token into its principal (401 `unauthorized` otherwise). */
+  authenticate: Pick<Authenticate, 'execute'>;
+  /** Resolves when the database answers; throws when it does not (`/readyz` → 503). */
+  checkReadiness: () => Promise<void>;
+  /** Request and error logs go here; the app adds redaction of credentials and tokens. */
+  logger: Logger;
+  /** Origins allowed to call from browsers (`*` for any). CORS stays closed when absent or empty. */
+  corsOrigins?: string[] | undefined;
+  /** Requests running longer are cut off with 503 `request_timeout`. Default 30 000. */
+  requestTimeoutMs?: number | undefined;
+  /** Maps adapter errors (e.g. database constraint violations) to domain errors; else 500. */
+  translateError?: ((error: unknown) => DomainError | undefined) | undefined;
+  /** Take the client address from `X-Forwarded-For` (last hop only). Only behind a trusted proxy. */
+  trustProxy?: boolean | undefined;
+}

@@ -1,0 +1,24 @@
+import type { ErrorCode } from '@browserdeck/domain';
+import type { Context } from 'koa';
+import type { Logger } from 'pino';
+
+/** What the HTTP middleware keeps on `ctx.state` for one request. */
+export interface HttpState {
+  /** The caller's sane `X-Request-Id`, else a generated UUID. */
+  requestId: string;
+  /** The request-scoped logger (bound to the request id, redacting secrets). */
+  log: Logger;
+  /** The route chosen for this request (its operation id), set before the router dispatches. */
+  operationId?: string;
+  /** The matched route template, for logs: `/v1/projects/:project_id`. */
+  routePath?: string;
+  /** The error code answered, for the request log. */
+  errorCode?: ErrorCode;
+  /** Set when the request timed out: the late handler must not write the response. */
+  timedOut?: boolean;
+}
+
+/** The typed view of `ctx.state`. */
+export function httpState(ctx: Context): HttpState {
+  return ctx.state as HttpState;
+}

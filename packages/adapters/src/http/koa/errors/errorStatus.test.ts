@@ -1,0 +1,28 @@
+import { ERROR_CODES, type ErrorCode } from '@browserdeck/domain';
+import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS, type ErrorStatus } from './errorStatus.ts';
+
+describe('ERROR_STATUS', () => {
+  it('maps every code to an error status and a title', () => {
+    expect(Object.keys(ERROR_STATUS).sort()).toEqual([...ERROR_CODES].sort());
+    for (const code of ERROR_CODES) {
+      expect(ERROR_STATUS[code].status).toBeGreaterThanOrEqual(400);
+      expect(ERROR_STATUS[code].title).not.toBe('');
+    }
+  });
+
+  it('states SPEC §2 statuses', () => {
+    expect(ERROR_STATUS.validation_failed.status).toBe(400);
+    expect(ERROR_STATUS.method_not_allowed.status).toBe(405);
+    expect(ERROR_STATUS.provider_timeout.status).toBe(504);
+    expect(ERROR_STATUS.provider_error.status).toBe(502);
+    expect(ERROR_STATUS.request_timeout.status).toBe(503);
+  });
+
+  it('is exhaustive by type: a table missing a code does not compile', () => {
+    const { internal: _dropped, ...partial } = ERROR_STATUS;
+    // @ts-expect-error — `internal` is missing, so this is not a Record<ErrorCode, ErrorStatus>.
+    const table: Record<ErrorCode, ErrorStatus> = partial;
+    expect(Object.keys(table)).not.toContain('internal');
+  });
+});

@@ -1,0 +1,44 @@
+import type { ErrorCode } from '@browserdeck/domain';
+
+/** How one error code is answered over HTTP. */
+export interface ErrorStatus {
+  status: number;
+  title: string;
+}
+
+/**
+ * Every error code mapped to its HTTP status and problem title (SPEC §2). The `Record` type makes this
+ * table exhaustive: adding a code to the domain's `ERROR_CODES` without a row here fails typecheck.
+ */
+export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
+  validation_failed: { status: 400, title: 'Validation failed' },
+  malformed_json: { status: 400, title: 'Malformed JSON' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  invalid_credentials: { status: 401, title: 'Invalid credentials' },
+  invalid_refresh_token: { status: 401, title: 'Invalid refresh token' },
+  not_found: { status: 404, title: 'Not found' },
+  agent_not_found: { status: 404, title: 'Agent not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  email_taken: { status: 409, title: 'E-mail already registered' },
+  slug_taken: { status: 409, title: 'Slug already taken' },
+  agent_name_taken: { status: 409, title: 'Agent name already taken' },
+  project_archived: { status: 409, title: 'Project archived' },
+  agent_inactive: { status: 409, title: 'Agent inactive' },
+  idempotency_key_reused: { status: 409, title: 'Idempotency key reused' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  provider_rate_limited: { status: 429, title: 'Provider rate limit' },
+  provider_error: { status: 502, title: 'Provider error' },
+  provider_unavailable: { status: 503, title: 'Provider unavailable' },
+  provider_timeout: { status: 504, title: 'Provider timeout' },
+  identity_unavailable: { status: 503, title: 'Identity provider unavailable' },
+  database_unavailable: { status: 503, title: 'Database unavailable' },
+  request_timeout: { status: 503, title: 'Request timeout' },
+  internal: { status: 500, title: 'Internal error' },
+};
+
+/** The `type` URI of a problem: the error's entry in the `/docs` reference page. */
+export function problemType(code: ErrorCode): string {
+  return `/docs#error-${code}`;
+}

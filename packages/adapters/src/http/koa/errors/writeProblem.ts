@@ -1,0 +1,46 @@
+import type { DomainError, FieldError } from '@browserdeck/domain';
+import type { Context } from 'koa';
+import { ERROR_STATUS, problemType } from './errorStatus.ts';
+
+/** The RFC 9457 body of every error answer (SPEC §2). */
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: DomainError['code'];
+  requestId: string;
+  errors?: FieldError[];
+}
+
+/** Builds the problem body for `error`. `detail` is the error's message, written for people. */
+export function problemBody(error: DomainError, requestId: string): ProblemBody {
+  const { status, title } = ERROR_STATUS[error.code];
+  const body: ProblemBody = {
+    type: problemType(error.code),
+    title,
+    status,
+    detail: error.message,
+    code: error.code,
+    requestId,
+  };
+  if (error.errors && error.errors.length > 0) {
+    body.errors = error.errors.map((e) => ({ path: e.path, message: e.message }));
+  }
+  return body;
+}
+
+/**
+ * Answers the request with `error` as `application/problem+json`, with `Retry-After` when the error
+ * carries one and `WWW-Authenticate` on 401 `unauthorized` (RFC 6750).
+ */
+export function writeProblem(ctx: Context, error: DomainError, requestId: string): void {
+  const body = problemBody(error, requestId);
+  ctx.status = body.status;
+  ctx.body = body;
+  ctx.type = 'application/problem+json';
+  if (error.retryAfterSec !== undefined && error.retryAfterSec > 0) {
+    ctx.set('Retry-After', String(Math.ceil(error.retryAfterSec)));
+  }
+  if (error.code === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer');
+}

@@ -1,0 +1,23 @@
+export { createHttpApp, REDACTED_LOG_PATHS } from './createHttpApp.ts';
+export { ERROR_STATUS, type ErrorStatus } from './errors/errorStatus.ts';
+export { type ProblemBody, problemBody } from './errors/writeProblem.ts';
+export type { HttpAppDeps } from './HttpAppDeps.ts';
+export { DEFAULT_REQUEST_TIMEOUT_MS } from './middleware/requestTimeout.ts';
+export { buildOpenApiDocument } from './openapi/buildOpenApiDocument.ts';
+export type { OpenApiDocument, OpenApiOperation } from './openapi/OpenApiDocument.ts';
+export { renderDocsHtml } from './openapi/renderDocsHtml.ts';
+export type { AuthRouteDeps } from './routes/authRoutes.ts';
+export type { OperationalRouteDeps } from './routes/operationalRoutes.ts';
+export type { ProjectRouteDeps } from './routes/projectRoutes.ts';
+export { buildRouteTable } from './routes/routeTable.ts';
+export {
+  type AnyRoute,
+  defineRoute,
+  HTTP_METHODS,
+  type HttpMethod,
+  type ResponseSpec,
+  type RouteDefinition,
+  type RouteRequest,
+  type RouteResult,
+} from './routing/RouteDefinition.ts';
+export { MAX_BODY_BYTES } from './routing/readJsonBody.ts';

@@ -1,0 +1,39 @@
+import type { Router } from '@koa/router';
+import type { Middleware } from 'koa';
+import { httpError } from '../errors/toDomainError.ts';
+import { httpState } from '../HttpState.ts';
+
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * Decides, before the router dispatches, which route serves the request: 404 `not_found` when no route
+ * has this path, 405 `method_not_allowed` with `Allow` when routes have it but not for this method,
+ * 204 with `Allow` for `OPTIONS`. A path parameter never holds a colon, so `/projects/{id}:archive`
+ * is never mistaken for `/projects/{id}` with the id `…:archive`.
+ */
+export function resolveRoute(router: Router): Middleware {
+  return async (ctx, next) => {
+    const path = ctx.path;
+    const candidates = router
+      .match(path, ctx.method)
+      .path.filter(
+        (layer) => layer.methods.length > 0 && !layer.captures(path).some((v) => v?.includes(':')),
+      );
+    if (candidates.length === 0) throw httpError('not_found', `There is no route ${ctx.method} ${path}.`);
+    const chosen = candidates.find((layer) => layer.methods.includes(ctx.method));
+    if (!chosen) {
+      const methods = new Set(candidates.flatMap((layer) => layer.methods));
+      const allow = METHOD_ORDER.filter((m) => methods.has(m)).join(', ');
+      ctx.set('Allow', allow);
+      if (ctx.method === 'OPTIONS') {
+        ctx.status = 204;
+        return;
+      }
+      throw httpError('method_not_allowed', `${ctx.method} is not allowed on ${path}; allowed: ${allow}.`);
+    }
+    const state = httpState(ctx);
+    state.operationId = chosen.name;
+    state.routePath = String(chosen.path);
+    await next();
+  };
+}

@@ -1,0 +1,26 @@
+/** A JSON value as the document holds it. */
+export type JsonObject = Record<string, unknown>;
+
+/** One operation of the OpenAPI document. */
+export interface OpenApiOperation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security: Array<Record<string, string[]>>;
+  parameters: JsonObject[];
+  requestBody?: JsonObject;
+  responses: Record<string, JsonObject>;
+}
+
+/** The OpenAPI 3.1 document served at `/openapi.json`. */
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  tags: Array<{ name: string }>;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    schemas: Record<string, JsonObject>;
+    securitySchemes: Record<string, JsonObject>;
+  };
+}

@@ -1,0 +1,124 @@
+import type { ErrorCode } from '@browserdeck/domain';
+import { z } from 'zod';
+import { ERROR_STATUS } from '../errors/errorStatus.ts';
+import type { AnyRoute } from '../routing/RouteDefinition.ts';
+import { ProblemSchema } from '../schemas/commonSchemas.ts';
+import type { JsonObject, OpenApiDocument, OpenApiOperation } from './OpenApiDocument.ts';
+
+/** The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a zod schema, without `$schema`. */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
+  return rest;
+}
+
+/**
+ * The OpenAPI 3.1 document of a route table, generated from the same zod schemas that validate the
+ * requests, so the numbers in the document are the numbers the server enforces.
+ */
+export function buildOpenApiDocument(routes: readonly AnyRoute[]): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const route of routes) {
+    paths[route.path] ??= {};
+    (paths[route.path] as Record<string, OpenApiOperation>)[route.method.toLowerCase()] = operationOf(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Browserdeck API',
+      version: '1',
+      description: 'Projects, cloud-browser sessions and agents behind one HTTP JSON API.',
+    },
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: { Problem: jsonSchemaOf(ProblemSchema, 'output') },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+  };
+}
+
+function operationOf(route: AnyRoute): OpenApiOperation {
+  const operation: OpenApiOperation = {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    security: route.auth ? [{ bearerAuth: [] }] : [],
+    parameters: [
+      ...(route.params ? parametersOf(route.params, 'path') : []),
+      ...(route.query ? parametersOf(route.query, 'query') : []),
+    ],
+    responses: { ...successResponses(route), ...errorResponses(errorCodesOf(route)) },
+  };
+  if (route.description) operation.description = route.description;
+  if (route.body) {
+    operation.requestBody = {
+      required: !route.body.safeParse(undefined).success,
+      content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input') } },
+    };
+  }
+  return operation;
+}
+
+function parametersOf(schema: z.ZodType, location: 'path' | 'query'): JsonObject[] {
+  const json = jsonSchemaOf(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, JsonObject>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => {
+    const parameter: JsonObject = {
+      name,
+      in: location,
+      required: location === 'path' || required.has(name),
+      schema: property,
+    };
+    if (typeof property.description === 'string') parameter.description = property.description;
+    return parameter;
+  });
+}
+
+function successResponses(route: AnyRoute): Record<string, JsonObject> {
+  const responses: Record<string, JsonObject> = {};
+  for (const [status, spec] of Object.entries(route.responses)) {
+    const response: JsonObject = { description: spec.description };
+    if (spec.schema || spec.contentType) {
+      const schema = spec.schema ? jsonSchemaOf(spec.schema, 'output') : {};
+      response.content = { [spec.contentType ?? 'application/json']: { schema } };
+    }
+    responses[status] = response;
+  }
+  return responses;
+}
+
+/** Every code the route can answer: its own, plus those implied by its input, body and auth. */
+export function errorCodesOf(route: AnyRoute): ErrorCode[] {
+  const codes = new Set<ErrorCode>();
+  if (route.params || route.query || route.body) codes.add('validation_failed');
+  if (route.body)
+    for (const c of ['malformed_json', 'payload_too_large', 'unsupported_media_type'] as const) codes.add(c);
+  if (route.auth) codes.add('unauthorized');
+  for (const code of route.errors ?? []) codes.add(code);
+  codes.add('request_timeout');
+  codes.add('internal');
+  return [...codes];
+}
+
+function errorResponses(codes: readonly ErrorCode[]): Record<string, JsonObject> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const { status } = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, JsonObject> = {};
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: `Problem: ${statusCodes.map((c) => `\`${c}\``).join(', ')}.`,
+      'x-error-codes': statusCodes,
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    };
+    if (status === 429) {
+      (responses['429'] as JsonObject).headers = {
+        'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+      };
+    }
+  }
+  return responses;
+}

@@ -1,0 +1,18 @@
+import type { Project } from '@browserdeck/domain';
+import type { z } from 'zod';
+import type { ProjectSchema } from '../schemas/projectSchemas.ts';
+
+/** The JSON of a project (SPEC §4). */
+export type ProjectJson = z.output<typeof ProjectSchema>;
+
+/** A project as the API shows it: snake_case, ISO 8601 UTC timestamps with milliseconds. */
+export function presentProject(project: Project): ProjectJson {
+  return {
+    id: project.id,
+    name: project.name,
+    slug: project.slug,
+    archived: project.archived,
+    created_at: project.createdAt.toISOString(),
+    updated_at: project.updatedAt.toISOString(),
+  };
+}

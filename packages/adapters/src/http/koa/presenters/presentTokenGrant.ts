@@ -1,0 +1,18 @@
+import type { TokenGrant } from '@browserdeck/domain';
+import type { z } from 'zod';
+import type { TokenResponse } from '../schemas/authSchemas.ts';
+
+/** The JSON of a token pair (SPEC §3). */
+export type TokenResponseJson = z.output<typeof TokenResponse>;
+
+/** A sign-in or refresh grant as the API shows it. */
+export function presentTokenGrant(grant: TokenGrant): TokenResponseJson {
+  return {
+    access_token: grant.accessToken,
+    refresh_token: grant.refreshToken,
+    token_type: 'bearer',
+    expires_in: grant.expiresIn,
+    expires_at: grant.expiresAt.toISOString(),
+    user: { id: grant.user.id, email: grant.user.email },
+  };
+}

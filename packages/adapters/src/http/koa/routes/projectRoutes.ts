@@ -1,0 +1,144 @@
+import type {
+  ArchiveProject,
+  CreateProject,
+  DeleteProject,
+  GetProject,
+  ListProjects,
+  UpdateProject,
+} from '@browserdeck/domain';
+import { presentProject } from '../presenters/presentProject.ts';
+import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
+import { emptyBody, projectIdParams } from '../schemas/commonSchemas.ts';
+import {
+  CreateProjectBody,
+  ListProjectsQuery,
+  ProjectListSchema,
+  ProjectSchema,
+  UpdateProjectBody,
+} from '../schemas/projectSchemas.ts';
+
+/** The use cases behind `/v1/projects`. */
+export interface ProjectRouteDeps {
+  createProject: Pick<CreateProject, 'execute'>;
+  listProjects: Pick<ListProjects, 'execute'>;
+  getProject: Pick<GetProject, 'execute'>;
+  updateProject: Pick<UpdateProject, 'execute'>;
+  archiveProject: Pick<ArchiveProject, 'execute'>;
+  deleteProject: Pick<DeleteProject, 'execute'>;
+}
+
+const TAG = 'Projects';
+const one = { description: 'The project.', schema: ProjectSchema };
+
+/** `/v1/projects`: the caller's projects. Another user's project is a 404 (SPEC §4). */
+export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/v1/projects',
+      operationId: 'createProject',
+      summary: 'Create a project',
+      description: 'Without `slug` the slug is derived from the name, suffixed -2, -3 … if taken.',
+      tag: TAG,
+      auth: true,
+      body: CreateProjectBody,
+      responses: { 201: { description: 'The new project.', schema: ProjectSchema } },
+      errors: ['slug_taken'],
+      handle: async ({ principal, body }) => ({
+        status: 201,
+        body: presentProject(await deps.createProject.execute({ ownerId: principal.userId, ...body })),
+      }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/projects',
+      operationId: 'listProjects',
+      summary: 'List projects, newest first',
+      tag: TAG,
+      auth: true,
+      query: ListProjectsQuery,
+      responses: { 200: { description: 'The projects.', schema: ProjectListSchema } },
+      handle: async ({ principal, query }) => {
+        const projects = await deps.listProjects.execute({
+          ownerId: principal.userId,
+          archived: query.archived,
+        });
+        return { status: 200, body: projects.map(presentProject) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/projects/{project_id}',
+      operationId: 'getProject',
+      summary: 'Read a project',
+      tag: TAG,
+      auth: true,
+      params: projectIdParams,
+      responses: { 200: one },
+      errors: ['not_found'],
+      handle: async ({ principal, params }) => ({
+        status: 200,
+        body: presentProject(
+          await deps.getProject.execute({ ownerId: principal.userId, projectId: params.project_id }),
+        ),
+      }),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/v1/projects/{project_id}',
+      operationId: 'updateProject',
+      summary: 'Rename, archive or restore a project',
+      description: 'Give at least one of `name`, `archived`. Renaming keeps the slug.',
+      tag: TAG,
+      auth: true,
+      params: projectIdParams,
+      body: UpdateProjectBody,
+      responses: { 200: one },
+      errors: ['not_found'],
+      handle: async ({ principal, params, body }) => ({
+        status: 200,
+        body: presentProject(
+          await deps.updateProject.execute({
+            ownerId: principal.userId,
+            projectId: params.project_id,
+            ...body,
+          }),
+        ),
+      }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/projects/{project_id}:archive',
+      operationId: 'archiveProject',
+      summary: 'Archive a project (soft delete)',
+      description: 'Idempotent: archiving an archived project returns it unchanged.',
+      tag: TAG,
+      auth: true,
+      params: projectIdParams,
+      body: emptyBody,
+      responses: { 200: one },
+      errors: ['not_found'],
+      handle: async ({ principal, params }) => ({
+        status: 200,
+        body: presentProject(
+          await deps.archiveProject.execute({ ownerId: principal.userId, projectId: params.project_id }),
+        ),
+      }),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/projects/{project_id}',
+      operationId: 'deleteProject',
+      summary: 'Delete a project with its sessions and agents (hard delete)',
+      tag: TAG,
+      auth: true,
+      params: projectIdParams,
+      responses: { 204: { description: 'Deleted; no body.' } },
+      errors: ['not_found'],
+      handle: async ({ principal, params }) => {
+        await deps.deleteProject.execute({ ownerId: principal.userId, projectId: params.project_id });
+        return { status: 204 };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,36 @@
+import type { HttpAppDeps } from '../HttpAppDeps.ts';
+import { buildOpenApiDocument } from '../openapi/buildOpenApiDocument.ts';
+import type { OpenApiDocument } from '../openapi/OpenApiDocument.ts';
+import { renderDocsHtml } from '../openapi/renderDocsHtml.ts';
+import type { AnyRoute } from '../routing/RouteDefinition.ts';
+import { authRoutes } from './authRoutes.ts';
+import { operationalRoutes } from './operationalRoutes.ts';
+import { projectRoutes } from './projectRoutes.ts';
+
+/**
+ * The one route table: every feature module's routes. The router is built from it and so is the
+ * OpenAPI document, so a route cannot exist without being documented. A new feature (sessions,
+ * agents) adds its module to this list.
+ */
+export function buildRouteTable(deps: HttpAppDeps): AnyRoute[] {
+  const table: AnyRoute[] = [];
+  let document: OpenApiDocument | undefined;
+  let html: string | undefined;
+  const getDocument = () => {
+    document ??= buildOpenApiDocument(table);
+    return document;
+  };
+  table.push(
+    ...operationalRoutes({
+      checkReadiness: deps.checkReadiness,
+      document: getDocument,
+      docsHtml: () => {
+        html ??= renderDocsHtml(getDocument());
+        return html;
+      },
+    }),
+    ...authRoutes(deps),
+    ...projectRoutes(deps),
+  );
+  return table;
+}

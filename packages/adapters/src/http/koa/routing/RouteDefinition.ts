@@ -1,0 +1,70 @@
+import type { ErrorCode, Principal } from '@browserdeck/domain';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+
+/** The methods routes are registered for (`HEAD` follows `GET` automatically). */
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** One of `HTTP_METHODS`. */
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** What a route handler receives: validated input and who is calling. */
+export interface RouteRequest<P, Q, B, A extends boolean> {
+  params: P;
+  query: Q;
+  body: B;
+  /** The authenticated caller; present exactly when the route has `auth: true`. */
+  principal: A extends true ? Principal : undefined;
+  /** The client's address (`ctx.ip`; proxy headers only when `trustProxy`). */
+  clientAddress: string;
+  requestId: string;
+  log: Logger;
+}
+
+/** What a route handler answers. `body` is sent as JSON unless `contentType` says otherwise. */
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+  contentType?: string;
+}
+
+/** One documented success response. */
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** Defaults to `application/json`. */
+  contentType?: string;
+}
+
+/**
+ * One HTTP operation: its address, its zod input schemas (which both validate requests and generate
+ * the OpenAPI document), its documented responses and the use-case call that serves it.
+ */
+export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, A extends boolean = boolean> {
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/v1/projects/{project_id}:archive`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Whether a bearer access token is required. */
+  auth: A;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  /** The JSON body; a schema that accepts `undefined` makes the body optional. */
+  body?: z.ZodType<B>;
+  responses: Record<number, ResponseSpec>;
+  /** Error codes this operation answers beyond the ones implied by its input, auth and body. */
+  errors?: readonly ErrorCode[];
+  handle(request: RouteRequest<P, Q, B, A>): Promise<RouteResult>;
+}
+
+/** A route with its input types erased, as the route table holds it. */
+export type AnyRoute = RouteDefinition<unknown, unknown, unknown, boolean>;
+
+/** Declares a route with its input types inferred from its schemas. */
+export function defineRoute<P = undefined, Q = undefined, B = undefined, A extends boolean = boolean>(
+  route: RouteDefinition<P, Q, B, A>,
+): AnyRoute {
+  return route as unknown as AnyRoute;
+}

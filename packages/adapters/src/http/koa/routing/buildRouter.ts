@@ -1,0 +1,53 @@
+import type { Authenticate } from '@browserdeck/domain';
+import { Router, type RouterMiddleware } from '@koa/router';
+import { httpState } from '../HttpState.ts';
+import { authenticateRequest } from './authenticateRequest.ts';
+import { parseRequest } from './parseRequest.ts';
+import type { AnyRoute } from './RouteDefinition.ts';
+import { readJsonBody } from './readJsonBody.ts';
+import { toKoaPath } from './toKoaPath.ts';
+
+/** What the route handlers need beyond the routes themselves. */
+export interface BuildRouterDeps {
+  authenticate: Pick<Authenticate, 'execute'>;
+}
+
+/** Registers every route of the table on one router; each layer is named after its operation id. */
+export function buildRouter(routes: readonly AnyRoute[], deps: BuildRouterDeps): Router {
+  const router = new Router();
+  const seen = new Set<string>();
+  for (const route of routes) {
+    if (seen.has(route.operationId)) throw new Error(`Duplicate operationId ${route.operationId}`);
+    seen.add(route.operationId);
+    router.register(toKoaPath(route.path), [route.method], [routeHandler(route, deps)], {
+      name: route.operationId,
+    });
+  }
+  return router;
+}
+
+/** Authenticate → read the body → validate with zod → call the use case → write the result. */
+function routeHandler(route: AnyRoute, deps: BuildRouterDeps): RouterMiddleware {
+  return async (ctx, next) => {
+    const state = httpState(ctx);
+    // resolveRoute chose the route; another layer that matches the same path stands aside.
+    if (state.operationId !== route.operationId) return next();
+    const principal = route.auth
+      ? await authenticateRequest(ctx.get('Authorization'), deps.authenticate)
+      : undefined;
+    const body = route.body ? await readJsonBody(ctx.req) : undefined;
+    const input = parseRequest(route, { params: ctx.params, query: ctx.query, body });
+    const result = await route.handle({
+      ...input,
+      principal,
+      clientAddress: ctx.ip,
+      requestId: state.requestId,
+      log: state.log,
+    });
+    if (state.timedOut) return;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = result.status;
+    if (result.body !== undefined) ctx.body = result.body;
+    if (result.contentType) ctx.type = result.contentType;
+  };
+}

@@ -1,0 +1,42 @@
+import { type FieldError, ValidationError } from '@browserdeck/domain';
+import type { z } from 'zod';
+import { toFieldErrors } from './toFieldErrors.ts';
+
+/** The raw parts of a request that routes validate. */
+export interface RawRequestInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+/** The schemas a route validates its input with. */
+export interface RequestSchemas {
+  params?: z.ZodType | undefined;
+  query?: z.ZodType | undefined;
+  body?: z.ZodType | undefined;
+}
+
+/**
+ * Validates path parameters, query and body against the route's schemas at once and throws one
+ * `validation_failed` listing every failing field. A part without a schema comes out `undefined`.
+ */
+export function parseRequest(schemas: RequestSchemas, raw: RawRequestInput): RawRequestInput {
+  const errors: FieldError[] = [];
+  const parse = (schema: z.ZodType | undefined, value: unknown): unknown => {
+    if (!schema) return undefined;
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    errors.push(...toFieldErrors(result.error.issues));
+    return undefined;
+  };
+  const parsed = {
+    params: parse(schemas.params, raw.params),
+    query: parse(schemas.query, raw.query),
+    body: parse(schemas.body, raw.body),
+  };
+  if (errors.length > 0) {
+    const detail = errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
+    throw new ValidationError(errors, `The request is not valid: ${detail}.`);
+  }
+  return parsed;
+}

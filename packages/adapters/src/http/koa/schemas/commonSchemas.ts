@@ -1,0 +1,38 @@
+import { ERROR_CODES } from '@browserdeck/domain';
+import { z } from 'zod';
+
+/** A UUID in a path (any version; 8-4-4-4-12 hex), compared in lower case. */
+export const uuidParam = z.guid({ message: 'must be a UUID' }).toLowerCase();
+
+/** `/projects/{project_id}…` */
+export const projectIdParams = z.object({ project_id: uuidParam });
+
+/** A query boolean: exactly `true` or `false` (SPEC §1). */
+export const queryBoolean = z
+  .enum(['true', 'false'], { message: 'must be true or false' })
+  .transform((value) => value === 'true');
+
+/** The body of an action with no input: nothing, or an empty JSON object. */
+export const emptyBody = z.strictObject({}).optional();
+
+/** An ISO 8601 UTC timestamp with milliseconds, as every response writes it. */
+export const timestamp = z.iso.datetime({ precision: 3 });
+
+/** One field that failed validation. */
+export const FieldErrorSchema = z.object({
+  path: z.string().meta({ description: 'Dotted field path; "" is the whole input.' }),
+  message: z.string(),
+});
+
+/** RFC 9457 problem details, the body of every error (SPEC §2). */
+export const ProblemSchema = z
+  .object({
+    type: z.string().meta({ description: 'URI reference of the error code in /docs.' }),
+    title: z.string(),
+    status: z.int(),
+    detail: z.string().meta({ description: 'For people; never carries secrets, SQL or stack traces.' }),
+    code: z.enum(ERROR_CODES).meta({ description: 'Stable, machine-readable error code.' }),
+    requestId: z.string().meta({ description: 'The X-Request-Id of the request.' }),
+    errors: z.array(FieldErrorSchema).optional(),
+  })
+  .meta({ description: 'RFC 9457 problem details (application/problem+json).' });

@@ -1,0 +1,119 @@
+import { AuthError } from '@browserdeck/domain';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import type { JwtKeys } from './importJwtKeys.ts';
+
+/** `iss` and `aud` of every access token unless configured otherwise. */
+export const DEFAULT_JWT_ISSUER = 'browserdeck';
+export const DEFAULT_JWT_AUDIENCE = 'browserdeck';
+/** The `typ` header (RFC 9068): an access token cannot pass for any other kind of JWT. */
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
+/** Longer bearer strings are refused before any parsing. */
+const MAX_TOKEN_LENGTH = 4096;
+
+/** What an access token says about its holder. */
+export interface AccessTokenClaims {
+  readonly userId: string;
+  readonly email: string;
+  readonly sessionId: string;
+  /** Unique per token (`jti`). */
+  readonly tokenId: string;
+}
+
+/** The verified contents of an access token. */
+export interface VerifiedAccessToken extends AccessTokenClaims {
+  readonly issuedAt: Date;
+  readonly expiresAt: Date;
+}
+
+/** What JwtTokenService needs. */
+export interface JwtTokenServiceDeps {
+  /** Imported once at start-up (`loadOrCreateJwtKeys`); nothing is parsed per request. */
+  keys: JwtKeys;
+  issuer?: string;
+  audience?: string;
+}
+
+/**
+ * Signs and verifies access tokens: EdDSA (Ed25519) JWTs with claims `sub`, `email`, `sid`, `iat`,
+ * `exp`, `iss`, `aud`, `jti`. Verification pins the algorithm, issuer, audience and type, and checks
+ * expiry against the time it is given, never the wall clock.
+ */
+export class JwtTokenService {
+  private readonly deps: JwtTokenServiceDeps;
+  private readonly issuer: string;
+  private readonly audience: string;
+
+  constructor(deps: JwtTokenServiceDeps) {
+    this.deps = deps;
+    this.issuer = deps.issuer ?? DEFAULT_JWT_ISSUER;
+    this.audience = deps.audience ?? DEFAULT_JWT_AUDIENCE;
+  }
+
+  /** Issues a token valid from `issuedAt` (whole seconds) for `ttlSec`; returns it with its expiry. */
+  async sign(
+    claims: AccessTokenClaims,
+    issuedAt: Date,
+    ttlSec: number,
+  ): Promise<{ token: string; expiresAt: Date }> {
+    const iat = Math.floor(issuedAt.getTime() / 1000);
+    const exp = iat + ttlSec;
+    const { keys } = this.deps;
+    const token = await new SignJWT({ email: claims.email, sid: claims.sessionId })
+      .setProtectedHeader({ alg: keys.algorithm, typ: ACCESS_TOKEN_TYPE, kid: keys.keyId })
+      .setSubject(claims.userId)
+      .setIssuer(this.issuer)
+      .setAudience(this.audience)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .setJti(claims.tokenId)
+      .sign(keys.privateKey);
+    return { token, expiresAt: new Date(exp * 1000) };
+  }
+
+  /**
+   * Verifies a token as of `now`. Throws `AuthError('unauthorized')` saying only "expired" or
+   * "invalid": why a signature or claim failed is not the caller's business.
+   */
+  async verify(token: string, now: Date): Promise<VerifiedAccessToken> {
+    if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw invalid();
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jwtVerify(token, this.deps.keys.publicKey, {
+        algorithms: [this.deps.keys.algorithm],
+        issuer: this.issuer,
+        audience: this.audience,
+        typ: ACCESS_TOKEN_TYPE,
+        currentDate: now,
+        requiredClaims: ['sub', 'sid', 'email', 'iat', 'exp', 'jti'],
+      }));
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) {
+        throw new AuthError('unauthorized', 'The access token has expired.');
+      }
+      throw invalid();
+    }
+    const { sub, email, sid, jti, iat, exp } = payload;
+    if (
+      typeof sub !== 'string' ||
+      typeof email !== 'string' ||
+      typeof sid !== 'string' ||
+      typeof jti !== 'string' ||
+      typeof iat !== 'number' ||
+      typeof exp !== 'number'
+    ) {
+      throw invalid();
+    }
+    return {
+      userId: sub,
+      email,
+      sessionId: sid,
+      tokenId: jti,
+      issuedAt: new Date(iat * 1000),
+      expiresAt: new Date(exp * 1000),
+    };
+  }
+}
+
+function invalid(): AuthError {
+  return new AuthError('unauthorized', 'The access token is invalid.');
+}

@@ -1,0 +1,67 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM as PostgreSqlMikroORM } from '@mikro-orm/postgresql';
+import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
+import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
+import { persistenceEntities } from './entities/persistenceEntities.ts';
+import { postgresqlMigrations } from './migrations/postgresql/postgresqlMigrations.ts';
+import { sqliteMigrations } from './migrations/sqlite/sqliteMigrations.ts';
+import { parseDatabaseUrl } from './parseDatabaseUrl.ts';
+
+/** Options of `createMikroOrm`. */
+export interface CreateMikroOrmOptions {
+  /** `postgres://…` / `postgresql://…`, or `sqlite:<path>`, `file:<path>` or a plain path to a SQLite file. */
+  databaseUrl: string;
+  /** Log every query (MikroORM's `debug`). */
+  debug?: boolean;
+  /** PostgreSQL pool size (default 10). */
+  poolSize?: number;
+}
+
+/** How long a SQLite statement waits for another process's write lock before failing. */
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+/** How long PostgreSQL connection attempts may take before the query fails. */
+const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * An initialized MikroORM for `databaseUrl`, with Browserdeck's entity schemas and the checked-in
+ * migrations of that dialect registered (apply them with `migrateToLatest`). Connects lazily: a
+ * database that is down surfaces on the first query, not here. SQLite files get their parent
+ * folder created, WAL journaling, foreign keys and a busy timeout. Close it with `orm.close()`.
+ */
+export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<BrowserdeckOrm> {
+  const location = parseDatabaseUrl(options.databaseUrl);
+  const common = {
+    entities: [...persistenceEntities],
+    extensions: [Migrator],
+    debug: options.debug ?? false,
+    // Keep domain prototypes free of per-property accessors: the repositories never rely on
+    // MikroORM's change tracking (every write is an explicit statement).
+    propagationOnPrototype: false,
+    discovery: { checkDuplicateTableNames: true },
+  };
+  if (location.dialect === 'postgresql') {
+    const orm = await PostgreSqlMikroORM.init({
+      ...common,
+      clientUrl: location.url,
+      pool: { min: 0, max: options.poolSize ?? 10 },
+      driverOptions: { connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS },
+      migrations: { migrationsList: postgresqlMigrations, snapshot: false, silent: true },
+    });
+    return orm as unknown as BrowserdeckOrm;
+  }
+  if (location.path !== ':memory:') mkdirSync(dirname(location.path), { recursive: true });
+  const orm = await SqliteMikroORM.init({
+    ...common,
+    dbName: location.path,
+    // better-sqlite3's `timeout` is SQLite's busy timeout; MikroORM turns foreign keys on per connection.
+    driverOptions: { timeout: SQLITE_BUSY_TIMEOUT_MS },
+    migrations: { migrationsList: sqliteMigrations, snapshot: false, silent: true },
+  });
+  if (location.path !== ':memory:') {
+    // WAL lets readers work while one writer writes; the mode is kept in the database file.
+    await orm.em.getConnection().execute('pragma journal_mode = wal');
+  }
+  return orm as unknown as BrowserdeckOrm;
+}

@@ -1,0 +1,14 @@
+import { LocalCredentialSchema } from './LocalCredentialSchema.ts';
+import { LocalRefreshTokenSchema } from './LocalRefreshTokenSchema.ts';
+import { LocalSignInSessionSchema } from './LocalSignInSessionSchema.ts';
+import { ProjectSchema } from './ProjectSchema.ts';
+import { UserSchema } from './UserSchema.ts';
+
+/** Every entity schema Browserdeck persists; what `createMikroOrm` discovers and migrations cover. */
+export const persistenceEntities = [
+  UserSchema,
+  ProjectSchema,
+  LocalCredentialSchema,
+  LocalSignInSessionSchema,
+  LocalRefreshTokenSchema,
+] as const;

@@ -1,0 +1,15 @@
+export { type BrowserdeckOrm, DATABASE_DIALECTS, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
+export { checkDatabase } from './checkDatabase.ts';
+export { type CreateMikroOrmOptions, createMikroOrm } from './createMikroOrm.ts';
+export { LocalCredentialSchema } from './entities/LocalCredentialSchema.ts';
+export { LocalRefreshTokenSchema } from './entities/LocalRefreshTokenSchema.ts';
+export { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
+export { ProjectSchema } from './entities/ProjectSchema.ts';
+export { persistenceEntities } from './entities/persistenceEntities.ts';
+export { UserSchema } from './entities/UserSchema.ts';
+export { MikroOrmLocalIdentityStore, type MikroOrmLocalIdentityStoreDeps } from './MikroOrmLocalIdentityStore.ts';
+export { MikroOrmProjectRepository, type MikroOrmProjectRepositoryDeps } from './MikroOrmProjectRepository.ts';
+export { MikroOrmUserRepository, type MikroOrmUserRepositoryDeps } from './MikroOrmUserRepository.ts';
+export { migrateToLatest } from './migrateToLatest.ts';
+export { type DatabaseLocation, parseDatabaseUrl } from './parseDatabaseUrl.ts';
+export { toDatabaseError } from './toDatabaseError.ts';

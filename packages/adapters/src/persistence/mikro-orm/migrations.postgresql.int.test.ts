@@ -1,0 +1,3 @@
+import { describeMikroOrmMigrations } from '../../../../../test/describeMikroOrmMigrations.ts';
+
+describeMikroOrmMigrations('postgresql');

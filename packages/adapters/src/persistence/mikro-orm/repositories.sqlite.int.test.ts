@@ -1,0 +1,33 @@
+import { describeProjectRepositoryContract, describeUserRepositoryContract } from '@browserdeck/domain/testing';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { openTestOrm, type TestOrm } from '../../../../../test/mikroOrm.ts';
+import { describeLocalIdentityStoreContract } from '../../identity/local/describeLocalIdentityStoreContract.ts';
+import { MikroOrmLocalIdentityStore } from './MikroOrmLocalIdentityStore.ts';
+import { MikroOrmProjectRepository } from './MikroOrmProjectRepository.ts';
+import { MikroOrmUserRepository } from './MikroOrmUserRepository.ts';
+
+describe('MikroORM repositories on sqlite', () => {
+  let db: TestOrm;
+  beforeAll(async () => {
+    db = await openTestOrm('sqlite');
+  });
+  afterAll(() => db?.close());
+
+  async function fresh(): Promise<TestOrm> {
+    await db.reset();
+    return db;
+  }
+
+  describeUserRepositoryContract('MikroOrmUserRepository (sqlite)', {
+    create: async () => new MikroOrmUserRepository({ orm: (await fresh()).orm }),
+  });
+  describeProjectRepositoryContract('MikroOrmProjectRepository (sqlite)', {
+    create: async () => {
+      const { orm } = await fresh();
+      return { projects: new MikroOrmProjectRepository({ orm }), users: new MikroOrmUserRepository({ orm }) };
+    },
+  });
+  describeLocalIdentityStoreContract('MikroOrmLocalIdentityStore (sqlite)', {
+    create: async () => ({ store: new MikroOrmLocalIdentityStore({ orm: (await fresh()).orm }) }),
+  });
+});

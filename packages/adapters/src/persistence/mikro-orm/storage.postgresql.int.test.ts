@@ -1,0 +1,3 @@
+import { describeMikroOrmStorage } from '../../../../../test/describeMikroOrmStorage.ts';
+
+describeMikroOrmStorage('postgresql');

@@ -1,0 +1,170 @@
+import { DomainError, Project, User } from '@browserdeck/domain';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type BrowserdeckOrm,
+  createMikroOrm,
+  type DatabaseDialect,
+  MikroOrmLocalIdentityStore,
+  MikroOrmProjectRepository,
+  MikroOrmUserRepository,
+  migrateToLatest,
+} from '../packages/adapters/src/persistence/mikro-orm/index.ts';
+import { openTestOrm, type TestOrm } from './mikroOrm.ts';
+import { createSqliteTestUrl, createTestDatabase } from './postgres.ts';
+
+const ALICE = '0190e000-0000-7000-8000-00000000000a';
+const created = new Date('2026-05-06T07:08:09.123Z');
+
+type Row = Record<string, unknown>;
+
+/** What lands in the tables, and what holds across two ORMs (two server instances) on one database. */
+export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
+  describe(`MikroORM storage (${dialect})`, () => {
+    let db: TestOrm;
+    let second: BrowserdeckOrm;
+    const rows = (sql: string, params: unknown[] = []) => db.orm.em.getConnection().execute<Row[]>(sql, params);
+
+    beforeAll(async () => {
+      db = await openTestOrm(dialect);
+      second = await createMikroOrm({ databaseUrl: db.database.url });
+    });
+    afterAll(async () => {
+      await second?.close(true);
+      await db?.close();
+    });
+    beforeEach(() => db.reset());
+
+    async function givenAlice(): Promise<void> {
+      await new MikroOrmUserRepository({ orm: db.orm }).ensure(
+        User.create({ id: ALICE, email: 'alice@example.com', createdAt: created }),
+      );
+    }
+
+    function project(slug: string, id = '0190e000-0000-7000-8000-000000000001'): Project {
+      return Project.create({ id, ownerId: ALICE, name: `  Project ${slug} `, slug, now: created });
+    }
+
+    it('stores a project as one row with snake_case columns and millisecond timestamps', async () => {
+      await givenAlice();
+      await new MikroOrmProjectRepository({ orm: db.orm }).add(project('alpha'));
+      const stored = await rows('select * from projects');
+      expect(stored).toHaveLength(1);
+      const [row] = stored as [Row];
+      expect(Object.keys(row).sort()).toEqual(
+        ['archived', 'created_at', 'id', 'name', 'owner_id', 'slug', 'updated_at'].sort(),
+      );
+      expect(row).toMatchObject({ id: project('alpha').id, owner_id: ALICE, name: 'Project alpha', slug: 'alpha' });
+      expect(Boolean(row.archived)).toBe(false);
+      expect(new Date(row.created_at as string).toISOString()).toBe(created.toISOString());
+    });
+
+    it('refuses a project whose owner is not a user (foreign key)', async () => {
+      const error = await new MikroOrmProjectRepository({ orm: db.orm })
+        .add(project('orphan'))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(DomainError);
+      expect(await rows('select id from projects')).toHaveLength(0);
+    });
+
+    it("removes a user's projects with the user (on delete cascade), and a deleted project's row", async () => {
+      await givenAlice();
+      const projects = new MikroOrmProjectRepository({ orm: db.orm });
+      await projects.add(project('one', '0190e000-0000-7000-8000-000000000001'));
+      await projects.add(project('two', '0190e000-0000-7000-8000-000000000002'));
+      expect(await projects.delete(ALICE, '0190e000-0000-7000-8000-000000000001')).toBe(true);
+      expect((await rows('select slug from projects')).map((r) => r.slug)).toEqual(['two']);
+      await rows('delete from users where id = ?', [ALICE]);
+      expect(await rows('select id from projects')).toHaveLength(0);
+    });
+
+    it('keeps credential metadata as JSON and refresh-token use as a timestamp', async () => {
+      const store = new MikroOrmLocalIdentityStore({ orm: db.orm });
+      const metadata = { plan: 'pro', seats: 3, tags: ['x'], nested: { ok: true } };
+      await store.addCredential({
+        userId: ALICE,
+        email: 'alice@example.com',
+        passwordHash: 'hash',
+        metadata,
+        createdAt: created,
+      });
+      const [credential] = (await rows('select metadata from local_credentials')) as [Row];
+      const raw = credential.metadata;
+      expect(typeof raw === 'string' ? JSON.parse(raw) : raw).toEqual(metadata);
+      await store.addSession({ id: '0190e000-0000-7000-8000-0000000000f1', userId: ALICE, createdAt: created, revokedAt: null });
+      await store.addRefreshToken({
+        tokenHash: 'ab'.repeat(32),
+        sessionId: '0190e000-0000-7000-8000-0000000000f1',
+        userId: ALICE,
+        createdAt: created,
+        expiresAt: new Date(created.getTime() + 60_000),
+        usedAt: null,
+      });
+      expect(await store.markRefreshTokenUsed('ab'.repeat(32), new Date(created.getTime() + 1_001))).toBe(true);
+      const [token] = (await rows('select used_at from local_refresh_tokens')) as [Row];
+      expect(new Date(token.used_at as string).toISOString()).toBe('2026-05-06T07:08:10.124Z');
+    });
+
+    it('holds its atomic rules across two ORM instances on one database', async () => {
+      const instances = [db.orm, second];
+      const users = instances.map((orm) => new MikroOrmUserRepository({ orm }));
+      const ensured = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          users[i % 2]!.ensure(User.create({ id: ALICE, email: `alice${i}@example.com`, createdAt: created })),
+        ),
+      );
+      expect(new Set(ensured.map((u) => u.email)).size).toBe(1);
+      expect(ensured.every((u) => u instanceof User)).toBe(true);
+
+      const projects = instances.map((orm) => new MikroOrmProjectRepository({ orm }));
+      const adds = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          projects[i % 2]!.add(project('race', `0190e000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`)).then(
+            () => 'ok',
+            (e: unknown) => (e instanceof DomainError ? e.code : String(e)),
+          ),
+        ),
+      );
+      expect(adds.filter((o) => o === 'ok')).toHaveLength(1);
+      expect(adds.filter((o) => o === 'slug_taken')).toHaveLength(19);
+      const listed = await projects[1]!.listOwned(ALICE, { archived: false });
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toBeInstanceOf(Project);
+
+      const stores = instances.map((orm) => new MikroOrmLocalIdentityStore({ orm }));
+      await stores[0]!.addCredential({ userId: ALICE, email: 'a@example.com', passwordHash: 'h', metadata: {}, createdAt: created });
+      await stores[0]!.addSession({ id: '0190e000-0000-7000-8000-0000000000f2', userId: ALICE, createdAt: created, revokedAt: null });
+      await stores[1]!.addRefreshToken({
+        tokenHash: 'cd'.repeat(32),
+        sessionId: '0190e000-0000-7000-8000-0000000000f2',
+        userId: ALICE,
+        createdAt: created,
+        expiresAt: new Date(created.getTime() + 60_000),
+        usedAt: null,
+      });
+      const marks = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => stores[i % 2]!.markRefreshTokenUsed('cd'.repeat(32), new Date())),
+      );
+      expect(marks.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('applies the migrations once when two instances start together on an empty database', async () => {
+      const fresh = dialect === 'sqlite' ? createSqliteTestUrl() : await createTestDatabase();
+      const [a, b] = await Promise.all([
+        createMikroOrm({ databaseUrl: fresh.url }),
+        createMikroOrm({ databaseUrl: fresh.url }),
+      ]);
+      try {
+        const applied = await Promise.all([migrateToLatest(a), migrateToLatest(b)]);
+        const total = (await a.migrator.getExecuted()).length;
+        expect(total).toBeGreaterThan(0);
+        expect(applied[0].length + applied[1].length).toBe(total);
+        expect(await a.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
+      } finally {
+        await a.close(true);
+        await b.close(true);
+        await fresh.drop();
+      }
+    });
+  });
+}

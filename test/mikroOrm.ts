@@ -1,0 +1,45 @@
+import {
+  type BrowserdeckOrm,
+  createMikroOrm,
+  type DatabaseDialect,
+  migrateToLatest,
+} from '../packages/adapters/src/persistence/mikro-orm/index.ts';
+import { createSqliteTestUrl, createTestDatabase, type TestDatabase } from './postgres.ts';
+
+/** A migrated database of one's own and an ORM on it. */
+export interface TestOrm {
+  orm: BrowserdeckOrm;
+  database: TestDatabase;
+  /** Empties every table (children first), keeping the schema. */
+  reset(): Promise<void>;
+  /** Closes the ORM and drops the database. */
+  close(): Promise<void>;
+}
+
+/** Tables in the order they can be emptied without breaking a foreign key. */
+const TABLES_CHILDREN_FIRST = [
+  'local_refresh_tokens',
+  'local_sign_in_sessions',
+  'local_credentials',
+  'projects',
+  'users',
+];
+
+/** A fresh database of `dialect` (temp SQLite file, or a new PostgreSQL database) with the migrations applied. */
+export async function openTestOrm(dialect: DatabaseDialect): Promise<TestOrm> {
+  const database = dialect === 'sqlite' ? createSqliteTestUrl() : await createTestDatabase();
+  const orm = await createMikroOrm({ databaseUrl: database.url });
+  await migrateToLatest(orm);
+  return {
+    orm,
+    database,
+    reset: async () => {
+      const connection = orm.em.getConnection();
+      for (const table of TABLES_CHILDREN_FIRST) await connection.execute(`delete from ${table}`);
+    },
+    close: async () => {
+      await orm.close(true);
+      await database.drop();
+    },
+  };
+}
