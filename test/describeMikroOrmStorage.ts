@@ -10,7 +10,7 @@ import {
   migrateToLatest,
 } from '../packages/adapters/src/persistence/mikro-orm/index.ts';
 import { openTestOrm, type TestOrm } from './mikroOrm.ts';
-import { createSqliteTestUrl, createTestDatabase } from './postgres.ts';
+import { createTestDatabase } from './postgres.ts';
 
 const ALICE = '0190e000-0000-7000-8000-00000000000a';
 const created = new Date('2026-05-06T07:08:09.123Z');
@@ -22,7 +22,8 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
   describe(`MikroORM storage (${dialect})`, () => {
     let db: TestOrm;
     let second: BrowserdeckOrm;
-    const rows = (sql: string, params: unknown[] = []) => db.orm.em.getConnection().execute<Row[]>(sql, params);
+    const rows = (sql: string, params: unknown[] = []) =>
+      db.orm.em.getConnection().execute<Row[]>(sql, params);
 
     beforeAll(async () => {
       db = await openTestOrm(dialect);
@@ -53,7 +54,12 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
       expect(Object.keys(row).sort()).toEqual(
         ['archived', 'created_at', 'id', 'name', 'owner_id', 'slug', 'updated_at'].sort(),
       );
-      expect(row).toMatchObject({ id: project('alpha').id, owner_id: ALICE, name: 'Project alpha', slug: 'alpha' });
+      expect(row).toMatchObject({
+        id: project('alpha').id,
+        owner_id: ALICE,
+        name: 'Project alpha',
+        slug: 'alpha',
+      });
       expect(Boolean(row.archived)).toBe(false);
       expect(new Date(row.created_at as string).toISOString()).toBe(created.toISOString());
     });
@@ -91,7 +97,12 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
       const [credential] = (await rows('select metadata from local_credentials')) as [Row];
       const raw = credential.metadata;
       expect(typeof raw === 'string' ? JSON.parse(raw) : raw).toEqual(metadata);
-      await store.addSession({ id: '0190e000-0000-7000-8000-0000000000f1', userId: ALICE, createdAt: created, revokedAt: null });
+      await store.addSession({
+        id: '0190e000-0000-7000-8000-0000000000f1',
+        userId: ALICE,
+        createdAt: created,
+        revokedAt: null,
+      });
       await store.addRefreshToken({
         tokenHash: 'ab'.repeat(32),
         sessionId: '0190e000-0000-7000-8000-0000000000f1',
@@ -100,7 +111,9 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
         expiresAt: new Date(created.getTime() + 60_000),
         usedAt: null,
       });
-      expect(await store.markRefreshTokenUsed('ab'.repeat(32), new Date(created.getTime() + 1_001))).toBe(true);
+      expect(await store.markRefreshTokenUsed('ab'.repeat(32), new Date(created.getTime() + 1_001))).toBe(
+        true,
+      );
       const [token] = (await rows('select used_at from local_refresh_tokens')) as [Row];
       expect(new Date(token.used_at as string).toISOString()).toBe('2026-05-06T07:08:10.124Z');
     });
@@ -110,7 +123,9 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
       const users = instances.map((orm) => new MikroOrmUserRepository({ orm }));
       const ensured = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          users[i % 2]!.ensure(User.create({ id: ALICE, email: `alice${i}@example.com`, createdAt: created })),
+          users[i % 2]!.ensure(
+            User.create({ id: ALICE, email: `alice${i}@example.com`, createdAt: created }),
+          ),
         ),
       );
       expect(new Set(ensured.map((u) => u.email)).size).toBe(1);
@@ -119,7 +134,9 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
       const projects = instances.map((orm) => new MikroOrmProjectRepository({ orm }));
       const adds = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          projects[i % 2]!.add(project('race', `0190e000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`)).then(
+          projects[i % 2]!.add(
+            project('race', `0190e000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`),
+          ).then(
             () => 'ok',
             (e: unknown) => (e instanceof DomainError ? e.code : String(e)),
           ),
@@ -132,8 +149,19 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
       expect(listed[0]).toBeInstanceOf(Project);
 
       const stores = instances.map((orm) => new MikroOrmLocalIdentityStore({ orm }));
-      await stores[0]!.addCredential({ userId: ALICE, email: 'a@example.com', passwordHash: 'h', metadata: {}, createdAt: created });
-      await stores[0]!.addSession({ id: '0190e000-0000-7000-8000-0000000000f2', userId: ALICE, createdAt: created, revokedAt: null });
+      await stores[0]!.addCredential({
+        userId: ALICE,
+        email: 'a@example.com',
+        passwordHash: 'h',
+        metadata: {},
+        createdAt: created,
+      });
+      await stores[0]!.addSession({
+        id: '0190e000-0000-7000-8000-0000000000f2',
+        userId: ALICE,
+        createdAt: created,
+        revokedAt: null,
+      });
       await stores[1]!.addRefreshToken({
         tokenHash: 'cd'.repeat(32),
         sessionId: '0190e000-0000-7000-8000-0000000000f2',
@@ -143,13 +171,18 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
         usedAt: null,
       });
       const marks = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => stores[i % 2]!.markRefreshTokenUsed('cd'.repeat(32), new Date())),
+        Array.from({ length: 20 }, (_, i) =>
+          stores[i % 2]!.markRefreshTokenUsed('cd'.repeat(32), new Date()),
+        ),
       );
       expect(marks.filter(Boolean)).toHaveLength(1);
     });
 
+    // PostgreSQL only: migrateToLatest serializes instances with an advisory lock. A SQLite file is
+    // meant for one server process (see docs/adr/0002-persistence.md).
+    if (dialect !== 'postgresql') return;
     it('applies the migrations once when two instances start together on an empty database', async () => {
-      const fresh = dialect === 'sqlite' ? createSqliteTestUrl() : await createTestDatabase();
+      const fresh = await createTestDatabase();
       const [a, b] = await Promise.all([
         createMikroOrm({ databaseUrl: fresh.url }),
         createMikroOrm({ databaseUrl: fresh.url }),

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { startPostgresServer } from './postgresServer.ts';
 import type {} from './postgres.ts';
+import { startPostgresServer } from './postgresServer.ts';
 
 /**
  * Shared set-up for integration tests: a PostgreSQL server (`DATABASE_URL` when it is a

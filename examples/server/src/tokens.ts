@@ -1,3 +1,4 @@
+import type { BrowserdeckOrm, LocalIdentityStore } from '@browserdeck/adapters';
 import type {
   ArchiveProject,
   Authenticate,
@@ -19,9 +20,8 @@ import type {
   UpdateProject,
   UserRepository,
 } from '@browserdeck/domain';
-import type { BrowserdeckOrm, LocalIdentityStore } from '@browserdeck/adapters';
-import type Koa from 'koa';
 import type { ServiceIdentifier } from 'inversify';
+import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 

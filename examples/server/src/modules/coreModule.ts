@@ -1,5 +1,5 @@
-import { FixedWindowRateLimiter, SystemClock } from '@browserdeck/domain';
 import { UuidV7Generator } from '@browserdeck/adapters';
+import { FixedWindowRateLimiter, SystemClock } from '@browserdeck/domain';
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';

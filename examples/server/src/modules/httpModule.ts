@@ -7,8 +7,20 @@ import { TOKENS as T } from '../tokens.ts';
 export function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(T.HttpApp).toResolvedValue(
-      (orm, logger, signUp, signIn, refreshSession, signOut, authenticate, getCurrentUser, syncUser, ...projects) => {
-        const [createProject, listProjects, getProject, updateProject, archiveProject, deleteProject] = projects;
+      (
+        orm,
+        logger,
+        signUp,
+        signIn,
+        refreshSession,
+        signOut,
+        authenticate,
+        getCurrentUser,
+        syncUser,
+        ...projects
+      ) => {
+        const [createProject, listProjects, getProject, updateProject, archiveProject, deleteProject] =
+          projects;
         return createHttpApp({
           signUp,
           signIn,

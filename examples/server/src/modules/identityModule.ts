@@ -17,8 +17,14 @@ export function identityModule(config: Config): ContainerModule {
     bind(T.IdentityProvider)
       .toResolvedValue(
         async (store, clock, ids, logger) => {
-          const loaded = await loadOrCreateJwtKeys({ dataDir: config.dataDir, privateKeyPem: config.JWT_PRIVATE_KEY });
-          logger.info({ source: loaded.source, file: loaded.file }, 'access tokens are signed with an Ed25519 key');
+          const loaded = await loadOrCreateJwtKeys({
+            dataDir: config.dataDir,
+            privateKeyPem: config.JWT_PRIVATE_KEY,
+          });
+          logger.info(
+            { source: loaded.source, file: loaded.file },
+            'access tokens are signed with an Ed25519 key',
+          );
           return new LocalIdentityProvider({
             store,
             clock,

@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './postgres.ts';
+import { type ServerProcess, startServerProcess } from './serverProcess.ts';
+
+const json = { 'Content-Type': 'application/json' };
+
+async function call(
+  server: ServerProcess,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : json),
+      ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+/** The README walk-through: sign up, sign in, sync, create a project, list. */
+async function walkThrough(server: ServerProcess, email: string) {
+  const signup = await call(server, 'POST', '/v1/auth/signup', {
+    body: { email, password: 'correct horse battery', metadata: { name: 'Ada' } },
+  });
+  expect(signup.status).toBe(201);
+  expect(signup.body).toEqual({ user: { id: expect.any(String), email } });
+  const signin = await call(server, 'POST', '/v1/auth/signin', {
+    body: { email, password: 'correct horse battery' },
+  });
+  expect(signin.status).toBe(200);
+  expect(signin.body).toMatchObject({ token_type: 'bearer', expires_in: 900, user: signup.body.user });
+  const token = signin.body.access_token as string;
+  const sync = await call(server, 'POST', '/v1/auth/sync', { token });
+  expect(sync.status).toBe(200);
+  expect(sync.body.project).toMatchObject({ name: 'Default Project', slug: 'default' });
+  const created = await call(server, 'POST', '/v1/projects', { token, body: { name: 'Checkout tests' } });
+  expect(created.status).toBe(201);
+  expect(created.body).toMatchObject({ name: 'Checkout tests', slug: 'checkout-tests', archived: false });
+  const list = await call(server, 'GET', '/v1/projects', { token });
+  expect(list.status).toBe(200);
+  expect(list.body.map((p: { slug: string }) => p.slug)).toEqual(['checkout-tests', 'default']);
+  return { token, refreshToken: signin.body.refresh_token as string };
+}
+
+describe('the standalone server (npm start)', () => {
+  const dirs: string[] = [];
+  const databases: TestDatabase[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'browserdeck-server-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(async () => {
+    for (const db of databases) await db.drop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the README walk-through on SQLite and keeps data and tokens across a restart', async () => {
+    const DATA_DIR = dataDir();
+    const first = await startServerProcess({ DATA_DIR });
+    const { token } = await walkThrough(first, 'ada@example.com');
+    expect(await first.stop()).toBe(0);
+
+    const second = await startServerProcess({ DATA_DIR });
+    try {
+      const list = await call(second, 'GET', '/v1/projects', { token });
+      expect(list.status).toBe(200);
+      expect(list.body).toHaveLength(2);
+      expect((await call(second, 'GET', '/readyz')).status).toBe(200);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  });
+
+  it('serves the walk-through on PostgreSQL, two instances sharing one database', async () => {
+    const db = await createTestDatabase();
+    databases.push(db);
+    const DATA_DIR = dataDir();
+    const [a, b] = await Promise.all([
+      startServerProcess({ DATA_DIR, DATABASE_URL: db.url }),
+      startServerProcess({ DATA_DIR, DATABASE_URL: db.url }),
+    ]);
+    try {
+      const { token } = await walkThrough(a!, 'grace@example.com');
+      // The other instance accepts the token and sees the same projects.
+      const list = await call(b!, 'GET', '/v1/projects', { token });
+      expect(list.body).toHaveLength(2);
+      // Sign-out on one instance is honoured at once by the other.
+      expect((await call(b!, 'POST', '/v1/auth/signout', { token })).status).toBe(200);
+      expect((await call(a!, 'GET', '/v1/auth/me', { token })).status).toBe(401);
+    } finally {
+      expect(await a!.stop()).toBe(0);
+      expect(await b!.stop()).toBe(0);
+    }
+  });
+
+  it('finishes in-flight requests on SIGTERM, refuses new ones, and exits 0', async () => {
+    const server = await startServerProcess({ DATA_DIR: dataDir() });
+    // Sign-ups take a while (argon2id); start several, then ask the server to stop.
+    const inFlight = Array.from({ length: 4 }, (_, i) =>
+      call(server, 'POST', '/v1/auth/signup', {
+        body: { email: `u${i}@example.com`, password: 'password-123' },
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    server.child.kill('SIGTERM');
+    const results = await Promise.all(inFlight);
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(await server.exited).toBe(0);
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+  });
+
+  it('refuses to start on a bad variable, naming it', async () => {
+    await expect(startServerProcess({ DATA_DIR: dataDir(), ACCESS_TOKEN_TTL_SEC: 'soon' })).rejects.toThrow(
+      /exited with 1[\s\S]*ACCESS_TOKEN_TTL_SEC/,
+    );
+  });
+});
