@@ -13,13 +13,16 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
-  type DatabaseDialect,
   createMikroOrm,
+  type DatabaseDialect,
   migrateToLatest,
 } from '../packages/adapters/src/persistence/mikro-orm/index.ts';
 import { createDatabase, dropDatabase, startPostgresServer } from '../test/postgresServer.ts';
 
-const MIGRATIONS_DIR = resolve(import.meta.dirname, '../packages/adapters/src/persistence/mikro-orm/migrations');
+const MIGRATIONS_DIR = resolve(
+  import.meta.dirname,
+  '../packages/adapters/src/persistence/mikro-orm/migrations',
+);
 
 const [name, only] = process.argv.slice(2);
 if (!name || !/^[a-z][a-z0-9_]*$/i.test(name) || (only && only !== 'sqlite' && only !== 'postgresql')) {
@@ -30,13 +33,19 @@ const dialects: DatabaseDialect[] = only ? [only as DatabaseDialect] : ['sqlite'
 
 for (const dialect of dialects) {
   const created = dialect === 'sqlite' ? await onSqlite() : await onPostgres();
-  console.log(created ? `${dialect}: wrote ${created}` : `${dialect}: schema and migrations agree; nothing to do`);
+  console.log(
+    created ? `${dialect}: wrote ${created}` : `${dialect}: schema and migrations agree; nothing to do`,
+  );
   writeMigrationList(dialect);
 }
 // House formatting for the generated files.
-execFileSync(resolve(import.meta.dirname, '../node_modules/.bin/biome'), ['check', '--write', MIGRATIONS_DIR], {
-  stdio: 'inherit',
-});
+execFileSync(
+  resolve(import.meta.dirname, '../node_modules/.bin/biome'),
+  ['check', '--write', MIGRATIONS_DIR],
+  {
+    stdio: 'inherit',
+  },
+);
 
 async function onSqlite(): Promise<string | undefined> {
   const dir = mkdtempSync(join(tmpdir(), 'browserdeck-migration-'));

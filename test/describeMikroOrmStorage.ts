@@ -45,6 +45,14 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
       return Project.create({ id, ownerId: ALICE, name: `  Project ${slug} `, slug, now: created });
     }
 
+    if (dialect === 'sqlite') {
+      it('runs SQLite with WAL, foreign keys and a busy timeout', async () => {
+        expect(await rows('pragma journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+        expect(await rows('pragma foreign_keys')).toEqual([{ foreign_keys: 1 }]);
+        expect(await rows('pragma busy_timeout')).toEqual([{ timeout: 5000 }]);
+      });
+    }
+
     it('stores a project as one row with snake_case columns and millisecond timestamps', async () => {
       await givenAlice();
       await new MikroOrmProjectRepository({ orm: db.orm }).add(project('alpha'));

@@ -20,6 +20,11 @@ export interface HttpAppDeps extends AuthRouteDeps, ProjectRouteDeps {
   requestTimeoutMs?: number | undefined;
   /** Maps adapter errors (e.g. database constraint violations) to domain errors; else 500. */
   translateError?: ((error: unknown) => DomainError | undefined) | undefined;
+  /**
+   * Runs each routed request inside a scope, e.g. MikroORM's per-request context:
+   * `(next) => RequestContext.create(orm.em, next)`.
+   */
+  requestScope?: ((next: () => Promise<void>) => Promise<void>) | undefined;
   /** Take the client address from `X-Forwarded-For` (last hop only). Only behind a trusted proxy. */
   trustProxy?: boolean | undefined;
 }

@@ -70,6 +70,20 @@ describe('POST /v1/auth/signup', () => {
   });
 });
 
+describe('per-address limit', () => {
+  it('counts sign-ups and sign-ins from one address together: the 61st in a minute is 429', async () => {
+    for (let i = 0; i < 30; i++) {
+      expect(
+        (await post('/v1/auth/signup', { email: `s${i}@example.com`, password: 'long enough' })).status,
+      ).toBe(201);
+      await post('/v1/auth/signin', { email: `s${i}@example.com`, password: 'wrong password' });
+    }
+    const limited = await post('/v1/auth/signup', { email: 'late@example.com', password: 'long enough' });
+    expect(limited.headers.get('retry-after')).toBe('60');
+    await assertProblem(limited, 429, 'rate_limited');
+  });
+});
+
 describe('POST /v1/auth/signin', () => {
   it('answers the token pair with expiry and user', async () => {
     await post('/v1/auth/signup', { email: 'dora@example.com', password: 'long enough' });

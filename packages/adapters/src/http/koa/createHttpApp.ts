@@ -47,6 +47,8 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(requestTimeout(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
   app.use(cors(deps.corsOrigins ?? []));
   app.use(resolveRoute(router));
+  const { requestScope } = deps;
+  if (requestScope) app.use((_ctx, next) => requestScope(() => next().then(() => undefined)));
   app.use(router.routes());
   return app;
 }

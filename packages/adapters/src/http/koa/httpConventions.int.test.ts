@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { AuthError, ConflictError, DomainError, UnavailableError } from '@browserdeck/domain';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertProblem } from './testing/assertProblem.ts';
@@ -367,5 +368,22 @@ describe('client address', () => {
     expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.1' })).toBe(61);
     // A fresh forwarded address has its own 60 attempts.
     expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.2' })).toBe(61);
+  });
+});
+
+describe('requestScope', () => {
+  it('runs every routed request inside the scope the host provides', async () => {
+    const scope = new AsyncLocalStorage<string>();
+    let seen: string | undefined;
+    await start({
+      overrides: {
+        requestScope: (next) => scope.run('per-request', next),
+        checkReadiness: async () => {
+          seen = scope.getStore();
+        },
+      },
+    });
+    expect((await t.request('/readyz')).status).toBe(200);
+    expect(seen).toBe('per-request');
   });
 });

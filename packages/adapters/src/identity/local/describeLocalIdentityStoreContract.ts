@@ -46,7 +46,10 @@ export function describeLocalIdentityStoreContract(
       await fixture.store.addCredential(credential(userId, email));
     }
 
-    async function withSession(fixture: LocalIdentityStoreFixture, userId = ALICE): Promise<LocalSignInSession> {
+    async function withSession(
+      fixture: LocalIdentityStoreFixture,
+      userId = ALICE,
+    ): Promise<LocalSignInSession> {
       const session: LocalSignInSession = { id: id(), userId, createdAt: at(2), revokedAt: null };
       await fixture.store.addSession(session);
       return session;
@@ -91,7 +94,9 @@ export function describeLocalIdentityStoreContract(
       const fixture = await options.create();
       await withUser(fixture, ALICE, 'same@example.com');
       await fixture.givenUser?.(BOB, 'same@example.com');
-      expect(await codeOf(fixture.store.addCredential(credential(BOB, 'same@example.com')))).toBe('email_taken');
+      expect(await codeOf(fixture.store.addCredential(credential(BOB, 'same@example.com')))).toBe(
+        'email_taken',
+      );
       expect((await fixture.store.findCredentialByEmail('same@example.com'))?.userId).toBe(ALICE);
       expect(await fixture.store.findCredentialByUserId(BOB)).toBeNull();
     });
@@ -124,7 +129,9 @@ export function describeLocalIdentityStoreContract(
       const other = await withSession(fixture);
       await fixture.store.revokeSession(session.id, at(10));
       await fixture.store.revokeSession(session.id, at(20));
-      expect((await fixture.store.findSession(session.id))?.revokedAt?.toISOString()).toBe(at(10).toISOString());
+      expect((await fixture.store.findSession(session.id))?.revokedAt?.toISOString()).toBe(
+        at(10).toISOString(),
+      );
       expect((await fixture.store.findSession(other.id))?.revokedAt).toBeNull();
       await fixture.store.revokeSession(id(), at(30));
     });
@@ -158,7 +165,9 @@ export function describeLocalIdentityStoreContract(
       await withUser(fixture, ALICE, 'alice@example.com');
       const token = await withToken(fixture, 'f'.repeat(64));
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => fixture.store.markRefreshTokenUsed(token.tokenHash, at(100 + i))),
+        Array.from({ length: 20 }, (_, i) =>
+          fixture.store.markRefreshTokenUsed(token.tokenHash, at(100 + i)),
+        ),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
       const usedAt = (await fixture.store.findRefreshToken(token.tokenHash))?.usedAt;

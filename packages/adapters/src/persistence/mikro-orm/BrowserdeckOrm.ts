@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
 
 /** An initialized MikroORM on one of the SQL dialects Browserdeck supports (SQLite, PostgreSQL). */
@@ -12,5 +13,5 @@ export type DatabaseDialect = (typeof DATABASE_DIALECTS)[number];
 
 /** Which dialect `orm` speaks. */
 export function dialectOf(orm: BrowserdeckOrm): DatabaseDialect {
-  return orm.config.get('driver')?.name === 'PostgreSqlDriver' ? 'postgresql' : 'sqlite';
+  return orm.driver instanceof PostgreSqlDriver ? 'postgresql' : 'sqlite';
 }

@@ -39,7 +39,12 @@ export class MikroOrmLocalIdentityStore implements LocalIdentityStore {
           createdAt: credential.createdAt,
         });
       } catch (error) {
-        if (isUniqueViolationOf(error, { constraint: 'local_credentials_email_unique', column: 'local_credentials.email' })) {
+        if (
+          isUniqueViolationOf(error, {
+            constraint: 'local_credentials_email_unique',
+            column: 'local_credentials.email',
+          })
+        ) {
           throw new ConflictError('email_taken', 'That e-mail is already registered.');
         }
         throw error;
@@ -72,7 +77,9 @@ export class MikroOrmLocalIdentityStore implements LocalIdentityStore {
   async findSession(id: string): Promise<LocalSignInSession | null> {
     if (!isUuid(id)) return null;
     const row = await withDatabaseErrors(() => this.em().findOne(LocalSignInSessionSchema, { id }));
-    return row && { id: row.id, userId: row.userId, createdAt: row.createdAt, revokedAt: row.revokedAt ?? null };
+    return (
+      row && { id: row.id, userId: row.userId, createdAt: row.createdAt, revokedAt: row.revokedAt ?? null }
+    );
   }
 
   async revokeSession(id: string, at: Date): Promise<void> {

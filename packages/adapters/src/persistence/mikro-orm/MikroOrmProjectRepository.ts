@@ -40,13 +40,16 @@ export class MikroOrmProjectRepository implements ProjectRepository {
   async update(project: Project): Promise<void> {
     await withDatabaseErrors(async () => {
       try {
-        await this.deps.orm.em
-          .fork()
-          .nativeUpdate(
-            ProjectSchema,
-            { id: project.id, ownerId: project.ownerId },
-            { name: project.name, slug: project.slug, archived: project.archived, updatedAt: project.updatedAt },
-          );
+        await this.deps.orm.em.fork().nativeUpdate(
+          ProjectSchema,
+          { id: project.id, ownerId: project.ownerId },
+          {
+            name: project.name,
+            slug: project.slug,
+            archived: project.archived,
+            updatedAt: project.updatedAt,
+          },
+        );
       } catch (error) {
         throw slugTaken(error, project.slug) ?? error;
       }
@@ -55,7 +58,9 @@ export class MikroOrmProjectRepository implements ProjectRepository {
 
   async findOwned(ownerId: string, projectId: string): Promise<Project | null> {
     if (!isUuid(ownerId) || !isUuid(projectId)) return null;
-    return withDatabaseErrors(() => this.deps.orm.em.fork().findOne(ProjectSchema, { id: projectId, ownerId }));
+    return withDatabaseErrors(() =>
+      this.deps.orm.em.fork().findOne(ProjectSchema, { id: projectId, ownerId }),
+    );
   }
 
   async listOwned(ownerId: string, filter: { archived: boolean }): Promise<Project[]> {
@@ -74,7 +79,9 @@ export class MikroOrmProjectRepository implements ProjectRepository {
   async findOldestOwned(ownerId: string): Promise<Project | null> {
     if (!isUuid(ownerId)) return null;
     return withDatabaseErrors(() =>
-      this.deps.orm.em.fork().findOne(ProjectSchema, { ownerId }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+      this.deps.orm.em
+        .fork()
+        .findOne(ProjectSchema, { ownerId }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
     );
   }
 

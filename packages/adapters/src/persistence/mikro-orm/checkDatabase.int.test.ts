@@ -69,7 +69,9 @@ describe('checkDatabase and toDatabaseError', () => {
       await orm.close(true);
     });
     const started = Date.now();
-    await expect(checkDatabase(orm, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'database_unavailable' });
+    await expect(checkDatabase(orm, { timeoutMs: 300 })).rejects.toMatchObject({
+      code: 'database_unavailable',
+    });
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 });

@@ -6,7 +6,10 @@ import { toDatabaseError } from './toDatabaseError.ts';
  * Readiness probe: runs `select 1`. Resolves when the database answers within `timeoutMs`
  * (default 2 s); otherwise throws `UnavailableError('database_unavailable')` with the cause.
  */
-export async function checkDatabase(orm: BrowserdeckOrm, options: { timeoutMs?: number } = {}): Promise<void> {
+export async function checkDatabase(
+  orm: BrowserdeckOrm,
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
   const timeoutMs = options.timeoutMs ?? 2_000;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

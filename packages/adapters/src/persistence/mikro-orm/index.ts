@@ -7,8 +7,14 @@ export { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts
 export { ProjectSchema } from './entities/ProjectSchema.ts';
 export { persistenceEntities } from './entities/persistenceEntities.ts';
 export { UserSchema } from './entities/UserSchema.ts';
-export { MikroOrmLocalIdentityStore, type MikroOrmLocalIdentityStoreDeps } from './MikroOrmLocalIdentityStore.ts';
-export { MikroOrmProjectRepository, type MikroOrmProjectRepositoryDeps } from './MikroOrmProjectRepository.ts';
+export {
+  MikroOrmLocalIdentityStore,
+  type MikroOrmLocalIdentityStoreDeps,
+} from './MikroOrmLocalIdentityStore.ts';
+export {
+  MikroOrmProjectRepository,
+  type MikroOrmProjectRepositoryDeps,
+} from './MikroOrmProjectRepository.ts';
 export { MikroOrmUserRepository, type MikroOrmUserRepositoryDeps } from './MikroOrmUserRepository.ts';
 export { migrateToLatest } from './migrateToLatest.ts';
 export { type DatabaseLocation, parseDatabaseUrl } from './parseDatabaseUrl.ts';

@@ -1,5 +1,5 @@
 import type { MigrationInfo } from '@mikro-orm/core';
-import { dialectOf, type BrowserdeckOrm } from './BrowserdeckOrm.ts';
+import { type BrowserdeckOrm, dialectOf } from './BrowserdeckOrm.ts';
 
 /** An arbitrary, fixed key for PostgreSQL's advisory lock around migrations. */
 const MIGRATION_LOCK_KEY = 7_042_513_289;
@@ -13,7 +13,9 @@ const MIGRATION_LOCK_KEY = 7_042_513_289;
 export async function migrateToLatest(orm: BrowserdeckOrm): Promise<MigrationInfo[]> {
   if (dialectOf(orm) !== 'postgresql') return orm.migrator.up();
   return orm.em.fork().transactional(async (em) => {
-    await em.getConnection().execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY], 'all', em.getTransactionContext());
+    await em
+      .getConnection()
+      .execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY], 'all', em.getTransactionContext());
     return orm.migrator.up({ transaction: em.getTransactionContext() });
   });
 }

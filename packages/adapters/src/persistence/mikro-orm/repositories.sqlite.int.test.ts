@@ -1,4 +1,7 @@
-import { describeProjectRepositoryContract, describeUserRepositoryContract } from '@browserdeck/domain/testing';
+import {
+  describeProjectRepositoryContract,
+  describeUserRepositoryContract,
+} from '@browserdeck/domain/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { openTestOrm, type TestOrm } from '../../../../../test/mikroOrm.ts';
 import { describeLocalIdentityStoreContract } from '../../identity/local/describeLocalIdentityStoreContract.ts';

@@ -1,4 +1,4 @@
-import { DomainError, UnavailableError } from '@browserdeck/domain';
+import { type DomainError, UnavailableError } from '@browserdeck/domain';
 import { ConnectionException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { describe, expect, it } from 'vitest';
 import { toDatabaseError } from './toDatabaseError.ts';
@@ -14,7 +14,10 @@ describe('toDatabaseError', () => {
     ['a refused dual-stack connection', new AggregateError([withCode('refused', 'ECONNREFUSED')], '')],
     ['a terminated connection', new Error('Connection terminated unexpectedly')],
     ['a connect timeout', new Error('timeout exceeded when trying to connect')],
-    ['a server shutting down (57P01)', withCode('terminating connection due to administrator command', '57P01')],
+    [
+      'a server shutting down (57P01)',
+      withCode('terminating connection due to administrator command', '57P01'),
+    ],
     ['a server starting up (57P03)', withCode('the database system is starting up', '57P03')],
     ['too many connections (53300)', withCode('sorry, too many clients already', '53300')],
     ['a SQLite file locked past the busy timeout', withCode('database is locked', 'SQLITE_BUSY')],

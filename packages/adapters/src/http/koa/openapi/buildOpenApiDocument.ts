@@ -5,8 +5,12 @@ import type { AnyRoute } from '../routing/RouteDefinition.ts';
 import { ProblemSchema } from '../schemas/commonSchemas.ts';
 import type { JsonObject, OpenApiDocument, OpenApiOperation } from './OpenApiDocument.ts';
 
-/** The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a zod schema, without `$schema`. */
-export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
+/**
+ * The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a zod schema, without `$schema`. Responses use
+ * `input` too: their schemas have no transforms, and it leaves objects open to fields added later
+ * (`output` would close them with `additionalProperties: false`).
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonObject {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
   return rest;
 }
@@ -31,7 +35,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[]): OpenApiDocume
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { Problem: jsonSchemaOf(ProblemSchema, 'output') },
+      schemas: { Problem: jsonSchemaOf(ProblemSchema) },
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   };
@@ -80,7 +84,7 @@ function successResponses(route: AnyRoute): Record<string, JsonObject> {
   for (const [status, spec] of Object.entries(route.responses)) {
     const response: JsonObject = { description: spec.description };
     if (spec.schema || spec.contentType) {
-      const schema = spec.schema ? jsonSchemaOf(spec.schema, 'output') : {};
+      const schema = spec.schema ? jsonSchemaOf(spec.schema) : {};
       response.content = { [spec.contentType ?? 'application/json']: { schema } };
     }
     responses[status] = response;
