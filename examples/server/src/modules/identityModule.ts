@@ -25,7 +25,7 @@ export function identityModule(config: Config): ContainerModule {
             { source: loaded.source, file: loaded.file },
             'access tokens are signed with an Ed25519 key',
           );
-          return new LocalIdentityProvider({
+          const identity = new LocalIdentityProvider({
             store,
             clock,
             ids,
@@ -34,6 +34,8 @@ export function identityModule(config: Config): ContainerModule {
             accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
             refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,
           });
+          await identity.warmUp();
+          return identity;
         },
         [T.LocalIdentityStore, T.Clock, T.IdGenerator, T.Logger],
       )

@@ -1,5 +1,6 @@
 import { DomainError } from '@browserdeck/domain';
 import { describe, expect, it } from 'vitest';
+import { describeLocalIdentityStoreContract } from './describeLocalIdentityStoreContract.ts';
 import { InMemoryLocalIdentityStore } from './InMemoryLocalIdentityStore.ts';
 import type { LocalRefreshToken } from './LocalIdentityStore.ts';
 
@@ -20,6 +21,10 @@ const token: LocalRefreshToken = {
   expiresAt: later,
   usedAt: null,
 };
+
+describeLocalIdentityStoreContract('InMemoryLocalIdentityStore', {
+  create: async () => ({ store: new InMemoryLocalIdentityStore() }),
+});
 
 describe('InMemoryLocalIdentityStore', () => {
   it('finds credentials by e-mail and by user id; email_taken on a second e-mail', async () => {

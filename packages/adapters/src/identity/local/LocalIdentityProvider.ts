@@ -141,7 +141,15 @@ export class LocalIdentityProvider implements IdentityProvider {
     return { accessToken: token, refreshToken, expiresIn: this.accessTokenTtlSec, expiresAt, user };
   }
 
-  /** A hash of a random password with the hasher's parameters, made once, on first need. */
+  /**
+   * Prepares the dummy hash that unknown e-mails are verified against, so that even the first such
+   * sign-in costs exactly what a wrong password costs. Call it at start-up.
+   */
+  async warmUp(): Promise<void> {
+    await this.dummyPasswordHash();
+  }
+
+  /** A hash of a random password with the hasher's parameters, made once (at `warmUp` or first need). */
   private dummyPasswordHash(): Promise<string> {
     if (!this.dummyHash) {
       this.dummyHash = this.deps.passwords.hash(randomBytes(32).toString('base64url'));
