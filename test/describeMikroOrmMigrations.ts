@@ -3,24 +3,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMikroOrm,
   type DatabaseDialect,
+  IdempotencyKeySchema,
   migrateToLatest,
-  ProjectSchema,
 } from '../packages/adapters/src/persistence/mikro-orm/index.ts';
 import { openTestOrm, type TestOrm } from './mikroOrm.ts';
 
-/** `projects` as someone might map it after adding a property but forgetting the migration. */
-const ProjectWithColor = defineEntity({
-  name: 'ProjectWithColor',
-  tableName: 'projects',
+/**
+ * `idempotency_keys` as someone might map it after adding a property but forgetting the migration.
+ * (A leaf table: re-discovering a table that others reference would drag the original schema back in.)
+ */
+const IdempotencyKeyWithNote = defineEntity({
+  name: 'IdempotencyKeyWithNote',
+  tableName: 'idempotency_keys',
   properties: {
-    id: p.uuid().primary(),
-    ownerId: p.uuid(),
-    name: p.text(),
-    slug: p.text(),
-    archived: p.boolean(),
+    scope: p.text().primary(),
+    key: p.text().primary(),
+    fingerprint: p.text(),
+    sessionId: p.uuid().nullable(),
     createdAt: p.datetime(3),
-    updatedAt: p.datetime(3),
-    color: p.text().nullable(),
+    expiresAt: p.datetime(3),
+    note: p.text().nullable(),
   },
 });
 
@@ -50,9 +52,9 @@ export function describeMikroOrmMigrations(dialect: DatabaseDialect): void {
     it('are found out when an entity gains a property without a migration', async () => {
       const probe = await createMikroOrm({ databaseUrl: db.database.url });
       try {
-        probe.discoverEntity(ProjectWithColor, ProjectSchema);
+        probe.discoverEntity(IdempotencyKeyWithNote, IdempotencyKeySchema);
         const sql = await probe.schema.getUpdateSchemaSQL({ wrap: false });
-        expect(sql).toMatch(/alter table [`"]projects[`"] add (column )?[`"]color[`"]/i);
+        expect(sql).toMatch(/alter table [`"]idempotency_keys[`"] add (column )?[`"]note[`"]/i);
       } finally {
         await probe.close(true);
       }

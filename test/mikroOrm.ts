@@ -18,6 +18,9 @@ export interface TestOrm {
 
 /** Tables in the order they can be emptied without breaking a foreign key. */
 const TABLES_CHILDREN_FIRST = [
+  'idempotency_keys',
+  'browser_sessions',
+  'agents',
   'local_refresh_tokens',
   'local_sign_in_sessions',
   'local_credentials',

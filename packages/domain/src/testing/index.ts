@@ -1,5 +1,17 @@
 export { cloneEntity } from './cloneEntity.ts';
 export {
+  type AgentRepositoryFixture,
+  describeAgentRepositoryContract,
+} from './describeAgentRepositoryContract.ts';
+export {
+  type BrowserProviderFixture,
+  describeBrowserProviderContract,
+} from './describeBrowserProviderContract.ts';
+export {
+  describeIdempotencyStoreContract,
+  type IdempotencyStoreFixture,
+} from './describeIdempotencyStoreContract.ts';
+export {
   describeIdentityProviderContract,
   type IdentityProviderFixture,
 } from './describeIdentityProviderContract.ts';
@@ -7,6 +19,10 @@ export {
   describeProjectRepositoryContract,
   type ProjectRepositoryFixture,
 } from './describeProjectRepositoryContract.ts';
+export {
+  describeSessionRepositoryContract,
+  type SessionRepositoryFixture,
+} from './describeSessionRepositoryContract.ts';
 export { describeUserRepositoryContract } from './describeUserRepositoryContract.ts';
 export { FakeBrowserProvider, type FakeProviderCall } from './FakeBrowserProvider.ts';
 export { InMemoryAgentRepository } from './InMemoryAgentRepository.ts';

@@ -1,13 +1,20 @@
 import type { Authenticate, DomainError } from '@browserdeck/domain';
 import type { Logger } from 'pino';
+import type { AgentRouteDeps } from './routes/agentRoutes.ts';
 import type { AuthRouteDeps } from './routes/authRoutes.ts';
 import type { ProjectRouteDeps } from './routes/projectRoutes.ts';
+import type { SessionRouteDeps } from './routes/sessionRoutes.ts';
 
 /**
  * Everything the Koa app needs: the domain use cases (typed structurally, so a host may pass any object
  * with a matching `execute`), a readiness probe, a logger and a few HTTP settings.
  */
-export interface HttpAppDeps extends AuthRouteDeps, ProjectRouteDeps {
+export interface HttpAppDeps extends AuthRouteDeps, ProjectRouteDeps, SessionRouteDeps, AgentRouteDeps {
+  /**
+   * The configured cloud-browser provider's name (`local`, `browserbase`): the `{provider}` segment of
+   * `/v1/{provider}/projects/…`, which also accepts the alias `cloudbrowser`.
+   */
+  providerName: string;
   /** Turns a bearer access token into its principal (401 `unauthorized` otherwise). */
   authenticate: Pick<Authenticate, 'execute'>;
   /** Resolves when the database answers; throws when it does not (`/readyz` → 503). */

@@ -40,13 +40,14 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa({ proxy: trustProxy, maxIpsCount: trustProxy ? 1 : 0 });
   app.silent = true;
   const log = deps.logger.child({ component: 'http' }, { redact: { paths: REDACTED_LOG_PATHS } });
-  const router = buildRouter(buildRouteTable(deps), { authenticate: deps.authenticate });
+  const routes = buildRouteTable(deps);
+  const router = buildRouter(routes, { authenticate: deps.authenticate });
 
   app.use(requestContext(log));
   app.use(errorHandler({ translateError: deps.translateError }));
   app.use(requestTimeout(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
   app.use(cors(deps.corsOrigins ?? []));
-  app.use(resolveRoute(router));
+  app.use(resolveRoute(router, routes));
   const { requestScope } = deps;
   if (requestScope) app.use((_ctx, next) => requestScope(() => next().then(() => undefined)));
   app.use(router.routes());

@@ -6,10 +6,13 @@ export { DEFAULT_REQUEST_TIMEOUT_MS } from './middleware/requestTimeout.ts';
 export { buildOpenApiDocument } from './openapi/buildOpenApiDocument.ts';
 export type { OpenApiDocument, OpenApiOperation } from './openapi/OpenApiDocument.ts';
 export { renderDocsHtml } from './openapi/renderDocsHtml.ts';
+export type { AgentRouteDeps } from './routes/agentRoutes.ts';
 export type { AuthRouteDeps } from './routes/authRoutes.ts';
 export type { OperationalRouteDeps } from './routes/operationalRoutes.ts';
 export type { ProjectRouteDeps } from './routes/projectRoutes.ts';
+export { PROVIDER_ALIAS } from './routes/providerScope.ts';
 export { buildRouteTable } from './routes/routeTable.ts';
+export type { SessionRouteDeps } from './routes/sessionRoutes.ts';
 export {
   type AnyRoute,
   defineRoute,

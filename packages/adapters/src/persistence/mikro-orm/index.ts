@@ -1,12 +1,17 @@
 export { type BrowserdeckOrm, DATABASE_DIALECTS, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
 export { checkDatabase } from './checkDatabase.ts';
 export { type CreateMikroOrmOptions, createMikroOrm } from './createMikroOrm.ts';
+export { AgentSchema, type StoredAgent } from './entities/AgentSchema.ts';
+export { BrowserSessionSchema, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
+export { IdempotencyKeySchema } from './entities/IdempotencyKeySchema.ts';
 export { LocalCredentialSchema } from './entities/LocalCredentialSchema.ts';
 export { LocalRefreshTokenSchema } from './entities/LocalRefreshTokenSchema.ts';
 export { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
 export { ProjectSchema } from './entities/ProjectSchema.ts';
 export { persistenceEntities } from './entities/persistenceEntities.ts';
 export { UserSchema } from './entities/UserSchema.ts';
+export { MikroOrmAgentRepository, type MikroOrmAgentRepositoryDeps } from './MikroOrmAgentRepository.ts';
+export { MikroOrmIdempotencyStore, type MikroOrmIdempotencyStoreDeps } from './MikroOrmIdempotencyStore.ts';
 export {
   MikroOrmLocalIdentityStore,
   type MikroOrmLocalIdentityStoreDeps,
@@ -15,6 +20,10 @@ export {
   MikroOrmProjectRepository,
   type MikroOrmProjectRepositoryDeps,
 } from './MikroOrmProjectRepository.ts';
+export {
+  MikroOrmSessionRepository,
+  type MikroOrmSessionRepositoryDeps,
+} from './MikroOrmSessionRepository.ts';
 export { MikroOrmUserRepository, type MikroOrmUserRepositoryDeps } from './MikroOrmUserRepository.ts';
 export { migrateToLatest } from './migrateToLatest.ts';
 export { type DatabaseLocation, parseDatabaseUrl } from './parseDatabaseUrl.ts';

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request-Id';
-const EXPOSE_HEADERS = 'X-Request-Id, Retry-After, X-Sync-Error, Allow';
+const EXPOSE_HEADERS = 'X-Request-Id, Retry-After, X-Sync-Error, Idempotent-Replayed, Allow';
 
 /**
  * CORS for the configured origins only (`*` allows any). With no origins configured it adds nothing:

@@ -1,7 +1,8 @@
-import type { Router } from '@koa/router';
+import type { Layer, Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import { httpError } from '../errors/toDomainError.ts';
 import { httpState } from '../HttpState.ts';
+import type { AnyRoute } from '../routing/RouteDefinition.ts';
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -9,15 +10,28 @@ const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
  * Decides, before the router dispatches, which route serves the request: 404 `not_found` when no route
  * has this path, 405 `method_not_allowed` with `Allow` when routes have it but not for this method,
  * 204 with `Allow` for `OPTIONS`. A path parameter never holds a colon, so `/projects/{id}:archive`
- * is never mistaken for `/projects/{id}` with the id `…:archive`.
+ * is never mistaken for `/projects/{id}` with the id `…:archive`; a parameter limited to fixed values
+ * (`pathValues`, e.g. the `{provider}` segment) with any other value does not match either.
  */
-export function resolveRoute(router: Router): Middleware {
+export function resolveRoute(router: Router, routes: readonly AnyRoute[] = []): Middleware {
+  const pathValues = new Map(routes.map((route) => [route.operationId, route.pathValues]));
+  const allowsValues = (layer: Layer, path: string): boolean => {
+    const allowed = pathValues.get(layer.name ?? '');
+    if (!allowed) return true;
+    const params = layer.params(path, layer.captures(path));
+    return Object.entries(allowed).every(([name, values]) =>
+      values.some((value) => value.toLowerCase() === params[name]?.toLowerCase()),
+    );
+  };
   return async (ctx, next) => {
     const path = ctx.path;
     const candidates = router
       .match(path, ctx.method)
       .path.filter(
-        (layer) => layer.methods.length > 0 && !layer.captures(path).some((v) => v?.includes(':')),
+        (layer) =>
+          layer.methods.length > 0 &&
+          !layer.captures(path).some((v) => v?.includes(':')) &&
+          allowsValues(layer, path),
       );
     if (candidates.length === 0) throw httpError('not_found', `There is no route ${ctx.method} ${path}.`);
     const chosen = candidates.find((layer) => layer.methods.includes(ctx.method));

@@ -48,8 +48,9 @@ function operationOf(route: AnyRoute): OpenApiOperation {
     tags: [route.tag],
     security: route.auth ? [{ bearerAuth: [] }] : [],
     parameters: [
-      ...(route.params ? parametersOf(route.params, 'path') : []),
+      ...(route.params ? parametersOf(route.params, 'path', route.pathValues) : []),
       ...(route.query ? parametersOf(route.query, 'query') : []),
+      ...(route.headers ? parametersOf(route.headers, 'header') : []),
     ],
     responses: { ...successResponses(route), ...errorResponses(errorCodesOf(route)) },
   };
@@ -63,16 +64,21 @@ function operationOf(route: AnyRoute): OpenApiOperation {
   return operation;
 }
 
-function parametersOf(schema: z.ZodType, location: 'path' | 'query'): JsonObject[] {
+function parametersOf(
+  schema: z.ZodType,
+  location: 'path' | 'query' | 'header',
+  values: AnyRoute['pathValues'] = {},
+): JsonObject[] {
   const json = jsonSchemaOf(schema, 'input');
   const properties = (json.properties ?? {}) as Record<string, JsonObject>;
   const required = new Set((json.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => {
+    const fixed = values[name];
     const parameter: JsonObject = {
       name,
       in: location,
       required: location === 'path' || required.has(name),
-      schema: property,
+      schema: fixed ? { ...property, enum: [...new Set(fixed)] } : property,
     };
     if (typeof property.description === 'string') parameter.description = property.description;
     return parameter;
@@ -83,6 +89,14 @@ function successResponses(route: AnyRoute): Record<string, JsonObject> {
   const responses: Record<string, JsonObject> = {};
   for (const [status, spec] of Object.entries(route.responses)) {
     const response: JsonObject = { description: spec.description };
+    if (spec.headers) {
+      response.headers = Object.fromEntries(
+        Object.entries(spec.headers).map(([name, header]) => [
+          name,
+          { description: header.description, schema: { type: 'string' } },
+        ]),
+      );
+    }
     if (spec.schema || spec.contentType) {
       const schema = spec.schema ? jsonSchemaOf(spec.schema) : {};
       response.content = { [spec.contentType ?? 'application/json']: { schema } };

@@ -3,14 +3,16 @@ import { buildOpenApiDocument } from '../openapi/buildOpenApiDocument.ts';
 import type { OpenApiDocument } from '../openapi/OpenApiDocument.ts';
 import { renderDocsHtml } from '../openapi/renderDocsHtml.ts';
 import type { AnyRoute } from '../routing/RouteDefinition.ts';
+import { agentRoutes } from './agentRoutes.ts';
 import { authRoutes } from './authRoutes.ts';
 import { operationalRoutes } from './operationalRoutes.ts';
 import { projectRoutes } from './projectRoutes.ts';
+import { sessionRoutes } from './sessionRoutes.ts';
 
 /**
  * The one route table: every feature module's routes. The router is built from it and so is the
- * OpenAPI document, so a route cannot exist without being documented. A new feature (sessions,
- * agents) adds its module to this list.
+ * OpenAPI document, so a route cannot exist without being documented. A new feature adds its
+ * module to this list.
  */
 export function buildRouteTable(deps: HttpAppDeps): AnyRoute[] {
   const table: AnyRoute[] = [];
@@ -31,6 +33,8 @@ export function buildRouteTable(deps: HttpAppDeps): AnyRoute[] {
     }),
     ...authRoutes(deps),
     ...projectRoutes(deps),
+    ...sessionRoutes(deps, deps.providerName),
+    ...agentRoutes(deps, deps.providerName),
   );
   return table;
 }

@@ -36,7 +36,8 @@ function routeHandler(route: AnyRoute, deps: BuildRouterDeps): RouterMiddleware 
       ? await authenticateRequest(ctx.get('Authorization'), deps.authenticate)
       : undefined;
     const body = route.body ? await readJsonBody(ctx.req) : undefined;
-    const input = parseRequest(route, { params: ctx.params, query: ctx.query, body });
+    const headers = route.headers ? declaredHeaders(route.headers, ctx.headers) : undefined;
+    const input = parseRequest(route, { params: ctx.params, query: ctx.query, body, headers });
     const result = await route.handle({
       ...input,
       principal,
@@ -47,7 +48,16 @@ function routeHandler(route: AnyRoute, deps: BuildRouterDeps): RouterMiddleware 
     if (state.timedOut) return;
     ctx.set('Cache-Control', 'no-store');
     ctx.status = result.status;
+    for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
     if (result.body !== undefined) ctx.body = result.body;
     if (result.contentType) ctx.type = result.contentType;
   };
+}
+
+/** The request's values of the headers a route declares, keyed by their documented names. */
+function declaredHeaders(
+  schema: NonNullable<AnyRoute['headers']>,
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | string[] | undefined> {
+  return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, headers[name.toLowerCase()]]));
 }

@@ -7,6 +7,7 @@ export interface RawRequestInput {
   params: unknown;
   query: unknown;
   body: unknown;
+  headers: unknown;
 }
 
 /** The schemas a route validates its input with. */
@@ -14,10 +15,11 @@ export interface RequestSchemas {
   params?: z.ZodType | undefined;
   query?: z.ZodType | undefined;
   body?: z.ZodType | undefined;
+  headers?: z.ZodType | undefined;
 }
 
 /**
- * Validates path parameters, query and body against the route's schemas at once and throws one
+ * Validates path parameters, query, body and headers against the route's schemas at once and throws one
  * `validation_failed` listing every failing field. A part without a schema comes out `undefined`.
  */
 export function parseRequest(schemas: RequestSchemas, raw: RawRequestInput): RawRequestInput {
@@ -33,6 +35,7 @@ export function parseRequest(schemas: RequestSchemas, raw: RawRequestInput): Raw
     params: parse(schemas.params, raw.params),
     query: parse(schemas.query, raw.query),
     body: parse(schemas.body, raw.body),
+    headers: parse(schemas.headers, raw.headers),
   };
   if (errors.length > 0) {
     const detail = errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');

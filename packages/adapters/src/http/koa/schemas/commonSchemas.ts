@@ -12,6 +12,20 @@ export const queryBoolean = z
   .enum(['true', 'false'], { message: 'must be true or false' })
   .transform((value) => value === 'true');
 
+/**
+ * A query integer from `min` to `max` (inclusive; no upper bound when absent). Only plain decimal
+ * digits count as a number, so `1.5`, `1e2`, `0x10` or an empty value are a 400, as is a repeated
+ * parameter.
+ */
+export function queryInteger(min: number, max?: number) {
+  const range = max === undefined ? `an integer ≥ ${min}` : `an integer from ${min} to ${max}`;
+  const bounded = z.int(`must be ${range}`).min(min, `must be ${range}`);
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value),
+    max === undefined ? bounded : bounded.max(max, `must be ${range}`),
+  );
+}
+
 /** The body of an action with no input: nothing, or an empty JSON object. */
 export const emptyBody = z.strictObject({}).optional();
 
@@ -36,3 +50,11 @@ export const ProblemSchema = z
     errors: z.array(FieldErrorSchema).optional(),
   })
   .meta({ description: 'RFC 9457 problem details (application/problem+json).' });
+
+/** `/v1/{provider}/projects/{project_id}…`; which `provider` values exist is the route's `pathValues`. */
+export const providerProjectParams = z.object({
+  provider: z.string().meta({
+    description: 'The configured cloud-browser provider’s name, or the alias `cloudbrowser`.',
+  }),
+  project_id: uuidParam,
+});

@@ -3,22 +3,37 @@ import { Writable } from 'node:stream';
 import {
   ArchiveProject,
   Authenticate,
+  CreateAgent,
   CreateProject,
+  CreateSession,
+  DeleteAgent,
   DeleteProject,
   FixedWindowRateLimiter,
+  GetAgent,
   GetCurrentUser,
   GetProject,
+  GetSession,
+  GetSessionLogs,
+  GetSessionStats,
+  ListAgents,
   ListProjects,
+  ListSessions,
   RefreshSession,
+  ReleaseSession,
   SignIn,
   SignOut,
   SignUp,
   SyncUser,
+  UpdateAgent,
   UpdateProject,
 } from '@browserdeck/domain';
 import {
+  FakeBrowserProvider,
+  InMemoryAgentRepository,
+  InMemoryIdempotencyStore,
   InMemoryIdentityProvider,
   InMemoryProjectRepository,
+  InMemorySessionRepository,
   InMemoryUserRepository,
   ManualClock,
   SequentialIdGenerator,
@@ -32,6 +47,10 @@ import type { HttpAppDeps } from '../HttpAppDeps.ts';
 export interface TestAppOptions {
   /** Replaces any dependency of the app (a use case, `checkReadiness`, `translateError`, …). */
   overrides?: Partial<HttpAppDeps>;
+  /** The fake provider's name, also the `{provider}` path segment. Default `browserbase`. */
+  providerName?: string;
+  /** The fake provider's regions, the first being the default. Default: Browserbase's four. */
+  regions?: readonly string[];
 }
 
 /** What `request` sends: `json` becomes a JSON body, `token` a bearer header. */
@@ -58,6 +77,11 @@ export interface TestApp {
   identity: InMemoryIdentityProvider;
   users: InMemoryUserRepository;
   projects: InMemoryProjectRepository;
+  sessions: InMemorySessionRepository;
+  agents: InMemoryAgentRepository;
+  idempotency: InMemoryIdempotencyStore;
+  /** The cloud-browser provider: records every call, can be told to fail the next one. */
+  provider: FakeBrowserProvider;
   /** Every log line the app wrote, parsed. */
   logs: Array<Record<string, unknown>>;
   /** Every log line as written, for "this secret never appears" checks. */
@@ -77,6 +101,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const identity = new InMemoryIdentityProvider({ ids, clock });
   const users = new InMemoryUserRepository();
   const projects = new InMemoryProjectRepository();
+  const sessions = new InMemorySessionRepository();
+  const agents = new InMemoryAgentRepository();
+  const idempotency = new InMemoryIdempotencyStore();
+  const provider = new FakeBrowserProvider({
+    clock,
+    name: options.providerName ?? 'browserbase',
+    ...(options.regions ? { regions: options.regions } : {}),
+  });
   const rateLimiter = new FixedWindowRateLimiter({ clock });
   const rawLogs: string[] = [];
   const logs: Array<Record<string, unknown>> = [];
@@ -102,7 +134,19 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     getProject: new GetProject({ projects }),
     updateProject: new UpdateProject({ projects, clock }),
     archiveProject: new ArchiveProject({ projects, clock }),
-    deleteProject: new DeleteProject({ projects }),
+    deleteProject: new DeleteProject({ projects, sessions, provider }),
+    createSession: new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock }),
+    listSessions: new ListSessions({ projects, sessions }),
+    getSession: new GetSession({ projects, sessions, provider, clock }),
+    releaseSession: new ReleaseSession({ projects, sessions, provider, clock }),
+    getSessionLogs: new GetSessionLogs({ projects, sessions, provider }),
+    getSessionStats: new GetSessionStats({ projects, sessions, clock }),
+    createAgent: new CreateAgent({ projects, agents, provider, ids, clock }),
+    listAgents: new ListAgents({ projects, agents }),
+    getAgent: new GetAgent({ projects, agents }),
+    updateAgent: new UpdateAgent({ projects, agents, provider, clock }),
+    deleteAgent: new DeleteAgent({ projects, agents }),
+    providerName: provider.name,
     checkReadiness: async () => {},
     logger: pino({ level: 'debug' }, sink),
     ...options.overrides,
@@ -149,5 +193,22 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       server.close((error) => (error ? reject(error) : resolve()));
     });
 
-  return { app, baseUrl, deps, clock, identity, users, projects, logs, rawLogs, request, signUpAndIn, close };
+  return {
+    app,
+    baseUrl,
+    deps,
+    clock,
+    identity,
+    users,
+    projects,
+    sessions,
+    agents,
+    idempotency,
+    provider,
+    logs,
+    rawLogs,
+    request,
+    signUpAndIn,
+    close,
+  };
 }

@@ -1,3 +1,6 @@
+import { AgentSchema } from './AgentSchema.ts';
+import { BrowserSessionSchema } from './BrowserSessionSchema.ts';
+import { IdempotencyKeySchema } from './IdempotencyKeySchema.ts';
 import { LocalCredentialSchema } from './LocalCredentialSchema.ts';
 import { LocalRefreshTokenSchema } from './LocalRefreshTokenSchema.ts';
 import { LocalSignInSessionSchema } from './LocalSignInSessionSchema.ts';
@@ -11,4 +14,7 @@ export const persistenceEntities = [
   LocalCredentialSchema,
   LocalSignInSessionSchema,
   LocalRefreshTokenSchema,
+  AgentSchema,
+  BrowserSessionSchema,
+  IdempotencyKeySchema,
 ] as const;

@@ -1,0 +1,56 @@
+// nock is loaded before the Browserbase SDK (see testing/browserbaseTestKit.ts).
+import { ProviderError } from '@browserdeck/domain';
+import { describeBrowserProviderContract } from '@browserdeck/domain/testing';
+import nock from 'nock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserbaseProvider } from './BrowserbaseProvider.ts';
+import { fakeBrowserbaseApi } from './testing/fakeBrowserbaseApi.ts';
+
+const BASE = 'https://api.browserbase.test';
+const API_KEY = 'bb_test_contract_key';
+
+beforeAll(() => nock.disableNetConnect());
+afterAll(() => nock.enableNetConnect());
+
+describeBrowserProviderContract('BrowserbaseProvider (nock fake of the Browserbase API)', {
+  create: async () => {
+    const api = fakeBrowserbaseApi(BASE, API_KEY);
+    const provider = new BrowserbaseProvider({
+      apiKey: API_KEY,
+      projectId: '9d1b7c42-8e0a-4f3b-b6d5-2c7e1a0f4b98',
+      baseUrl: BASE,
+      readRetryDelayMs: 1,
+    });
+    return { provider, dispose: async () => api.stop() };
+  },
+});
+
+describe('fakeBrowserbaseApi', () => {
+  it('refuses a request without the API key (so the contract run proves the provider sends it)', async () => {
+    const api = fakeBrowserbaseApi(BASE, API_KEY);
+    const provider = new BrowserbaseProvider({
+      apiKey: 'another-key',
+      projectId: 'p',
+      baseUrl: BASE,
+      readRetries: 0,
+    });
+    const id = (
+      await new BrowserbaseProvider({ apiKey: API_KEY, projectId: 'p', baseUrl: BASE }).create(request())
+    ).providerSessionId;
+    // Unmatched, nock answers 501 (or refuses the connection): either way, not the session.
+    await expect(provider.get(id)).rejects.toBeInstanceOf(ProviderError);
+    api.stop();
+  });
+});
+
+function request() {
+  return {
+    sessionId: 's',
+    projectId: 'p',
+    providerProjectId: 'p',
+    region: 'us-west-2',
+    timeoutSec: 300,
+    contextId: null,
+    extensionId: null,
+  };
+}

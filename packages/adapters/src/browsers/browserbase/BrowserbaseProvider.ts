@@ -1,0 +1,186 @@
+import type { Browserbase, ClientOptions } from '@browserbasehq/sdk';
+import {
+  type BrowserProvider,
+  type Clock,
+  type CreateBrowserRequest,
+  isTerminalStatus,
+  type Logger,
+  type ProviderSessionSnapshot,
+  type SessionLogEntry,
+  SystemClock,
+  silentLogger,
+} from '@browserdeck/domain';
+import { BROWSERBASE_REGIONS } from './browserbaseRegions.ts';
+import { buildCreateSessionParams } from './buildCreateSessionParams.ts';
+import { type BrowserbaseSdk, loadBrowserbaseSdk } from './loadBrowserbaseSdk.ts';
+import { isTransient, retryRead } from './retryRead.ts';
+import { toProviderError } from './toProviderError.ts';
+import { toProviderSnapshot } from './toProviderSnapshot.ts';
+import { toSessionLogEntries } from './toSessionLogEntries.ts';
+import { withDeadline } from './withDeadline.ts';
+
+/** Browserbase's public API. */
+export const BROWSERBASE_DEFAULT_BASE_URL = 'https://api.browserbase.com';
+
+/** What BrowserbaseProvider needs. */
+export interface BrowserbaseProviderDeps {
+  /** `BROWSERBASE_API_KEY`. Sent as `X-BB-API-Key`; never logged or put in an error. */
+  apiKey: string;
+  /** `BROWSERBASE_PROJECT_ID`: the provider project for sessions that name none, and for release. */
+  projectId: string;
+  /** `BROWSERBASE_BASE_URL`; default `https://api.browserbase.com`. */
+  baseUrl?: string;
+  /** Per-request timeout in milliseconds (default 10 000) → `provider_timeout`. */
+  timeoutMs?: number;
+  /** Retries of reads (get, logs) on connection errors and 5xx (default 2). Create is never retried. */
+  readRetries?: number;
+  /** Wait before the first read retry, doubled after (default 200 ms). */
+  readRetryDelayMs?: number;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/**
+ * The Browserbase cloud-browser provider, through the official `@browserbasehq/sdk` (an optional peer
+ * dependency, loaded on first use). The SDK's own retries are off (they would retry a create, and
+ * wait out long `Retry-After`s); reads retry here, within a small bound. Every request runs under a
+ * deadline of `timeoutMs`. See docs/adr/0004-browserbase-provider.md.
+ */
+export class BrowserbaseProvider implements BrowserProvider {
+  readonly name = 'browserbase';
+  readonly regions: readonly string[] = BROWSERBASE_REGIONS;
+  readonly defaultProviderProjectId: string;
+  private readonly deps: BrowserbaseProviderDeps;
+  private connection: Promise<{ sdk: BrowserbaseSdk; client: Browserbase }> | undefined;
+  private readonly apiKey: string;
+  private readonly timeoutMs: number;
+  private readonly readRetries: number;
+  private readonly readRetryDelayMs: number;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+
+  constructor(deps: BrowserbaseProviderDeps) {
+    if (!deps.apiKey) throw new Error('BrowserbaseProvider needs an API key (BROWSERBASE_API_KEY).');
+    if (!deps.projectId) throw new Error('BrowserbaseProvider needs a project id (BROWSERBASE_PROJECT_ID).');
+    this.apiKey = deps.apiKey;
+    this.timeoutMs = deps.timeoutMs ?? 10_000;
+    this.defaultProviderProjectId = deps.projectId;
+    this.readRetries = deps.readRetries ?? 2;
+    this.readRetryDelayMs = deps.readRetryDelayMs ?? 200;
+    this.clock = deps.clock ?? new SystemClock();
+    this.logger = deps.logger ?? silentLogger;
+    this.deps = deps;
+  }
+
+  async create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
+    const params = buildCreateSessionParams(request);
+    const body = await this.call('create a session', (client) =>
+      withDeadline(this.timeoutMs, (signal) => client.sessions.create(params, { maxRetries: 0, signal })),
+    );
+    return toProviderSnapshot(body);
+  }
+
+  async get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
+    const id = encodeURIComponent(providerSessionId);
+    const body = await this.read('read a session', (client, signal) =>
+      client.sessions.retrieve(id, { signal }),
+    );
+    if (body === null) return null;
+    const snapshot = toProviderSnapshot(body);
+    if (snapshot.connectUrl || isTerminalStatus(snapshot.status)) return snapshot;
+    // An active session must keep a usable URL: ask the live-URL endpoint when GET sent none.
+    const live = await this.read('read live URLs', (client, signal) => client.sessions.debug(id, { signal }));
+    const wsUrl = (live as { wsUrl?: unknown } | null)?.wsUrl;
+    return { ...snapshot, connectUrl: typeof wsUrl === 'string' ? wsUrl : '' };
+  }
+
+  async release(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
+    const id = encodeURIComponent(providerSessionId);
+    const body = await this.call(
+      'release a session',
+      (client) =>
+        withDeadline(this.timeoutMs, (signal) =>
+          client.sessions.update(
+            id,
+            { projectId: this.defaultProviderProjectId, status: 'REQUEST_RELEASE' },
+            { maxRetries: 0, signal },
+          ),
+        ),
+      true,
+    );
+    return body === null ? null : toProviderSnapshot(body);
+  }
+
+  async logs(providerSessionId: string): Promise<SessionLogEntry[]> {
+    const id = encodeURIComponent(providerSessionId);
+    const body = await this.read('read session logs', (client, signal) =>
+      client.sessions.logs.list(id, { signal }),
+    );
+    return body === null ? [] : toSessionLogEntries(body);
+  }
+
+  /** A read: each attempt under the deadline, retried on connection errors and 5xx; 404 → null. */
+  private read(
+    operation: string,
+    run: (client: Browserbase, signal: AbortSignal) => Promise<unknown>,
+  ): Promise<unknown> {
+    return this.call(
+      operation,
+      (client, sdk) =>
+        retryRead(() => withDeadline(this.timeoutMs, (signal) => run(client, signal)), {
+          retries: this.readRetries,
+          delayMs: this.readRetryDelayMs,
+          isTransient: (error) => isTransient(error, sdk),
+          onRetry: (attempt, error) =>
+            this.logger.warn(
+              { provider: this.name, operation, attempt, reason: retryReason(error, sdk) },
+              'Browserbase read failed; retrying',
+            ),
+        }),
+      true,
+    );
+  }
+
+  /** Runs one SDK call; a 404 becomes null when asked, every other failure a `ProviderError`. */
+  private async call(
+    operation: string,
+    run: (client: Browserbase, sdk: BrowserbaseSdk) => Promise<unknown>,
+    notFoundIsNull = false,
+  ): Promise<unknown> {
+    const { sdk, client } = await this.connect();
+    try {
+      return await run(client, sdk);
+    } catch (error) {
+      if (notFoundIsNull && error instanceof sdk.APIError && error.status === 404) return null;
+      throw toProviderError(error, { operation, apiKey: this.apiKey, now: this.clock.now(), sdk });
+    }
+  }
+
+  /** Loads the SDK and builds the client, once. */
+  private connect(): Promise<{ sdk: BrowserbaseSdk; client: Browserbase }> {
+    this.connection ??= loadBrowserbaseSdk().then((sdk) => ({
+      sdk,
+      client: new sdk.Browserbase({
+        apiKey: this.apiKey,
+        // Explicit, so the SDK never falls back to reading BROWSERBASE_BASE_URL itself.
+        baseURL: this.deps.baseUrl ?? BROWSERBASE_DEFAULT_BASE_URL,
+        timeout: this.timeoutMs,
+        maxRetries: 0,
+        // The SDK captures `globalThis.fetch` when it loads; look it up per call instead, so fetch
+        // instrumentation (tracing, nock) installed after the import still sees our requests.
+        fetch: ((url, init) =>
+          globalThis.fetch(url, init)) as typeof fetch as unknown as ClientOptions['fetch'],
+      }),
+    }));
+    this.connection.catch(() => {
+      this.connection = undefined;
+    });
+    return this.connection;
+  }
+}
+
+function retryReason(error: unknown, sdk: BrowserbaseSdk): string {
+  return error instanceof sdk.APIError && typeof error.status === 'number'
+    ? `status ${error.status}`
+    : 'connection failed';
+}

@@ -1,0 +1,25 @@
+import type { Browserbase } from '@browserbasehq/sdk';
+import type { CreateBrowserRequest } from '@browserdeck/domain';
+import type { BrowserbaseRegion } from './browserbaseRegions.ts';
+
+/** Browserbase refuses `userMetadata` whose JSON reaches this many characters. */
+export const USER_METADATA_MAX_CHARS = 512;
+
+/**
+ * The SDK parameters for `POST /v1/sessions`. The SDK names the timeout `api_timeout` and sends it as
+ * the wire field `timeout` (seconds). A context is attached with `persist: true` so what the browser
+ * learns (cookies, storage) is saved back. `userMetadata` carries only our two ids; script and env
+ * stay in our database (Browserbase caps metadata at 512 characters and shows it in its dashboard).
+ */
+export function buildCreateSessionParams(request: CreateBrowserRequest): Browserbase.SessionCreateParams {
+  const userMetadata = { browserdeckSessionId: request.sessionId, browserdeckProjectId: request.projectId };
+  const params: Browserbase.SessionCreateParams = {
+    projectId: request.providerProjectId,
+    region: request.region as BrowserbaseRegion,
+    api_timeout: request.timeoutSec,
+  };
+  if (request.contextId) params.browserSettings = { context: { id: request.contextId, persist: true } };
+  if (request.extensionId) params.extensionId = request.extensionId;
+  if (JSON.stringify(userMetadata).length < USER_METADATA_MAX_CHARS) params.userMetadata = userMetadata;
+  return params;
+}

@@ -1,0 +1,3 @@
+export * from './BrowserbaseProvider.ts';
+export * from './browserbaseRegions.ts';
+export * from './parseRetryAfter.ts';

@@ -1,0 +1,188 @@
+import { type ProviderError, type SessionLogEntry, SystemClock, ValidationError } from '@browserdeck/domain';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalChromiumProvider } from './LocalChromiumProvider.ts';
+import {
+  browserRequest,
+  makeScratchDir,
+  requireChromium,
+  startConnectServer,
+  startPageServer,
+  upgradeStatus,
+} from './testing/localChromiumTestKit.ts';
+
+describe('LocalChromiumProvider: connecting, logs, contexts (real Chromium)', () => {
+  let scratch: Awaited<ReturnType<typeof makeScratchDir>>;
+  let connect: Awaited<ReturnType<typeof startConnectServer>>;
+  let pages: Awaited<ReturnType<typeof startPageServer>>;
+  let provider: LocalChromiumProvider;
+
+  beforeAll(async () => {
+    await requireChromium();
+    scratch = await makeScratchDir();
+    connect = await startConnectServer();
+    pages = await startPageServer();
+    provider = new LocalChromiumProvider({
+      publicUrl: connect.publicUrl,
+      dataDir: scratch.dir,
+      tempDir: scratch.dir,
+      maxSessions: 3,
+      warmBrowsers: 1,
+      clock: new SystemClock(),
+    });
+    connect.attach(provider);
+    await provider.start();
+  });
+
+  afterAll(async () => {
+    await provider?.close();
+    await connect?.close();
+    await pages?.close();
+    await scratch?.remove();
+  });
+
+  it('drives a page through connectUrl, records its console message and request, and cuts it on release', async () => {
+    const session = await provider.create(browserRequest());
+    expect(session).toMatchObject({ status: 'RUNNING', endedAt: null, seleniumRemoteUrl: null });
+    expect(session.connectUrl).toMatch(
+      new RegExp(
+        `^ws://127\\.0\\.0\\.1:\\d+/v1/local/sessions/${session.providerSessionId}/connect\\?signingKey=[\\w-]{43}$`,
+      ),
+    );
+    const browser = await chromium.connectOverCDP(session.connectUrl);
+    const disconnected = new Promise<void>((resolve) => browser.once('disconnected', () => resolve()));
+    const page = await browser.contexts()[0]!.newPage();
+    await page.goto(pages.url);
+    await expect.poll(() => page.textContent('#out')).toBe('data loaded');
+
+    await expect
+      .poll(async () => (await provider.logs(session.providerSessionId)).map((l) => l.method))
+      .toContain('Runtime.exceptionThrown');
+    const logs = await provider.logs(session.providerSessionId);
+    const thrown = logs.find((l) => l.method === 'Runtime.exceptionThrown');
+    expect(JSON.stringify(thrown?.request?.params)).toContain('deck page failure');
+    const consoleEntry = logs.find((l) => l.method === 'Runtime.consoleAPICalled');
+    expect(consoleEntry?.request?.params).toMatchObject({
+      type: 'log',
+      args: [{ value: 'hello from the deck page' }],
+    });
+    const fetched = logs.find(
+      (l) => l.method === 'Network.requestWillBeSent' && requestOf(l)?.url.endsWith('/data.json'),
+    );
+    expect(fetched).toMatchObject({
+      pageId: expect.any(Number),
+      frameId: expect.any(String),
+      loaderId: expect.any(String),
+    });
+    const received = logs.find(
+      (l) => l.method === 'Network.responseReceived' && responseOf(l)?.url.endsWith('/data.json'),
+    );
+    expect(received && responseOf(received)?.status).toBe(200);
+    expect(received?.pageId).toBe(fetched?.pageId);
+    expect(logs.map((l) => l.timestamp)).toEqual([...logs.map((l) => l.timestamp)].sort((a, b) => a - b));
+
+    const released = await provider.release(session.providerSessionId);
+    expect(released).toMatchObject({ status: 'COMPLETED', endedAt: expect.any(Date) });
+    await disconnected;
+    expect(await upgradeStatus(session.connectUrl)).toBe(410);
+    await expect(chromium.connectOverCDP(session.connectUrl, { timeout: 10_000 })).rejects.toThrow();
+    expect(await provider.get(session.providerSessionId)).toMatchObject({ status: 'COMPLETED' });
+    expect((await provider.logs(session.providerSessionId)).length).toBe(logs.length);
+    expect(await provider.release(session.providerSessionId)).toEqual(released);
+  });
+
+  it('refuses a forged or missing key (401), an unknown session (404), and leaves other paths to the host', async () => {
+    const session = await provider.create(browserRequest());
+    const url = new URL(session.connectUrl);
+    expect(await upgradeStatus(session.connectUrl)).toBe(101);
+    url.searchParams.set('signingKey', 'A'.repeat(43));
+    expect(await upgradeStatus(url.toString())).toBe(401);
+    url.search = '';
+    expect(await upgradeStatus(url.toString())).toBe(401);
+    const unknown = session.connectUrl.replace(
+      session.providerSessionId,
+      '00000000-0000-4000-8000-000000000000',
+    );
+    expect(await upgradeStatus(unknown)).toBe(404);
+    // The test server destroys upgrades the provider declines: no HTTP status at all.
+    await expect(upgradeStatus(`${connect.publicUrl.replace('http', 'ws')}/v1/other`)).rejects.toThrow();
+    await provider.release(session.providerSessionId);
+    expect(await provider.get('never-heard-of-it')).toBeNull();
+    expect(await provider.release('never-heard-of-it')).toBeNull();
+  });
+
+  it("keeps the host's files out of reach: no file: URLs, no host-reaching commands", async () => {
+    const session = await provider.create(browserRequest());
+    const browser = await chromium.connectOverCDP(session.connectUrl);
+    const page = await browser.contexts()[0]!.newPage();
+    await expect(page.goto('file:///etc/hostname')).rejects.toThrow();
+    const cdp = await browser.newBrowserCDPSession();
+    await expect(cdp.send('Target.createTarget', { url: 'file:///etc/hostname' })).rejects.toThrow(
+      /notAllowed/,
+    );
+    await expect(
+      cdp.send('Extensions.loadUnpacked' as 'Browser.getVersion', { path: '/tmp' } as never),
+    ).rejects.toThrow(/notAllowed/);
+    // A page cannot reach file: either, whichever client opened it.
+    await page.goto(pages.url);
+    expect(
+      await page.evaluate(() =>
+        fetch('file:///etc/hostname').then(
+          () => 'read',
+          () => 'refused',
+        ),
+      ),
+    ).toBe('refused');
+    await provider.release(session.providerSessionId);
+  });
+
+  it('isolates concurrent sessions: a cookie set in one is absent in the other', async () => {
+    const [a, b] = await Promise.all([provider.create(browserRequest()), provider.create(browserRequest())]);
+    const [browserA, browserB] = await Promise.all([
+      chromium.connectOverCDP(a.connectUrl),
+      chromium.connectOverCDP(b.connectUrl),
+    ]);
+    const pageA = await browserA.contexts()[0]!.newPage();
+    await pageA.goto(`${pages.url}/set-cookie?value=only-in-a`);
+    await pageA.goto(`${pages.url}/cookies`);
+    expect(await pageA.textContent('body')).toBe('deck=only-in-a');
+    const pageB = await browserB.contexts()[0]!.newPage();
+    await pageB.goto(`${pages.url}/cookies`);
+    expect(await pageB.textContent('body')).toBe('');
+    await Promise.all([provider.release(a.providerSessionId), provider.release(b.providerSessionId)]);
+  });
+
+  it('keeps a context profile across sessions with the same contextId', async () => {
+    const first = await provider.create(browserRequest({ contextId: 'ctx-1' }));
+    await expect(provider.create(browserRequest({ contextId: 'ctx-1' }))).rejects.toMatchObject({
+      code: 'provider_rate_limited',
+    });
+    const browser1 = await chromium.connectOverCDP(first.connectUrl);
+    const page1 = await browser1.contexts()[0]!.newPage();
+    await page1.goto(`${pages.url}/set-cookie?value=survives`);
+    await provider.release(first.providerSessionId);
+
+    const second = await provider.create(browserRequest({ contextId: 'ctx-1' }));
+    const browser2 = await chromium.connectOverCDP(second.connectUrl);
+    const page2 = await browser2.contexts()[0]!.newPage();
+    await page2.goto(`${pages.url}/cookies`);
+    expect(await page2.textContent('body')).toBe('deck=survives');
+    await provider.release(second.providerSessionId);
+  });
+
+  it('refuses a contextId that could leave the contexts folder', async () => {
+    for (const contextId of ['../escape', 'a/b', '.', '', 'x'.repeat(129)]) {
+      const error = (await provider.create(browserRequest({ contextId })).catch((e) => e)) as ProviderError;
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.errors).toEqual([{ path: 'contextId', message: expect.any(String) }]);
+    }
+  });
+});
+
+function requestOf(entry: SessionLogEntry): { url: string } | undefined {
+  return entry.request?.params?.request as { url: string } | undefined;
+}
+
+function responseOf(entry: SessionLogEntry): { url: string; status: number } | undefined {
+  return entry.response?.result?.response as { url: string; status: number } | undefined;
+}

@@ -1,0 +1,209 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ProviderError, SystemClock } from '@browserdeck/domain';
+import { chromium } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LocalChromiumProvider } from './LocalChromiumProvider.ts';
+import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
+import {
+  browserRequest,
+  eventually,
+  makeScratchDir,
+  processesUsing,
+  requireChromium,
+  startConnectServer,
+  startPageServer,
+  tempProfilesIn,
+  upgradeStatus,
+} from './testing/localChromiumTestKit.ts';
+
+describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    await requireChromium();
+  });
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function setUp(options: Partial<LocalChromiumProviderOptions> = {}) {
+    const scratch = await makeScratchDir();
+    const connect = await startConnectServer();
+    const provider = new LocalChromiumProvider({
+      publicUrl: connect.publicUrl,
+      dataDir: scratch.dir,
+      tempDir: scratch.dir,
+      maxSessions: 2,
+      warmBrowsers: 0,
+      clock: new SystemClock(),
+      ...options,
+    });
+    connect.attach(provider);
+    cleanups.push(scratch.remove, connect.close, () => provider.close());
+    await provider.start();
+    return { provider, scratch };
+  }
+
+  it('ends a session that outlives its timeout as TIMED_OUT and kills its browser', async () => {
+    const { provider, scratch } = await setUp({ minTimeoutSec: 1 });
+    const session = await provider.create(browserRequest({ timeoutSec: 1 }));
+    expect(session.expiresAt!.getTime() - session.startedAt.getTime()).toBe(1000);
+    await eventually(async () => (await provider.get(session.providerSessionId))?.status !== 'RUNNING');
+    const ended = await provider.get(session.providerSessionId);
+    expect(ended).toMatchObject({ status: 'TIMED_OUT', endedAt: expect.any(Date) });
+    await eventually(async () => (await processesUsing(scratch.dir)).length === 0);
+    expect(await upgradeStatus(session.connectUrl)).toBe(410);
+  });
+
+  it('raises a timeout shorter than minTimeoutSec to it', async () => {
+    const { provider } = await setUp({ minTimeoutSec: 60 });
+    const session = await provider.create(browserRequest({ timeoutSec: 5 }));
+    expect(session.expiresAt!.getTime() - session.startedAt.getTime()).toBe(60_000);
+  });
+
+  it('reports a browser killed from outside as ERROR', async () => {
+    const { provider, scratch } = await setUp();
+    const session = await provider.create(browserRequest());
+    const browser = await chromium.connectOverCDP(session.connectUrl);
+    const cdp = await browser.newBrowserCDPSession();
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
+      processInfo: Array<{ type: string; id: number }>;
+    };
+    const pid = processInfo.find((p) => p.type === 'browser')!.id;
+    process.kill(pid, 'SIGKILL');
+    await eventually(async () => (await provider.get(session.providerSessionId))?.status !== 'RUNNING');
+    expect(await provider.get(session.providerSessionId)).toMatchObject({
+      status: 'ERROR',
+      endedAt: expect.any(Date),
+    });
+    expect(browser.isConnected()).toBe(false);
+    await eventually(async () => (await processesUsing(scratch.dir)).length === 0);
+    expect(await tempProfilesIn(scratch.dir)).toEqual([]);
+    // A terminal status is final: releasing afterwards changes nothing.
+    expect(await provider.release(session.providerSessionId)).toMatchObject({ status: 'ERROR' });
+  });
+
+  it('reports a browser closed by its client (Browser.close) as COMPLETED', async () => {
+    const { provider, scratch } = await setUp();
+    const session = await provider.create(browserRequest());
+    const browser = await chromium.connectOverCDP(session.connectUrl);
+    const cdp = await browser.newBrowserCDPSession();
+    await cdp.send('Browser.close').catch(() => {});
+    await eventually(async () => (await provider.get(session.providerSessionId))?.status !== 'RUNNING');
+    expect(await provider.get(session.providerSessionId)).toMatchObject({ status: 'COMPLETED' });
+    await eventually(async () => (await tempProfilesIn(scratch.dir)).length === 0);
+  });
+
+  it('keeps only the newest logBufferSize log entries', async () => {
+    const { provider } = await setUp({ logBufferSize: 2 });
+    const pages = await startPageServer();
+    cleanups.push(pages.close);
+    const session = await provider.create(browserRequest());
+    const browser = await chromium.connectOverCDP(session.connectUrl);
+    const page = await browser.contexts()[0]!.newPage();
+    await page.goto(pages.url);
+    await expect.poll(() => page.textContent('#out')).toBe('data loaded');
+    const logs = await provider.logs(session.providerSessionId);
+    expect(logs).toHaveLength(2);
+    expect(logs.map((l) => l.method)).not.toContain('Runtime.consoleAPICalled');
+  });
+
+  it('refuses sessions beyond maxSessions with provider_rate_limited and a retry delay', async () => {
+    const { provider } = await setUp({ maxSessions: 2 });
+    const a = await provider.create(browserRequest());
+    await provider.create(browserRequest());
+    const error = await provider.create(browserRequest()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ code: 'provider_rate_limited', retryAfterSec: expect.any(Number) });
+    expect((error as ProviderError).retryAfterSec).toBeGreaterThanOrEqual(1);
+    await provider.release(a.providerSessionId);
+    await expect(provider.create(browserRequest())).resolves.toMatchObject({ status: 'RUNNING' });
+  });
+
+  it('keeps warm browsers inside maxSessions and hands them out first', async () => {
+    const { provider, scratch } = await setUp({ maxSessions: 2, warmBrowsers: 1 });
+    expect(provider.usage).toEqual({ sessions: 0, warm: 1 });
+    const [warmPid] = await mainBrowserPids(scratch.dir);
+    const session = await provider.create(browserRequest());
+    const browser = await chromium.connectOverCDP(session.connectUrl);
+    const cdp = await browser.newBrowserCDPSession();
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
+      processInfo: Array<{ type: string; id: number }>;
+    };
+    expect(processInfo.find((p) => p.type === 'browser')!.id).toBe(warmPid);
+    expect(await provider.logs(session.providerSessionId)).toEqual([]);
+    await provider.warmPoolSettled();
+    expect(provider.usage).toEqual({ sessions: 1, warm: 1 });
+    // The last slot is held by the warm browser: a context session (which needs its own profile) evicts it.
+    await provider.create(browserRequest({ contextId: 'needs-its-profile' }));
+    expect(provider.usage).toEqual({ sessions: 2, warm: 0 });
+    expect((await mainBrowserPids(scratch.dir)).length).toBe(2);
+  });
+
+  it('close() stops every browser and removes every temporary profile', async () => {
+    const { provider, scratch } = await setUp({ maxSessions: 3, warmBrowsers: 1 });
+    const session = await provider.create(browserRequest());
+    await provider.create(browserRequest({ contextId: 'kept' }));
+    await provider.warmPoolSettled();
+    expect((await mainBrowserPids(scratch.dir)).length).toBe(3);
+    expect((await tempProfilesIn(scratch.dir)).length).toBe(2);
+    await provider.close();
+    expect(await processesUsing(scratch.dir)).toEqual([]);
+    expect(await tempProfilesIn(scratch.dir)).toEqual([]);
+    expect(await provider.get(session.providerSessionId)).toMatchObject({ status: 'COMPLETED' });
+    await expect(provider.create(browserRequest())).rejects.toMatchObject({ code: 'provider_unavailable' });
+  });
+
+  it('browsers die with the service even when it is killed outright (SIGKILL)', async () => {
+    const scratch = await makeScratchDir();
+    cleanups.push(scratch.remove);
+    const script = `
+      import { SystemClock } from '@browserdeck/domain';
+      import { LocalChromiumProvider } from ${JSON.stringify(join(import.meta.dirname, 'index.ts'))};
+      const provider = new LocalChromiumProvider({ publicUrl: 'http://127.0.0.1:1', dataDir: ${JSON.stringify(scratch.dir)},
+        tempDir: ${JSON.stringify(scratch.dir)}, maxSessions: 2, warmBrowsers: 1, clock: new SystemClock() });
+      await provider.start();
+      await provider.create({ sessionId: 's', projectId: 'p', providerProjectId: 'local', region: 'local',
+        timeoutSec: 300, contextId: null, extensionId: null });
+      await provider.warmPoolSettled();
+      console.log('ready');
+      setInterval(() => {}, 1000);`;
+    const service = spawn(process.execPath, ['--conditions=source', '--input-type=module', '-e', script], {
+      cwd: import.meta.dirname,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      service.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+      service.once('exit', (code) => reject(new Error(`the service exited early (${code})`)));
+    });
+    expect((await mainBrowserPids(scratch.dir)).length).toBe(2);
+    service.kill('SIGKILL');
+    await eventually(async () => (await processesUsing(scratch.dir)).length === 0);
+  });
+
+  it('without any browser, create fails with provider_unavailable saying how to provide one', async () => {
+    const { provider } = await setUp({
+      chromiumSearch: { env: {}, systemPaths: [], useNpmPackage: false },
+    });
+    const error = await provider.create(browserRequest()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'provider_unavailable' });
+    expect((error as Error).message).toMatch(/CHROMIUM_PATH.*apt-get install chromium.*@sparticuz\/chromium/);
+  });
+});
+
+/**
+ * Browser main processes whose profile is under `dir`: each leads its own process group (children,
+ * even one caught between fork and exec with its parent's command line, do not).
+ */
+async function mainBrowserPids(dir: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const pid of await processesUsing(dir)) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const processGroup = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    if (processGroup === pid) pids.push(pid);
+  }
+  return pids;
+}

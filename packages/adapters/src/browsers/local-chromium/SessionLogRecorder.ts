@@ -1,0 +1,125 @@
+import type { Clock, SessionLogEntry } from '@browserdeck/domain';
+import type { CdpClient, CdpEvent } from './CdpClient.ts';
+import { RingBuffer } from './RingBuffer.ts';
+
+/** CDP events recorded as session logs. `Network.responseReceived` is stored as a response. */
+export const RECORDED_CDP_EVENTS: readonly string[] = [
+  'Runtime.consoleAPICalled',
+  'Runtime.exceptionThrown',
+  'Log.entryAdded',
+  'Network.requestWillBeSent',
+  'Network.responseReceived',
+  'Network.loadingFailed',
+];
+
+/**
+ * Requests no page may make (failed with `AccessDenied`): the host's files, and the DevTools HTTP
+ * endpoints of the browsers on this host (which would reveal other sessions' browsers).
+ */
+export const BLOCKED_URL_PATTERNS: ReadonlyArray<{ urlPattern: string }> = [
+  { urlPattern: 'file:*' },
+  ...['127.0.0.1', 'localhost', '[::1]'].flatMap((host) => [
+    { urlPattern: `http://${host}:*/json*` },
+    { urlPattern: `http://${host}:*/devtools/*` },
+  ]),
+];
+
+/**
+ * Records a browser's console, exception, log and network events into a bounded ring buffer, in
+ * Browserbase's log shape. It auto-attaches (flat mode) to every page, enables Runtime, Network and
+ * Log there (and fails the requests of `BLOCKED_URL_PATTERNS`), and lets the page run. Pages are numbered 0, 1, 2… in the order they appear.
+ */
+export class SessionLogRecorder {
+  private readonly cdp: CdpClient;
+  private readonly clock: Clock;
+  private readonly buffer: RingBuffer<SessionLogEntry>;
+  private readonly pageIds = new Map<string, number>();
+  private readonly pageOfSession = new Map<string, number>();
+
+  constructor(deps: { cdp: CdpClient; clock: Clock; capacity: number }) {
+    this.cdp = deps.cdp;
+    this.clock = deps.clock;
+    this.buffer = new RingBuffer(deps.capacity);
+    this.cdp.onEvent((event) => this.onEvent(event));
+  }
+
+  /** Starts auto-attaching to pages, existing and new (which wait for us before they run). */
+  async start(): Promise<void> {
+    await this.cdp.send('Target.setAutoAttach', {
+      autoAttach: true,
+      waitForDebuggerOnStart: true,
+      flatten: true,
+    });
+  }
+
+  /** The recorded entries, oldest first. */
+  entries(): SessionLogEntry[] {
+    return this.buffer.toArray();
+  }
+
+  /** Forgets what was recorded so far (a warm browser handed to a new session starts empty). */
+  clear(): void {
+    this.buffer.clear();
+  }
+
+  private onEvent(event: CdpEvent): void {
+    if (event.method === 'Target.attachedToTarget') {
+      this.onAttached(event.params);
+      return;
+    }
+    if (event.method === 'Fetch.requestPaused' && event.sessionId) {
+      this.cdp.fire(
+        'Fetch.failRequest',
+        { requestId: event.params.requestId, errorReason: 'AccessDenied' },
+        event.sessionId,
+      );
+      return;
+    }
+    if (event.method === 'Target.detachedFromTarget') {
+      this.pageOfSession.delete(String(event.params.sessionId));
+      return;
+    }
+    if (!event.sessionId || !RECORDED_CDP_EVENTS.includes(event.method)) return;
+    const pageId = this.pageOfSession.get(event.sessionId);
+    if (pageId !== undefined) this.record(event, pageId);
+  }
+
+  private onAttached(params: Record<string, unknown>): void {
+    const sessionId = String(params.sessionId);
+    const info = params.targetInfo as { targetId: string; type: string };
+    if (info.type === 'page') {
+      let pageId = this.pageIds.get(info.targetId);
+      if (pageId === undefined) {
+        pageId = this.pageIds.size;
+        this.pageIds.set(info.targetId, pageId);
+      }
+      this.pageOfSession.set(sessionId, pageId);
+      // Commands on one session run in order: the domains are on before the page runs.
+      this.cdp.fire('Runtime.enable', {}, sessionId);
+      this.cdp.fire('Network.enable', {}, sessionId);
+      this.cdp.fire('Log.enable', {}, sessionId);
+      this.cdp.fire('Fetch.enable', { patterns: BLOCKED_URL_PATTERNS }, sessionId);
+      this.cdp.fire('Runtime.runIfWaitingForDebugger', {}, sessionId);
+      return;
+    }
+    // Workers and other targets: let them run, and leave them to the user's client.
+    this.cdp.fire('Runtime.runIfWaitingForDebugger', {}, sessionId);
+    this.cdp.fire('Target.detachFromTarget', { sessionId });
+  }
+
+  private record(event: CdpEvent, pageId: number): void {
+    const params = event.params;
+    const timestamp = this.clock.now().getTime();
+    const frameId = typeof params.frameId === 'string' ? params.frameId : undefined;
+    const loaderId = typeof params.loaderId === 'string' ? params.loaderId : undefined;
+    const entry: SessionLogEntry =
+      event.method === 'Network.responseReceived'
+        ? { timestamp, method: event.method, pageId, response: { timestamp, result: params } }
+        : { timestamp, method: event.method, pageId, request: { timestamp, params } };
+    this.buffer.push({
+      ...entry,
+      ...(frameId === undefined ? {} : { frameId }),
+      ...(loaderId === undefined ? {} : { loaderId }),
+    });
+  }
+}

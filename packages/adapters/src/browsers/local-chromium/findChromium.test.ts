@@ -1,0 +1,66 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from './findChromium.ts';
+
+describe('findChromium', () => {
+  let dir: string;
+  let exe: string;
+  let notExecutable: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'find-chromium-'));
+    exe = join(dir, 'chromium');
+    notExecutable = join(dir, 'google-chrome');
+    await writeFile(exe, '#!/bin/sh\n');
+    await chmod(exe, 0o755);
+    await writeFile(notExecutable, '');
+  });
+
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  const nowhere = { systemPaths: [], useNpmPackage: false } as const;
+
+  it('prefers the explicit path, then CHROMIUM_PATH', async () => {
+    expect(await findChromium({ ...nowhere, chromiumPath: exe, env: { CHROMIUM_PATH: '/nope' } })).toEqual({
+      path: exe,
+      source: 'option',
+    });
+    expect(await findChromium({ ...nowhere, env: { CHROMIUM_PATH: exe } })).toEqual({
+      path: exe,
+      source: 'env',
+    });
+  });
+
+  it('refuses an explicit path that is not an executable file instead of falling back', async () => {
+    for (const path of [notExecutable, join(dir, 'missing'), dir])
+      await expect(findChromium({ ...nowhere, env: { CHROMIUM_PATH: path } })).rejects.toMatchObject({
+        code: 'provider_unavailable',
+        message: expect.stringContaining('CHROMIUM_PATH'),
+      });
+  });
+
+  it('looks at the system paths, then on PATH, skipping what is not executable', async () => {
+    expect(await findChromium({ ...nowhere, env: {}, systemPaths: [notExecutable, exe] })).toEqual({
+      path: exe,
+      source: 'system',
+    });
+    expect(await findChromium({ ...nowhere, env: { PATH: `/nonexistent:${dir}` } })).toEqual({
+      path: exe,
+      source: 'system',
+    });
+  });
+
+  it('answers null when there is nothing and the npm fallback is off', async () => {
+    expect(await findChromium({ ...nowhere, env: { PATH: '/nonexistent' } })).toBeNull();
+  });
+
+  it('falls back to the browser inside @sparticuz/chromium, unpacked into the temporary folder', async () => {
+    const found = await findChromium({ env: {}, systemPaths: [], commandNames: [] });
+    expect(found).toEqual({
+      path: expect.stringMatching(new RegExp(`^${tmpdir()}/browserdeck-chromium-[\\d.]+/chromium$`)),
+      source: 'npm',
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import { access, constants, stat } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { ProviderError } from '@browserdeck/domain';
+import { extractNpmChromium } from './extractNpmChromium.ts';
+
+/** Where a Chromium executable came from. */
+export type ChromiumSource = 'option' | 'env' | 'system' | 'npm';
+
+/** A Chromium executable and where it was found. */
+export interface FoundChromium {
+  readonly path: string;
+  readonly source: ChromiumSource;
+}
+
+/** Where `findChromium` looks. Every field is optional; the defaults are the real machine. */
+export interface FindChromiumOptions {
+  /** An explicit executable (configuration); wins over everything else. */
+  readonly chromiumPath?: string | undefined;
+  /** The environment to read `CHROMIUM_PATH` and `PATH` from (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Absolute paths tried before searching `PATH` (default: the usual Linux locations). */
+  readonly systemPaths?: readonly string[];
+  /** Executable names searched on `PATH` (default: chromium, chromium-browser, google-chrome…). */
+  readonly commandNames?: readonly string[];
+  /** Whether to fall back to the optional npm package `@sparticuz/chromium` (default true). */
+  readonly useNpmPackage?: boolean;
+  /** Where the npm package's browser is unpacked (default the OS temporary folder). */
+  readonly npmCacheDir?: string | undefined;
+}
+
+/** Usual locations of a system Chromium or Chrome on Linux. */
+export const SYSTEM_CHROMIUM_PATHS: readonly string[] = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/snap/bin/chromium',
+  '/opt/google/chrome/chrome',
+];
+
+/** Names of a Chromium or Chrome executable looked up on `PATH`. */
+export const CHROMIUM_COMMAND_NAMES: readonly string[] = [
+  'chromium',
+  'chromium-browser',
+  'google-chrome',
+  'google-chrome-stable',
+  'chrome',
+];
+
+/** How an operator provides a browser; part of every "no browser" message. */
+export const HOW_TO_PROVIDE_CHROMIUM =
+  'Set CHROMIUM_PATH to a Chromium or Chrome executable, install one (`apt-get install chromium`), ' +
+  'or install the optional npm package (`npm i -w @browserdeck/adapters -O @sparticuz/chromium`).';
+
+/**
+ * Finds the browser the local provider runs: `chromiumPath`, else `CHROMIUM_PATH`, else a system
+ * Chromium/Chrome, else the one inside `@sparticuz/chromium`. Null when there is none. An explicit
+ * path that is not an executable file is a configuration mistake and throws `provider_unavailable`
+ * instead of silently falling back to another browser.
+ */
+export async function findChromium(options: FindChromiumOptions = {}): Promise<FoundChromium | null> {
+  const env = options.env ?? process.env;
+  if (options.chromiumPath) return { path: await requireExecutable(options.chromiumPath), source: 'option' };
+  const fromEnv = env.CHROMIUM_PATH?.trim();
+  if (fromEnv) return { path: await requireExecutable(fromEnv, 'CHROMIUM_PATH'), source: 'env' };
+  for (const path of options.systemPaths ?? SYSTEM_CHROMIUM_PATHS) {
+    if (await isExecutableFile(path)) return { path, source: 'system' };
+  }
+  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
+  for (const name of options.commandNames ?? CHROMIUM_COMMAND_NAMES) {
+    for (const dir of dirs) {
+      const path = join(dir, name);
+      if (await isExecutableFile(path)) return { path, source: 'system' };
+    }
+  }
+  if (options.useNpmPackage === false) return null;
+  const path = await extractNpmChromium(options.npmCacheDir);
+  return path ? { path, source: 'npm' } : null;
+}
+
+async function requireExecutable(path: string, name = 'chromiumPath'): Promise<string> {
+  if (await isExecutableFile(path)) return path;
+  throw new ProviderError(
+    'provider_unavailable',
+    `${name} (${path}) is not an executable file. ${HOW_TO_PROVIDE_CHROMIUM}`,
+  );
+}
+
+async function isExecutableFile(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,16 @@
+export { applyCdpCommandPolicy } from './cdpCommandPolicy.ts';
+export { buildConnectUrl, connectPath } from './connectPath.ts';
+export { CONTEXT_ID_PATTERN, contextProfileDir } from './contextProfileDir.ts';
+export { extractNpmChromium } from './extractNpmChromium.ts';
+export {
+  CHROMIUM_COMMAND_NAMES,
+  type ChromiumSource,
+  type FindChromiumOptions,
+  type FoundChromium,
+  findChromium,
+  HOW_TO_PROVIDE_CHROMIUM,
+  SYSTEM_CHROMIUM_PATHS,
+} from './findChromium.ts';
+export { LocalChromiumProvider } from './LocalChromiumProvider.ts';
+export type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
+export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from './SessionLogRecorder.ts';

@@ -1,0 +1,170 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CreateBrowserRequest } from '@browserdeck/domain';
+import { findChromium, HOW_TO_PROVIDE_CHROMIUM } from '../findChromium.ts';
+import type { LocalChromiumProvider } from '../LocalChromiumProvider.ts';
+import { TEMP_PROFILE_PREFIX } from '../PreparedBrowser.ts';
+
+/**
+ * The browser these tests run, found as the provider finds it. Throws (failing the suite, never
+ * skipping it) when there is none.
+ */
+export async function requireChromium(): Promise<string> {
+  const found = await findChromium();
+  if (!found)
+    throw new Error(
+      `The local provider tests need a Chromium and none was found. ${HOW_TO_PROVIDE_CHROMIUM}`,
+    );
+  return found.path;
+}
+
+/** A create request with sensible defaults. */
+export function browserRequest(overrides: Partial<CreateBrowserRequest> = {}): CreateBrowserRequest {
+  return {
+    sessionId: 'session-1',
+    projectId: 'project-1',
+    providerProjectId: 'local',
+    region: 'local',
+    timeoutSec: 300,
+    contextId: null,
+    extensionId: null,
+    ...overrides,
+  };
+}
+
+/** A plain HTTP server on 127.0.0.1:0 whose `upgrade` event is served by a provider, as a host would. */
+export async function startConnectServer(): Promise<{
+  publicUrl: string;
+  attach(provider: LocalChromiumProvider): void;
+  close(): Promise<void>;
+}> {
+  let provider: LocalChromiumProvider | null = null;
+  const server = createServer((_req, res) => res.writeHead(404).end());
+  server.on('upgrade', (req, socket, head) => {
+    if (!provider?.handleUpgrade(req, socket, head)) socket.destroy();
+  });
+  const port = await listen(server);
+  return {
+    publicUrl: `http://127.0.0.1:${port}`,
+    attach: (p) => {
+      provider = p;
+    },
+    close: () => closeServer(server),
+  };
+}
+
+/**
+ * The pages the browser visits: `/` logs to the console, fetches `/data.json` and throws an
+ * uncaught error; `/set-cookie`
+ * sets a persistent cookie `deck=<value>`; `/cookies` echoes the Cookie header.
+ */
+export async function startPageServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/') {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(
+        `<!doctype html><title>deck page</title><p id="out">waiting</p><script>
+          console.log('hello from the deck page');
+          fetch('/data.json').then(r => r.json()).then(d => { document.getElementById('out').textContent = d.message; });
+          setTimeout(() => { throw new Error('deck page failure'); });
+        </script>`,
+      );
+    } else if (url.pathname === '/data.json') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"data loaded"}');
+    } else if (url.pathname === '/set-cookie') {
+      const value = url.searchParams.get('value') ?? 'x';
+      res.writeHead(200, {
+        'set-cookie': `deck=${value}; Max-Age=3600; Path=/`,
+        'content-type': 'text/plain',
+      });
+      res.end('set');
+    } else if (url.pathname === '/cookies') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(req.headers.cookie ?? '');
+    } else res.writeHead(404).end();
+  });
+  const port = await listen(server);
+  return { url: `http://127.0.0.1:${port}`, close: () => closeServer(server) };
+}
+
+/** A fresh folder for temporary profiles and context data, so leftovers can be counted. */
+export async function makeScratchDir(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'browserdeck-local-test-'));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Temporary profile folders left in `dir`. */
+export async function tempProfilesIn(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => name.startsWith(TEMP_PROFILE_PREFIX));
+}
+
+/** Pids of processes whose command line mentions `dir` (browsers and their children using it). */
+export async function processesUsing(dir: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(dir)) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+/**
+ * The status a WebSocket handshake to `wsUrl` gets: 101 when it is accepted (the socket is then
+ * closed), else the HTTP error status.
+ */
+export function upgradeStatus(wsUrl: string): Promise<number> {
+  const url = new URL(wsUrl.replace(/^ws/, 'http'));
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': Buffer.from('0123456789abcdef').toString('base64'),
+      },
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** True while any process of the group led by `pid` is alive. */
+export function processGroupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `check` until it returns true (or throws after `timeoutMs`). */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}

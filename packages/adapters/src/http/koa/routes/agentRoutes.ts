@@ -1,0 +1,138 @@
+import type { CreateAgent, DeleteAgent, GetAgent, ListAgents, UpdateAgent } from '@browserdeck/domain';
+import { presentAgent } from '../presenters/presentAgent.ts';
+import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
+import {
+  AgentListSchema,
+  AgentSchema,
+  agentParams,
+  CreateAgentBody,
+  ListAgentsQuery,
+  UpdateAgentBody,
+} from '../schemas/agentSchemas.ts';
+import { providerProjectParams } from '../schemas/commonSchemas.ts';
+import { PROVIDER_PROJECT_PATH, providerPathValues } from './providerScope.ts';
+
+/** The use cases behind `/v1/{provider}/projects/{project_id}/agents`. */
+export interface AgentRouteDeps {
+  createAgent: Pick<CreateAgent, 'execute'>;
+  listAgents: Pick<ListAgents, 'execute'>;
+  getAgent: Pick<GetAgent, 'execute'>;
+  updateAgent: Pick<UpdateAgent, 'execute'>;
+  deleteAgent: Pick<DeleteAgent, 'execute'>;
+}
+
+const TAG = 'Agents';
+const BASE = `${PROVIDER_PROJECT_PATH}/agents`;
+const one = { description: 'The agent.', schema: AgentSchema };
+
+/**
+ * `/v1/{provider}/projects/{project_id}/agents`: stored session recipes of one of the caller's
+ * projects (SPEC §6). `{provider}` is `providerName` or `cloudbrowser`; anything else is a 404.
+ */
+export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRoute[] {
+  const scope = { tag: TAG, auth: true as const, pathValues: providerPathValues(providerName) };
+  return [
+    defineRoute({
+      ...scope,
+      method: 'POST',
+      path: BASE,
+      operationId: 'createAgent',
+      summary: 'Create an agent',
+      params: providerProjectParams,
+      body: CreateAgentBody,
+      responses: { 201: { description: 'The new agent.', schema: AgentSchema } },
+      errors: ['not_found', 'project_archived', 'agent_name_taken'],
+      handle: async ({ principal, params, body }) => ({
+        status: 201,
+        body: presentAgent(
+          await deps.createAgent.execute({
+            ownerId: principal.userId,
+            projectId: params.project_id,
+            agent: body,
+          }),
+        ),
+      }),
+    }),
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: BASE,
+      operationId: 'listAgents',
+      summary: 'List agents, newest first',
+      params: providerProjectParams,
+      query: ListAgentsQuery,
+      responses: { 200: { description: 'The agents.', schema: AgentListSchema } },
+      errors: ['not_found'],
+      handle: async ({ principal, params, query }) => {
+        const agents = await deps.listAgents.execute({
+          ownerId: principal.userId,
+          projectId: params.project_id,
+          activeOnly: query.active_only,
+        });
+        return { status: 200, body: agents.map(presentAgent) };
+      },
+    }),
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: `${BASE}/{agent_id}`,
+      operationId: 'getAgent',
+      summary: 'Read an agent',
+      params: agentParams,
+      responses: { 200: one },
+      errors: ['not_found'],
+      handle: async ({ principal, params }) => ({
+        status: 200,
+        body: presentAgent(
+          await deps.getAgent.execute({
+            ownerId: principal.userId,
+            projectId: params.project_id,
+            agentId: params.agent_id,
+          }),
+        ),
+      }),
+    }),
+    defineRoute({
+      ...scope,
+      method: 'PUT',
+      path: `${BASE}/{agent_id}`,
+      operationId: 'updateAgent',
+      summary: 'Change some of an agent’s fields',
+      description: 'A partial update: give any non-empty subset of the create fields.',
+      params: agentParams,
+      body: UpdateAgentBody,
+      responses: { 200: one },
+      errors: ['not_found', 'project_archived', 'agent_name_taken'],
+      handle: async ({ principal, params, body }) => ({
+        status: 200,
+        body: presentAgent(
+          await deps.updateAgent.execute({
+            ownerId: principal.userId,
+            projectId: params.project_id,
+            agentId: params.agent_id,
+            changes: body,
+          }),
+        ),
+      }),
+    }),
+    defineRoute({
+      ...scope,
+      method: 'DELETE',
+      path: `${BASE}/{agent_id}`,
+      operationId: 'deleteAgent',
+      summary: 'Delete an agent',
+      description: 'Sessions that ran the agent keep their `agentId`.',
+      params: agentParams,
+      responses: { 204: { description: 'Deleted; no body.' } },
+      errors: ['not_found'],
+      handle: async ({ principal, params }) => {
+        await deps.deleteAgent.execute({
+          ownerId: principal.userId,
+          projectId: params.project_id,
+          agentId: params.agent_id,
+        });
+        return { status: 204 };
+      },
+    }),
+  ];
+}

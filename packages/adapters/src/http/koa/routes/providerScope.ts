@@ -1,0 +1,13 @@
+/** The alias the `{provider}` path segment always accepts for the configured provider (SPEC §5). */
+export const PROVIDER_ALIAS = 'cloudbrowser';
+
+/** The path of a project's session and agent routes; `{provider}` is checked through `pathValues`. */
+export const PROVIDER_PROJECT_PATH = '/v1/{provider}/projects/{project_id}';
+
+/**
+ * The values the `{provider}` segment may take: the configured provider's name and the alias. Any
+ * other segment is answered like an unknown route (404 `not_found`), not as a bad request.
+ */
+export function providerPathValues(providerName: string): { provider: readonly string[] } {
+  return { provider: [...new Set([providerName, PROVIDER_ALIAS])] };
+}

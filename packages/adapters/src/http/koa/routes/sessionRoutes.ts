@@ -1,0 +1,193 @@
+import type {
+  CreateSession,
+  GetSession,
+  GetSessionLogs,
+  GetSessionStats,
+  ListSessions,
+  ReleaseSession,
+} from '@browserdeck/domain';
+import { presentSession } from '../presenters/presentSession.ts';
+import { presentSessionStats } from '../presenters/presentSessionStats.ts';
+import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
+import { emptyBody, providerProjectParams } from '../schemas/commonSchemas.ts';
+import {
+  CreateSessionBody,
+  IdempotencyHeaders,
+  ListSessionsQuery,
+  SessionLogsQuery,
+  SessionLogsSchema,
+  SessionPageSchema,
+  SessionSchema,
+  SessionStatsSchema,
+  sessionParams,
+} from '../schemas/sessionSchemas.ts';
+import { PROVIDER_PROJECT_PATH, providerPathValues } from './providerScope.ts';
+
+/** The use cases behind `/v1/{provider}/projects/{project_id}/sessions`. */
+export interface SessionRouteDeps {
+  createSession: Pick<CreateSession, 'execute'>;
+  listSessions: Pick<ListSessions, 'execute'>;
+  getSession: Pick<GetSession, 'execute'>;
+  releaseSession: Pick<ReleaseSession, 'execute'>;
+  getSessionLogs: Pick<GetSessionLogs, 'execute'>;
+  getSessionStats: Pick<GetSessionStats, 'execute'>;
+}
+
+const TAG = 'Sessions';
+const BASE = `${PROVIDER_PROJECT_PATH}/sessions`;
+const PROVIDER_ERRORS = ['provider_error', 'provider_unavailable', 'provider_timeout'] as const;
+
+/**
+ * `/v1/{provider}/projects/{project_id}/sessions`: cloud-browser sessions of one of the caller's
+ * projects (SPEC §5). `{provider}` is `providerName` or `cloudbrowser`; anything else is a 404.
+ */
+export function sessionRoutes(deps: SessionRouteDeps, providerName: string): AnyRoute[] {
+  const pathValues = providerPathValues(providerName);
+  const scope = { tag: TAG, auth: true as const, pathValues };
+  const ids = (params: { project_id: string }, ownerId: string) => ({
+    ownerId,
+    projectId: params.project_id,
+  });
+  return [
+    defineRoute({
+      ...scope,
+      method: 'POST',
+      path: BASE,
+      operationId: 'createSession',
+      summary: 'Start a cloud-browser session',
+      description:
+        'Every field is optional. With `agentId` the agent’s fields are the defaults and `env` is merged ' +
+        'over its `envVars`. Nothing is stored when the provider refuses.',
+      params: providerProjectParams,
+      headers: IdempotencyHeaders,
+      body: CreateSessionBody,
+      responses: {
+        201: {
+          description: 'The new session (on a replay: the session the first request created).',
+          schema: SessionSchema,
+          headers: { 'Idempotent-Replayed': { description: '`true` when this answer is a replay.' } },
+        },
+      },
+      errors: [
+        'not_found',
+        'agent_not_found',
+        'project_archived',
+        'agent_inactive',
+        'idempotency_key_reused',
+        'provider_rate_limited',
+        ...PROVIDER_ERRORS,
+      ],
+      handle: async ({ principal, params, headers, body }) => {
+        const { session, replayed } = await deps.createSession.execute({
+          ...ids(params, principal.userId),
+          request: body,
+          idempotencyKey: headers['Idempotency-Key'],
+        });
+        const replay = replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {};
+        return { status: 201, body: presentSession(session), ...replay };
+      },
+    }),
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: BASE,
+      operationId: 'listSessions',
+      summary: 'List sessions, newest first',
+      description: 'Served from the database; a background reconciler keeps active sessions fresh.',
+      params: providerProjectParams,
+      query: ListSessionsQuery,
+      responses: { 200: { description: 'One page of sessions.', schema: SessionPageSchema } },
+      errors: ['not_found'],
+      handle: async ({ principal, params, query }) => {
+        const page = await deps.listSessions.execute({ ...ids(params, principal.userId), ...query });
+        const { total, limit, offset } = page;
+        return { status: 200, body: { sessions: page.sessions.map(presentSession), total, limit, offset } };
+      },
+    }),
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: `${BASE}/dashboard/stats`,
+      operationId: 'getSessionStats',
+      summary: 'Session statistics of the project',
+      params: providerProjectParams,
+      responses: {
+        200: { description: 'Aggregates over all the project’s sessions.', schema: SessionStatsSchema },
+      },
+      errors: ['not_found'],
+      handle: async ({ principal, params }) => ({
+        status: 200,
+        body: presentSessionStats(await deps.getSessionStats.execute(ids(params, principal.userId))),
+      }),
+    }),
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: `${BASE}/{session_id}`,
+      operationId: 'getSession',
+      summary: 'Read a session, refreshed from the provider',
+      description:
+        'An active session is refreshed from the provider first. If the provider cannot be reached, the ' +
+        'stored state is answered with its `lastSyncedAt` and an `X-Sync-Error` header.',
+      params: sessionParams,
+      responses: {
+        200: {
+          description: 'The session.',
+          schema: SessionSchema,
+          headers: { 'X-Sync-Error': { description: 'The error code, when the refresh failed.' } },
+        },
+      },
+      errors: ['not_found'],
+      handle: async ({ principal, params }) => {
+        const { session, syncError } = await deps.getSession.execute({
+          ...ids(params, principal.userId),
+          sessionId: params.session_id,
+        });
+        const headers = syncError ? { 'X-Sync-Error': syncError } : undefined;
+        return { status: 200, body: presentSession(session), ...(headers ? { headers } : {}) };
+      },
+    }),
+    defineRoute({
+      ...scope,
+      method: 'POST',
+      path: `${BASE}/{session_id}:release`,
+      operationId: 'releaseSession',
+      summary: 'Release (end) a session',
+      description: 'Idempotent: a session that has ended is returned unchanged.',
+      params: sessionParams,
+      body: emptyBody,
+      responses: { 200: { description: 'The session, ended.', schema: SessionSchema } },
+      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_ERRORS],
+      handle: async ({ principal, params }) => ({
+        status: 200,
+        body: presentSession(
+          await deps.releaseSession.execute({
+            ...ids(params, principal.userId),
+            sessionId: params.session_id,
+          }),
+        ),
+      }),
+    }),
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: `${BASE}/{session_id}/logs`,
+      operationId: 'getSessionLogs',
+      summary: 'Page through the session’s provider logs',
+      params: sessionParams,
+      query: SessionLogsQuery,
+      responses: {
+        200: { description: 'One page of log entries, oldest first.', schema: SessionLogsSchema },
+      },
+      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_ERRORS],
+      handle: async ({ principal, params, query }) => ({
+        status: 200,
+        body: await deps.getSessionLogs.execute({
+          ...ids(params, principal.userId),
+          sessionId: params.session_id,
+          ...query,
+        }),
+      }),
+    }),
+  ];
+}

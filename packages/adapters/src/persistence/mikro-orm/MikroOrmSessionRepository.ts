@@ -1,0 +1,141 @@
+import {
+  ACTIVE_SESSION_STATUSES,
+  type BrowserSession,
+  SESSION_STATUSES,
+  type SessionPage,
+  type SessionRepository,
+  type SessionStats,
+  type SessionStatus,
+} from '@browserdeck/domain';
+import type { SecretBox } from '../secrets/SecretBox.ts';
+import { type BrowserdeckOrm, dialectOf } from './BrowserdeckOrm.ts';
+import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
+import { BrowserSessionSchema, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
+import { querySessionStats } from './querySessionStats.ts';
+import { toBrowserSession, toSessionRow } from './sessionRows.ts';
+import { sqlTime } from './sqlTime.ts';
+
+/** What `MikroOrmSessionRepository` needs. */
+export interface MikroOrmSessionRepositoryDeps {
+  orm: BrowserdeckOrm;
+  /** Seals each session's `env` at rest. */
+  secrets: SecretBox;
+}
+
+/** The statistics of a project without sessions. */
+const NO_SESSIONS: SessionStats = {
+  total: 0,
+  byStatus: Object.fromEntries(SESSION_STATUSES.map((s) => [s, 0])) as Record<SessionStatus, number>,
+  createdLast24h: 0,
+  avgDurationSec: 0,
+  totalBrowserSec: 0,
+};
+
+const ACTIVE = ACTIVE_SESSION_STATUSES.map((s) => `'${s}'`).join(', ');
+
+/**
+ * The reconciler's claim, one statement. PostgreSQL: `for update skip locked`, so concurrent
+ * claimers pass over each other's rows, and a row another claimer leased in the meantime fails the
+ * re-checked `where`. SQLite serializes writers, so the plain statement is already exclusive.
+ */
+const CLAIM_SQL = {
+  postgresql: `update browser_sessions set sync_lease_until = ? where id in (
+      select id from browser_sessions
+      where status in (${ACTIVE}) and (sync_lease_until is null or sync_lease_until <= ?)
+      order by last_synced_at limit ? for update skip locked)
+    returning *`,
+  sqlite: `update browser_sessions set sync_lease_until = ? where id in (
+      select id from browser_sessions
+      where status in (${ACTIVE}) and (sync_lease_until is null or sync_lease_until <= ?)
+      order by last_synced_at limit ?)
+    returning *`,
+} as const;
+
+/**
+ * `SessionRepository` on MikroORM (SQLite, PostgreSQL). Every call works on its own fork with
+ * explicit statements; `env` is stored sealed by `secrets`; statistics are SQL aggregates; the
+ * reconciler's claim is a single `update … returning`.
+ */
+export class MikroOrmSessionRepository implements SessionRepository {
+  private readonly deps: MikroOrmSessionRepositoryDeps;
+
+  constructor(deps: MikroOrmSessionRepositoryDeps) {
+    this.deps = deps;
+  }
+
+  async add(session: BrowserSession): Promise<void> {
+    const row = toSessionRow(session, this.deps.secrets);
+    await withDatabaseErrors(() => this.em().insert(BrowserSessionSchema, row));
+  }
+
+  async update(session: BrowserSession): Promise<void> {
+    if (!isUuid(session.id) || !isUuid(session.projectId)) return;
+    const { id, projectId, createdAt, ...changes } = toSessionRow(session, this.deps.secrets);
+    // Writing the session back ends any sync claim on it (`syncLeaseUntil: null`).
+    await withDatabaseErrors(() => this.em().nativeUpdate(BrowserSessionSchema, { id, projectId }, changes));
+  }
+
+  async findInProject(projectId: string, sessionId: string): Promise<BrowserSession | null> {
+    if (!isUuid(projectId) || !isUuid(sessionId)) return null;
+    const row = await withDatabaseErrors(() =>
+      this.em().findOne(BrowserSessionSchema, { id: sessionId, projectId }),
+    );
+    return row && toBrowserSession(row, this.deps.secrets);
+  }
+
+  async list(
+    projectId: string,
+    query: { status?: SessionStatus | undefined; limit: number; offset: number },
+  ): Promise<SessionPage> {
+    if (!isUuid(projectId)) return { sessions: [], total: 0 };
+    const where = query.status === undefined ? { projectId } : { projectId, status: query.status };
+    const [rows, total] = await withDatabaseErrors(() =>
+      this.em().findAndCount(BrowserSessionSchema, where, {
+        orderBy: { createdAt: 'desc', id: 'desc' },
+        limit: query.limit,
+        offset: query.offset,
+      }),
+    );
+    return { sessions: rows.map((row) => toBrowserSession(row, this.deps.secrets)), total };
+  }
+
+  async stats(projectId: string, now: Date): Promise<SessionStats> {
+    if (!isUuid(projectId)) return NO_SESSIONS;
+    return withDatabaseErrors(() => querySessionStats(this.deps.orm, projectId, now));
+  }
+
+  async listActiveInProject(projectId: string): Promise<BrowserSession[]> {
+    if (!isUuid(projectId)) return [];
+    const rows = await withDatabaseErrors(() =>
+      this.em().find(
+        BrowserSessionSchema,
+        { projectId, status: { $in: [...ACTIVE_SESSION_STATUSES] } },
+        { orderBy: { createdAt: 'asc', id: 'asc' } },
+      ),
+    );
+    return rows.map((row) => toBrowserSession(row, this.deps.secrets));
+  }
+
+  async claimForSync(now: Date, leaseUntil: Date, limit: number): Promise<BrowserSession[]> {
+    if (limit <= 0) return [];
+    const dialect = dialectOf(this.deps.orm);
+    const rows = await withDatabaseErrors(async () => {
+      const em = this.em();
+      const raw = await em
+        .getConnection()
+        .execute<Record<string, unknown>[]>(CLAIM_SQL[dialect], [
+          sqlTime(dialect, leaseUntil),
+          sqlTime(dialect, now),
+          Math.floor(limit),
+        ]);
+      return raw.map((r) => em.map(BrowserSessionSchema, r) as StoredBrowserSession);
+    });
+    // `returning` keeps no order: least recently synced first, as claimed.
+    rows.sort((a, b) => a.lastSyncedAt.getTime() - b.lastSyncedAt.getTime() || (a.id < b.id ? -1 : 1));
+    return rows.map((row) => toBrowserSession(row, this.deps.secrets));
+  }
+
+  private em() {
+    return this.deps.orm.em.fork();
+  }
+}

@@ -1,0 +1,70 @@
+import { BrowserSession } from '@browserdeck/domain';
+import { defineEntity, type EntityCtor, p } from '@mikro-orm/core';
+import { ProjectSchema } from './ProjectSchema.ts';
+
+/**
+ * A `browser_sessions` row as MikroORM sees it: the domain `BrowserSession`'s fields, with `env`
+ * sealed (a `SecretBox` string holding the JSON object) and the reconciler's `syncLeaseUntil`.
+ * The repository turns it into a plain `BrowserSession`.
+ */
+export type StoredBrowserSession = Omit<
+  BrowserSession,
+  'env' | 'isActive' | 'applyProviderSnapshot' | 'markGone' | 'end'
+> & {
+  env: string;
+  syncLeaseUntil: Date | null;
+};
+
+/**
+ * Maps the domain `BrowserSession` onto `browser_sessions`. `projectId` is a foreign key with
+ * `on delete cascade`; `agentId` is a plain column (no foreign key), so sessions keep it after their
+ * agent is deleted.
+ */
+export const BrowserSessionSchema = defineEntity<StoredBrowserSession>({
+  class: BrowserSession as unknown as EntityCtor<StoredBrowserSession>,
+  tableName: 'browser_sessions',
+  properties: {
+    id: p.uuid().primary(),
+    projectId: () =>
+      p.manyToOne(ProjectSchema).mapToPk().fieldName('project_id').deleteRule('cascade').index(false),
+    provider: p.text(),
+    providerSessionId: p.text(),
+    providerProjectId: p.text(),
+    status: p.text(),
+    connectUrl: p.text(),
+    seleniumRemoteUrl: p.text().nullable(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+    startedAt: p.datetime(3),
+    endedAt: p.datetime(3).nullable(),
+    expiresAt: p.datetime(3).nullable(),
+    lastSyncedAt: p.datetime(3),
+    name: p.text(),
+    script: p.text(),
+    env: p.text(),
+    region: p.text(),
+    timeoutSec: p.integer(),
+    extensionId: p.text().nullable(),
+    contextId: p.text().nullable(),
+    agentId: p.uuid().nullable(),
+    syncLeaseUntil: p.datetime(3).nullable(),
+  },
+  // All ascending: listing runs `order by created_at desc, id desc`, a backward scan (see ProjectSchema).
+  indexes: [
+    // `list` without a status filter; also finds a project's rows for stats.
+    { name: 'browser_sessions_project_id_created_at_index', properties: ['projectId', 'createdAt', 'id'] },
+    // `list` with a status filter and `listActiveInProject`. The trailing columns make it cover the
+    // stats aggregates (status, created_at, started_at, ended_at), so stats read only the index.
+    {
+      name: 'browser_sessions_project_id_status_created_at_index',
+      properties: ['projectId', 'status', 'createdAt', 'id', 'startedAt', 'endedAt'],
+    },
+    // The reconciler's claim: active sessions, least recently synced first. Partial, so it stays as
+    // small as the number of live browsers however many ended sessions pile up.
+    {
+      name: 'browser_sessions_active_last_synced_at_index',
+      properties: ['lastSyncedAt'],
+      where: { status: { $in: ['PENDING', 'RUNNING'] } },
+    },
+  ],
+});

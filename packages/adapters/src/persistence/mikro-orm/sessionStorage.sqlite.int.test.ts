@@ -1,0 +1,3 @@
+import { describeMikroOrmSessionStorage } from '../../../../../test/describeMikroOrmSessionStorage.ts';
+
+describeMikroOrmSessionStorage('sqlite');

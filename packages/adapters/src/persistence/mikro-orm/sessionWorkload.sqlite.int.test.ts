@@ -1,0 +1,3 @@
+import { describeMikroOrmSessionWorkload } from '../../../../../test/describeMikroOrmSessionWorkload.ts';
+
+describeMikroOrmSessionWorkload('sqlite');

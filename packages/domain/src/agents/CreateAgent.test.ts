@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { Project } from '../projects/Project.ts';
+import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
+import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
+import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
+import { ManualClock } from '../testing/ManualClock.ts';
+import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
+import { CreateAgent } from './CreateAgent.ts';
+import type { AgentInput } from './resolveAgentInput.ts';
+
+const OWNER = 'owner-1';
+
+async function setUp() {
+  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+  const ids = new SequentialIdGenerator();
+  const projects = new InMemoryProjectRepository();
+  const agents = new InMemoryAgentRepository();
+  const provider = new FakeBrowserProvider({ clock });
+  const project = Project.create({
+    id: ids.next(),
+    ownerId: OWNER,
+    name: 'Main',
+    slug: 'main',
+    now: clock.now(),
+  });
+  const other = Project.create({
+    id: ids.next(),
+    ownerId: OWNER,
+    name: 'Other',
+    slug: 'other',
+    now: clock.now(),
+  });
+  await projects.add(project);
+  await projects.add(other);
+  const createAgent = new CreateAgent({ projects, agents, provider, ids, clock });
+  const create = (agent: AgentInput & { name: string }, projectId = project.id, ownerId = OWNER) =>
+    createAgent.execute({ ownerId, projectId, agent });
+  const stored = () => agents.list(project.id, { activeOnly: false });
+  return { projects, agents, project, other, create, stored };
+}
+
+describe('CreateAgent', () => {
+  it('stores a new agent with the defaults', async () => {
+    const { create, project, stored } = await setUp();
+    const agent = await create({ name: 'Crawler' });
+    expect(agent).toMatchObject({
+      projectId: project.id,
+      name: 'Crawler',
+      description: '',
+      script: '',
+      envVars: {},
+      providerProjectId: null,
+      contextId: null,
+      extensionId: null,
+      region: 'us-west-2',
+      timeoutSec: 300,
+      active: true,
+      metadata: {},
+    });
+    expect(agent.createdAt.toISOString()).toBe('2026-03-01T12:00:00.000Z');
+    expect(agent.updatedAt.toISOString()).toBe('2026-03-01T12:00:00.000Z');
+    expect(await stored()).toEqual([agent]);
+  });
+
+  it('stores every field given and trims the name', async () => {
+    const { create, agents, project } = await setUp();
+    const agent = await create({
+      name: '  Nightly  ',
+      description: 'd',
+      script: 's',
+      envVars: { KEY: 'v' },
+      providerProjectId: 'bb',
+      contextId: 'ctx',
+      extensionId: 'ext',
+      region: 'eu-central-1',
+      timeoutSec: 60,
+      active: false,
+      metadata: { team: 'x', n: 1 },
+    });
+    expect(await agents.findInProject(project.id, agent.id)).toMatchObject({
+      name: 'Nightly',
+      description: 'd',
+      script: 's',
+      envVars: { KEY: 'v' },
+      providerProjectId: 'bb',
+      contextId: 'ctx',
+      extensionId: 'ext',
+      region: 'eu-central-1',
+      timeoutSec: 60,
+      active: false,
+      metadata: { team: 'x', n: 1 },
+    });
+  });
+
+  it('refuses a name the project already has with agent_name_taken; another project may have it', async () => {
+    const { create, other, stored } = await setUp();
+    await create({ name: 'Crawler' });
+    await expect(create({ name: ' Crawler ' })).rejects.toMatchObject({ code: 'agent_name_taken' });
+    expect(await stored()).toHaveLength(1);
+    expect((await create({ name: 'Crawler' }, other.id)).projectId).toBe(other.id);
+  });
+
+  it('refuses an archived project with project_archived and stores nothing', async () => {
+    const { create, projects, project, stored } = await setUp();
+    project.archive(new Date());
+    await projects.update(project);
+    await expect(create({ name: 'Crawler' })).rejects.toMatchObject({ code: 'project_archived' });
+    expect(await stored()).toEqual([]);
+  });
+
+  it('answers not_found for another owner’s project', async () => {
+    const { create, project } = await setUp();
+    await expect(create({ name: 'Crawler' }, project.id, 'owner-2')).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it.each<[string, AgentInput & { name: string }, string]>([
+    ['a blank name', { name: '   ' }, 'name'],
+    ['a name over 200 characters', { name: 'n'.repeat(201) }, 'name'],
+    ['a description over 2000 characters', { name: 'a', description: 'd'.repeat(2001) }, 'description'],
+    ['a script over 256 KiB', { name: 'a', script: 's'.repeat(256 * 1024 + 1) }, 'script'],
+    ['a bad env var key', { name: 'a', envVars: { 'A-B': 'x' } }, 'envVars.A-B'],
+    ['an unknown region', { name: 'a', region: 'mars-1' }, 'region'],
+    ['a timeout of 59 s', { name: 'a', timeoutSec: 59 }, 'timeoutSec'],
+    ['a timeout of 21601 s', { name: 'a', timeoutSec: 21_601 }, 'timeoutSec'],
+    ['metadata over 8 KiB', { name: 'a', metadata: { big: 'x'.repeat(8 * 1024) } }, 'metadata'],
+    ['an empty provider project id', { name: 'a', providerProjectId: '' }, 'providerProjectId'],
+  ])('refuses %s with validation_failed', async (_, input, path) => {
+    const { create, stored } = await setUp();
+    await expect(create(input)).rejects.toMatchObject({
+      code: 'validation_failed',
+      errors: expect.arrayContaining([expect.objectContaining({ path })]),
+    });
+    expect(await stored()).toEqual([]);
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it, vi } from 'vitest';
+import { CreateSession } from '../sessions/CreateSession.ts';
+import { ReleaseSession } from '../sessions/ReleaseSession.ts';
+import type { Logger } from '../shared/Logger.ts';
+import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
+import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
+import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
+import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
+import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
+import { ManualClock } from '../testing/ManualClock.ts';
+import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
+import { DeleteProject } from './DeleteProject.ts';
+import { Project } from './Project.ts';
+
+const OWNER = 'owner-1';
+
+async function setUp() {
+  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+  const ids = new SequentialIdGenerator();
+  const projects = new InMemoryProjectRepository();
+  const sessions = new InMemorySessionRepository();
+  const provider = new FakeBrowserProvider({ clock });
+  const project = Project.create({
+    id: ids.next(),
+    ownerId: OWNER,
+    name: 'Main',
+    slug: 'main',
+    now: clock.now(),
+  });
+  const other = Project.create({
+    id: ids.next(),
+    ownerId: OWNER,
+    name: 'Other',
+    slug: 'other',
+    now: clock.now(),
+  });
+  await projects.add(project);
+  await projects.add(other);
+  const createSession = new CreateSession({
+    projects,
+    agents: new InMemoryAgentRepository(),
+    sessions,
+    provider,
+    idempotency: new InMemoryIdempotencyStore(),
+    ids,
+    clock,
+  });
+  const start = async (projectId = project.id) =>
+    (await createSession.execute({ ownerId: OWNER, projectId, request: {} })).session;
+  const [a, b, ended, elsewhere] = [await start(), await start(), await start(), await start(other.id)];
+  await new ReleaseSession({ projects, sessions, provider, clock }).execute({
+    ownerId: OWNER,
+    projectId: project.id,
+    sessionId: ended!.id,
+  });
+  provider.calls.length = 0;
+  const warnings: Array<{ details: Record<string, unknown>; message: string }> = [];
+  const logger: Logger = { warn: (details, message) => warnings.push({ details, message }), error: () => {} };
+  const deleteProject = new DeleteProject({ projects, sessions, provider, logger });
+  const releases = () => provider.calls.filter((c) => c.op === 'release');
+  return {
+    projects,
+    sessions,
+    provider,
+    project,
+    a: a!,
+    b: b!,
+    ended: ended!,
+    elsewhere: elsewhere!,
+    deleteProject,
+    warnings,
+    releases,
+  };
+}
+
+describe('DeleteProject with sessions', () => {
+  it('releases the project’s active sessions at the provider before deleting it', async () => {
+    const { projects, provider, project, a, b, elsewhere, deleteProject, releases } = await setUp();
+    const releasedBeforeDelete: number[] = [];
+    const remove = projects.delete.bind(projects);
+    vi.spyOn(projects, 'delete').mockImplementation(async (ownerId, projectId) => {
+      releasedBeforeDelete.push(releases().length);
+      return remove(ownerId, projectId);
+    });
+    await deleteProject.execute({ ownerId: OWNER, projectId: project.id });
+    expect(
+      releases()
+        .map((c) => (c.op === 'release' ? c.providerSessionId : ''))
+        .sort(),
+    ).toEqual([a.providerSessionId, b.providerSessionId].sort());
+    expect(releasedBeforeDelete).toEqual([2]);
+    expect(provider.running).toEqual([elsewhere.providerSessionId]);
+    expect(await projects.findOwned(OWNER, project.id)).toBeNull();
+  });
+
+  it('logs a release that fails, with the provider session id, and deletes anyway', async () => {
+    const { projects, provider, project, a, b, deleteProject, warnings, releases } = await setUp();
+    provider.failNext('release', 'provider_unavailable');
+    await deleteProject.execute({ ownerId: OWNER, projectId: project.id });
+    expect(releases()).toHaveLength(2);
+    expect(warnings).toHaveLength(1);
+    const failed = warnings[0]!.details.providerSessionId;
+    expect([a.providerSessionId, b.providerSessionId]).toContain(failed);
+    expect(warnings[0]!.details).toMatchObject({
+      projectId: project.id,
+      error: expect.stringContaining('provider_unavailable'),
+    });
+    // The other one was released; the failed one is still running at the provider.
+    expect(provider.running).toContain(failed);
+    expect(provider.running).not.toContain(
+      failed === a.providerSessionId ? b.providerSessionId : a.providerSessionId,
+    );
+    expect(await projects.findOwned(OWNER, project.id)).toBeNull();
+  });
+
+  it('answers not_found for another owner, releasing nothing', async () => {
+    const { projects, project, deleteProject, releases } = await setUp();
+    await expect(deleteProject.execute({ ownerId: 'owner-2', projectId: project.id })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect(releases()).toEqual([]);
+    expect(await projects.findOwned(OWNER, project.id)).not.toBeNull();
+  });
+
+  it('deletes without provider calls when it tracks no sessions', async () => {
+    const { projects, project, provider } = await setUp();
+    await new DeleteProject({ projects }).execute({ ownerId: OWNER, projectId: project.id });
+    expect(provider.calls).toEqual([]);
+    expect(await projects.findOwned(OWNER, project.id)).toBeNull();
+  });
+});

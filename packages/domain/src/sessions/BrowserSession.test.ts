@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import type { ProviderSessionSnapshot } from './BrowserProvider.ts';
+import { BrowserSession } from './BrowserSession.ts';
+
+const T0 = new Date('2026-03-01T12:00:00.000Z');
+const at = (sec: number) => new Date(T0.getTime() + sec * 1000);
+
+function snapshot(overrides: Partial<ProviderSessionSnapshot> = {}): ProviderSessionSnapshot {
+  return {
+    providerSessionId: 'p-1',
+    providerProjectId: 'pp',
+    status: 'RUNNING',
+    connectUrl: 'wss://x/1',
+    seleniumRemoteUrl: null,
+    startedAt: T0,
+    endedAt: null,
+    expiresAt: at(300),
+    ...overrides,
+  };
+}
+
+function session(overrides: Partial<ProviderSessionSnapshot> = {}): BrowserSession {
+  return BrowserSession.create({
+    id: 's-1',
+    projectId: 'project-1',
+    provider: 'fake',
+    settings: {
+      name: 'S',
+      script: '',
+      env: { A: '1' },
+      region: 'us-west-2',
+      timeoutSec: 300,
+      extensionId: null,
+      contextId: null,
+      agentId: null,
+    },
+    snapshot: snapshot(overrides),
+    now: T0,
+  });
+}
+
+describe('BrowserSession', () => {
+  it('starts from the provider’s snapshot, created, updated and synced now', () => {
+    const s = session({ status: 'PENDING' });
+    expect(s).toMatchObject({ status: 'PENDING', providerSessionId: 'p-1', endedAt: null, isActive: true });
+    expect([s.createdAt, s.updatedAt, s.lastSyncedAt].map((d) => d.toISOString())).toEqual(
+      Array(3).fill(T0.toISOString()),
+    );
+  });
+
+  it('takes in a new status and URLs, with the provider’s end time for a terminal one', () => {
+    const s = session();
+    expect(
+      s.applyProviderSnapshot(
+        snapshot({ status: 'ERROR', endedAt: at(42), connectUrl: 'wss://x/2' }),
+        at(50),
+      ),
+    ).toBe(true);
+    expect(s).toMatchObject({ status: 'ERROR', connectUrl: 'wss://x/2', isActive: false });
+    expect(s.endedAt?.toISOString()).toBe(at(42).toISOString());
+    expect(s.updatedAt.toISOString()).toBe(at(50).toISOString());
+    expect(s.lastSyncedAt.toISOString()).toBe(at(50).toISOString());
+  });
+
+  it('ends now when the provider reports a terminal status without an end time', () => {
+    const s = session();
+    s.applyProviderSnapshot(snapshot({ status: 'TIMED_OUT', endedAt: null }), at(70));
+    expect(s.endedAt?.toISOString()).toBe(at(70).toISOString());
+  });
+
+  it('ignores an end time the provider reports for an active session', () => {
+    const s = session({ status: 'PENDING' });
+    expect(s.applyProviderSnapshot(snapshot({ status: 'RUNNING', endedAt: at(5) }), at(10))).toBe(true);
+    expect(s.status).toBe('RUNNING');
+    expect(s.endedAt).toBeNull();
+  });
+
+  it('reports no change, moving only lastSyncedAt, when the snapshot says nothing new', () => {
+    const s = session();
+    expect(s.applyProviderSnapshot(snapshot(), at(30))).toBe(false);
+    expect(s.updatedAt.toISOString()).toBe(T0.toISOString());
+    expect(s.lastSyncedAt.toISOString()).toBe(at(30).toISOString());
+  });
+
+  it.each(['COMPLETED', 'ERROR', 'TIMED_OUT'] as const)(
+    'keeps %s final, whatever the provider says later',
+    (status) => {
+      const s = session();
+      s.applyProviderSnapshot(snapshot({ status, endedAt: at(10) }), at(10));
+      for (const later of ['RUNNING', 'PENDING', 'COMPLETED', 'ERROR', 'TIMED_OUT'] as const) {
+        expect(
+          s.applyProviderSnapshot(
+            snapshot({ status: later, endedAt: at(99), connectUrl: 'wss://other' }),
+            at(100),
+          ),
+        ).toBe(false);
+      }
+      expect(s.status).toBe(status);
+      expect(s.endedAt?.toISOString()).toBe(at(10).toISOString());
+      expect(s.connectUrl).toBe('wss://x/1');
+      expect(s.updatedAt.toISOString()).toBe(at(10).toISOString());
+      expect(s.lastSyncedAt.toISOString()).toBe(at(100).toISOString());
+    },
+  );
+
+  it('ends once: end and markGone do nothing to a terminal session', () => {
+    const s = session();
+    s.end('COMPLETED', at(20));
+    s.end('ERROR', at(30));
+    expect(s.markGone(at(40))).toBe(false);
+    expect(s.status).toBe('COMPLETED');
+    expect(s.endedAt?.toISOString()).toBe(at(20).toISOString());
+    expect(s.lastSyncedAt.toISOString()).toBe(at(40).toISOString());
+  });
+
+  it('completes a session the provider forgot', () => {
+    const s = session();
+    expect(s.markGone(at(60))).toBe(true);
+    expect(s.status).toBe('COMPLETED');
+    expect(s.endedAt?.toISOString()).toBe(at(60).toISOString());
+  });
+
+  it('keeps its own copy of the env it was created with', () => {
+    const env = { A: '1' };
+    const s = BrowserSession.create({
+      id: 's',
+      projectId: 'p',
+      provider: 'fake',
+      settings: {
+        name: 'S',
+        script: '',
+        env,
+        region: 'r',
+        timeoutSec: 300,
+        extensionId: null,
+        contextId: null,
+        agentId: null,
+      },
+      snapshot: snapshot(),
+      now: T0,
+    });
+    env.A = 'changed';
+    expect(s.env).toEqual({ A: '1' });
+  });
+});

@@ -1,0 +1,394 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../agents/Agent.ts';
+import type { AgentFields } from '../agents/agentRules.ts';
+import { Project } from '../projects/Project.ts';
+import { DomainError } from '../shared/DomainError.ts';
+import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
+import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
+import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
+import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
+import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
+import { ManualClock } from '../testing/ManualClock.ts';
+import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
+import { CreateSession } from './CreateSession.ts';
+import type { SessionRequest } from './resolveSessionSettings.ts';
+
+const OWNER = 'owner-1';
+const STRANGER = 'owner-2';
+
+async function setUp() {
+  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+  const ids = new SequentialIdGenerator();
+  const projects = new InMemoryProjectRepository();
+  const sessions = new InMemorySessionRepository();
+  const agents = new InMemoryAgentRepository();
+  const idempotency = new InMemoryIdempotencyStore();
+  const provider = new FakeBrowserProvider({ clock });
+  const project = Project.create({
+    id: ids.next(),
+    ownerId: OWNER,
+    name: 'Main',
+    slug: 'main',
+    now: clock.now(),
+  });
+  await projects.add(project);
+  const createSession = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock });
+  const create = (request: SessionRequest = {}, idempotencyKey?: string, ownerId = OWNER) =>
+    createSession.execute({ ownerId, projectId: project.id, request, idempotencyKey });
+  async function givenAgent(fields: Partial<AgentFields> = {}, projectId = project.id): Promise<Agent> {
+    const agent = Agent.create({
+      id: ids.next(),
+      projectId,
+      now: clock.now(),
+      fields: {
+        name: 'Crawler',
+        description: '',
+        script: 'agent script',
+        envVars: { A: 'agent-a', B: 'agent-b' },
+        providerProjectId: 'agent-provider-project',
+        contextId: 'agent-context',
+        extensionId: 'agent-extension',
+        region: 'eu-central-1',
+        timeoutSec: 900,
+        active: true,
+        metadata: {},
+        ...fields,
+      },
+    });
+    await agents.add(agent);
+    return agent;
+  }
+  const stored = async () => (await sessions.list(project.id, { limit: 100, offset: 0 })).sessions;
+  const creates = () => provider.calls.filter((c) => c.op === 'create');
+  return { clock, projects, sessions, provider, project, create, givenAgent, stored, creates };
+}
+
+async function errorOf(promise: Promise<unknown>): Promise<DomainError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+describe('CreateSession', () => {
+  it('starts a browser with the defaults and stores the session', async () => {
+    const { create, provider, project, stored } = await setUp();
+    const { session, replayed } = await create();
+    expect(replayed).toBe(false);
+    expect(session).toMatchObject({
+      projectId: project.id,
+      provider: 'fake',
+      name: 'Session 2026-03-01T12:00:00.000Z',
+      region: 'us-west-2',
+      timeoutSec: 300,
+      providerProjectId: 'fake-project',
+      script: '',
+      env: {},
+      extensionId: null,
+      contextId: null,
+      agentId: null,
+      status: 'RUNNING',
+      providerSessionId: 'fake-1',
+      connectUrl: 'wss://fake.invalid/connect/fake-1',
+      endedAt: null,
+    });
+    expect(session.createdAt.toISOString()).toBe('2026-03-01T12:00:00.000Z');
+    expect(provider.calls).toEqual([
+      {
+        op: 'create',
+        request: {
+          sessionId: session.id,
+          projectId: project.id,
+          providerProjectId: 'fake-project',
+          region: 'us-west-2',
+          timeoutSec: 300,
+          contextId: null,
+          extensionId: null,
+        },
+      },
+    ]);
+    expect(await stored()).toEqual([session]);
+    expect(provider.running).toEqual(['fake-1']);
+  });
+
+  it('takes the request’s fields over the defaults', async () => {
+    const { create, provider } = await setUp();
+    const { session } = await create({
+      projectId: 'bb-project',
+      name: '  Checkout flow  ',
+      script: 'console.log(1)',
+      env: { TOKEN: 'x' },
+      region: 'ap-southeast-1',
+      timeoutSec: 21_600,
+      extensionId: 'ext',
+      contextId: 'ctx',
+    });
+    expect(session).toMatchObject({
+      name: 'Checkout flow',
+      script: 'console.log(1)',
+      env: { TOKEN: 'x' },
+      region: 'ap-southeast-1',
+      timeoutSec: 21_600,
+      extensionId: 'ext',
+      contextId: 'ctx',
+      providerProjectId: 'bb-project',
+    });
+    expect(provider.calls[0]).toMatchObject({
+      request: {
+        providerProjectId: 'bb-project',
+        region: 'ap-southeast-1',
+        timeoutSec: 21_600,
+        contextId: 'ctx',
+      },
+    });
+  });
+
+  describe('with an agent', () => {
+    it('uses the agent’s fields as the defaults', async () => {
+      const { create, givenAgent, provider } = await setUp();
+      const agent = await givenAgent();
+      const { session } = await create({ agentId: agent.id });
+      expect(session).toMatchObject({
+        agentId: agent.id,
+        name: 'Crawler',
+        script: 'agent script',
+        env: { A: 'agent-a', B: 'agent-b' },
+        region: 'eu-central-1',
+        timeoutSec: 900,
+        contextId: 'agent-context',
+        extensionId: 'agent-extension',
+        providerProjectId: 'agent-provider-project',
+      });
+      expect(provider.calls[0]).toMatchObject({
+        request: {
+          providerProjectId: 'agent-provider-project',
+          region: 'eu-central-1',
+          timeoutSec: 900,
+          contextId: 'agent-context',
+          extensionId: 'agent-extension',
+        },
+      });
+    });
+
+    it('lets the request override them, merging env per key with the request winning', async () => {
+      const { create, givenAgent } = await setUp();
+      const agent = await givenAgent();
+      const { session } = await create({
+        agentId: agent.id,
+        name: 'Override',
+        region: 'us-east-1',
+        timeoutSec: 60,
+        env: { B: 'request-b', C: 'request-c' },
+        contextId: null,
+        projectId: 'request-project',
+      });
+      expect(session).toMatchObject({
+        name: 'Override',
+        script: 'agent script',
+        region: 'us-east-1',
+        timeoutSec: 60,
+        env: { A: 'agent-a', B: 'request-b', C: 'request-c' },
+        contextId: null,
+        extensionId: 'agent-extension',
+        providerProjectId: 'request-project',
+      });
+    });
+
+    it('falls back to the provider default when the agent names no provider project', async () => {
+      const { create, givenAgent } = await setUp();
+      const agent = await givenAgent({ providerProjectId: null });
+      expect((await create({ agentId: agent.id })).session.providerProjectId).toBe('fake-project');
+    });
+
+    it('refuses an unknown agent with agent_not_found', async () => {
+      const { create, provider, stored } = await setUp();
+      const error = await errorOf(create({ agentId: '00000000-0000-7000-8000-0000000fffff' }));
+      expect(error.code).toBe('agent_not_found');
+      expect(provider.calls).toEqual([]);
+      expect(await stored()).toEqual([]);
+    });
+
+    it('refuses an agent of another project with agent_not_found', async () => {
+      const { create, projects, givenAgent, provider, clock } = await setUp();
+      const other = Project.create({ id: 'p-other', ownerId: OWNER, name: 'O', slug: 'o', now: clock.now() });
+      await projects.add(other);
+      const foreign = await givenAgent({}, other.id);
+      expect((await errorOf(create({ agentId: foreign.id }))).code).toBe('agent_not_found');
+      expect(provider.calls).toEqual([]);
+    });
+
+    it('refuses an inactive agent with agent_inactive', async () => {
+      const { create, givenAgent, provider, stored } = await setUp();
+      const agent = await givenAgent({ active: false });
+      expect((await errorOf(create({ agentId: agent.id }))).code).toBe('agent_inactive');
+      expect(provider.calls).toEqual([]);
+      expect(await stored()).toEqual([]);
+    });
+  });
+
+  it('refuses an archived project with project_archived, without calling the provider', async () => {
+    const { create, projects, project, provider, stored } = await setUp();
+    project.archive(new Date());
+    await projects.update(project);
+    expect((await errorOf(create())).code).toBe('project_archived');
+    expect(provider.calls).toEqual([]);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('answers not_found for another owner’s project', async () => {
+    const { create, provider } = await setUp();
+    expect((await errorOf(create({}, undefined, STRANGER))).code).toBe('not_found');
+    expect(provider.calls).toEqual([]);
+  });
+
+  describe('validation', () => {
+    const tooManyKeys = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`K${i}`, 'v']));
+    it.each<[string, SessionRequest, string]>([
+      ['an env key that is not an identifier', { env: { '1BAD': 'x' } }, 'env.1BAD'],
+      ['an env key with a dash', { env: { 'MY-KEY': 'x' } }, 'env.MY-KEY'],
+      ['more than 100 env keys', { env: tooManyKeys }, 'env'],
+      ['an env value over 8 KiB', { env: { BIG: 'x'.repeat(8 * 1024 + 1) } }, 'env.BIG'],
+      ['a timeout of 59 s', { timeoutSec: 59 }, 'timeoutSec'],
+      ['a timeout of 21601 s', { timeoutSec: 21_601 }, 'timeoutSec'],
+      ['a timeout that is not an integer', { timeoutSec: 300.5 }, 'timeoutSec'],
+      ['an unknown region', { region: 'mars-1' }, 'region'],
+      ['a script over 256 KiB', { script: 'x'.repeat(256 * 1024 + 1) }, 'script'],
+      ['a name of spaces only', { name: '   ' }, 'name'],
+      ['a name over 200 characters', { name: 'n'.repeat(201) }, 'name'],
+      ['a provider project id over 128 characters', { projectId: 'p'.repeat(129) }, 'projectId'],
+    ])('refuses %s with validation_failed and no provider call', async (_, request, path) => {
+      const { create, provider, stored } = await setUp();
+      const error = await errorOf(create(request));
+      expect(error.code).toBe('validation_failed');
+      expect(error.errors?.map((e) => e.path)).toContain(path);
+      expect(provider.calls).toEqual([]);
+      expect(await stored()).toEqual([]);
+    });
+
+    it('accepts the limits themselves', async () => {
+      const { create } = await setUp();
+      const hundredKeys = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`K${i}`, 'v']));
+      await create({ timeoutSec: 60, env: hundredKeys, script: 'x'.repeat(256 * 1024) });
+      await create({ timeoutSec: 21_600, name: 'n'.repeat(200) });
+    });
+
+    it('validates an agent’s stored fields merged with the request', async () => {
+      const { create, givenAgent, provider } = await setUp();
+      const agent = await givenAgent();
+      const tooMany = Object.fromEntries(Array.from({ length: 99 }, (_, i) => [`R${i}`, 'v']));
+      // 2 agent keys + 99 request keys = 101.
+      expect((await errorOf(create({ agentId: agent.id, env: tooMany }))).code).toBe('validation_failed');
+      expect(provider.calls).toEqual([]);
+    });
+  });
+
+  it('stores nothing when the provider refuses, passing its retry-after on', async () => {
+    const { create, provider, stored } = await setUp();
+    provider.failNext('create', 'provider_rate_limited', 7);
+    const error = await errorOf(create());
+    expect(error.code).toBe('provider_rate_limited');
+    expect(error.retryAfterSec).toBe(7);
+    expect(await stored()).toEqual([]);
+    expect(provider.running).toEqual([]);
+  });
+
+  it('releases the browser when the session cannot be stored, and fails', async () => {
+    const { create, provider, sessions, stored } = await setUp();
+    const storeError = new Error('database went away');
+    sessions.failNextAdd = storeError;
+    await expect(create()).rejects.toBe(storeError);
+    expect(provider.calls.map((c) => c.op)).toEqual(['create', 'release']);
+    expect(provider.calls[1]).toEqual({ op: 'release', providerSessionId: 'fake-1' });
+    expect(provider.running).toEqual([]);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('still reports the store failure when releasing the browser fails too', async () => {
+    const { create, provider, sessions } = await setUp();
+    const storeError = new Error('database went away');
+    sessions.failNextAdd = storeError;
+    provider.failNext('release', 'provider_unavailable');
+    await expect(create()).rejects.toBe(storeError);
+  });
+
+  describe('idempotency', () => {
+    it('answers a retry with the same key and body with the first session and no second browser', async () => {
+      const { create, creates, stored, clock } = await setUp();
+      const first = await create({ name: 'once', env: { A: '1', B: '2' } }, 'key-1');
+      clock.advance(60_000);
+      // Key order in the body does not matter.
+      const retry = await create({ env: { B: '2', A: '1' }, name: 'once' }, 'key-1');
+      expect(retry.replayed).toBe(true);
+      expect(retry.session.id).toBe(first.session.id);
+      expect(retry.session.providerSessionId).toBe(first.session.providerSessionId);
+      expect(creates()).toHaveLength(1);
+      expect(await stored()).toHaveLength(1);
+    });
+
+    it('refuses the same key with another body with idempotency_key_reused', async () => {
+      const { create, creates, stored } = await setUp();
+      await create({ name: 'first' }, 'key-1');
+      expect((await errorOf(create({ name: 'second' }, 'key-1'))).code).toBe('idempotency_key_reused');
+      expect(creates()).toHaveLength(1);
+      expect(await stored()).toHaveLength(1);
+    });
+
+    it('creates again for another key, and after 24 hours for the same key', async () => {
+      const { create, creates, clock } = await setUp();
+      const first = await create({ name: 'n' }, 'key-1');
+      expect((await create({ name: 'n' }, 'key-2')).session.id).not.toBe(first.session.id);
+      clock.advance(24 * 60 * 60 * 1000);
+      const later = await create({ name: 'n' }, 'key-1');
+      expect(later.replayed).toBe(false);
+      expect(later.session.id).not.toBe(first.session.id);
+      expect(creates()).toHaveLength(3);
+    });
+
+    it('gives the key up when the create fails, so a retry creates', async () => {
+      const { create, creates, provider, stored } = await setUp();
+      provider.failNext('create', 'provider_unavailable');
+      expect((await errorOf(create({ name: 'n' }, 'key-1'))).code).toBe('provider_unavailable');
+      const retry = await create({ name: 'n' }, 'key-1');
+      expect(retry.replayed).toBe(false);
+      expect(creates()).toHaveLength(2);
+      expect((await stored()).map((s) => s.id)).toEqual([retry.session.id]);
+    });
+
+    it('gives the key up when storing fails', async () => {
+      const { create, sessions, stored } = await setUp();
+      sessions.failNextAdd = new Error('database went away');
+      await expect(create({ name: 'n' }, 'key-1')).rejects.toThrow('database went away');
+      const retry = await create({ name: 'n' }, 'key-1');
+      expect(retry.replayed).toBe(false);
+      expect(await stored()).toHaveLength(1);
+    });
+
+    it('starts one browser for concurrent requests with one key; the others hear it is in progress', async () => {
+      const { create, creates, stored } = await setUp();
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 5 }, () => create({ name: 'same' }, 'key-1')),
+      );
+      expect(creates()).toHaveLength(1);
+      expect(await stored()).toHaveLength(1);
+      const won = outcomes.filter((o) => o.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      for (const o of outcomes) {
+        if (o.status === 'rejected') expect(o.reason).toMatchObject({ code: 'idempotency_key_reused' });
+      }
+      // Once the first is done, a retry replays it.
+      const retry = await create({ name: 'same' }, 'key-1');
+      expect(retry.replayed).toBe(true);
+      expect(creates()).toHaveLength(1);
+    });
+
+    it('does not reserve the key for a request that fails validation', async () => {
+      const { create } = await setUp();
+      expect((await errorOf(create({ timeoutSec: 1 }, 'key-1'))).code).toBe('validation_failed');
+      expect((await create({ timeoutSec: 60 }, 'key-1')).replayed).toBe(false);
+    });
+  });
+});

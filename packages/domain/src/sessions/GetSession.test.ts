@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { Project } from '../projects/Project.ts';
+import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
+import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
+import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
+import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
+import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
+import { ManualClock } from '../testing/ManualClock.ts';
+import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
+import { CreateSession } from './CreateSession.ts';
+import { GetSession } from './GetSession.ts';
+import { ReleaseSession } from './ReleaseSession.ts';
+
+const OWNER = 'owner-1';
+
+async function setUp() {
+  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+  const ids = new SequentialIdGenerator();
+  const projects = new InMemoryProjectRepository();
+  const sessions = new InMemorySessionRepository();
+  const provider = new FakeBrowserProvider({ clock });
+  const project = Project.create({
+    id: ids.next(),
+    ownerId: OWNER,
+    name: 'Main',
+    slug: 'main',
+    now: clock.now(),
+  });
+  await projects.add(project);
+  const { session } = await new CreateSession({
+    projects,
+    agents: new InMemoryAgentRepository(),
+    sessions,
+    provider,
+    idempotency: new InMemoryIdempotencyStore(),
+    ids,
+    clock,
+  }).execute({ ownerId: OWNER, projectId: project.id, request: {} });
+  provider.calls.length = 0;
+  const getSession = new GetSession({ projects, sessions, provider, clock });
+  const get = (sessionId = session.id, ownerId = OWNER) =>
+    getSession.execute({ ownerId, projectId: project.id, sessionId });
+  const release = () =>
+    new ReleaseSession({ projects, sessions, provider, clock }).execute({
+      ownerId: OWNER,
+      projectId: project.id,
+      sessionId: session.id,
+    });
+  const storedSession = async () => (await sessions.findInProject(project.id, session.id))!;
+  return { clock, provider, session, get, release, storedSession, projects, project };
+}
+
+describe('GetSession', () => {
+  it('refreshes an active session from the provider and stores the change', async () => {
+    const { clock, provider, session, get, storedSession } = await setUp();
+    clock.advance(30_000);
+    provider.setStatus(session.providerSessionId, 'TIMED_OUT');
+    clock.advance(5_000);
+    const { session: got, syncError } = await get();
+    expect(syncError).toBeNull();
+    expect(provider.calls).toEqual([{ op: 'get', providerSessionId: session.providerSessionId }]);
+    expect(got.status).toBe('TIMED_OUT');
+    expect(got.endedAt?.toISOString()).toBe('2026-03-01T12:00:30.000Z');
+    expect(got.lastSyncedAt.toISOString()).toBe('2026-03-01T12:00:35.000Z');
+    expect(got.updatedAt.toISOString()).toBe('2026-03-01T12:00:35.000Z');
+    const stored = await storedSession();
+    expect(stored.status).toBe('TIMED_OUT');
+    expect(stored.endedAt?.toISOString()).toBe('2026-03-01T12:00:30.000Z');
+  });
+
+  it('moves lastSyncedAt but not updatedAt when nothing changed', async () => {
+    const { clock, get, storedSession } = await setUp();
+    clock.advance(10_000);
+    const { session } = await get();
+    expect(session.status).toBe('RUNNING');
+    const stored = await storedSession();
+    expect(stored.lastSyncedAt.toISOString()).toBe('2026-03-01T12:00:10.000Z');
+    expect(stored.updatedAt.toISOString()).toBe('2026-03-01T12:00:00.000Z');
+  });
+
+  it('marks a session the provider forgot as COMPLETED, ended now', async () => {
+    const { clock, provider, session, get, storedSession } = await setUp();
+    provider.forget(session.providerSessionId);
+    clock.advance(60_000);
+    const { session: got, syncError } = await get();
+    expect(syncError).toBeNull();
+    expect(got.status).toBe('COMPLETED');
+    expect(got.endedAt?.toISOString()).toBe('2026-03-01T12:01:00.000Z');
+    expect((await storedSession()).status).toBe('COMPLETED');
+  });
+
+  it('answers the stored state with syncError when the provider is unavailable', async () => {
+    const { clock, provider, session, get, storedSession } = await setUp();
+    provider.setStatus(session.providerSessionId, 'ERROR');
+    provider.failNext('get', 'provider_unavailable');
+    clock.advance(60_000);
+    const { session: got, syncError } = await get();
+    expect(syncError).toBe('provider_unavailable');
+    expect(got.status).toBe('RUNNING');
+    expect(got.lastSyncedAt.toISOString()).toBe('2026-03-01T12:00:00.000Z');
+    const stored = await storedSession();
+    expect(stored.status).toBe('RUNNING');
+    expect(stored.lastSyncedAt.toISOString()).toBe('2026-03-01T12:00:00.000Z');
+  });
+
+  it('passes a timeout code on as syncError too', async () => {
+    const { provider, get } = await setUp();
+    provider.failNext('get', 'provider_timeout');
+    expect((await get()).syncError).toBe('provider_timeout');
+  });
+
+  it('does not ask the provider about a terminal session, which stays final', async () => {
+    const { clock, provider, session, get, release, storedSession } = await setUp();
+    clock.advance(1_000);
+    await release();
+    const endedAt = (await storedSession()).endedAt?.toISOString();
+    // The provider (wrongly) says it runs again.
+    provider.setStatus(session.providerSessionId, 'RUNNING');
+    provider.calls.length = 0;
+    clock.advance(60_000);
+    const { session: got, syncError } = await get();
+    expect(syncError).toBeNull();
+    expect(provider.calls).toEqual([]);
+    expect(got.status).toBe('COMPLETED');
+    expect(got.endedAt?.toISOString()).toBe(endedAt);
+    expect((await storedSession()).status).toBe('COMPLETED');
+  });
+
+  it('answers not_found for an unknown session and for another owner', async () => {
+    const { get, provider } = await setUp();
+    await expect(get('00000000-0000-7000-8000-0000000fffff')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(get(undefined, 'owner-2')).rejects.toMatchObject({ code: 'not_found' });
+    expect(provider.calls).toEqual([]);
+  });
+
+  it('reads sessions of an archived project', async () => {
+    const { get, projects, project, clock } = await setUp();
+    project.archive(clock.now());
+    await projects.update(project);
+    expect((await get()).session.status).toBe('RUNNING');
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { Project } from '../projects/Project.ts';
+import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
+import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
+import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
+import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
+import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
+import { ManualClock } from '../testing/ManualClock.ts';
+import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
+import { CreateSession } from './CreateSession.ts';
+import { ListSessions } from './ListSessions.ts';
+import { ReleaseSession } from './ReleaseSession.ts';
+
+const OWNER = 'owner-1';
+
+async function setUp(count: number) {
+  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+  const ids = new SequentialIdGenerator();
+  const projects = new InMemoryProjectRepository();
+  const sessions = new InMemorySessionRepository();
+  const provider = new FakeBrowserProvider({ clock });
+  const project = Project.create({
+    id: ids.next(),
+    ownerId: OWNER,
+    name: 'Main',
+    slug: 'main',
+    now: clock.now(),
+  });
+  await projects.add(project);
+  const createSession = new CreateSession({
+    projects,
+    agents: new InMemoryAgentRepository(),
+    sessions,
+    provider,
+    idempotency: new InMemoryIdempotencyStore(),
+    ids,
+    clock,
+  });
+  const created: string[] = [];
+  for (let i = 0; i < count; i++) {
+    clock.advance(1_000);
+    const { session } = await createSession.execute({ ownerId: OWNER, projectId: project.id, request: {} });
+    created.push(session.id);
+  }
+  const release = (sessionId: string) =>
+    new ReleaseSession({ projects, sessions, provider, clock }).execute({
+      ownerId: OWNER,
+      projectId: project.id,
+      sessionId,
+    });
+  const listSessions = new ListSessions({ projects, sessions });
+  const list = (
+    query: { limit?: number; offset?: number; status?: 'RUNNING' | 'COMPLETED' } = {},
+    ownerId = OWNER,
+  ) => listSessions.execute({ ownerId, projectId: project.id, ...query });
+  return { list, created, release, provider };
+}
+
+describe('ListSessions', () => {
+  it('answers the envelope with the defaults: newest first, limit 20, offset 0', async () => {
+    const { list, created } = await setUp(25);
+    const page = await list();
+    expect(page.limit).toBe(20);
+    expect(page.offset).toBe(0);
+    expect(page.total).toBe(25);
+    expect(page.sessions.map((s) => s.id)).toEqual(created.slice(5).reverse());
+  });
+
+  it('pages with limit and offset and filters by status', async () => {
+    const { list, created, release, provider } = await setUp(5);
+    await release(created[1]!);
+    await release(created[3]!);
+    const page = await list({ limit: 2, offset: 1 });
+    expect(page).toMatchObject({ limit: 2, offset: 1, total: 5 });
+    expect(page.sessions.map((s) => s.id)).toEqual([created[3], created[2]]);
+    const completed = await list({ status: 'COMPLETED' });
+    expect(completed.total).toBe(2);
+    expect(completed.sessions.map((s) => s.id)).toEqual([created[3], created[1]]);
+    // Served from the database: no provider call per listed session.
+    expect(provider.calls.filter((c) => c.op === 'get')).toEqual([]);
+  });
+
+  it.each([
+    [{ limit: 0 }, 'limit'],
+    [{ limit: 101 }, 'limit'],
+    [{ limit: 2.5 }, 'limit'],
+    [{ offset: -1 }, 'offset'],
+    [{ offset: 0.5 }, 'offset'],
+  ])('refuses %o with validation_failed', async (query, path) => {
+    const { list } = await setUp(1);
+    await expect(list(query)).rejects.toMatchObject({
+      code: 'validation_failed',
+      errors: [expect.objectContaining({ path })],
+    });
+  });
+
+  it('accepts limit 100 and answers not_found for another owner', async () => {
+    const { list } = await setUp(1);
+    expect((await list({ limit: 100 })).sessions).toHaveLength(1);
+    await expect(list({}, 'owner-2')).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

@@ -1,0 +1,151 @@
+import { describe, expect, it, vi } from 'vitest';
+import { Project } from '../projects/Project.ts';
+import type { Logger } from '../shared/Logger.ts';
+import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
+import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
+import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
+import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
+import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
+import { ManualClock } from '../testing/ManualClock.ts';
+import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
+import type { BrowserSession } from './BrowserSession.ts';
+import { CreateSession } from './CreateSession.ts';
+import { ReconcileSessions } from './ReconcileSessions.ts';
+import { ReleaseSession } from './ReleaseSession.ts';
+
+const OWNER = 'owner-1';
+
+async function setUp() {
+  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+  const ids = new SequentialIdGenerator();
+  const projects = new InMemoryProjectRepository();
+  const sessions = new InMemorySessionRepository();
+  const provider = new FakeBrowserProvider({ clock });
+  const project = Project.create({
+    id: ids.next(),
+    ownerId: OWNER,
+    name: 'Main',
+    slug: 'main',
+    now: clock.now(),
+  });
+  await projects.add(project);
+  const createSession = new CreateSession({
+    projects,
+    agents: new InMemoryAgentRepository(),
+    sessions,
+    provider,
+    idempotency: new InMemoryIdempotencyStore(),
+    ids,
+    clock,
+  });
+  // Five active sessions created (and so last synced) a second apart, oldest first, and one released.
+  const active: BrowserSession[] = [];
+  for (let i = 0; i < 5; i++) {
+    active.push(
+      (await createSession.execute({ ownerId: OWNER, projectId: project.id, request: {} })).session,
+    );
+    clock.advance(1_000);
+  }
+  const ended = (await createSession.execute({ ownerId: OWNER, projectId: project.id, request: {} })).session;
+  await new ReleaseSession({ projects, sessions, provider, clock }).execute({
+    ownerId: OWNER,
+    projectId: project.id,
+    sessionId: ended.id,
+  });
+  provider.calls.length = 0;
+  const warnings: Array<Record<string, unknown>> = [];
+  const logger: Logger = { warn: (details) => warnings.push(details), error: () => {} };
+  const reconcile = new ReconcileSessions({ sessions, provider, clock, logger });
+  const run = (batchSize = 2) => reconcile.execute({ batchSize, concurrency: 2, leaseSec: 30 });
+  const stored = async (s: BrowserSession) => (await sessions.findInProject(project.id, s.id))!;
+  const gets = () =>
+    provider.calls.filter((c) => c.op === 'get').map((c) => (c.op === 'get' ? c.providerSessionId : ''));
+  return { clock, provider, sessions, active, ended, run, stored, gets, warnings };
+}
+
+describe('ReconcileSessions', () => {
+  it('syncs the least recently synced active sessions, a batch per pass', async () => {
+    const { clock, provider, active, run, stored, gets } = await setUp();
+    clock.advance(60_000);
+    provider.setStatus(active[0]!.providerSessionId, 'TIMED_OUT');
+    provider.forget(active[1]!.providerSessionId);
+
+    expect(await run()).toEqual({ claimed: 2, synced: 2, failed: 0 });
+    expect(gets().sort()).toEqual([active[0]!.providerSessionId, active[1]!.providerSessionId].sort());
+    expect((await stored(active[0]!)).status).toBe('TIMED_OUT');
+    expect((await stored(active[1]!)).status).toBe('COMPLETED');
+    expect((await stored(active[1]!)).endedAt?.toISOString()).toBe(clock.now().toISOString());
+
+    expect(await run()).toEqual({ claimed: 2, synced: 2, failed: 0 });
+    expect(gets().slice(2).sort()).toEqual(
+      [active[2]!.providerSessionId, active[3]!.providerSessionId].sort(),
+    );
+    // The ended two are out of the rotation; the last one comes next, then the longest unsynced again.
+    expect(await run()).toEqual({ claimed: 2, synced: 2, failed: 0 });
+    expect(gets()[4]).toBe(active[4]!.providerSessionId);
+    expect([active[2]!.providerSessionId, active[3]!.providerSessionId]).toContain(gets()[5]);
+    for (const s of active.slice(2)) {
+      expect((await stored(s)).lastSyncedAt.toISOString()).toBe(clock.now().toISOString());
+      expect((await stored(s)).status).toBe('RUNNING');
+    }
+  });
+
+  it('leaves terminal sessions alone', async () => {
+    const { clock, ended, run, stored, gets, provider } = await setUp();
+    const before = await stored(ended);
+    provider.setStatus(ended.providerSessionId, 'RUNNING');
+    clock.advance(60_000);
+    const report = await run(100);
+    expect(report.claimed).toBe(5);
+    expect(gets()).not.toContain(ended.providerSessionId);
+    const after = await stored(ended);
+    expect(after.status).toBe('COMPLETED');
+    expect(after.lastSyncedAt.toISOString()).toBe(before.lastSyncedAt.toISOString());
+  });
+
+  it('counts sessions the provider could not report on as failed, and keeps their state', async () => {
+    const { clock, provider, active, run, stored } = await setUp();
+    clock.advance(60_000);
+    provider.failNext('get', 'provider_unavailable');
+    const report = await run(5);
+    expect(report).toEqual({ claimed: 5, synced: 4, failed: 1 });
+    const states = await Promise.all(active.map(stored));
+    expect(states.filter((s) => s.lastSyncedAt.getTime() === clock.now().getTime())).toHaveLength(4);
+    expect(states.every((s) => s.status === 'RUNNING')).toBe(true);
+  });
+
+  it('counts and logs an unexpected error and goes on with the batch', async () => {
+    const { clock, provider, active, run, warnings } = await setUp();
+    clock.advance(60_000);
+    const get = provider.get.bind(provider);
+    vi.spyOn(provider, 'get').mockImplementation(async (id) => {
+      if (id === active[0]!.providerSessionId) throw new Error('boom');
+      return get(id);
+    });
+    expect(await run(5)).toEqual({ claimed: 5, synced: 4, failed: 1 });
+    expect(warnings).toEqual([{ sessionId: active[0]!.id, error: 'Error: boom' }]);
+  });
+
+  it('does not claim sessions another pass holds until their lease ends', async () => {
+    const { clock, provider, sessions, run } = await setUp();
+    clock.advance(60_000);
+    await sessions.claimForSync(clock.now(), new Date(clock.now().getTime() + 30_000), 3);
+    expect((await run(5)).claimed).toBe(2);
+    provider.calls.length = 0;
+    clock.advance(30_000);
+    expect((await run(5)).claimed).toBe(5);
+  });
+
+  it('answers an empty report when nothing is active', async () => {
+    const reconcile = new ReconcileSessions({
+      sessions: new InMemorySessionRepository(),
+      provider: new FakeBrowserProvider({ clock: new ManualClock() }),
+      clock: new ManualClock(),
+    });
+    expect(await reconcile.execute({ batchSize: 10, concurrency: 4, leaseSec: 30 })).toEqual({
+      claimed: 0,
+      synced: 0,
+      failed: 0,
+    });
+  });
+});

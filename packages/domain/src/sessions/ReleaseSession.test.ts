@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { Project } from '../projects/Project.ts';
+import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
+import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
+import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
+import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
+import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
+import { ManualClock } from '../testing/ManualClock.ts';
+import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
+import { CreateSession } from './CreateSession.ts';
+import { ReleaseSession } from './ReleaseSession.ts';
+
+const OWNER = 'owner-1';
+
+async function setUp() {
+  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+  const ids = new SequentialIdGenerator();
+  const projects = new InMemoryProjectRepository();
+  const sessions = new InMemorySessionRepository();
+  const provider = new FakeBrowserProvider({ clock });
+  const project = Project.create({
+    id: ids.next(),
+    ownerId: OWNER,
+    name: 'Main',
+    slug: 'main',
+    now: clock.now(),
+  });
+  await projects.add(project);
+  const { session } = await new CreateSession({
+    projects,
+    agents: new InMemoryAgentRepository(),
+    sessions,
+    provider,
+    idempotency: new InMemoryIdempotencyStore(),
+    ids,
+    clock,
+  }).execute({ ownerId: OWNER, projectId: project.id, request: {} });
+  provider.calls.length = 0;
+  const releaseSession = new ReleaseSession({ projects, sessions, provider, clock });
+  const release = (ownerId = OWNER, sessionId = session.id) =>
+    releaseSession.execute({ ownerId, projectId: project.id, sessionId });
+  const storedSession = async () => (await sessions.findInProject(project.id, session.id))!;
+  return { clock, provider, session, release, storedSession, projects, project };
+}
+
+describe('ReleaseSession', () => {
+  it('asks the provider to end the session and stores it COMPLETED, ended now', async () => {
+    const { clock, provider, session, release, storedSession } = await setUp();
+    clock.advance(90_000);
+    const released = await release();
+    expect(provider.calls).toEqual([{ op: 'release', providerSessionId: session.providerSessionId }]);
+    expect(provider.running).toEqual([]);
+    expect(released.status).toBe('COMPLETED');
+    expect(released.endedAt?.toISOString()).toBe('2026-03-01T12:01:30.000Z');
+    const stored = await storedSession();
+    expect(stored.status).toBe('COMPLETED');
+    expect(stored.endedAt?.toISOString()).toBe('2026-03-01T12:01:30.000Z');
+    expect(stored.updatedAt.toISOString()).toBe('2026-03-01T12:01:30.000Z');
+  });
+
+  it('is idempotent: a second release returns the session unchanged without a provider call', async () => {
+    const { clock, provider, release } = await setUp();
+    const first = await release();
+    clock.advance(60_000);
+    const second = await release();
+    expect(provider.calls.filter((c) => c.op === 'release')).toHaveLength(1);
+    expect(second.status).toBe('COMPLETED');
+    expect(second.endedAt?.toISOString()).toBe(first.endedAt?.toISOString());
+    expect(second.updatedAt.toISOString()).toBe(first.updatedAt.toISOString());
+  });
+
+  it('completes a session the provider no longer knows', async () => {
+    const { provider, session, release, storedSession } = await setUp();
+    provider.forget(session.providerSessionId);
+    expect((await release()).status).toBe('COMPLETED');
+    expect((await storedSession()).status).toBe('COMPLETED');
+  });
+
+  it('lets a provider error through and changes nothing', async () => {
+    const { provider, session, release, storedSession } = await setUp();
+    provider.failNext('release', 'provider_error');
+    await expect(release()).rejects.toMatchObject({ code: 'provider_error' });
+    const stored = await storedSession();
+    expect(stored.status).toBe('RUNNING');
+    expect(stored.endedAt).toBeNull();
+    expect(provider.running).toEqual([session.providerSessionId]);
+  });
+
+  it('releases sessions of an archived project', async () => {
+    const { release, projects, project, clock } = await setUp();
+    project.archive(clock.now());
+    await projects.update(project);
+    expect((await release()).status).toBe('COMPLETED');
+  });
+
+  it('answers not_found for another owner and an unknown session, without a provider call', async () => {
+    const { release, provider } = await setUp();
+    await expect(release('owner-2')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(release(OWNER, '00000000-0000-7000-8000-0000000fffff')).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect(provider.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { describeBrowserProviderContract } from './describeBrowserProviderContract.ts';
+import { FakeBrowserProvider } from './FakeBrowserProvider.ts';
+import { ManualClock } from './ManualClock.ts';
+
+describeBrowserProviderContract('FakeBrowserProvider', {
+  create: async () => ({ provider: new FakeBrowserProvider({ clock: new ManualClock() }) }),
+});
+
+describeBrowserProviderContract('FakeBrowserProvider (local-style, one region)', {
+  create: async () => ({
+    provider: new FakeBrowserProvider({ clock: new ManualClock(), name: 'local', regions: ['local'] }),
+    request: { timeoutSec: 60 },
+  }),
+});
+
+describe('FakeBrowserProvider', () => {
+  it('fails the next call of the given kind once, with the code and retry-after given', async () => {
+    const provider = new FakeBrowserProvider({ clock: new ManualClock() });
+    provider.failNext('create', 'provider_rate_limited', 7);
+    const request = {
+      sessionId: 's',
+      projectId: 'p',
+      providerProjectId: 'fake-project',
+      region: 'us-west-2',
+      timeoutSec: 300,
+      contextId: null,
+      extensionId: null,
+    };
+    await expect(provider.create(request)).rejects.toMatchObject({
+      code: 'provider_rate_limited',
+      retryAfterSec: 7,
+    });
+    const created = await provider.create(request);
+    expect(provider.running).toEqual([created.providerSessionId]);
+    expect(provider.calls.map((c) => c.op)).toEqual(['create', 'create']);
+  });
+
+  it('reports a status set on its side, with an end time for a terminal one', async () => {
+    const clock = new ManualClock('2026-01-01T00:00:00.000Z');
+    const provider = new FakeBrowserProvider({ clock });
+    const created = await provider.create({
+      sessionId: 's',
+      projectId: 'p',
+      providerProjectId: 'fake-project',
+      region: 'us-west-2',
+      timeoutSec: 300,
+      contextId: null,
+      extensionId: null,
+    });
+    clock.advance(5_000);
+    provider.setStatus(created.providerSessionId, 'TIMED_OUT');
+    const got = await provider.get(created.providerSessionId);
+    expect(got?.status).toBe('TIMED_OUT');
+    expect(got?.endedAt?.toISOString()).toBe('2026-01-01T00:00:05.000Z');
+    expect(provider.running).toEqual([]);
+    provider.forget(created.providerSessionId);
+    expect(await provider.get(created.providerSessionId)).toBeNull();
+  });
+});

@@ -1,0 +1,416 @@
+import { describe, expect, it } from 'vitest';
+import type { ProviderSessionSnapshot } from '../sessions/BrowserProvider.ts';
+import { BrowserSession, type SessionSettings } from '../sessions/BrowserSession.ts';
+import type { SessionRepository } from '../sessions/SessionRepository.ts';
+import { isTerminalStatus, type SessionStatus } from '../sessions/sessionStatus.ts';
+
+/** A fresh, empty session store, and a way to create the project rows its sessions belong to. */
+export interface SessionRepositoryFixture {
+  sessions: SessionRepository;
+  /** Makes `projectId` exist (database stores need the row for their foreign key). */
+  givenProject(projectId: string): Promise<void>;
+}
+
+const P1 = '0190c000-0000-7000-8000-0000000000a1';
+const P2 = '0190c000-0000-7000-8000-0000000000a2';
+const SEC = 1000;
+const HOUR = 3_600_000;
+
+/** What a test says about a session it needs; everything else gets a plain default. */
+interface SessionSpec {
+  projectId?: string;
+  status?: SessionStatus;
+  createdAt?: Date;
+  startedAt?: Date;
+  endedAt?: Date | null;
+  lastSyncedAt?: Date;
+}
+
+/** The provider's view of a stored session, as an unchanged refresh would report it. */
+function snapshotOf(session: BrowserSession): ProviderSessionSnapshot {
+  const { providerSessionId, providerProjectId, status, connectUrl, seleniumRemoteUrl } = session;
+  const { startedAt, endedAt, expiresAt } = session;
+  return {
+    providerSessionId,
+    providerProjectId,
+    status,
+    connectUrl,
+    seleniumRemoteUrl,
+    startedAt,
+    endedAt,
+    expiresAt,
+  };
+}
+
+/** Every own field of the entity, dates as ISO strings, so a comparison covers each one to the millisecond. */
+function fieldsOf(session: BrowserSession): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(session).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]),
+  );
+}
+
+const ids = (sessions: BrowserSession[]) => sessions.map((s) => s.id);
+
+/**
+ * Behaviour every `SessionRepository` must have (SPEC §5): round trips, project scoping, paging,
+ * statistics, and the reconciler's claim, which must be exclusive under concurrency.
+ * `create` gives a fresh, empty store.
+ */
+export function describeSessionRepositoryContract(
+  name: string,
+  options: { create: () => Promise<SessionRepositoryFixture> },
+): void {
+  describe(`SessionRepository contract: ${name}`, () => {
+    let seq = 0;
+    const base = Date.parse('2026-03-01T12:00:00.123Z');
+
+    function session(spec: SessionSpec = {}): BrowserSession {
+      seq++;
+      const createdAt = spec.createdAt ?? new Date(base + seq * SEC);
+      const status = spec.status ?? 'RUNNING';
+      const startedAt = spec.startedAt ?? createdAt;
+      const endedAt =
+        spec.endedAt !== undefined
+          ? spec.endedAt
+          : isTerminalStatus(status)
+            ? new Date(startedAt.getTime() + 60 * SEC)
+            : null;
+      const settings: SessionSettings = {
+        name: `Session ${seq}`,
+        script: '',
+        env: {},
+        region: 'us-west-2',
+        timeoutSec: 300,
+        extensionId: null,
+        contextId: null,
+        agentId: null,
+      };
+      const created = BrowserSession.create({
+        id: `0190c000-0000-7000-8000-${String(seq).padStart(12, '0')}`,
+        projectId: spec.projectId ?? P1,
+        provider: 'contract',
+        settings,
+        snapshot: {
+          providerSessionId: `provider-${seq}`,
+          providerProjectId: 'provider-project',
+          status,
+          connectUrl: `wss://browsers.example/connect/${seq}`,
+          seleniumRemoteUrl: null,
+          startedAt,
+          endedAt,
+          expiresAt: null,
+        },
+        now: createdAt,
+      });
+      if (spec.lastSyncedAt) created.applyProviderSnapshot(snapshotOf(created), spec.lastSyncedAt);
+      return created;
+    }
+
+    async function setUp(): Promise<SessionRepository> {
+      const fixture = await options.create();
+      await fixture.givenProject(P1);
+      await fixture.givenProject(P2);
+      return fixture.sessions;
+    }
+
+    async function addAll(sessions: SessionRepository, list: BrowserSession[]): Promise<void> {
+      for (const s of list) await sessions.add(s);
+    }
+
+    describe('storing', () => {
+      it('round-trips every field of an active session, env and dates to the millisecond', async () => {
+        const sessions = await setUp();
+        seq++;
+        const original = BrowserSession.create({
+          id: `0190c000-0000-7000-8000-${String(seq).padStart(12, '0')}`,
+          projectId: P1,
+          provider: 'browserbase',
+          settings: {
+            name: 'Nightly crawl ✓',
+            script: 'await page.goto("https://example.com");\n// ünïcode 🚀',
+            env: { API_KEY: 'sk-123', EMPTY: '', _X1: 'a=b;c "quoted"' },
+            region: 'eu-central-1',
+            timeoutSec: 21_600,
+            extensionId: 'ext-1',
+            contextId: 'ctx-1',
+            agentId: '0190c000-0000-7000-8000-00000000a9e7',
+          },
+          snapshot: {
+            providerSessionId: 'bb-abc',
+            providerProjectId: 'bb-project',
+            status: 'RUNNING',
+            connectUrl: 'wss://connect.example/abc?signingKey=xyz',
+            seleniumRemoteUrl: 'https://connect.example/webdriver',
+            startedAt: new Date(base + 5),
+            endedAt: null,
+            expiresAt: new Date(base + 21_600 * SEC + 7),
+          },
+          now: new Date(base + 9),
+        });
+        await sessions.add(original);
+        const found = await sessions.findInProject(P1, original.id);
+        expect(found).toBeInstanceOf(BrowserSession);
+        expect(fieldsOf(found!)).toEqual(fieldsOf(original));
+        expect(found!.isActive).toBe(true);
+      });
+
+      it('round-trips an ended session with every nullable field null', async () => {
+        const sessions = await setUp();
+        const original = session({
+          status: 'TIMED_OUT',
+          startedAt: new Date(base + 1),
+          endedAt: new Date(base + 299_999),
+        });
+        await sessions.add(original);
+        const found = await sessions.findInProject(P1, original.id);
+        expect(fieldsOf(found!)).toEqual(fieldsOf(original));
+        expect(found).toMatchObject({
+          seleniumRemoteUrl: null,
+          expiresAt: null,
+          extensionId: null,
+          contextId: null,
+          agentId: null,
+          env: {},
+        });
+        expect(found!.isActive).toBe(false);
+      });
+
+      it('finds a session in its own project only, and nothing for unknown ids', async () => {
+        const sessions = await setUp();
+        const s = session({ projectId: P1 });
+        await sessions.add(s);
+        expect(await sessions.findInProject(P2, s.id)).toBeNull();
+        expect(await sessions.findInProject(P1, '0190c000-0000-7000-8000-00000000ffff')).toBeNull();
+      });
+
+      it('keeps its own copy: changing an object after add or after a read changes nothing stored', async () => {
+        const sessions = await setUp();
+        const s = session();
+        await sessions.add(s);
+        s.end('ERROR', new Date(base + HOUR));
+        const read = await sessions.findInProject(P1, s.id);
+        expect(read?.status).toBe('RUNNING');
+        read?.end('COMPLETED', new Date(base + HOUR));
+        expect((await sessions.findInProject(P1, s.id))?.status).toBe('RUNNING');
+      });
+
+      it('stores updates of status, URLs, endedAt, updatedAt and lastSyncedAt', async () => {
+        const sessions = await setUp();
+        const s = session();
+        await sessions.add(s);
+        const syncedAt = new Date(base + 2 * HOUR + 321);
+        const endedAt = new Date(base + HOUR + 654);
+        s.applyProviderSnapshot(
+          {
+            ...snapshotOf(s),
+            status: 'ERROR',
+            connectUrl: 'wss://browsers.example/moved',
+            endedAt,
+            expiresAt: new Date(base + 3 * HOUR + 1),
+          },
+          syncedAt,
+        );
+        await sessions.update(s);
+        const found = await sessions.findInProject(P1, s.id);
+        expect(fieldsOf(found!)).toEqual(fieldsOf(s));
+        expect(found).toMatchObject({ status: 'ERROR', connectUrl: 'wss://browsers.example/moved' });
+        expect(found!.endedAt?.toISOString()).toBe(endedAt.toISOString());
+        expect(found!.lastSyncedAt.toISOString()).toBe(syncedAt.toISOString());
+        expect(found!.updatedAt.toISOString()).toBe(syncedAt.toISOString());
+      });
+    });
+
+    describe('listing', () => {
+      it('lists the project’s sessions newest first, with the total', async () => {
+        const sessions = await setUp();
+        const minute = (m: number) => new Date(base + m * 60 * SEC);
+        const a = session({ createdAt: minute(1), status: 'COMPLETED' });
+        const b = session({ createdAt: minute(3), status: 'RUNNING' });
+        const c = session({ createdAt: minute(2), status: 'RUNNING' });
+        const d = session({ createdAt: minute(5), status: 'PENDING' });
+        const e = session({ createdAt: minute(4), status: 'RUNNING' });
+        const other = session({ createdAt: minute(6), projectId: P2 });
+        await addAll(sessions, [a, b, c, d, e, other]);
+
+        const all = await sessions.list(P1, { limit: 10, offset: 0 });
+        expect(ids(all.sessions)).toEqual(ids([d, e, b, c, a]));
+        expect(all.total).toBe(5);
+        expect(all.sessions[0]).toBeInstanceOf(BrowserSession);
+
+        const running = await sessions.list(P1, { status: 'RUNNING', limit: 10, offset: 0 });
+        expect(ids(running.sessions)).toEqual(ids([e, b, c]));
+        expect(running.total).toBe(3);
+
+        const page = await sessions.list(P1, { limit: 2, offset: 1 });
+        expect(ids(page.sessions)).toEqual(ids([e, b]));
+        expect(page.total).toBe(5);
+
+        const filteredPage = await sessions.list(P1, { status: 'RUNNING', limit: 1, offset: 2 });
+        expect(ids(filteredPage.sessions)).toEqual(ids([c]));
+        expect(filteredPage.total).toBe(3);
+
+        const beyond = await sessions.list(P1, { limit: 10, offset: 5 });
+        expect(beyond).toEqual({ sessions: [], total: 5 });
+
+        expect(await sessions.list(P1, { status: 'TIMED_OUT', limit: 10, offset: 0 })).toEqual({
+          sessions: [],
+          total: 0,
+        });
+        expect(ids((await sessions.list(P2, { limit: 10, offset: 0 })).sessions)).toEqual([other.id]);
+      });
+
+      it('lists only the project’s PENDING and RUNNING sessions as active', async () => {
+        const sessions = await setUp();
+        const running = session({ status: 'RUNNING' });
+        const pending = session({ status: 'PENDING' });
+        await addAll(sessions, [
+          running,
+          pending,
+          session({ status: 'COMPLETED' }),
+          session({ status: 'ERROR' }),
+          session({ status: 'TIMED_OUT' }),
+          session({ status: 'RUNNING', projectId: P2 }),
+        ]);
+        const active = await sessions.listActiveInProject(P1);
+        expect(ids(active).sort()).toEqual([running.id, pending.id].sort());
+        expect(active.every((s) => s instanceof BrowserSession && s.isActive)).toBe(true);
+        expect(await sessions.listActiveInProject('0190c000-0000-7000-8000-0000000000a3')).toEqual([]);
+      });
+    });
+
+    describe('statistics', () => {
+      it('answers zeros, with every status key, for a project without sessions', async () => {
+        const sessions = await setUp();
+        expect(await sessions.stats(P1, new Date(base))).toEqual({
+          total: 0,
+          byStatus: { PENDING: 0, RUNNING: 0, COMPLETED: 0, ERROR: 0, TIMED_OUT: 0 },
+          createdLast24h: 0,
+          avgDurationSec: 0,
+          totalBrowserSec: 0,
+        });
+      });
+
+      it('counts, averages ended sessions only and sums browser time with active ones up to now', async () => {
+        const sessions = await setUp();
+        const now = new Date(base + 48 * HOUR);
+        const ago = (ms: number) => new Date(now.getTime() - ms);
+        const span = (start: Date, ms: number) => new Date(start.getTime() + ms);
+        // Active: 600 s + 60 s + 30 s up to now.
+        await sessions.add(session({ status: 'RUNNING', createdAt: ago(600 * SEC) }));
+        await sessions.add(session({ status: 'RUNNING', createdAt: ago(60 * SEC) }));
+        await sessions.add(session({ status: 'PENDING', createdAt: ago(30 * SEC) }));
+        // Ended: 100.5 s (created just inside 24 h), 300 s, 200 s (created just outside 24 h).
+        const inside = ago(24 * HOUR - SEC);
+        await sessions.add(
+          session({ status: 'COMPLETED', createdAt: inside, endedAt: span(inside, 100_500) }),
+        );
+        const old = ago(30 * HOUR);
+        await sessions.add(session({ status: 'ERROR', createdAt: old, endedAt: span(old, 300 * SEC) }));
+        const outside = ago(24 * HOUR + SEC);
+        await sessions.add(
+          session({ status: 'TIMED_OUT', createdAt: outside, endedAt: span(outside, 200 * SEC) }),
+        );
+        // Another project's sessions count for nothing here.
+        await sessions.add(session({ projectId: P2, status: 'RUNNING', createdAt: ago(10 * HOUR) }));
+        await sessions.add(
+          session({ projectId: P2, status: 'COMPLETED', createdAt: ago(HOUR), endedAt: ago(1) }),
+        );
+
+        const stats = await sessions.stats(P1, now);
+        expect(stats.total).toBe(6);
+        expect(stats.byStatus).toEqual({ PENDING: 1, RUNNING: 2, COMPLETED: 1, ERROR: 1, TIMED_OUT: 1 });
+        expect(stats.createdLast24h).toBe(4);
+        expect(stats.avgDurationSec).toBeCloseTo((100.5 + 300 + 200) / 3, 3);
+        expect(stats.totalBrowserSec).toBeCloseTo(600 + 60 + 30 + 100.5 + 300 + 200, 3);
+
+        // An hour later only the active sessions have grown: 3 × 3600 s more.
+        const later = await sessions.stats(P1, new Date(now.getTime() + HOUR));
+        expect(later.totalBrowserSec).toBeCloseTo(1290.5 + 3 * 3600, 3);
+        expect(later.avgDurationSec).toBeCloseTo((100.5 + 300 + 200) / 3, 3);
+        expect(later.createdLast24h).toBe(3);
+      });
+    });
+
+    describe('claiming for sync', () => {
+      const now = new Date(base + 10 * HOUR);
+      const leaseUntil = new Date(now.getTime() + 30 * SEC);
+      const syncedAt = (minutes: number) => new Date(base + minutes * 60 * SEC);
+
+      it('claims the least recently synced active sessions up to the limit, never a terminal one', async () => {
+        const sessions = await setUp();
+        const s4 = session({ lastSyncedAt: syncedAt(40) });
+        const s1 = session({ lastSyncedAt: syncedAt(10), status: 'PENDING' });
+        const s5 = session({ lastSyncedAt: syncedAt(50), projectId: P2 });
+        const s2 = session({ lastSyncedAt: syncedAt(20), projectId: P2 });
+        const s3 = session({ lastSyncedAt: syncedAt(30) });
+        const ended = ['COMPLETED', 'ERROR', 'TIMED_OUT'] as const;
+        const terminal = ended.map((status, i) => session({ status, lastSyncedAt: syncedAt(i + 1) }));
+        await addAll(sessions, [s4, s1, s5, ...terminal, s2, s3]);
+
+        const first = await sessions.claimForSync(now, leaseUntil, 3);
+        expect(ids(first)).toEqual(ids([s1, s2, s3]));
+        expect(first.every((s) => s instanceof BrowserSession && s.isActive)).toBe(true);
+        expect(fieldsOf(first[0]!)).toEqual(fieldsOf(s1));
+
+        expect(ids(await sessions.claimForSync(now, leaseUntil, 10))).toEqual(ids([s4, s5]));
+        expect(await sessions.claimForSync(now, leaseUntil, 10)).toEqual([]);
+      });
+
+      it('does not hand a claimed session out again before its lease ends, and does after', async () => {
+        const sessions = await setUp();
+        const s = session({ lastSyncedAt: syncedAt(1) });
+        await sessions.add(s);
+        expect(ids(await sessions.claimForSync(now, leaseUntil, 5))).toEqual([s.id]);
+        const justBefore = new Date(leaseUntil.getTime() - 1);
+        expect(await sessions.claimForSync(justBefore, new Date(justBefore.getTime() + 30 * SEC), 5)).toEqual(
+          [],
+        );
+        const again = await sessions.claimForSync(leaseUntil, new Date(leaseUntil.getTime() + 30 * SEC), 5);
+        expect(ids(again)).toEqual([s.id]);
+      });
+
+      it('hands a session out again once update ended the claim, and never once it ended', async () => {
+        const sessions = await setUp();
+        const synced = session({ lastSyncedAt: syncedAt(1) });
+        const ending = session({ lastSyncedAt: syncedAt(2) });
+        await addAll(sessions, [synced, ending]);
+        const [claimedSynced, claimedEnding] = await sessions.claimForSync(now, leaseUntil, 5);
+        expect(ids([claimedSynced!, claimedEnding!])).toEqual(ids([synced, ending]));
+
+        claimedSynced!.applyProviderSnapshot(snapshotOf(claimedSynced!), now);
+        await sessions.update(claimedSynced!);
+        claimedEnding!.end('COMPLETED', now);
+        await sessions.update(claimedEnding!);
+
+        const soon = new Date(now.getTime() + SEC);
+        const again = await sessions.claimForSync(soon, new Date(soon.getTime() + 30 * SEC), 5);
+        expect(ids(again)).toEqual([synced.id]);
+        expect(again[0]!.lastSyncedAt.toISOString()).toBe(now.toISOString());
+        const afterLease = new Date(leaseUntil.getTime() + HOUR);
+        const afterLeaseClaim = await sessions.claimForSync(
+          afterLease,
+          new Date(afterLease.getTime() + SEC),
+          5,
+        );
+        expect(ids(afterLeaseClaim)).toEqual([synced.id]);
+      });
+
+      it('never gives one session to two of 20 concurrent claimers', async () => {
+        const sessions = await setUp();
+        const all = Array.from({ length: 10 }, (_, i) =>
+          session({ lastSyncedAt: syncedAt(i + 1), projectId: i % 2 ? P1 : P2 }),
+        );
+        await addAll(sessions, all);
+        const claims = await Promise.all(
+          Array.from({ length: 20 }, () => sessions.claimForSync(now, leaseUntil, 3)),
+        );
+        expect(claims.every((c) => c.length <= 3)).toBe(true);
+        const claimed = claims.flatMap(ids);
+        expect(new Set(claimed).size).toBe(claimed.length);
+        // Whatever no claimer got is still free: together they are every session, each once.
+        const rest = ids(await sessions.claimForSync(now, leaseUntil, 10));
+        expect([...claimed, ...rest].sort()).toEqual(ids(all).sort());
+      });
+    });
+  });
+}

@@ -1,0 +1,205 @@
+import { createServer } from 'node:net';
+import { UnavailableError } from '@browserdeck/domain';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type BrowserdeckOrm,
+  createMikroOrm,
+  type DatabaseDialect,
+  MikroOrmAgentRepository,
+  MikroOrmIdempotencyStore,
+  MikroOrmProjectRepository,
+  MikroOrmSessionRepository,
+} from '../packages/adapters/src/persistence/mikro-orm/index.ts';
+import { SecretBoxError } from '../packages/adapters/src/persistence/secrets/index.ts';
+import { openTestOrm, type TestOrm } from './mikroOrm.ts';
+import { givenProject, makeAgent, makeSession, newSecretBox, OWNER, testId } from './sessionFixtures.ts';
+
+const P1 = testId(1, 1);
+const P2 = testId(1, 2);
+const NOW = new Date('2026-03-10T12:00:00.000Z');
+type Row = Record<string, unknown>;
+
+/** Reads a stored timestamp (epoch ms on SQLite, a Date or string on PostgreSQL) as ISO text. */
+const iso = (value: unknown) => new Date(value as string | number).toISOString();
+
+/** What lands in the session tables, and what holds with several ORMs on one database. */
+export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
+  describe(`MikroORM session storage (${dialect})`, () => {
+    let db: TestOrm;
+    let second: BrowserdeckOrm;
+    const secrets = newSecretBox();
+    const rows = (sql: string, params: unknown[] = []) =>
+      db.orm.em.getConnection().execute<Row[]>(sql, params);
+    const sessionsOn = (orm: BrowserdeckOrm) => new MikroOrmSessionRepository({ orm, secrets });
+
+    beforeAll(async () => {
+      db = await openTestOrm(dialect);
+      second = await createMikroOrm({ databaseUrl: db.database.url });
+    });
+    afterAll(async () => {
+      await second?.close(true);
+      await db?.close();
+    });
+    beforeEach(async () => {
+      await db.reset();
+      await givenProject(db.orm, P1);
+      await givenProject(db.orm, P2);
+    });
+
+    it('stores env sealed: no plaintext in the row, different ciphertexts for equal values', async () => {
+      const sessions = sessionsOn(db.orm);
+      const env = { API_TOKEN: 'plaintext-session-secret-42' };
+      await sessions.add(makeSession({ id: testId(2, 1), projectId: P1, env }));
+      await sessions.add(makeSession({ id: testId(2, 2), projectId: P1, env }));
+      const stored = await rows('select * from browser_sessions order by id');
+      expect(JSON.stringify(stored)).not.toContain('plaintext-session-secret-42');
+      expect(JSON.stringify(stored)).not.toContain('API_TOKEN');
+      const [a, b] = stored as [Row, Row];
+      expect(a.env).toMatch(/^v1\.[\w-]{8}\.[\w-]{16}\.[\w-]{22}\.[\w-]+$/);
+      expect(a.env).not.toBe(b.env);
+      expect((await sessions.findInProject(P1, testId(2, 1)))?.env).toEqual(env);
+    });
+
+    it('stores agent envVars sealed too, and metadata as JSON', async () => {
+      const agents = new MikroOrmAgentRepository({ orm: db.orm, secrets });
+      await agents.add(
+        makeAgent({ id: testId(3, 1), projectId: P1, envVars: { PASS: 'agent-plaintext-77' } }),
+      );
+      const [row] = (await rows('select * from agents')) as [Row];
+      expect(JSON.stringify(row)).not.toContain('agent-plaintext-77');
+      expect(row.env_vars).toMatch(/^v1\./);
+      const metadata = typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata;
+      expect(metadata).toEqual({ team: 'qa', tags: ['a', 'b'], nested: { ok: true } });
+    });
+
+    it('refuses to read secrets under another key, with a clear error', async () => {
+      await sessionsOn(db.orm).add(makeSession({ id: testId(2, 1), projectId: P1 }));
+      await new MikroOrmAgentRepository({ orm: db.orm, secrets }).add(
+        makeAgent({ id: testId(3, 1), projectId: P1 }),
+      );
+      const wrong = newSecretBox();
+      const session = await new MikroOrmSessionRepository({ orm: db.orm, secrets: wrong })
+        .findInProject(P1, testId(2, 1))
+        .catch((e: unknown) => e);
+      expect(session).toBeInstanceOf(SecretBoxError);
+      expect(String((session as Error).message)).toMatch(/another key.*SECRET_KEY/);
+      const agent = await new MikroOrmAgentRepository({ orm: db.orm, secrets: wrong })
+        .list(P1, { activeOnly: false })
+        .catch((e: unknown) => e);
+      expect(agent).toBeInstanceOf(SecretBoxError);
+    });
+
+    it('keeps snake_case columns and millisecond timestamps', async () => {
+      const created = new Date('2026-03-04T05:06:07.089Z');
+      const s = makeSession({
+        id: testId(2, 1),
+        projectId: P1,
+        now: created,
+        startedAt: new Date(created.getTime() - 1),
+      });
+      await sessionsOn(db.orm).add(s);
+      const [row] = (await rows('select * from browser_sessions')) as [Row];
+      expect(Object.keys(row).sort()).toEqual(
+        [
+          'agent_id',
+          'connect_url',
+          'context_id',
+          'created_at',
+          'ended_at',
+          'env',
+          'expires_at',
+          'extension_id',
+          'id',
+          'last_synced_at',
+          'name',
+          'project_id',
+          'provider',
+          'provider_project_id',
+          'provider_session_id',
+          'region',
+          'script',
+          'selenium_remote_url',
+          'started_at',
+          'status',
+          'sync_lease_until',
+          'timeout_sec',
+          'updated_at',
+        ].sort(),
+      );
+      expect(iso(row.created_at)).toBe('2026-03-04T05:06:07.089Z');
+      expect(iso(row.started_at)).toBe('2026-03-04T05:06:07.088Z');
+      expect(iso(row.expires_at)).toBe('2026-03-04T05:11:07.089Z');
+      expect(row).toMatchObject({
+        status: 'RUNNING',
+        timeout_sec: 300,
+        ended_at: null,
+        sync_lease_until: null,
+      });
+      await sessionsOn(db.orm).claimForSync(created, new Date(created.getTime() + 30_123), 5);
+      const [claimed] = (await rows('select sync_lease_until from browser_sessions')) as [Row];
+      expect(iso(claimed.sync_lease_until)).toBe('2026-03-04T05:06:37.212Z');
+    });
+
+    it("removes a project's sessions and agents with it; a deleted agent's sessions keep its id", async () => {
+      const sessions = sessionsOn(db.orm);
+      const agents = new MikroOrmAgentRepository({ orm: db.orm, secrets });
+      await agents.add(makeAgent({ id: testId(3, 1), projectId: P1 }));
+      await agents.add(makeAgent({ id: testId(3, 2), projectId: P2 }));
+      await sessions.add(makeSession({ id: testId(2, 1), projectId: P1, agentId: testId(3, 1) }));
+      await sessions.add(makeSession({ id: testId(2, 2), projectId: P2, agentId: testId(3, 2) }));
+      expect(await agents.delete(P1, testId(3, 1))).toBe(true);
+      expect((await sessions.findInProject(P1, testId(2, 1)))?.agentId).toBe(testId(3, 1));
+      expect(await rows('select agent_id from browser_sessions where id = ?', [testId(2, 1)])).toEqual([
+        { agent_id: testId(3, 1) },
+      ]);
+      expect(await new MikroOrmProjectRepository({ orm: db.orm }).delete(OWNER, P2)).toBe(true);
+      expect((await rows('select id from browser_sessions')).map((r) => r.id)).toEqual([testId(2, 1)]);
+      expect(await rows('select id from agents')).toEqual([]);
+    });
+
+    it('answers "nothing" for malformed ids without asking the database, and updates within the project only', async () => {
+      const sessions = sessionsOn(db.orm);
+      const agents = new MikroOrmAgentRepository({ orm: db.orm, secrets });
+      const s = makeSession({ id: testId(2, 1), projectId: P1 });
+      await sessions.add(s);
+      expect(await sessions.findInProject(P1, 'not-a-uuid')).toBeNull();
+      expect(await sessions.findInProject("x' or 1=1 --", s.id)).toBeNull();
+      expect(await sessions.list('nope', { limit: 5, offset: 0 })).toEqual({ sessions: [], total: 0 });
+      expect(await sessions.listActiveInProject('nope')).toEqual([]);
+      expect((await sessions.stats('nope', NOW)).total).toBe(0);
+      expect(await agents.findInProject(P1, 'nope')).toBeNull();
+      expect(await agents.list('nope', { activeOnly: false })).toEqual([]);
+      expect(await agents.delete(P1, 'nope')).toBe(false);
+      // An update names its project too: the same id under another project changes nothing.
+      const moved = Object.assign(Object.create(Object.getPrototypeOf(s)), { ...s, projectId: P2 });
+      moved.end('ERROR', NOW);
+      await sessions.update(moved);
+      expect((await sessions.findInProject(P1, s.id))?.status).toBe('RUNNING');
+    });
+
+    if (dialect !== 'postgresql') return;
+    it('answers database_unavailable when PostgreSQL cannot be reached', async () => {
+      const probe = createServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      const { port } = probe.address() as { port: number };
+      await new Promise((resolve) => probe.close(resolve));
+      const orm = await createMikroOrm({ databaseUrl: `postgres://u:p@127.0.0.1:${port}/gone` });
+      try {
+        const calls: (() => Promise<unknown>)[] = [
+          () => new MikroOrmSessionRepository({ orm, secrets }).list(P1, { limit: 5, offset: 0 }),
+          () => new MikroOrmSessionRepository({ orm, secrets }).claimForSync(NOW, NOW, 5),
+          () => new MikroOrmSessionRepository({ orm, secrets }).stats(P1, NOW),
+          () => new MikroOrmAgentRepository({ orm, secrets }).list(P1, { activeOnly: false }),
+          () => new MikroOrmIdempotencyStore({ orm, secrets }).reserve('s', 'k', 'f', NOW, NOW),
+        ];
+        for (const call of calls) {
+          const error = await call().catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(UnavailableError);
+          expect(error).toMatchObject({ code: 'database_unavailable' });
+        }
+      } finally {
+        await orm.close(true);
+      }
+    });
+  });
+}
