@@ -1,17 +1,24 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContainer } from './createContainer.ts';
+import { SessionReconciler } from './SessionReconciler.ts';
 import { TOKENS } from './tokens.ts';
+
+/** A provider that serves WebSocket upgrades on the API server (the local provider's CDP proxy). */
+interface UpgradeHandler {
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+}
 
 /** A running server. */
 export interface RunningServer {
   /** The address it listens on, e.g. `http://127.0.0.1:3000`. */
   readonly url: string;
   readonly server: Server;
-  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then closes the database. */
+  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), stops the reconciler, closes every browser, then the database. */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -20,9 +27,21 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const container = await createContainer(config, logger);
   const orm = await container.getAsync(TOKENS.Orm);
   const app = await container.getAsync(TOKENS.HttpApp);
+  const provider = await container.getAsync(TOKENS.BrowserProvider);
   const server = createServer(app.callback());
+  // The local provider serves each session's CDP WebSocket on this server.
+  const upgrades = 'handleUpgrade' in provider ? (provider as UpgradeHandler) : undefined;
+  server.on('upgrade', (req, socket, head) => {
+    if (!upgrades?.handleUpgrade(req, socket, head)) socket.destroy();
+  });
+  const reconciler = new SessionReconciler({
+    reconcile: await container.getAsync(TOKENS.ReconcileSessions),
+    logger,
+    intervalSec: config.RECONCILE_INTERVAL_SEC,
+  });
   server.listen(config.PORT, config.HOST);
   await once(server, 'listening');
+  reconciler.start();
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   let stopping: Promise<void> | undefined;
@@ -34,8 +53,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        await closed;
+        await Promise.all([closed, reconciler.stop()]);
         clearTimeout(timer);
+        if ('close' in provider) await (provider as { close(): Promise<void> }).close();
         await orm.close();
       })();
       return stopping;

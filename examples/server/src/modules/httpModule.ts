@@ -6,58 +6,40 @@ import { TOKENS as T } from '../tokens.ts';
 /** The Koa app, wired to the use cases. */
 export function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind(T.HttpApp).toResolvedValue(
-      (
-        orm,
-        logger,
-        signUp,
-        signIn,
-        refreshSession,
-        signOut,
-        authenticate,
-        getCurrentUser,
-        syncUser,
-        ...projects
-      ) => {
-        const [createProject, listProjects, getProject, updateProject, archiveProject, deleteProject] =
-          projects;
-        return createHttpApp({
-          signUp,
-          signIn,
-          refreshSession,
-          signOut,
-          authenticate,
-          getCurrentUser,
-          syncUser,
-          createProject,
-          listProjects,
-          getProject,
-          updateProject,
-          archiveProject,
-          deleteProject,
-          checkReadiness: () => checkDatabase(orm),
-          translateError: toDatabaseError,
-          logger,
-          corsOrigins: config.CORS_ORIGINS,
-        });
-      },
-      [
-        T.Orm,
-        T.Logger,
-        T.SignUp,
-        T.SignIn,
-        T.RefreshSession,
-        T.SignOut,
-        T.Authenticate,
-        T.GetCurrentUser,
-        T.SyncUser,
-        T.CreateProject,
-        T.ListProjects,
-        T.GetProject,
-        T.UpdateProject,
-        T.ArchiveProject,
-        T.DeleteProject,
-      ],
-    );
+    bind(T.HttpApp).toDynamicValue(async ({ getAsync }) => {
+      const orm = await getAsync(T.Orm);
+      const provider = await getAsync(T.BrowserProvider);
+      return createHttpApp({
+        signUp: await getAsync(T.SignUp),
+        signIn: await getAsync(T.SignIn),
+        refreshSession: await getAsync(T.RefreshSession),
+        signOut: await getAsync(T.SignOut),
+        authenticate: await getAsync(T.Authenticate),
+        getCurrentUser: await getAsync(T.GetCurrentUser),
+        syncUser: await getAsync(T.SyncUser),
+        createProject: await getAsync(T.CreateProject),
+        listProjects: await getAsync(T.ListProjects),
+        getProject: await getAsync(T.GetProject),
+        updateProject: await getAsync(T.UpdateProject),
+        archiveProject: await getAsync(T.ArchiveProject),
+        deleteProject: await getAsync(T.DeleteProject),
+        createSession: await getAsync(T.CreateSession),
+        listSessions: await getAsync(T.ListSessions),
+        getSession: await getAsync(T.GetSession),
+        releaseSession: await getAsync(T.ReleaseSession),
+        getSessionLogs: await getAsync(T.GetSessionLogs),
+        getSessionStats: await getAsync(T.GetSessionStats),
+        createAgent: await getAsync(T.CreateAgent),
+        listAgents: await getAsync(T.ListAgents),
+        getAgent: await getAsync(T.GetAgent),
+        updateAgent: await getAsync(T.UpdateAgent),
+        deleteAgent: await getAsync(T.DeleteAgent),
+        providerName: provider.name,
+        checkReadiness: () => checkDatabase(orm),
+        translateError: toDatabaseError,
+        logger: await getAsync(T.Logger),
+        corsOrigins: config.CORS_ORIGINS,
+      });
+    });
   });
 }

@@ -1,16 +1,28 @@
 import {
   ArchiveProject,
   Authenticate,
+  CreateAgent,
   CreateProject,
+  CreateSession,
+  DeleteAgent,
   DeleteProject,
+  GetAgent,
   GetCurrentUser,
   GetProject,
+  GetSession,
+  GetSessionLogs,
+  GetSessionStats,
+  ListAgents,
   ListProjects,
+  ListSessions,
+  ReconcileSessions,
   RefreshSession,
+  ReleaseSession,
   SignIn,
   SignOut,
   SignUp,
   SyncUser,
+  UpdateAgent,
   UpdateProject,
 } from '@browserdeck/domain';
 import { ContainerModule } from 'inversify';
@@ -54,5 +66,71 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
     (projects, clock) => new ArchiveProject({ projects, clock }),
     [T.ProjectRepository, T.Clock],
   );
-  bind(T.DeleteProject).toResolvedValue((projects) => new DeleteProject({ projects }), [T.ProjectRepository]);
+  bind(T.DeleteProject).toResolvedValue(
+    (projects, sessions, provider, logger) => new DeleteProject({ projects, sessions, provider, logger }),
+    [T.ProjectRepository, T.SessionRepository, T.BrowserProvider, T.Logger],
+  );
+});
+
+/** The session and agent use cases. */
+export const sessionUseCasesModule = new ContainerModule(({ bind }) => {
+  const common = [T.ProjectRepository, T.SessionRepository, T.BrowserProvider, T.Clock] as const;
+  bind(T.CreateSession).toResolvedValue(
+    (projects, agents, sessions, provider, idempotency, ids, clock, logger) =>
+      new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock, logger }),
+    [
+      T.ProjectRepository,
+      T.AgentRepository,
+      T.SessionRepository,
+      T.BrowserProvider,
+      T.IdempotencyStore,
+      T.IdGenerator,
+      T.Clock,
+      T.Logger,
+    ],
+  );
+  bind(T.ListSessions).toResolvedValue(
+    (projects, sessions) => new ListSessions({ projects, sessions }),
+    [T.ProjectRepository, T.SessionRepository],
+  );
+  bind(T.GetSession).toResolvedValue(
+    (projects, sessions, provider, clock) => new GetSession({ projects, sessions, provider, clock }),
+    [...common],
+  );
+  bind(T.ReleaseSession).toResolvedValue(
+    (projects, sessions, provider, clock) => new ReleaseSession({ projects, sessions, provider, clock }),
+    [...common],
+  );
+  bind(T.GetSessionLogs).toResolvedValue(
+    (projects, sessions, provider) => new GetSessionLogs({ projects, sessions, provider }),
+    [T.ProjectRepository, T.SessionRepository, T.BrowserProvider],
+  );
+  bind(T.GetSessionStats).toResolvedValue(
+    (projects, sessions, clock) => new GetSessionStats({ projects, sessions, clock }),
+    [T.ProjectRepository, T.SessionRepository, T.Clock],
+  );
+  bind(T.ReconcileSessions).toResolvedValue(
+    (sessions, provider, clock, logger) => new ReconcileSessions({ sessions, provider, clock, logger }),
+    [T.SessionRepository, T.BrowserProvider, T.Clock, T.Logger],
+  );
+  bind(T.CreateAgent).toResolvedValue(
+    (projects, agents, provider, ids, clock) => new CreateAgent({ projects, agents, provider, ids, clock }),
+    [T.ProjectRepository, T.AgentRepository, T.BrowserProvider, T.IdGenerator, T.Clock],
+  );
+  bind(T.ListAgents).toResolvedValue(
+    (projects, agents) => new ListAgents({ projects, agents }),
+    [T.ProjectRepository, T.AgentRepository],
+  );
+  bind(T.GetAgent).toResolvedValue(
+    (projects, agents) => new GetAgent({ projects, agents }),
+    [T.ProjectRepository, T.AgentRepository],
+  );
+  bind(T.UpdateAgent).toResolvedValue(
+    (projects, agents, provider, clock) => new UpdateAgent({ projects, agents, provider, clock }),
+    [T.ProjectRepository, T.AgentRepository, T.BrowserProvider, T.Clock],
+  );
+  bind(T.DeleteAgent).toResolvedValue(
+    (projects, agents) => new DeleteAgent({ projects, agents }),
+    [T.ProjectRepository, T.AgentRepository],
+  );
 });

@@ -1,0 +1,63 @@
+import type { ReconcileSessions } from '@browserdeck/domain';
+import type { Logger } from 'pino';
+
+/** Options of the background reconciler. */
+export interface SessionReconcilerOptions {
+  reconcile: Pick<ReconcileSessions, 'execute'>;
+  logger: Logger;
+  intervalSec: number;
+  /** Sessions claimed per pass (default 50); a full batch is followed at once by another. */
+  batchSize?: number;
+  /** Provider calls in flight at once (default 4). */
+  concurrency?: number;
+}
+
+/**
+ * Keeps active sessions' status fresh: every `intervalSec` it runs `ReconcileSessions` in bounded
+ * batches until a batch comes back short. Passes never overlap; `stop()` waits for the running one.
+ */
+export class SessionReconciler {
+  private readonly options: SessionReconcilerOptions;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(options: SessionReconcilerOptions) {
+    this.options = options;
+  }
+
+  start(): void {
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One full pass over what is due; exposed for tests. */
+  async runOnce(): Promise<void> {
+    const { batchSize = 50, concurrency = 4, intervalSec } = this.options;
+    // A claim outlives a slow pass, so no other instance refreshes the same sessions meanwhile.
+    const leaseSec = Math.max(30, intervalSec * 2);
+    for (let round = 0; round < 100 && !this.stopped; round++) {
+      const report = await this.options.reconcile.execute({ batchSize, concurrency, leaseSec });
+      if (report.claimed > 0) this.options.logger.debug(report, 'reconciled sessions');
+      if (report.claimed < batchSize) return;
+    }
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.runOnce()
+        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'session reconcile pass failed'))
+        .finally(() => {
+          this.running = undefined;
+          this.schedule();
+        });
+    }, this.options.intervalSec * 1000);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,40 @@
+import { BrowserbaseProvider, LocalChromiumProvider } from '@browserdeck/adapters';
+import { ContainerModule } from 'inversify';
+import type { Config } from '../config.ts';
+import { TOKENS as T } from '../tokens.ts';
+
+/** The cloud-browser provider chosen by `BROWSER_PROVIDER`. */
+export function browsersModule(config: Config): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    if (config.BROWSER_PROVIDER === 'browserbase') {
+      bind(T.BrowserProvider).toResolvedValue(
+        (clock, logger) =>
+          new BrowserbaseProvider({
+            apiKey: config.BROWSERBASE_API_KEY ?? '',
+            projectId: config.BROWSERBASE_PROJECT_ID ?? '',
+            baseUrl: config.BROWSERBASE_BASE_URL,
+            clock,
+            logger,
+          }),
+        [T.Clock, T.Logger],
+      );
+      return;
+    }
+    bind(T.BrowserProvider).toResolvedValue(
+      async (clock, logger) => {
+        const provider = new LocalChromiumProvider({
+          publicUrl: config.publicUrl,
+          dataDir: config.dataDir,
+          chromiumPath: config.CHROMIUM_PATH,
+          maxSessions: config.LOCAL_MAX_SESSIONS,
+          warmBrowsers: config.LOCAL_WARM_BROWSERS,
+          clock,
+          logger,
+        });
+        await provider.start();
+        return provider;
+      },
+      [T.Clock, T.Logger],
+    );
+  });
+}
