@@ -124,3 +124,59 @@ describe('the standalone server (npm start)', () => {
     );
   });
 });
+
+describe('sessions through the standalone server with the local Chromium provider', () => {
+  it('hands out a session Playwright drives through connectUrl, then releases it', async () => {
+    const { chromium } = await import('playwright-core');
+    const dir = mkdtempSync(join(tmpdir(), 'browserdeck-server-'));
+    const server = await startServerProcess({ DATA_DIR: dir, LOCAL_WARM_BROWSERS: '1' });
+    try {
+      await call(server, 'POST', '/v1/auth/signup', {
+        body: { email: 'lin@example.com', password: 'password-123' },
+      });
+      const signin = await call(server, 'POST', '/v1/auth/signin', {
+        body: { email: 'lin@example.com', password: 'password-123' },
+      });
+      const token = signin.body.access_token as string;
+      const project = (await call(server, 'POST', '/v1/auth/sync', { token })).body.project;
+      const base = `/v1/cloudbrowser/projects/${project.id}/sessions`;
+
+      const created = await call(server, 'POST', base, {
+        token,
+        body: { env: { GREETING: 'hi' }, timeoutSec: 120 },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({
+        status: 'RUNNING',
+        provider: 'local',
+        region: 'local',
+        timeoutSec: 120,
+      });
+      expect(created.body.userMetadata).toEqual({ script: '', env: { GREETING: 'hi' } });
+      expect(created.body.connectUrl).toMatch(
+        new RegExp(`^${server.url.replace('http', 'ws')}/v1/local/sessions/`),
+      );
+
+      const browser = await chromium.connectOverCDP(created.body.connectUrl);
+      const page = await browser.contexts()[0]!.newPage();
+      await page.setContent('<title>deck</title><p id="p">hello</p>');
+      expect(await page.evaluate(() => document.getElementById('p')?.textContent)).toBe('hello');
+
+      const forged = created.body.connectUrl.replace(/signingKey=[^&]+/, 'signingKey=forged');
+      await expect(chromium.connectOverCDP(forged, { timeout: 5000 })).rejects.toThrow();
+
+      const released = await call(server, 'POST', `${base}/${created.body.id}:release`, { token });
+      expect(released.status).toBe(200);
+      expect(released.body.status).toBe('COMPLETED');
+      expect(released.body.endedAt).not.toBeNull();
+      await expect(chromium.connectOverCDP(created.body.connectUrl, { timeout: 5000 })).rejects.toThrow();
+      await browser.close().catch(() => {});
+
+      const stats = await call(server, 'GET', `${base}/dashboard/stats`, { token });
+      expect(stats.body).toMatchObject({ total: 1, byStatus: { COMPLETED: 1, RUNNING: 0 } });
+    } finally {
+      expect(await server.stop()).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -23,7 +23,8 @@ export interface RunningServer {
 }
 
 /** Builds the container, opens (and migrates) the database, and listens. */
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+export async function startServer(requested: Config, logger: Logger): Promise<RunningServer> {
+  const config = await withConcretePort(requested);
   const container = await createContainer(config, logger);
   const orm = await container.getAsync(TOKENS.Orm);
   const app = await container.getAsync(TOKENS.HttpApp);
@@ -61,4 +62,18 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       return stopping;
     },
   };
+}
+
+/**
+ * With `PORT=0`, picks a free port before anything is built, so the URLs handed out (`PUBLIC_URL`'s
+ * default, the local provider's `connectUrl`) name the port the server really listens on.
+ */
+async function withConcretePort(config: Config): Promise<Config> {
+  if (config.PORT !== 0) return config;
+  const probe = createServer().listen(0, config.HOST);
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  return { ...config, PORT: port, publicUrl: config.PUBLIC_URL ? config.publicUrl : `http://${host}:${port}` };
 }
