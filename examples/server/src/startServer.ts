@@ -75,5 +75,9 @@ async function withConcretePort(config: Config): Promise<Config> {
   const { port } = probe.address() as AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
-  return { ...config, PORT: port, publicUrl: config.PUBLIC_URL ? config.publicUrl : `http://${host}:${port}` };
+  return {
+    ...config,
+    PORT: port,
+    publicUrl: config.PUBLIC_URL ? config.publicUrl : `http://${host}:${port}`,
+  };
 }
