@@ -160,7 +160,7 @@ describe('sessions through the standalone server with the local Chromium provide
       const browser = await chromium.connectOverCDP(created.body.connectUrl);
       const page = await browser.contexts()[0]!.newPage();
       await page.setContent('<title>deck</title><p id="p">hello</p>');
-      expect(await page.evaluate(() => document.getElementById('p')?.textContent)).toBe('hello');
+      expect(await page.textContent('#p')).toBe('hello');
 
       const forged = created.body.connectUrl.replace(/signingKey=[^&]+/, 'signingKey=forged');
       await expect(chromium.connectOverCDP(forged, { timeout: 5000 })).rejects.toThrow();
