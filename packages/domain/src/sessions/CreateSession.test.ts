@@ -329,6 +329,23 @@ describe('CreateSession', () => {
       expect(await stored()).toHaveLength(1);
     });
 
+    it('answers a retry with the first session even after the project was archived', async () => {
+      const { create, creates, clock, projects, project } = await setUp();
+      const first = await create({ name: 'before' }, 'key-arch');
+      const stored = (await projects.findOwned(OWNER, project.id))!;
+      stored.archive(clock.now());
+      await projects.update(stored);
+      const retry = await create({ name: 'before' }, 'key-arch');
+      expect(retry).toMatchObject({ replayed: true, session: { id: first.session.id } });
+      expect(creates()).toHaveLength(1);
+      expect((await errorOf(create({ name: 'before' }, 'other-key'))).code).toBe('project_archived');
+    });
+
+    it("does not answer a key used in another owner's project", async () => {
+      const { create } = await setUp();
+      expect((await errorOf(create({}, 'key-x', 'someone-else'))).code).toBe('not_found');
+    });
+
     it('refuses the same key with another body with idempotency_key_reused', async () => {
       const { create, creates, stored } = await setUp();
       await create({ name: 'first' }, 'key-1');

@@ -1,5 +1,6 @@
 import type { Agent } from '../agents/Agent.ts';
 import type { AgentRepository } from '../agents/AgentRepository.ts';
+import { findOwnedProject } from '../projects/findOwnedProject.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { Clock } from '../shared/Clock.ts';
@@ -46,32 +47,41 @@ export class CreateSession {
   }
 
   async execute(input: CreateSessionInput): Promise<{ session: BrowserSession; replayed: boolean }> {
-    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, true);
-    const agent = await this.agentFor(project.id, input.request.agentId);
-    const now = this.deps.clock.now();
-    const settings = resolveSessionSettings(input.request, agent, this.deps.provider, now);
-    if (input.idempotencyKey === undefined)
-      return { session: await this.start(project.id, settings, now), replayed: false };
-
-    const scope = `${input.ownerId}:${project.id}`;
     const key = input.idempotencyKey;
+    if (key === undefined) return { session: await this.createNew(input), replayed: false };
+    // A retry is answered from its key before anything else is checked, so it gets the first
+    // response even if the project was archived or the agent deactivated since.
+    const project = await findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
+    const scope = `${input.ownerId}:${project.id}`;
     const fingerprint = stableStringify(input.request);
-    const existing = await this.deps.idempotency.reserve(
-      scope,
-      key,
-      fingerprint,
-      now,
-      new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
-    );
+    const now = this.deps.clock.now();
+    const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
+    const existing = await this.deps.idempotency.reserve(scope, key, fingerprint, now, expiresAt);
     if (existing) return { session: await this.replay(project.id, existing, fingerprint), replayed: true };
+    let session: BrowserSession;
     try {
-      const session = await this.start(project.id, settings, now);
-      await this.deps.idempotency.complete(scope, key, session.id);
-      return { session, replayed: false };
+      session = await this.createNew(input);
     } catch (error) {
       await this.deps.idempotency.release(scope, key).catch(() => {});
       throw error;
     }
+    // The browser exists now: a key that fails to record it stays claimed (a retry hears "in
+    // progress") rather than being released, which would let a retry start a second browser.
+    await this.deps.idempotency.complete(scope, key, session.id).catch((error: unknown) => {
+      (this.deps.logger ?? silentLogger).error(
+        { sessionId: session.id, error: String(error) },
+        'could not record the session of an Idempotency-Key',
+      );
+    });
+    return { session, replayed: false };
+  }
+
+  private async createNew(input: CreateSessionInput): Promise<BrowserSession> {
+    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, true);
+    const agent = await this.agentFor(project.id, input.request.agentId);
+    const now = this.deps.clock.now();
+    const settings = resolveSessionSettings(input.request, agent, this.deps.provider, now);
+    return this.start(project.id, settings, now);
   }
 
   private async agentFor(projectId: string, agentId: string | null | undefined): Promise<Agent | null> {

@@ -44,6 +44,17 @@ async function setUp() {
 }
 
 describe('ReleaseSession', () => {
+  it('keeps the reason a session had already ended for at the provider', async () => {
+    const { clock, provider, session, release, storedSession } = await setUp();
+    clock.advance(30_000);
+    provider.setStatus(session.providerSessionId, 'TIMED_OUT');
+    clock.advance(30_000);
+    const released = await release();
+    expect(released.status).toBe('TIMED_OUT');
+    expect(released.endedAt?.toISOString()).toBe('2026-03-01T12:00:30.000Z');
+    expect((await storedSession()).status).toBe('TIMED_OUT');
+  });
+
   it('asks the provider to end the session and stores it COMPLETED, ended now', async () => {
     const { clock, provider, session, release, storedSession } = await setUp();
     clock.advance(90_000);

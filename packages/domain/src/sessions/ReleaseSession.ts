@@ -13,7 +13,7 @@ export interface ReleaseSessionDeps {
   clock: Clock;
 }
 
-/** Asks the provider to end a session, which becomes `COMPLETED`. Idempotent; terminal sessions are returned unchanged. */
+/** Asks the provider to end a session, which becomes `COMPLETED` (or the `ERROR`/`TIMED_OUT` the provider reports it already ended with). Idempotent; terminal sessions are returned unchanged. */
 export class ReleaseSession {
   private readonly deps: ReleaseSessionDeps;
 
@@ -25,8 +25,13 @@ export class ReleaseSession {
     const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     if (!session.isActive) return session;
-    await this.deps.provider.release(session.providerSessionId);
-    session.end('COMPLETED', this.deps.clock.now());
+    const reported = await this.deps.provider.release(session.providerSessionId);
+    // A session that had already ended on the provider's side keeps the reason it ended for.
+    const status =
+      reported && (reported.status === 'ERROR' || reported.status === 'TIMED_OUT')
+        ? reported.status
+        : 'COMPLETED';
+    session.end(status, reported?.endedAt ?? this.deps.clock.now());
     await this.deps.sessions.update(session);
     return session;
   }

@@ -22,9 +22,12 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async update(session: BrowserSession): Promise<void> {
-    if (!this.sessions.has(session.id)) return;
-    this.sessions.set(session.id, cloneEntity(session));
+    const stored = this.sessions.get(session.id);
+    if (!stored) return;
     this.leases.delete(session.id);
+    // A stored terminal status is final, also against a writer holding an older, active copy.
+    if (!stored.isActive && stored.status !== session.status) return;
+    this.sessions.set(session.id, cloneEntity(session));
   }
 
   async findInProject(projectId: string, sessionId: string): Promise<BrowserSession | null> {

@@ -218,6 +218,29 @@ export function describeSessionRepositoryContract(
         expect(found!.lastSyncedAt.toISOString()).toBe(syncedAt.toISOString());
         expect(found!.updatedAt.toISOString()).toBe(syncedAt.toISOString());
       });
+
+      it('keeps a stored terminal status final against a writer holding an older, active copy', async () => {
+        const sessions = await setUp();
+        const s = session();
+        await sessions.add(s);
+        const staleCopy = (await sessions.findInProject(P1, s.id))!;
+        const releasedAt = new Date(base + HOUR);
+        s.end('COMPLETED', releasedAt);
+        await sessions.update(s);
+        // A sync that read the session before the release writes its (still RUNNING) copy back.
+        staleCopy.applyProviderSnapshot(
+          { ...snapshotOf(staleCopy), connectUrl: 'wss://stale.example' },
+          new Date(base + 2 * HOUR),
+        );
+        await sessions.update(staleCopy);
+        const found = await sessions.findInProject(P1, s.id);
+        expect(found).toMatchObject({ status: 'COMPLETED', connectUrl: s.connectUrl });
+        expect(found!.endedAt?.toISOString()).toBe(releasedAt.toISOString());
+        // Another terminal status does not replace it either.
+        staleCopy.end('ERROR', new Date(base + 3 * HOUR));
+        await sessions.update(staleCopy);
+        expect((await sessions.findInProject(P1, s.id))!.status).toBe('COMPLETED');
+      });
     });
 
     describe('listing', () => {

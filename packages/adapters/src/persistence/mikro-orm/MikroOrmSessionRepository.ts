@@ -71,8 +71,25 @@ export class MikroOrmSessionRepository implements SessionRepository {
   async update(session: BrowserSession): Promise<void> {
     if (!isUuid(session.id) || !isUuid(session.projectId)) return;
     const { id, projectId, createdAt, ...changes } = toSessionRow(session, this.deps.secrets);
-    // Writing the session back ends any sync claim on it (`syncLeaseUntil: null`).
-    await withDatabaseErrors(() => this.em().nativeUpdate(BrowserSessionSchema, { id, projectId }, changes));
+    // Writing the session back ends any sync claim on it (`syncLeaseUntil: null`). A stored terminal
+    // status is final: a writer holding an older, still-active copy (a sync racing a release) must
+    // not move it back, so the row changes only while it is active or already has the new status.
+    const changed = await withDatabaseErrors(() =>
+      this.em().nativeUpdate(
+        BrowserSessionSchema,
+        {
+          id,
+          projectId,
+          $or: [{ status: { $in: [...ACTIVE_SESSION_STATUSES] } }, { status: changes.status }],
+        },
+        changes,
+      ),
+    );
+    if (changed === 0) {
+      await withDatabaseErrors(() =>
+        this.em().nativeUpdate(BrowserSessionSchema, { id, projectId }, { syncLeaseUntil: null }),
+      );
+    }
   }
 
   async findInProject(projectId: string, sessionId: string): Promise<BrowserSession | null> {
