@@ -174,6 +174,18 @@ describe('sessions through the standalone server with the local Chromium provide
 
       const stats = await call(server, 'GET', `${base}/dashboard/stats`, { token });
       expect(stats.body).toMatchObject({ total: 1, byStatus: { COMPLETED: 1, RUNNING: 0 } });
+
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      expect(metrics).toContain(
+        'browserdeck_provider_calls_total{provider="local",operation="create",outcome="ok"} 1',
+      );
+      expect(metrics).toContain(
+        'browserdeck_provider_calls_total{provider="local",operation="release",outcome="ok"} 1',
+      );
+      expect(metrics).toContain('browserdeck_active_sessions 0');
+      expect(metrics).toMatch(
+        /browserdeck_http_requests_total\{method="POST",route="[^"]+sessions",status="201"\} 1/,
+      );
     } finally {
       expect(await server.stop()).toBe(0);
       rmSync(dir, { recursive: true, force: true });

@@ -28,7 +28,7 @@ export async function startServer(requested: Config, logger: Logger): Promise<Ru
   const container = await createContainer(config, logger);
   const orm = await container.getAsync(TOKENS.Orm);
   const app = await container.getAsync(TOKENS.HttpApp);
-  const provider = await container.getAsync(TOKENS.BrowserProvider);
+  const provider = await container.getAsync(TOKENS.ProviderBackend);
   const server = createServer(app.callback());
   // The local provider serves each session's CDP WebSocket on this server.
   const upgrades = 'handleUpgrade' in provider ? (provider as UpgradeHandler) : undefined;

@@ -1,4 +1,4 @@
-import type { BrowserdeckOrm, LocalIdentityStore, SecretBox } from '@browserdeck/adapters';
+import type { BrowserdeckOrm, LocalIdentityStore, MetricsRegistry, SecretBox } from '@browserdeck/adapters';
 import type {
   AgentRepository,
   ArchiveProject,
@@ -51,6 +51,7 @@ export const TOKENS = {
   Config: token<Config>('Config'),
   Logger: token<Logger>('Logger'),
   Clock: token<Clock>('Clock'),
+  Metrics: token<MetricsRegistry>('Metrics'),
   IdGenerator: token<IdGenerator>('IdGenerator'),
   RateLimiter: token<RateLimiter>('RateLimiter'),
   Orm: token<BrowserdeckOrm>('Orm'),
@@ -75,6 +76,9 @@ export const TOKENS = {
   SessionRepository: token<SessionRepository>('SessionRepository'),
   AgentRepository: token<AgentRepository>('AgentRepository'),
   IdempotencyStore: token<IdempotencyStore>('IdempotencyStore'),
+  /** The provider itself (the local one also serves WebSocket upgrades and must be closed). */
+  ProviderBackend: token<BrowserProvider>('ProviderBackend'),
+  /** The provider as use cases see it: the backend, measured. */
   BrowserProvider: token<BrowserProvider>('BrowserProvider'),
   CreateSession: token<CreateSession>('CreateSession'),
   ListSessions: token<ListSessions>('ListSessions'),

@@ -1,13 +1,21 @@
-import { BrowserbaseProvider, LocalChromiumProvider } from '@browserdeck/adapters';
+import {
+  BrowserbaseProvider,
+  InstrumentedBrowserProvider,
+  LocalChromiumProvider,
+} from '@browserdeck/adapters';
 import { ContainerModule } from 'inversify';
 import type { Config } from '../config.ts';
 import { TOKENS as T } from '../tokens.ts';
 
-/** The cloud-browser provider chosen by `BROWSER_PROVIDER`. */
+/** The cloud-browser provider chosen by `BROWSER_PROVIDER`, measured for `/metrics`. */
 export function browsersModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
+    bind(T.BrowserProvider).toResolvedValue(
+      (provider, metrics) => new InstrumentedBrowserProvider({ provider, metrics }),
+      [T.ProviderBackend, T.Metrics],
+    );
     if (config.BROWSER_PROVIDER === 'browserbase') {
-      bind(T.BrowserProvider).toResolvedValue(
+      bind(T.ProviderBackend).toResolvedValue(
         (clock, logger) =>
           new BrowserbaseProvider({
             apiKey: config.BROWSERBASE_API_KEY ?? '',
@@ -20,7 +28,7 @@ export function browsersModule(config: Config): ContainerModule {
       );
       return;
     }
-    bind(T.BrowserProvider).toResolvedValue(
+    bind(T.ProviderBackend).toResolvedValue(
       async (clock, logger) => {
         const provider = new LocalChromiumProvider({
           publicUrl: config.publicUrl,

@@ -1,4 +1,4 @@
-import { checkDatabase, createHttpApp, toDatabaseError } from '@browserdeck/adapters';
+import { checkDatabase, countActiveSessions, createHttpApp, toDatabaseError } from '@browserdeck/adapters';
 import { ContainerModule } from 'inversify';
 import type { Config } from '../config.ts';
 import { TOKENS as T } from '../tokens.ts';
@@ -9,6 +9,10 @@ export function httpModule(config: Config): ContainerModule {
     bind(T.HttpApp).toDynamicValue(async ({ getAsync }) => {
       const orm = await getAsync(T.Orm);
       const provider = await getAsync(T.BrowserProvider);
+      const metrics = await getAsync(T.Metrics);
+      metrics.gauge('browserdeck_active_sessions', 'Sessions PENDING or RUNNING, in every project.', () =>
+        countActiveSessions(orm),
+      );
       return createHttpApp({
         signUp: await getAsync(T.SignUp),
         signIn: await getAsync(T.SignIn),
@@ -38,6 +42,7 @@ export function httpModule(config: Config): ContainerModule {
         checkReadiness: () => checkDatabase(orm),
         translateError: toDatabaseError,
         logger: await getAsync(T.Logger),
+        metrics,
         corsOrigins: config.CORS_ORIGINS,
       });
     });

@@ -1,5 +1,6 @@
 import type { Authenticate, DomainError } from '@browserdeck/domain';
 import type { Logger } from 'pino';
+import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import type { AgentRouteDeps } from './routes/agentRoutes.ts';
 import type { AuthRouteDeps } from './routes/authRoutes.ts';
 import type { ProjectRouteDeps } from './routes/projectRoutes.ts';
@@ -19,6 +20,8 @@ export interface HttpAppDeps extends AuthRouteDeps, ProjectRouteDeps, SessionRou
   authenticate: Pick<Authenticate, 'execute'>;
   /** Resolves when the database answers; throws when it does not (`/readyz` → 503). */
   checkReadiness: () => Promise<void>;
+  /** Request counts and latencies are recorded here and served at `/metrics`; a private one when absent. */
+  metrics?: MetricsRegistry | undefined;
   /** Request and error logs go here; the app adds redaction of credentials and tokens. */
   logger: Logger;
   /** Origins allowed to call from browsers (`*` for any). CORS stays closed when absent or empty. */

@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import type { HttpAppDeps } from './HttpAppDeps.ts';
 import { cors } from './middleware/cors.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
@@ -40,10 +41,11 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa({ proxy: trustProxy, maxIpsCount: trustProxy ? 1 : 0 });
   app.silent = true;
   const log = deps.logger.child({ component: 'http' }, { redact: { paths: REDACTED_LOG_PATHS } });
-  const routes = buildRouteTable(deps);
+  const metrics = deps.metrics ?? new MetricsRegistry();
+  const routes = buildRouteTable({ ...deps, metrics });
   const router = buildRouter(routes, { authenticate: deps.authenticate });
 
-  app.use(requestContext(log));
+  app.use(requestContext(log, metrics));
   app.use(errorHandler({ translateError: deps.translateError }));
   app.use(requestTimeout(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
   app.use(cors(deps.corsOrigins ?? []));

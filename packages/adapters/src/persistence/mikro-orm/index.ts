@@ -1,5 +1,6 @@
 export { type BrowserdeckOrm, DATABASE_DIALECTS, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
 export { checkDatabase } from './checkDatabase.ts';
+export { countActiveSessions } from './countActiveSessions.ts';
 export { type CreateMikroOrmOptions, createMikroOrm } from './createMikroOrm.ts';
 export { AgentSchema, type StoredAgent } from './entities/AgentSchema.ts';
 export { BrowserSessionSchema, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';

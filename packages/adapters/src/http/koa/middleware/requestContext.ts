@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import type { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
 import { httpState } from '../HttpState.ts';
 
 /** A caller-supplied request id we are willing to echo (no spaces, no control characters, bounded). */
@@ -13,9 +14,9 @@ export function pickRequestId(header: string | undefined): string {
 
 /**
  * Outermost middleware: gives the request its id (echoed in `X-Request-Id` on every response) and a
- * bound logger, and writes one log line per request. Bodies and headers are never logged.
+ * bound logger, counts it in the metrics, and writes one log line per request. Bodies and headers are never logged.
  */
-export function requestContext(log: Logger): Middleware {
+export function requestContext(log: Logger, metrics: MetricsRegistry): Middleware {
   return async (ctx, next) => {
     const startedAt = performance.now();
     const state = httpState(ctx);
@@ -25,6 +26,20 @@ export function requestContext(log: Logger): Middleware {
     try {
       await next();
     } finally {
+      const seconds = (performance.now() - startedAt) / 1000;
+      // Unmatched paths share one label, so scanners cannot grow the series without bound.
+      const labels = {
+        method: ctx.method,
+        route: state.routePath ?? 'unmatched',
+        status: String(ctx.status),
+      };
+      metrics.inc('browserdeck_http_requests_total', 'HTTP requests by method, route and status.', labels);
+      metrics.observe(
+        'browserdeck_http_request_duration_seconds',
+        'HTTP request latency by method, route and status.',
+        labels,
+        seconds,
+      );
       state.log.info(
         {
           method: ctx.method,
@@ -32,7 +47,7 @@ export function requestContext(log: Logger): Middleware {
           route: state.routePath,
           status: ctx.status,
           code: state.errorCode,
-          durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+          durationMs: Math.round(seconds * 10_000) / 10,
         },
         'request completed',
       );

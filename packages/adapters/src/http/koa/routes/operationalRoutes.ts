@@ -1,5 +1,6 @@
 import { UnavailableError } from '@browserdeck/domain';
 import { z } from 'zod';
+import type { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
 import type { OpenApiDocument } from '../openapi/OpenApiDocument.ts';
 import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
 
@@ -7,6 +8,8 @@ import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
 export interface OperationalRouteDeps {
   /** Resolves when the database answers; throws otherwise. */
   checkReadiness: () => Promise<void>;
+  /** Served in Prometheus text format at `/metrics`. */
+  metrics: MetricsRegistry;
   /** The OpenAPI document of the whole route table. */
   document: () => OpenApiDocument;
   /** The HTML reference page rendered from that document. */
@@ -16,7 +19,7 @@ export interface OperationalRouteDeps {
 const TAG = 'Operations';
 const Status = z.object({ status: z.literal('ok') });
 
-/** `/healthz`, `/readyz`, `/openapi.json`, `/docs` (SPEC §8). No authentication. */
+/** `/healthz`, `/readyz`, `/metrics`, `/openapi.json`, `/docs` (SPEC §8). No authentication. */
 export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
   return [
     defineRoute({
@@ -46,6 +49,22 @@ export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
         }
         return { status: 200, body: { status: 'ok' } };
       },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/metrics',
+      operationId: 'metrics',
+      summary: 'Prometheus metrics: requests by route and status, latencies, provider calls, active sessions',
+      tag: TAG,
+      auth: false,
+      responses: {
+        200: { description: 'Prometheus text exposition format 0.0.4.', contentType: 'text/plain' },
+      },
+      handle: async () => ({
+        status: 200,
+        body: await deps.metrics.render(),
+        contentType: 'text/plain; version=0.0.4; charset=utf-8',
+      }),
     }),
     defineRoute({
       method: 'GET',

@@ -1,3 +1,4 @@
+import type { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
 import type { HttpAppDeps } from '../HttpAppDeps.ts';
 import { buildOpenApiDocument } from '../openapi/buildOpenApiDocument.ts';
 import type { OpenApiDocument } from '../openapi/OpenApiDocument.ts';
@@ -14,7 +15,7 @@ import { sessionRoutes } from './sessionRoutes.ts';
  * OpenAPI document, so a route cannot exist without being documented. A new feature adds its
  * module to this list.
  */
-export function buildRouteTable(deps: HttpAppDeps): AnyRoute[] {
+export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }): AnyRoute[] {
   const table: AnyRoute[] = [];
   let document: OpenApiDocument | undefined;
   let html: string | undefined;
@@ -25,6 +26,7 @@ export function buildRouteTable(deps: HttpAppDeps): AnyRoute[] {
   table.push(
     ...operationalRoutes({
       checkReadiness: deps.checkReadiness,
+      metrics: deps.metrics,
       document: getDocument,
       docsHtml: () => {
         html ??= renderDocsHtml(getDocument());

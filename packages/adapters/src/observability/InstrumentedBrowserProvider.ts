@@ -1,0 +1,67 @@
+import {
+  type BrowserProvider,
+  type CreateBrowserRequest,
+  DomainError,
+  type ProviderSessionSnapshot,
+  type SessionLogEntry,
+} from '@browserdeck/domain';
+import type { MetricsRegistry } from './MetricsRegistry.ts';
+
+const CALLS = 'browserdeck_provider_calls_total';
+const CALLS_HELP = 'Calls to the cloud-browser provider by operation and outcome (ok or an error code).';
+const LATENCY = 'browserdeck_provider_call_duration_seconds';
+const LATENCY_HELP = 'Time the cloud-browser provider took to answer, by operation.';
+
+/** A BrowserProvider that counts every call's outcome and latency, then delegates. */
+export class InstrumentedBrowserProvider implements BrowserProvider {
+  private readonly inner: BrowserProvider;
+  private readonly metrics: MetricsRegistry;
+
+  constructor(deps: { provider: BrowserProvider; metrics: MetricsRegistry }) {
+    this.inner = deps.provider;
+    this.metrics = deps.metrics;
+  }
+
+  get name(): string {
+    return this.inner.name;
+  }
+
+  get regions(): readonly string[] {
+    return this.inner.regions;
+  }
+
+  get defaultProviderProjectId(): string {
+    return this.inner.defaultProviderProjectId;
+  }
+
+  create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
+    return this.measure('create', () => this.inner.create(request));
+  }
+
+  get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
+    return this.measure('get', () => this.inner.get(providerSessionId));
+  }
+
+  release(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
+    return this.measure('release', () => this.inner.release(providerSessionId));
+  }
+
+  logs(providerSessionId: string): Promise<SessionLogEntry[]> {
+    return this.measure('logs', () => this.inner.logs(providerSessionId));
+  }
+
+  private async measure<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    const startedAt = performance.now();
+    let outcome = 'ok';
+    try {
+      return await call();
+    } catch (error) {
+      outcome = error instanceof DomainError ? error.code : 'internal';
+      throw error;
+    } finally {
+      const labels = { provider: this.inner.name, operation };
+      this.metrics.inc(CALLS, CALLS_HELP, { ...labels, outcome });
+      this.metrics.observe(LATENCY, LATENCY_HELP, labels, (performance.now() - startedAt) / 1000);
+    }
+  }
+}
