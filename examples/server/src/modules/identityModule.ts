@@ -1,8 +1,10 @@
 import {
   Argon2PasswordHasher,
+  InMemoryRevokedSessionStore,
   JwtTokenService,
   LocalIdentityProvider,
   loadOrCreateJwtKeys,
+  SupabaseIdentityProvider,
 } from '@browserdeck/adapters';
 import { ContainerModule } from 'inversify';
 import type { Config } from '../config.ts';
@@ -12,7 +14,21 @@ import { TOKENS as T } from '../tokens.ts';
 export function identityModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     if (config.IDENTITY_PROVIDER === 'supabase') {
-      throw new Error('IDENTITY_PROVIDER=supabase is not available yet; use IDENTITY_PROVIDER=local.');
+      bind(T.IdentityProvider).toResolvedValue(
+        (clock, logger) =>
+          new SupabaseIdentityProvider({
+            url: config.SUPABASE_URL ?? '',
+            anonKey: config.SUPABASE_ANON_KEY ?? '',
+            jwtSecret: config.SUPABASE_JWT_SECRET,
+            // Per process: with several instances a sign-out is honoured by the others only when
+            // the token expires (a shared store is not built yet; see docs/adr/0005).
+            revokedSessions: new InMemoryRevokedSessionStore(),
+            clock,
+            logger,
+          }),
+        [T.Clock, T.Logger],
+      );
+      return;
     }
     bind(T.IdentityProvider)
       .toResolvedValue(
