@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readOrCreatePrivateFile } from '../../shared/readOrCreatePrivateFile.ts';
 import { decodeSecretKey, parseSecretKey } from './parseSecretKey.ts';
 import { SECRET_KEY_BYTES } from './SecretBox.ts';
 
@@ -37,49 +37,15 @@ export async function loadOrCreateSecretKey(options: {
     return { key, source: derived ? 'derived' : 'configured', file: null };
   }
   const file = join(options.dataDir, SECRET_KEY_FILE_NAME);
-  const existing = await readIfPresent(file);
-  if (existing !== null) return { key: decodeKeyFile(existing, file), source: 'file', file };
-
-  const key = randomBytes(SECRET_KEY_BYTES);
-  const content = `${key.toString('base64url')}\n`;
-  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-  // A private temporary file linked into place: readers never see half a key, and `link` fails
-  // when another process got there first, in which case its key is the one.
-  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temporary, content, { mode: 0o600, flag: 'wx' });
-  try {
-    await placeExclusively(temporary, file, content);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return { key: decodeKeyFile(await readFile(file, 'utf8'), file), source: 'file', file };
-  } finally {
-    await unlink(temporary).catch(() => undefined);
-  }
-  return { key, source: 'generated', file };
+  const { content, created } = await readOrCreatePrivateFile(
+    file,
+    () => `${randomBytes(SECRET_KEY_BYTES).toString('base64url')}\n`,
+  );
+  return { key: decodeKeyFile(content, file), source: created ? 'generated' : 'file', file };
 }
 
 function decodeKeyFile(content: string, file: string): Buffer {
   const key = decodeSecretKey(content);
   if (!key) throw new Error(`${file} does not hold a ${SECRET_KEY_BYTES}-byte key (base64url or hex).`);
   return key;
-}
-
-/** Links `temporary` to `file`; where hard links are unsupported, writes `file` exclusively instead. */
-async function placeExclusively(temporary: string, file: string, content: string): Promise<void> {
-  try {
-    await link(temporary, file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
-    await writeFile(file, content, { mode: 0o600, flag: 'wx' });
-  }
-}
-
-async function readIfPresent(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
 }
