@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Child, freePort, startChild } from './childProcess.ts';
+
+const MAIN = resolve(import.meta.dirname, '../examples/server/src/main.ts');
+
+/** The Browserdeck server (`examples/server/src/main.ts`) in its own process, on a throwaway data folder. */
+export interface ApiServer extends Child {
+  readonly dataDir: string;
+}
+
+/** Starts the server with `env` (LOG_LEVEL=silent unless given) and waits for `/readyz`. */
+export async function startApiServer(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ApiServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'browserdeck-bench-'));
+  const child = await startChild({
+    script: MAIN,
+    nodeArgs,
+    env: { LOG_LEVEL: 'silent', DATA_DIR: dataDir, ACCESS_TOKEN_TTL_SEC: '3600', ...env },
+    port: await freePort(),
+    readyPath: '/readyz',
+  });
+  return {
+    ...child,
+    dataDir,
+    async stop(graceMs?: number) {
+      await child.stop(graceMs);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One JSON call; throws unless the status is the expected one. */
+export async function call<T>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; expect?: number } = {},
+): Promise<T> {
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  if (response.status !== (options.expect ?? 200))
+    throw new Error(`${method} ${path} → ${response.status}: ${text.slice(0, 500)}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+let users = 0;
+
+/** Signs up a new user (a distinct e-mail each time: sign-in is rate limited per e-mail) and signs in once. */
+export async function newUser(baseUrl: string): Promise<string> {
+  const email = `bench-${process.pid}-${++users}-${Date.now()}@example.com`;
+  const password = 'correct horse battery';
+  await call(baseUrl, 'POST', '/v1/auth/signup', { body: { email, password }, expect: 201 });
+  const signin = await call<{ access_token: string }>(baseUrl, 'POST', '/v1/auth/signin', {
+    body: { email, password },
+  });
+  return signin.access_token;
+}
+
+/** Creates `count` projects for the bearer; returns their ids. */
+export async function createProjects(baseUrl: string, token: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const project = await call<{ id: string }>(baseUrl, 'POST', '/v1/projects', {
+      token,
+      body: { name: `Bench project ${i}` },
+      expect: 201,
+    });
+    ids.push(project.id);
+  }
+  return ids;
+}

@@ -1,0 +1,332 @@
+/**
+ * Browserdeck benchmarks: `npm run bench`. Prints a table and writes docs/benchmarks.md.
+ *
+ * Scenarios (each in its own file): API throughput on SQLite and PostgreSQL (apiThroughput.ts),
+ * Browserbase provider overhead against a zero-latency stand-in (providerOverhead.ts), and the local
+ * Chromium provider (localProvider.ts, spawned). Every server runs in its own process; all traffic is
+ * to 127.0.0.1. Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS
+ * (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5), BENCH_SCENARIOS
+ * (sqlite,postgres,provider,local), BENCH_PROFILE (auto | always | never).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createDatabase, startPostgresServer } from '../test/postgresServer.ts';
+import {
+  createLoad,
+  listLoad,
+  runApiThroughput,
+  type Summary,
+  seededServer,
+  type ThroughputResult,
+} from './apiThroughput.ts';
+import { type Child, freePort, startChild } from './childProcess.ts';
+import { load } from './load.ts';
+import { monotonicUs, type ProfileTop, type ProfileWindow, summariseProfile } from './profileSummary.ts';
+import { browserbaseEnv, type OverheadResult, runProviderOverhead } from './providerOverhead.ts';
+import { fmt, table } from './stats.ts';
+
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const ROUNDS = num('BENCH_ROUNDS', 3);
+const DURATION = num('BENCH_DURATION_SEC', 5);
+const CONNECTIONS = num('BENCH_CONNECTIONS', 32);
+const PROVIDER_REQUESTS = num('BENCH_PROVIDER_REQUESTS', 300);
+const LOCAL_RUNS = num('BENCH_LOCAL_RUNS', 5);
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'sqlite,postgres,provider,local').split(','));
+const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
+const TARGET_RATIO = 0.35;
+const TARGET_P99_MS = 20;
+const TARGET_OVERHEAD_MS = 2;
+
+const started = new Date();
+const loadBefore = loadavg()[0]!;
+const log = (line: string) => console.log(line);
+const failures: string[] = [];
+const children: Child[] = [];
+
+async function scenario<T>(name: string, run: () => Promise<T>): Promise<T | undefined> {
+  log(`\n== ${name}`);
+  try {
+    return await run();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`  FAILED: ${message.slice(0, 2000)}`);
+    failures.push(`${name}: ${message.split('\n')[0]!.slice(0, 300)}`);
+    return undefined;
+  }
+}
+
+/** Runs bench/localProvider.ts in its own process (bounded to 5 minutes); returns its table. */
+function runLocalProvider(runs: number): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', resolve(import.meta.dirname, 'localProvider.ts'), String(runs)],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c));
+    child.stderr.on('data', (c: Buffer) => (out += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) done(out.trim());
+      else fail(new Error(`localProvider.ts exited with ${code}:\n${out.trim().slice(-1500)}`));
+    });
+  });
+}
+
+const pass = (ok: boolean) => (ok ? '**pass**' : '**MISS**');
+const summaryRow = (db: string, s: Summary) => [
+  `${db}: ${s.name}`,
+  fmt(s.rps, 0),
+  String(s.p50),
+  String(s.p99),
+  s.runs.map((r) => r.toFixed(0)).join(' / '),
+  `${s.non2xx}/${s.errors}`,
+];
+
+const throughput: ThroughputResult[] = [];
+let overhead: OverheadResult | undefined;
+let localTable: string | undefined;
+let profile: ProfileTop[] | undefined;
+let profileNote = '';
+
+try {
+  const standIn = await startChild({
+    script: resolve(import.meta.dirname, 'browserbaseStandIn.ts'),
+    env: {},
+    port: await freePort(),
+    readyPath: '/__stats',
+  });
+  children.push(standIn);
+  const bare = await startChild({
+    script: resolve(import.meta.dirname, 'bareKoaServer.ts'),
+    env: {},
+    port: await freePort(),
+    readyPath: '/healthz',
+  });
+  children.push(bare);
+  const bareUrl = `${bare.url}/v1/projects`;
+  const common = { bareUrl, rounds: ROUNDS, durationSec: DURATION, connections: CONNECTIONS, log };
+  const providerEnv = browserbaseEnv(standIn.url);
+
+  if (SCENARIOS.has('sqlite')) {
+    const r = await scenario('API throughput, SQLite', () =>
+      runApiThroughput({ ...common, db: 'sqlite', env: providerEnv }),
+    );
+    if (r) throughput.push(r);
+  }
+  if (SCENARIOS.has('postgres')) {
+    const r = await scenario('API throughput, PostgreSQL', async () => {
+      const pg = await startPostgresServer();
+      try {
+        const url = await createDatabase(pg.adminUrl, `bench_${process.pid}`);
+        return await runApiThroughput({
+          ...common,
+          db: 'postgres',
+          env: { ...providerEnv, DATABASE_URL: url },
+        });
+      } finally {
+        await pg.stop();
+      }
+    });
+    if (r) throughput.push(r);
+  }
+  if (SCENARIOS.has('provider')) {
+    overhead = await scenario('Provider overhead (Browserbase stand-in), SQLite', () =>
+      runProviderOverhead({
+        standInUrl: standIn.url,
+        env: {},
+        rounds: ROUNDS,
+        requests: PROVIDER_REQUESTS,
+        connections: CONNECTIONS,
+        durationSec: DURATION,
+        log,
+      }),
+    );
+  }
+  if (SCENARIOS.has('local')) {
+    localTable = await scenario(`Local provider (bench/localProvider.ts ${LOCAL_RUNS})`, () =>
+      runLocalProvider(LOCAL_RUNS),
+    );
+    if (localTable) log(localTable);
+  }
+
+  const sqlite = throughput.find((t) => t.db === 'sqlite');
+  const missed =
+    (sqlite && (sqlite.ratio < TARGET_RATIO || sqlite.list.p99 >= TARGET_P99_MS)) ||
+    (overhead && overhead.overheadP50 > TARGET_OVERHEAD_MS);
+  if (PROFILE === 'always' || (PROFILE === 'auto' && missed)) {
+    await scenario('CPU profile of the server (SQLite): list, create, session create', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'browserdeck-prof-'));
+      try {
+        const { server, listToken, createToken } = await seededServer(providerEnv, [
+          '--cpu-prof',
+          `--cpu-prof-dir=${dir}`,
+        ]);
+        const windows: ProfileWindow[] = [];
+        const phase = async (name: string, run: () => Promise<unknown>) => {
+          const startUs = monotonicUs();
+          await run();
+          windows.push({ name, startUs, endUs: monotonicUs() });
+        };
+        try {
+          await phase('GET /v1/projects (20)', () => listLoad(server.url, listToken, DURATION, CONNECTIONS));
+          await phase('POST /v1/projects', () => createLoad(server.url, createToken, DURATION, CONNECTIONS));
+          const project = (await (
+            await fetch(`${server.url}/v1/projects`, { headers: { Authorization: `Bearer ${listToken}` } })
+          ).json()) as Array<{ id: string }>;
+          await phase('POST …/sessions (Browserbase stand-in)', () =>
+            load({
+              url: `${server.url}/v1/browserbase/projects/${project[0]!.id}/sessions`,
+              method: 'POST',
+              headers: { Authorization: `Bearer ${listToken}`, 'Content-Type': 'application/json' },
+              body: '{}',
+              connections: CONNECTIONS,
+              durationSec: DURATION,
+            }),
+          );
+        } finally {
+          await server.stop();
+        }
+        profile = summariseProfile(dir, windows);
+        if (profile.every((p) => p.samples === 0)) profile = summariseProfile(dir);
+        profileNote = `one ${DURATION}-s run each of GET /v1/projects, POST /v1/projects and POST …/sessions at ${CONNECTIONS} connections, server started with --cpu-prof`;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+} finally {
+  for (const child of children.reverse()) await child.stop().catch(() => {});
+}
+
+// ---- report -------------------------------------------------------------------------------------
+const machine = `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} GiB free at the end), Node ${process.version}, ${process.platform}/${process.arch}; 1-min load average ${loadBefore.toFixed(2)} before the run (a 2-core machine shared with other work: a load above ~0.5 before the run means the figures are depressed)`;
+const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS})`;
+const out: string[] = [];
+out.push('# Benchmarks', '');
+out.push(
+  'Generated by `npm run bench` (bench/run.ts). Figures are medians over alternating rounds measured side by side in one run on a shared machine: read the **ratios**, not the absolute numbers.',
+  '',
+);
+out.push(`- Date: ${started.toISOString()} (took ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s)`);
+out.push(`- Machine: ${machine}`);
+out.push(`- Command: \`${command}\``, '');
+
+out.push('## 1. API throughput', '');
+out.push(
+  `autocannon, ${CONNECTIONS} connections, ${DURATION}-s runs, ${ROUNDS} rounds of bare → list → create. The server runs in its own process (LOG_LEVEL=silent), as do the bare Koa app and the load generator. Latencies are autocannon's (whole ms, 2xx only); req/s and latencies are medians over the rounds.`,
+  '',
+);
+const tRows = throughput.flatMap((t) => [
+  summaryRow(t.db, t.bare),
+  summaryRow(t.db, t.list),
+  summaryRow(t.db, t.create),
+]);
+out.push(
+  table(['measurement', 'req/s (median)', 'p50 ms', 'p99 ms', 'req/s per round', 'non-2xx/errors'], tRows),
+  '',
+);
+const targets: string[][] = [];
+for (const t of throughput) {
+  targets.push([
+    `${t.db}: list ÷ bare req/s`,
+    `${(t.ratio * 100).toFixed(1)} %`,
+    t.db === 'sqlite' ? '≥ 35 %' : '(info)',
+    t.db === 'sqlite'
+      ? `${pass(t.ratio >= TARGET_RATIO)} (${((t.ratio - TARGET_RATIO) * 100).toFixed(1)} pts)`
+      : '',
+  ]);
+  targets.push([
+    `${t.db}: list p99`,
+    `${t.list.p99} ms`,
+    '< 20 ms',
+    `${pass(t.list.p99 < TARGET_P99_MS)} (${t.list.p99 - TARGET_P99_MS >= 0 ? '+' : ''}${t.list.p99 - TARGET_P99_MS} ms)`,
+  ]);
+  targets.push([
+    `${t.db}: create ÷ bare req/s`,
+    `${((t.create.rps / t.bare.rps) * 100).toFixed(1)} %`,
+    '(info)',
+    '',
+  ]);
+}
+
+out.push('## 2. Provider overhead (Browserbase stand-in)', '');
+if (overhead) {
+  const o = overhead;
+  out.push(
+    `Sequential creates (one request in flight, ${o.samples} timed per side over ${ROUNDS} rounds, alternating), client-side wall time with fetch keep-alive, SQLite. "Stand-in direct" is the same client POSTing the stand-in's /v1/sessions; "stand-in service" is the stand-in's own time per request while serving the API's creates.`,
+    '',
+  );
+  out.push(
+    table(
+      ['measurement', 'p50 ms', 'p99 ms'],
+      [
+        ['stand-in direct (client → stand-in)', fmt(o.direct.p50, 2), fmt(o.direct.p99, 2)],
+        ['stand-in service time (server side)', fmt(o.standInService.p50, 3), fmt(o.standInService.p99, 3)],
+        ['API POST …/sessions (client → API → stand-in)', fmt(o.api.p50, 2), fmt(o.api.p99, 2)],
+      ],
+    ),
+    '',
+  );
+  out.push(
+    `At ${CONNECTIONS} connections for ${DURATION} s: ${fmt(o.concurrent.rps, 0)} creates/s, p50 ${o.concurrent.p50} ms, p99 ${o.concurrent.p99} ms, non-2xx ${o.concurrent.non2xx}, errors ${o.concurrent.errors}.`,
+    '',
+  );
+  targets.push([
+    'provider: API create p50 − stand-in p50',
+    `${fmt(o.overheadP50, 2)} ms`,
+    '≤ 2 ms',
+    `${pass(o.overheadP50 <= TARGET_OVERHEAD_MS)} (${o.overheadP50 - TARGET_OVERHEAD_MS >= 0 ? '+' : ''}${fmt(o.overheadP50 - TARGET_OVERHEAD_MS, 2)} ms)`,
+  ]);
+} else out.push('Not measured in this run.', '');
+
+out.push('## 3. Local provider', '');
+out.push(
+  localTable
+    ? `\`bench/localProvider.ts ${LOCAL_RUNS}\`, spawned:\n\n${localTable}\n`
+    : 'Not measured in this run.\n',
+);
+
+out.push('## Targets', '');
+out.push(table(['target', 'measured', 'goal', 'verdict'], targets), '');
+
+if (profile) {
+  out.push('## CPU profile (server process)', '');
+  out.push(
+    `${profileNote}. Self-time shares of the busy (non-idle) samples in each phase; a native frame is named with its nearest JavaScript caller (\`native ← caller\`) and counted in that caller's module.`,
+    '',
+  );
+  for (const p of profile) {
+    out.push(`### ${p.name} (${p.samples} samples, ${(p.idle * 100).toFixed(0)} % idle)`, '');
+    out.push(
+      table(
+        ['module', 'self %'],
+        p.modules.map((m) => [m.name, (m.share * 100).toFixed(1)]),
+      ),
+      '',
+    );
+    out.push(
+      table(
+        ['function', 'self %'],
+        p.functions.map((f) => [`\`${f.name}\``, (f.share * 100).toFixed(1)]),
+      ),
+      '',
+    );
+  }
+}
+if (failures.length) out.push('## Failures in this run', '', ...failures.map((f) => `- ${f}`), '');
+
+const report = `${out.join('\n')}\n`;
+console.log(`\n${report}`);
+// Hand-written analysis below this marker in the existing file is kept across regenerations.
+const MARKER = '<!-- analysis: hand-written, kept by bench/run.ts -->';
+const target = process.env.BENCH_OUT ?? resolve(import.meta.dirname, '../docs/benchmarks.md');
+const previous = existsSync(target) ? readFileSync(target, 'utf8') : '';
+const kept = previous.includes(MARKER) ? previous.slice(previous.indexOf(MARKER)) : '';
+writeFileSync(target, kept ? `${report}\n${kept}` : report);
+console.log(`written to ${target}`);
+process.exit(0);
