@@ -4,7 +4,7 @@ import {
   PROVIDER_PROJECT_ID_MAX_LENGTH,
   PROVIDER_REF_MAX_LENGTH,
 } from '../sessions/sessionRules.ts';
-import { Checks, isPlainObject, utf8Length } from '../shared/checks.ts';
+import { Checks, isPlainObject, jsonByteLength } from '../shared/checks.ts';
 
 export const AGENT_NAME_MAX_LENGTH = 200;
 export const AGENT_DESCRIPTION_MAX_LENGTH = 2000;
@@ -52,8 +52,7 @@ export function checkAgentFields(fields: AgentFields, regions: readonly string[]
       'too long',
     )
     .require(
-      isPlainObject(fields.metadata) &&
-        utf8Length(JSON.stringify(fields.metadata)) <= AGENT_METADATA_MAX_BYTES,
+      isPlainObject(fields.metadata) && jsonByteLength(fields.metadata) <= AGENT_METADATA_MAX_BYTES,
       'metadata',
       `must be a JSON object of at most ${AGENT_METADATA_MAX_BYTES} bytes`,
     );

@@ -1,4 +1,4 @@
-import { Checks, isPlainObject, utf8Length } from '../shared/checks.ts';
+import { Checks, isPlainObject, jsonByteLength } from '../shared/checks.ts';
 
 /** Longest e-mail address accepted (RFC 5321 path limit). */
 export const EMAIL_MAX_LENGTH = 254;
@@ -29,7 +29,7 @@ export function checkSignUp(input: { email: string; password: string; metadata: 
     .length(input.password, 'password', PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH)
     .require(isPlainObject(input.metadata), 'metadata', 'must be a JSON object')
     .require(
-      utf8Length(JSON.stringify(input.metadata ?? {})) <= USER_METADATA_MAX_BYTES,
+      jsonByteLength(input.metadata ?? {}) <= USER_METADATA_MAX_BYTES,
       'metadata',
       `must be at most ${USER_METADATA_MAX_BYTES} bytes as JSON`,
     )

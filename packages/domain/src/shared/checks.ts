@@ -40,6 +40,18 @@ export function utf8Length(value: string): number {
   return bytes;
 }
 
+/**
+ * UTF-8 byte length of `value` serialized as JSON; `Infinity` when it cannot be serialized (too
+ * deeply nested for the stack, a cycle), so size limits refuse it instead of failing.
+ */
+export function jsonByteLength(value: unknown): number {
+  try {
+    return utf8Length(JSON.stringify(value) ?? '');
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
 /** A plain JSON object (not an array, not null). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

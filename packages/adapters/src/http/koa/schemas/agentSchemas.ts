@@ -2,7 +2,7 @@ import {
   AGENT_DESCRIPTION_MAX_LENGTH,
   AGENT_METADATA_MAX_BYTES,
   AGENT_NAME_MAX_LENGTH,
-  utf8Length,
+  jsonByteLength,
 } from '@browserdeck/domain';
 import { z } from 'zod';
 import { providerProjectParams, queryBoolean, timestamp, uuidParam } from './commonSchemas.ts';
@@ -47,7 +47,7 @@ const agentFields = {
     .meta({ description: 'Inactive agents cannot start sessions. Default true.' }),
   metadata: z
     .record(z.string(), z.unknown(), 'must be a JSON object')
-    .refine((value) => utf8Length(JSON.stringify(value)) <= AGENT_METADATA_MAX_BYTES, {
+    .refine((value) => jsonByteLength(value) <= AGENT_METADATA_MAX_BYTES, {
       message: `must be at most ${AGENT_METADATA_MAX_BYTES} bytes as JSON`,
     })
     .optional()

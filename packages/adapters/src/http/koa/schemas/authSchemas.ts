@@ -1,6 +1,7 @@
 import {
   EMAIL_MAX_LENGTH,
   EMAIL_PATTERN,
+  jsonByteLength,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   USER_METADATA_MAX_BYTES,
@@ -17,7 +18,7 @@ const email = z
 
 const metadata = z
   .record(z.string(), z.unknown())
-  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= USER_METADATA_MAX_BYTES, {
+  .refine((value) => jsonByteLength(value) <= USER_METADATA_MAX_BYTES, {
     message: `must be at most ${USER_METADATA_MAX_BYTES} bytes as JSON`,
   })
   .meta({

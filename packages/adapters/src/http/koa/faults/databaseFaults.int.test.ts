@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { toDatabaseError } from '../../../persistence/mikro-orm/toDatabaseError.ts';
+import type { HttpAppDeps } from '../HttpAppDeps.ts';
+import { assertProblem } from '../testing/assertProblem.ts';
+import { createTestApp, type TestApp, type TestAppOptions } from '../testing/createTestApp.ts';
+
+/**
+ * What the API answers when the database goes away: use cases failing with a driver's connection
+ * error become 503 `database_unavailable` through the persistence adapter's real translator, and
+ * `/readyz` follows the database down and up again without a restart.
+ */
+let t: TestApp;
+afterEach(() => t.close());
+
+const refused = () =>
+  Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432 (user=browserdeck password=s3cret)'), {
+    code: 'ECONNREFUSED',
+  });
+
+async function start(options: TestAppOptions = {}): Promise<{ token: string; projectId: string }> {
+  t = await createTestApp({
+    ...options,
+    overrides: { translateError: toDatabaseError, ...options.overrides },
+  });
+  const user = await t.signUpAndIn();
+  const res = await t.request('/v1/projects', {
+    method: 'POST',
+    token: user.accessToken,
+    json: { name: 'DB' },
+  });
+  return { token: user.accessToken, projectId: ((await res.json()) as { id: string }).id };
+}
+
+const failing = { execute: () => Promise.reject(refused()) };
+
+describe('a use case failing because the database cannot be reached', () => {
+  it.each<[keyof HttpAppDeps, string, (projectId: string) => string, unknown]>([
+    ['listProjects', 'GET', () => '/v1/projects', undefined],
+    ['getProject', 'GET', (id) => `/v1/projects/${id}`, undefined],
+    ['createProject', 'POST', () => '/v1/projects', { name: 'Another' }],
+    ['getCurrentUser', 'GET', () => '/v1/auth/me', undefined],
+    ['listSessions', 'GET', (id) => `/v1/browserbase/projects/${id}/sessions`, undefined],
+    ['getSessionStats', 'GET', (id) => `/v1/browserbase/projects/${id}/sessions/dashboard/stats`, undefined],
+    ['createAgent', 'POST', (id) => `/v1/browserbase/projects/${id}/agents`, { name: 'a' }],
+  ])('%s → 503 database_unavailable, without the driver message', async (dep, method, path, json) => {
+    const { token, projectId } = await start({ overrides: { [dep]: failing } });
+    const res = await t.request(path(projectId), { method, token, ...(json ? { json } : {}) });
+    const problem = await assertProblem(res, 503, 'database_unavailable');
+    expect(JSON.stringify(problem)).not.toMatch(/ECONNREFUSED|5432|password|s3cret/);
+    expect(t.rawLogs.join('\n')).toContain('ECONNREFUSED');
+  });
+
+  it('a storing failure of that kind after the provider started a browser: 503, browser released', async () => {
+    const { token, projectId } = await start();
+    t.sessions.failNextAdd = refused();
+    const res = await t.request(`/v1/browserbase/projects/${projectId}/sessions`, {
+      method: 'POST',
+      token,
+      json: {},
+    });
+    await assertProblem(res, 503, 'database_unavailable');
+    expect(t.provider.calls.map((c) => c.op)).toEqual(['create', 'release']);
+    expect(t.provider.running).toEqual([]);
+    expect((await t.sessions.list(projectId, { limit: 100, offset: 0 })).total).toBe(0);
+  });
+
+  it('any other failure stays 500 internal (the translator does not guess)', async () => {
+    const { token } = await start({
+      overrides: { listProjects: { execute: () => Promise.reject(new TypeError('x is undefined')) } },
+    });
+    await assertProblem(await t.request('/v1/projects', { token }), 500, 'internal');
+  });
+});
+
+describe('/readyz while the database goes down and comes back', () => {
+  it('answers 503 while checkReadiness throws and 200 again once it recovers, in the same app', async () => {
+    let down = false;
+    await start({
+      overrides: {
+        checkReadiness: async () => {
+          if (down) throw refused();
+        },
+      },
+    });
+    const ready = async () => (await t.request('/readyz')).status;
+
+    expect(await ready()).toBe(200);
+    down = true;
+    const problem = await assertProblem(await t.request('/readyz'), 503, 'database_unavailable');
+    expect(problem.detail).not.toMatch(/ECONNREFUSED|s3cret/);
+    expect(await ready()).toBe(503);
+    down = false;
+    expect(await ready()).toBe(200);
+    down = true;
+    expect(await ready()).toBe(503);
+    down = false;
+    expect(await ready()).toBe(200);
+    expect((await t.request('/healthz')).status).toBe(200);
+  });
+});
