@@ -31,7 +31,10 @@ export class MetricsRegistry {
   /** Adds `by` to the counter `name` for `labels`. */
   inc(name: string, help: string, labels: Labels, by = 1): void {
     let metric = this.counters.get(name);
-    if (!metric) this.counters.set(name, (metric = { help, series: new Map() }));
+    if (!metric) {
+      metric = { help, series: new Map() };
+      this.counters.set(name, metric);
+    }
     const key = labelKey(labels);
     const series = metric.series.get(key);
     if (series) series.value += by;
@@ -41,7 +44,10 @@ export class MetricsRegistry {
   /** Records one observation of `seconds` in the histogram `name`. */
   observe(name: string, help: string, labels: Labels, seconds: number): void {
     let metric = this.histograms.get(name);
-    if (!metric) this.histograms.set(name, (metric = { help, series: new Map() }));
+    if (!metric) {
+      metric = { help, series: new Map() };
+      this.histograms.set(name, metric);
+    }
     const key = labelKey(labels);
     let series = metric.series.get(key);
     if (!series) {
