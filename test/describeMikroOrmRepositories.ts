@@ -1,0 +1,74 @@
+import {
+  describeAgentRepositoryContract,
+  describeIdempotencyStoreContract,
+  describeProjectRepositoryContract,
+  describeSessionRepositoryContract,
+  describeUserRepositoryContract,
+} from '@browserdeck/domain/testing';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { describeLocalIdentityStoreContract } from '../packages/adapters/src/identity/local/describeLocalIdentityStoreContract.ts';
+import type { DatabaseDialect } from '../packages/adapters/src/persistence/mikro-orm/BrowserdeckOrm.ts';
+import { MikroOrmAgentRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmAgentRepository.ts';
+import { MikroOrmIdempotencyStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmIdempotencyStore.ts';
+import { MikroOrmLocalIdentityStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmLocalIdentityStore.ts';
+import { MikroOrmProjectRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmProjectRepository.ts';
+import { MikroOrmSessionRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmSessionRepository.ts';
+import { MikroOrmUserRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmUserRepository.ts';
+import { openTestOrm, type TestOrm } from './mikroOrm.ts';
+import { givenProject, newSecretBox } from './sessionFixtures.ts';
+
+/** Every repository contract suite on one dialect, each repository on a real database. */
+export function describeMikroOrmRepositories(dialect: DatabaseDialect): void {
+  describe(`MikroORM repositories on ${dialect}`, () => {
+    let db: TestOrm;
+    beforeAll(async () => {
+      db = await openTestOrm(dialect);
+    });
+    afterAll(() => db?.close());
+    const secrets = newSecretBox();
+
+    async function fresh(): Promise<TestOrm> {
+      await db.reset();
+      return db;
+    }
+
+    describeUserRepositoryContract(`MikroOrmUserRepository (${dialect})`, {
+      create: async () => new MikroOrmUserRepository({ orm: (await fresh()).orm }),
+    });
+    describeProjectRepositoryContract(`MikroOrmProjectRepository (${dialect})`, {
+      create: async () => {
+        const { orm } = await fresh();
+        return {
+          projects: new MikroOrmProjectRepository({ orm }),
+          users: new MikroOrmUserRepository({ orm }),
+        };
+      },
+    });
+    describeLocalIdentityStoreContract(`MikroOrmLocalIdentityStore (${dialect})`, {
+      create: async () => ({ store: new MikroOrmLocalIdentityStore({ orm: (await fresh()).orm }) }),
+    });
+    describeSessionRepositoryContract(`MikroOrmSessionRepository (${dialect})`, {
+      create: async () => {
+        const { orm } = await fresh();
+        return {
+          sessions: new MikroOrmSessionRepository({ orm, secrets }),
+          givenProject: (projectId) => givenProject(orm, projectId),
+        };
+      },
+    });
+    describeAgentRepositoryContract(`MikroOrmAgentRepository (${dialect})`, {
+      create: async () => {
+        const { orm } = await fresh();
+        return {
+          agents: new MikroOrmAgentRepository({ orm, secrets }),
+          givenProject: (projectId) => givenProject(orm, projectId),
+        };
+      },
+    });
+    describeIdempotencyStoreContract(`MikroOrmIdempotencyStore (${dialect})`, {
+      create: async () => ({
+        idempotency: new MikroOrmIdempotencyStore({ orm: (await fresh()).orm, secrets }),
+      }),
+    });
+  });
+}
