@@ -1,46 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { Project } from '../projects/Project.ts';
-import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
-import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
-import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
-import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
-import { ManualClock } from '../testing/ManualClock.ts';
-import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
-import { CreateSession } from './CreateSession.ts';
+import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { ListSessions } from './ListSessions.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 
 const OWNER = 'owner-1';
 
 async function setUp(count: number) {
-  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
-  const ids = new SequentialIdGenerator();
-  const projects = new InMemoryProjectRepository();
-  const sessions = new InMemorySessionRepository();
-  const provider = new FakeBrowserProvider({ clock });
-  const project = Project.create({
-    id: ids.next(),
-    ownerId: OWNER,
-    name: 'Main',
-    slug: 'main',
-    now: clock.now(),
-  });
-  await projects.add(project);
-  const createSession = new CreateSession({
-    projects,
-    agents: new InMemoryAgentRepository(),
-    sessions,
-    provider,
-    idempotency: new InMemoryIdempotencyStore(),
-    ids,
-    clock,
-  });
+  const { clock, projects, sessions, provider, project, startSession } = await givenSessionWorld();
   const created: string[] = [];
   for (let i = 0; i < count; i++) {
     clock.advance(1_000);
-    const { session } = await createSession.execute({ ownerId: OWNER, projectId: project.id, request: {} });
-    created.push(session.id);
+    created.push((await startSession()).id);
   }
   const release = (sessionId: string) =>
     new ReleaseSession({ projects, sessions, provider, clock }).execute({

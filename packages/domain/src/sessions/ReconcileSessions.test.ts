@@ -1,52 +1,24 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Project } from '../projects/Project.ts';
 import type { Logger } from '../shared/Logger.ts';
 import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
-import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
-import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
+import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
 import { ManualClock } from '../testing/ManualClock.ts';
-import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
 import type { BrowserSession } from './BrowserSession.ts';
-import { CreateSession } from './CreateSession.ts';
 import { ReconcileSessions } from './ReconcileSessions.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 
 const OWNER = 'owner-1';
 
 async function setUp() {
-  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
-  const ids = new SequentialIdGenerator();
-  const projects = new InMemoryProjectRepository();
-  const sessions = new InMemorySessionRepository();
-  const provider = new FakeBrowserProvider({ clock });
-  const project = Project.create({
-    id: ids.next(),
-    ownerId: OWNER,
-    name: 'Main',
-    slug: 'main',
-    now: clock.now(),
-  });
-  await projects.add(project);
-  const createSession = new CreateSession({
-    projects,
-    agents: new InMemoryAgentRepository(),
-    sessions,
-    provider,
-    idempotency: new InMemoryIdempotencyStore(),
-    ids,
-    clock,
-  });
+  const { clock, projects, sessions, provider, project, startSession } = await givenSessionWorld();
   // Five active sessions created (and so last synced) a second apart, oldest first, and one released.
   const active: BrowserSession[] = [];
   for (let i = 0; i < 5; i++) {
-    active.push(
-      (await createSession.execute({ ownerId: OWNER, projectId: project.id, request: {} })).session,
-    );
+    active.push(await startSession());
     clock.advance(1_000);
   }
-  const ended = (await createSession.execute({ ownerId: OWNER, projectId: project.id, request: {} })).session;
+  const ended = await startSession();
   await new ReleaseSession({ projects, sessions, provider, clock }).execute({
     ownerId: OWNER,
     projectId: project.id,

@@ -25,6 +25,7 @@ export {
 } from './describeSessionRepositoryContract.ts';
 export { describeUserRepositoryContract } from './describeUserRepositoryContract.ts';
 export { FakeBrowserProvider, type FakeProviderCall } from './FakeBrowserProvider.ts';
+export { givenSessionWorld } from './givenSessionWorld.ts';
 export { InMemoryAgentRepository } from './InMemoryAgentRepository.ts';
 export { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.ts';
 export { InMemoryIdentityProvider } from './InMemoryIdentityProvider.ts';

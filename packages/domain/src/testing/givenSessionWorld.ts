@@ -1,0 +1,33 @@
+import { Project } from '../projects/Project.ts';
+import type { BrowserSession } from '../sessions/BrowserSession.ts';
+import { CreateSession } from '../sessions/CreateSession.ts';
+import type { SessionRequest } from '../sessions/resolveSessionSettings.ts';
+import { FakeBrowserProvider } from './FakeBrowserProvider.ts';
+import { InMemoryAgentRepository } from './InMemoryAgentRepository.ts';
+import { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.ts';
+import { InMemoryProjectRepository } from './InMemoryProjectRepository.ts';
+import { InMemorySessionRepository } from './InMemorySessionRepository.ts';
+import { ManualClock } from './ManualClock.ts';
+import { SequentialIdGenerator } from './SequentialIdGenerator.ts';
+
+/**
+ * The in-memory world session use-case tests start from: a clock at 2026-03-01T12:00Z, every store,
+ * a fake provider, one active project owned by `ownerId`, and `startSession` to create sessions in it
+ * through the real `CreateSession`.
+ */
+export async function givenSessionWorld() {
+  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+  const ids = new SequentialIdGenerator();
+  const projects = new InMemoryProjectRepository();
+  const sessions = new InMemorySessionRepository();
+  const agents = new InMemoryAgentRepository();
+  const idempotency = new InMemoryIdempotencyStore();
+  const provider = new FakeBrowserProvider({ clock });
+  const ownerId = 'owner-1';
+  const project = Project.create({ id: ids.next(), ownerId, name: 'Main', slug: 'main', now: clock.now() });
+  await projects.add(project);
+  const createSession = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock });
+  const startSession = async (request: SessionRequest = {}): Promise<BrowserSession> =>
+    (await createSession.execute({ ownerId, projectId: project.id, request })).session;
+  return { clock, ids, projects, sessions, agents, idempotency, provider, ownerId, project, startSession };
+}
