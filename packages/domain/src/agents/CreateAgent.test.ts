@@ -1,37 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Project } from '../projects/Project.ts';
-import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
-import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
-import { ManualClock } from '../testing/ManualClock.ts';
-import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
+import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { CreateAgent } from './CreateAgent.ts';
 import type { AgentInput } from './resolveAgentInput.ts';
 
 const OWNER = 'owner-1';
 
 async function setUp() {
-  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
-  const ids = new SequentialIdGenerator();
-  const projects = new InMemoryProjectRepository();
-  const agents = new InMemoryAgentRepository();
-  const provider = new FakeBrowserProvider({ clock });
-  const project = Project.create({
-    id: ids.next(),
-    ownerId: OWNER,
-    name: 'Main',
-    slug: 'main',
-    now: clock.now(),
-  });
-  const other = Project.create({
-    id: ids.next(),
-    ownerId: OWNER,
-    name: 'Other',
-    slug: 'other',
-    now: clock.now(),
-  });
-  await projects.add(project);
-  await projects.add(other);
+  const { clock, ids, projects, agents, provider, project, addProject } = await givenSessionWorld();
+  const other = await addProject('Other', 'other');
   const createAgent = new CreateAgent({ projects, agents, provider, ids, clock });
   const create = (agent: AgentInput & { name: string }, projectId = project.id, ownerId = OWNER) =>
     createAgent.execute({ ownerId, projectId, agent });

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Project } from '../projects/Project.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
-import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
-import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
-import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
-import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
-import { ManualClock } from '../testing/ManualClock.ts';
-import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
+import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { CreateAgent } from './CreateAgent.ts';
 import { DeleteAgent } from './DeleteAgent.ts';
 import { GetAgent } from './GetAgent.ts';
@@ -15,28 +8,9 @@ import { GetAgent } from './GetAgent.ts';
 const OWNER = 'owner-1';
 
 async function setUp() {
-  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
-  const ids = new SequentialIdGenerator();
-  const projects = new InMemoryProjectRepository();
-  const agents = new InMemoryAgentRepository();
-  const sessions = new InMemorySessionRepository();
-  const provider = new FakeBrowserProvider({ clock });
-  const project = Project.create({
-    id: ids.next(),
-    ownerId: OWNER,
-    name: 'Main',
-    slug: 'main',
-    now: clock.now(),
-  });
-  const other = Project.create({
-    id: ids.next(),
-    ownerId: OWNER,
-    name: 'Other',
-    slug: 'other',
-    now: clock.now(),
-  });
-  await projects.add(project);
-  await projects.add(other);
+  const { clock, ids, projects, agents, sessions, provider, project, addProject, idempotency } =
+    await givenSessionWorld();
+  const other = await addProject('Other', 'other');
   const agent = await new CreateAgent({ projects, agents, provider, ids, clock }).execute({
     ownerId: OWNER,
     projectId: project.id,
@@ -47,7 +21,7 @@ async function setUp() {
     agents,
     sessions,
     provider,
-    idempotency: new InMemoryIdempotencyStore(),
+    idempotency,
     ids,
     clock,
   });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Project } from '../projects/Project.ts';
-import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
-import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
-import { ManualClock } from '../testing/ManualClock.ts';
-import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
+import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { CreateAgent } from './CreateAgent.ts';
 import { ListAgents } from './ListAgents.ts';
 
@@ -12,30 +7,12 @@ const OWNER = 'owner-1';
 
 describe('ListAgents', () => {
   it('lists the project’s agents newest first, only the active ones when asked', async () => {
-    const clock = new ManualClock('2026-03-01T12:00:00.000Z');
-    const ids = new SequentialIdGenerator();
-    const projects = new InMemoryProjectRepository();
-    const agents = new InMemoryAgentRepository();
-    const project = Project.create({
-      id: ids.next(),
-      ownerId: OWNER,
-      name: 'Main',
-      slug: 'main',
-      now: clock.now(),
-    });
-    const other = Project.create({
-      id: ids.next(),
-      ownerId: OWNER,
-      name: 'Other',
-      slug: 'other',
-      now: clock.now(),
-    });
-    await projects.add(project);
-    await projects.add(other);
+    const { clock, ids, projects, agents, provider, project, addProject } = await givenSessionWorld();
+    const other = await addProject('Other', 'other');
     const create = new CreateAgent({
       projects,
       agents,
-      provider: new FakeBrowserProvider({ clock }),
+      provider,
       ids,
       clock,
     });

@@ -1,52 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CreateSession } from '../sessions/CreateSession.ts';
 import { ReleaseSession } from '../sessions/ReleaseSession.ts';
 import type { Logger } from '../shared/Logger.ts';
-import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
-import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
-import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
-import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
-import { ManualClock } from '../testing/ManualClock.ts';
-import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
+import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { DeleteProject } from './DeleteProject.ts';
-import { Project } from './Project.ts';
 
 const OWNER = 'owner-1';
 
 async function setUp() {
-  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
-  const ids = new SequentialIdGenerator();
-  const projects = new InMemoryProjectRepository();
-  const sessions = new InMemorySessionRepository();
-  const provider = new FakeBrowserProvider({ clock });
-  const project = Project.create({
-    id: ids.next(),
-    ownerId: OWNER,
-    name: 'Main',
-    slug: 'main',
-    now: clock.now(),
-  });
-  const other = Project.create({
-    id: ids.next(),
-    ownerId: OWNER,
-    name: 'Other',
-    slug: 'other',
-    now: clock.now(),
-  });
-  await projects.add(project);
-  await projects.add(other);
-  const createSession = new CreateSession({
-    projects,
-    agents: new InMemoryAgentRepository(),
-    sessions,
-    provider,
-    idempotency: new InMemoryIdempotencyStore(),
-    ids,
-    clock,
-  });
-  const start = async (projectId = project.id) =>
-    (await createSession.execute({ ownerId: OWNER, projectId, request: {} })).session;
+  const { clock, projects, sessions, provider, project, addProject, startSession } =
+    await givenSessionWorld();
+  const other = await addProject('Other', 'other');
+  const start = (projectId = project.id) => startSession({}, projectId);
   const [a, b, ended, elsewhere] = [await start(), await start(), await start(), await start(other.id)];
   await new ReleaseSession({ projects, sessions, provider, clock }).execute({
     ownerId: OWNER,

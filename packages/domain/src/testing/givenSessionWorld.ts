@@ -12,8 +12,8 @@ import { SequentialIdGenerator } from './SequentialIdGenerator.ts';
 
 /**
  * The in-memory world session use-case tests start from: a clock at 2026-03-01T12:00Z, every store,
- * a fake provider, one active project owned by `ownerId`, and `startSession` to create sessions in it
- * through the real `CreateSession`.
+ * a fake provider, one active project owned by `ownerId` (`addProject` adds more), and `startSession`
+ * to create sessions through the real `CreateSession`.
  */
 export async function givenSessionWorld() {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
@@ -27,7 +27,27 @@ export async function givenSessionWorld() {
   const project = Project.create({ id: ids.next(), ownerId, name: 'Main', slug: 'main', now: clock.now() });
   await projects.add(project);
   const createSession = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock });
-  const startSession = async (request: SessionRequest = {}): Promise<BrowserSession> =>
-    (await createSession.execute({ ownerId, projectId: project.id, request })).session;
-  return { clock, ids, projects, sessions, agents, idempotency, provider, ownerId, project, startSession };
+  const startSession = async (
+    request: SessionRequest = {},
+    projectId = project.id,
+  ): Promise<BrowserSession> => (await createSession.execute({ ownerId, projectId, request })).session;
+  /** Another active project of the same owner. */
+  const addProject = async (name: string, slug: string): Promise<Project> => {
+    const added = Project.create({ id: ids.next(), ownerId, name, slug, now: clock.now() });
+    await projects.add(added);
+    return added;
+  };
+  return {
+    clock,
+    ids,
+    projects,
+    sessions,
+    agents,
+    idempotency,
+    provider,
+    ownerId,
+    project,
+    startSession,
+    addProject,
+  };
 }
