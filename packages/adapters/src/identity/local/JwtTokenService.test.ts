@@ -1,12 +1,11 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createSecretKey, generateKeyPairSync, sign } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { importJwtKeys } from './importJwtKeys.ts';
 import { JwtTokenService } from './JwtTokenService.ts';
 
-const keys = await importJwtKeys(
-  generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-);
+const pair = generateKeyPairSync('ed25519');
+const keys = await importJwtKeys(pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
 const service = new JwtTokenService({ keys });
 const now = new Date('2026-01-01T00:00:10.500Z');
 const claims = { userId: 'u1', email: 'ada@example.com', sessionId: 's1', tokenId: 't1' };
@@ -60,6 +59,60 @@ describe('JwtTokenService', () => {
     }
     // Control: the same builder with every claim and the right type passes.
     await expect(service.verify(await signed(full), now)).resolves.toMatchObject(claims);
+  });
+
+  it('refuses a foreign key, a tampered part, another algorithm, issuer or audience, a future nbf and crit', async () => {
+    const build = (
+      payload: Record<string, unknown>,
+      header: Record<string, unknown> = {},
+      edit: (jwt: SignJWT) => SignJWT = (jwt) => jwt,
+    ) =>
+      edit(
+        new SignJWT({ email: 'ada@example.com', sid: 's1', ...payload })
+          .setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt', ...header })
+          .setSubject('u1')
+          .setIssuer('browserdeck')
+          .setAudience('browserdeck')
+          .setIssuedAt(now)
+          .setExpirationTime('15m')
+          .setJti('t1'),
+      );
+    // jose refuses to sign an unknown `crit`; an attacker would not.
+    const signedByHand = (header: Record<string, unknown>, payload: string) => {
+      const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${payload}`;
+      return `${input}.${sign(null, Buffer.from(input), pair.privateKey).toString('base64url')}`;
+    };
+    const foreign = generateKeyPairSync('ed25519').privateKey;
+    const good = await build({}).sign(keys.privateKey);
+    const [h, p, s] = good.split('.') as [string, string, string];
+    const otherPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'u2' }),
+    ).toString('base64url');
+    const flipped = `${s.slice(0, 10)}${s[10] === 'A' ? 'B' : 'A'}${s.slice(11)}`;
+    for (const token of [
+      await build({}).sign(foreign),
+      `${h}.${otherPayload}.${s}`,
+      `${h}.${p}.${flipped}`,
+      `${h}.${p}`,
+      `${h}.${p}.${s}.${s}`,
+      `${h}.${p}.${s}=`,
+      `${Buffer.from('{"alg":"none","typ":"at+jwt"}').toString('base64url')}.${p}.`,
+      await build({}, { alg: 'HS256' }).sign(createSecretKey(Buffer.alloc(32, 7))),
+      await build({}, {}, (jwt) => jwt.setIssuer('someone-else')).sign(keys.privateKey),
+      await build({}, {}, (jwt) => jwt.setAudience('someone-else')).sign(keys.privateKey),
+      await build({}, {}, (jwt) => jwt.setNotBefore(new Date(now.getTime() + 60_000))).sign(keys.privateKey),
+      signedByHand({ alg: 'EdDSA', typ: 'at+jwt', crit: ['x-policy'], 'x-policy': 1 }, p),
+      `${Buffer.from('[1]').toString('base64url')}.${p}.${s}`,
+      `${h}.${Buffer.from('not json').toString('base64url')}.${s}`,
+    ]) {
+      expect(await refusal(token)).toBe('The access token is invalid.');
+    }
+    // Controls: the untouched token passes, and so does an audience list that names us.
+    await expect(service.verify(good, now)).resolves.toMatchObject(claims);
+    const listed = await build({}, {}, (jwt) => jwt.setAudience(['other', 'browserdeck'])).sign(
+      keys.privateKey,
+    );
+    await expect(service.verify(listed, now)).resolves.toMatchObject(claims);
   });
 
   it('refuses oversized and empty strings without parsing them', async () => {

@@ -11,6 +11,8 @@ export interface JwtKeys {
   readonly keyId: string;
   readonly privateKey: CryptoKey;
   readonly publicKey: CryptoKey;
+  /** The same public key for `node:crypto`, which verifies synchronously. */
+  readonly publicKeyObject: KeyObject;
   /** The public key as SPKI PEM, for anyone who wants to verify tokens elsewhere. */
   readonly publicKeyPem: string;
 }
@@ -33,11 +35,12 @@ export async function importJwtKeys(privateKeyPem: string): Promise<JwtKeys> {
     );
   }
   const pkcs8 = privateKeyObject.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const publicKeyPem = createPublicKey(privateKeyObject).export({ type: 'spki', format: 'pem' }).toString();
+  const publicKeyObject = createPublicKey(privateKeyObject);
+  const publicKeyPem = publicKeyObject.export({ type: 'spki', format: 'pem' }).toString();
   const [privateKey, publicKey] = await Promise.all([
     importPKCS8(pkcs8, JWT_ALGORITHM),
     importSPKI(publicKeyPem, JWT_ALGORITHM, { extractable: true }),
   ]);
   const keyId = await calculateJwkThumbprint(await exportJWK(publicKey));
-  return { algorithm: JWT_ALGORITHM, keyId, privateKey, publicKey, publicKeyPem };
+  return { algorithm: JWT_ALGORITHM, keyId, privateKey, publicKey, publicKeyObject, publicKeyPem };
 }
