@@ -31,8 +31,9 @@ describe('JwtTokenService', () => {
     });
   });
 
-  it('judges expiry by the time it is given, not the wall clock', async () => {
+  it('judges expiry by the time it is given, not the wall clock, also for a token verified before', async () => {
     const { token } = await service.sign(claims, now, 900);
+    await expect(service.verify(token, new Date('2026-01-01T00:15:09.999Z'))).resolves.toBeDefined();
     await expect(service.verify(token, new Date('2026-01-01T00:15:09.999Z'))).resolves.toBeDefined();
     expect(await refusal(token, new Date('2026-01-01T00:15:10.000Z'))).toBe('The access token has expired.');
   });
@@ -89,6 +90,8 @@ describe('JwtTokenService', () => {
       JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), sub: 'u2' }),
     ).toString('base64url');
     const flipped = `${s.slice(0, 10)}${s[10] === 'A' ? 'B' : 'A'}${s.slice(11)}`;
+    // Verified (and remembered) first: what is remembered must not vouch for any other string.
+    await expect(service.verify(good, now)).resolves.toMatchObject(claims);
     for (const token of [
       await build({}).sign(foreign),
       `${h}.${otherPayload}.${s}`,

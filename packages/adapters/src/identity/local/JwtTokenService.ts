@@ -43,6 +43,12 @@ export class JwtTokenService {
   private readonly deps: JwtTokenServiceDeps;
   private readonly issuer: string;
   private readonly audience: string;
+  /**
+   * Tokens already verified, by their exact text: a client presents the same token on every
+   * request until it expires, and the signature of a given string cannot change. Bounded; the
+   * oldest entry leaves first. Revocation is not cached here (the identity provider checks it).
+   */
+  private readonly verified = new Map<string, VerifiedAccessToken>();
 
   constructor(deps: JwtTokenServiceDeps) {
     this.deps = deps;
@@ -82,6 +88,12 @@ export class JwtTokenService {
    */
   async verify(token: string, now: Date): Promise<VerifiedAccessToken> {
     if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw invalid();
+    const nowSec = Math.floor(now.getTime() / 1000);
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expiresAt.getTime() / 1000 <= nowSec) throw expired();
+      return known;
+    }
     const match = COMPACT_JWS.exec(token);
     if (!match) throw invalid();
     const [, encodedHeader, encodedPayload, encodedSignature] = match as unknown as [
@@ -122,23 +134,34 @@ export class JwtTokenService {
     ) {
       throw invalid();
     }
-    const nowSec = Math.floor(now.getTime() / 1000);
     if (nbf !== undefined && (typeof nbf !== 'number' || nbf > nowSec)) throw invalid();
-    if (exp <= nowSec) throw new AuthError('unauthorized', 'The access token has expired.');
-    return {
+    if (exp <= nowSec) throw expired();
+    const verified: VerifiedAccessToken = Object.freeze({
       userId: sub,
       email,
       sessionId: sid,
       tokenId: jti,
       issuedAt: new Date(iat * 1000),
       expiresAt: new Date(exp * 1000),
-    };
+    });
+    // Only tokens without `nbf` (the ones this service signs): a cached token is valid until `exp`.
+    if (nbf === undefined) this.remember(token, verified);
+    return verified;
+  }
+
+  private remember(token: string, verified: VerifiedAccessToken): void {
+    this.verified.set(token, verified);
+    if (this.verified.size > VERIFIED_CACHE_SIZE) {
+      this.verified.delete(this.verified.keys().next().value as string);
+    }
   }
 }
 
 /** header.payload.signature, each part unpadded base64url. */
 const COMPACT_JWS = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
 const ED25519_SIGNATURE_BYTES = 64;
+/** How many verified tokens are remembered (a few MiB at most). */
+const VERIFIED_CACHE_SIZE = 10_000;
 
 /** The JSON object a base64url part encodes, or null when it is anything else. */
 function parseJsonObject(part: string): Record<string, unknown> | null {
@@ -150,6 +173,10 @@ function parseJsonObject(part: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+function expired(): AuthError {
+  return new AuthError('unauthorized', 'The access token has expired.');
 }
 
 function invalid(): AuthError {

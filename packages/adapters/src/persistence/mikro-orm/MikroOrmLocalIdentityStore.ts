@@ -10,6 +10,7 @@ import { isUniqueViolationOf, isUuid, withDatabaseErrors } from './databaseError
 import { LocalCredentialSchema } from './entities/LocalCredentialSchema.ts';
 import { LocalRefreshTokenSchema } from './entities/LocalRefreshTokenSchema.ts';
 import { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
+import { nativeSqlOf, sqlDate } from './NativeSql.ts';
 
 /** What `MikroOrmLocalIdentityStore` needs. */
 export interface MikroOrmLocalIdentityStoreDeps {
@@ -76,9 +77,20 @@ export class MikroOrmLocalIdentityStore implements LocalIdentityStore {
 
   async findSession(id: string): Promise<LocalSignInSession | null> {
     if (!isUuid(id)) return null;
-    const row = await withDatabaseErrors(() => this.em().findOne(LocalSignInSessionSchema, { id }));
+    // Read on every authenticated request: a hand-written statement, not the ORM (see NativeSql).
+    const row = await withDatabaseErrors(() =>
+      nativeSqlOf(this.deps.orm).one<{ user_id: string; created_at: unknown; revoked_at: unknown }>(
+        'select user_id, created_at, revoked_at from local_sign_in_sessions where id = ?',
+        [id],
+      ),
+    );
     return (
-      row && { id: row.id, userId: row.userId, createdAt: row.createdAt, revokedAt: row.revokedAt ?? null }
+      row && {
+        id,
+        userId: row.user_id,
+        createdAt: sqlDate(row.created_at),
+        revokedAt: row.revoked_at === null ? null : sqlDate(row.revoked_at),
+      }
     );
   }
 

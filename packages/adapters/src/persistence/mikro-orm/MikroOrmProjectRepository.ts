@@ -2,6 +2,8 @@ import { ConflictError, type Project, type ProjectRepository } from '@browserdec
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { isUniqueViolationOf, isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { ProjectSchema } from './entities/ProjectSchema.ts';
+import { nativeSqlOf } from './NativeSql.ts';
+import { type ProjectRow, SELECT_PROJECT, toProject } from './projectRows.ts';
 
 /** What `MikroOrmProjectRepository` needs. */
 export interface MikroOrmProjectRepositoryDeps {
@@ -10,7 +12,8 @@ export interface MikroOrmProjectRepositoryDeps {
 
 /**
  * `ProjectRepository` on MikroORM (SQLite, PostgreSQL). Every call works on its own fork and
- * writes with explicit statements, so no identity map carries state between calls.
+ * writes with explicit statements, so no identity map carries state between calls. The two reads
+ * behind nearly every request (`findOwned`, `listOwned`) are hand-written statements (NativeSql).
  */
 export class MikroOrmProjectRepository implements ProjectRepository {
   private readonly deps: MikroOrmProjectRepositoryDeps;
@@ -58,22 +61,24 @@ export class MikroOrmProjectRepository implements ProjectRepository {
 
   async findOwned(ownerId: string, projectId: string): Promise<Project | null> {
     if (!isUuid(ownerId) || !isUuid(projectId)) return null;
-    return withDatabaseErrors(() =>
-      this.deps.orm.em.fork().findOne(ProjectSchema, { id: projectId, ownerId }),
+    const [row] = await withDatabaseErrors(() =>
+      nativeSqlOf(this.deps.orm).all<ProjectRow>(`${SELECT_PROJECT} where id = ? and owner_id = ?`, [
+        projectId,
+        ownerId,
+      ]),
     );
+    return row ? toProject(row) : null;
   }
 
   async listOwned(ownerId: string, filter: { archived: boolean }): Promise<Project[]> {
     if (!isUuid(ownerId)) return [];
-    return withDatabaseErrors(() =>
-      this.deps.orm.em
-        .fork()
-        .find(
-          ProjectSchema,
-          { ownerId, archived: filter.archived },
-          { orderBy: { createdAt: 'desc', id: 'desc' } },
-        ),
+    const rows = await withDatabaseErrors(() =>
+      nativeSqlOf(this.deps.orm).all<ProjectRow>(
+        `${SELECT_PROJECT} where owner_id = ? and archived = ? order by created_at desc, id desc`,
+        [ownerId, filter.archived],
+      ),
     );
+    return rows.map(toProject);
   }
 
   async findOldestOwned(ownerId: string): Promise<Project | null> {

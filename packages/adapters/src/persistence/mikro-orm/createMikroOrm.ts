@@ -2,9 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PostgreSqlMikroORM } from '@mikro-orm/postgresql';
-import { type SqliteConnection, MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
+import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
-import { cacheSqliteStatements } from './cacheSqliteStatements.ts';
 import { persistenceEntities } from './entities/persistenceEntities.ts';
 import { postgresqlMigrations } from './migrations/postgresql/postgresqlMigrations.ts';
 import { sqliteMigrations } from './migrations/sqlite/sqliteMigrations.ts';
@@ -29,7 +28,7 @@ const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
  * An initialized MikroORM for `databaseUrl`, with Browserdeck's entity schemas and the checked-in
  * migrations of that dialect registered (apply them with `migrateToLatest`). Connects lazily: a
  * database that is down surfaces on the first query, not here. SQLite files get their parent
- * folder created, WAL journaling, foreign keys, a busy timeout and compiled statements kept for reuse. Close it with `orm.close()`.
+ * folder created, WAL journaling, foreign keys, and a busy timeout. Close it with `orm.close()`.
  */
 export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<BrowserdeckOrm> {
   const location = parseDatabaseUrl(options.databaseUrl);
@@ -60,7 +59,6 @@ export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<Br
     driverOptions: { timeout: SQLITE_BUSY_TIMEOUT_MS },
     migrations: { migrationsList: sqliteMigrations, snapshot: false, silent: true },
   });
-  cacheSqliteStatements(await (orm.em.getConnection() as SqliteConnection).getNativeClient());
   if (location.path !== ':memory:') {
     // WAL lets readers work while one writer writes; the mode is kept in the database file.
     await orm.em.getConnection().execute('pragma journal_mode = wal');

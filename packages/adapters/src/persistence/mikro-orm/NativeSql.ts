@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { SqliteConnection } from '@mikro-orm/sqlite';
+import { type BrowserdeckOrm, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
+import { cacheSqliteStatements, type PreparingDatabase } from './cacheSqliteStatements.ts';
+
+/** A parameter of a hand-written statement. */
+export type SqlParam = string | number | boolean | Date | null;
+
+/** The better-sqlite3 statement surface used here. */
+interface SqliteStatement {
+  readonly busy: boolean;
+  all(...params: unknown[]): unknown[];
+}
+
+/** The `pg` pool surface used here. */
+interface PgPool {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * Hand-written, parameterised reads that run on every request (the signed-in session behind a
+ * token, a user's projects), straight on the driver MikroORM owns: better-sqlite3 with compiled
+ * statements kept for reuse, or `pg` with named prepared statements per pooled connection.
+ *
+ * MikroORM inlines every parameter into the SQL text and hydrates entities through its unit of
+ * work; for these reads that cost 20× the query itself (docs/benchmarks.md). Writes, and reads that
+ * are not hot, stay on MikroORM. Statements use `?` placeholders; booleans and dates are bound the
+ * way MikroORM stores them (0/1 and epoch milliseconds on SQLite). Rows come back as the driver
+ * returns them: read them with `sqlBoolean` and `sqlDate`.
+ */
+export class NativeSql {
+  readonly dialect: DatabaseDialect;
+  private readonly orm: BrowserdeckOrm;
+  private readonly sqlite = new WeakMap<object, PreparingDatabase<SqliteStatement>>();
+  private readonly postgres = new Map<string, { name: string; text: string }>();
+
+  constructor(orm: BrowserdeckOrm) {
+    this.orm = orm;
+    this.dialect = dialectOf(orm);
+  }
+
+  /** The rows of `sql`. */
+  async all<R>(sql: string, params: readonly SqlParam[]): Promise<R[]> {
+    const connection = this.orm.em.getConnection();
+    if (this.dialect === 'sqlite') {
+      const db = (await (
+        connection as unknown as SqliteConnection
+      ).getNativeClient()) as PreparingDatabase<SqliteStatement>;
+      return this.preparerFor(db)
+        .prepare(sql)
+        .all(...params.map(toSqliteParam)) as R[];
+    }
+    const pool = (await (
+      connection as unknown as PostgreSqlConnection
+    ).getNativeClient()) as unknown as PgPool;
+    const { rows } = await pool.query({ ...this.postgresStatement(sql), values: [...params] });
+    return rows as R[];
+  }
+
+  /** The first row of `sql`, or null. */
+  async one<R>(sql: string, params: readonly SqlParam[]): Promise<R | null> {
+    return (await this.all<R>(sql, params))[0] ?? null;
+  }
+
+  private preparerFor(db: PreparingDatabase<SqliteStatement>): PreparingDatabase<SqliteStatement> {
+    let preparer = this.sqlite.get(db);
+    if (!preparer) {
+      preparer = { prepare: (sql) => db.prepare(sql) };
+      cacheSqliteStatements(preparer);
+      this.sqlite.set(db, preparer);
+    }
+    return preparer;
+  }
+
+  /** `?` placeholders as `$1…$n`, and a statement name derived from the text. */
+  private postgresStatement(sql: string): { name: string; text: string } {
+    let statement = this.postgres.get(sql);
+    if (!statement) {
+      let n = 0;
+      statement = {
+        name: `bd_${createHash('sha256').update(sql).digest('base64url').slice(0, 20)}`,
+        text: sql.replace(/\?/g, () => `$${++n}`),
+      };
+      this.postgres.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+const instances = new WeakMap<BrowserdeckOrm, NativeSql>();
+
+/** The one `NativeSql` of `orm` (its statement caches are shared by every repository). */
+export function nativeSqlOf(orm: BrowserdeckOrm): NativeSql {
+  let sql = instances.get(orm);
+  if (!sql) {
+    sql = new NativeSql(orm);
+    instances.set(orm, sql);
+  }
+  return sql;
+}
+
+function toSqliteParam(value: SqlParam): string | number | null {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.getTime();
+  return value;
+}
+
+/** A boolean column as either driver returns it. */
+export function sqlBoolean(value: unknown): boolean {
+  return value === true || value === 1;
+}
+
+/**
+ * A `datetime` column as either driver returns it: epoch milliseconds on SQLite; on PostgreSQL the
+ * `timestamptz` text (`2026-03-04 05:06:07.089+00`) — MikroORM's pool keeps dates as text.
+ */
+export function sqlDate(value: unknown): Date {
+  const date = value instanceof Date ? value : new Date(typeof value === 'string' ? value : Number(value));
+  if (Number.isNaN(date.getTime())) throw new Error(`Not a stored date: ${String(value)}`);
+  return date;
+}
