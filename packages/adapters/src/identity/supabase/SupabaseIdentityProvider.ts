@@ -152,12 +152,19 @@ export class SupabaseIdentityProvider implements IdentityProvider {
   private async remember(body: unknown) {
     const answer = toTokenGrant(body);
     const now = this.deps.clock.now();
-    await this.issued.remember(
-      hashIssuedRefreshToken(answer.grant.refreshToken),
-      { sessionId: answer.sessionId, accessTokenTtlSec: answer.accessTokenTtlSec },
-      new Date(now.getTime() + this.issuedRefreshTokenTtlSec * 1000),
-      now,
-    );
+    try {
+      await this.issued.remember(
+        hashIssuedRefreshToken(answer.grant.refreshToken),
+        { sessionId: answer.sessionId, accessTokenTtlSec: answer.accessTokenTtlSec },
+        new Date(now.getTime() + this.issuedRefreshTokenTtlSec * 1000),
+        now,
+      );
+    } catch (error) {
+      // GoTrue has already rotated: failing here would lose the only valid refresh token, and the
+      // client's retry with the old one would look like reuse and end the session. Only the
+      // reuse-to-session link of this one token is lost.
+      this.logger.warn({ err: error }, 'could not record an issued Supabase refresh token');
+    }
     return answer;
   }
 
