@@ -299,6 +299,47 @@ describe('HTTP auth on Supabase: what GoTrue is sent and how its answers are map
     });
   });
 
+  describe('GoTrue answering an OAuth error body ({ error, error_description }, older token endpoint)', () => {
+    it('maps invalid_grant on sign-in to 401 invalid_credentials with the usual detail', async () => {
+      w.gotrue.answerNext(400, { error: 'invalid_grant', error_description: 'Invalid login credentials' });
+      const problem = await assertProblem(
+        await post('/v1/auth/signin', { email: 'eli@example.com', password: 'long enough' }),
+        401,
+        'invalid_credentials',
+      );
+      expect(problem.detail).toBe('E-mail or password is wrong.');
+    });
+
+    it('maps invalid_grant on refresh to 401 invalid_refresh_token', async () => {
+      w.gotrue.answerNext(400, { error: 'invalid_grant', error_description: 'Invalid Refresh Token' });
+      await assertProblem(
+        await post('/v1/auth/refresh', { refresh_token: 'rt-old' }),
+        401,
+        'invalid_refresh_token',
+      );
+    });
+
+    it('maps an unconfirmed e-mail told in words only to its own detail', async () => {
+      w.gotrue.answerNext(400, { error: 'invalid_grant', error_description: 'Email not confirmed' });
+      const problem = await assertProblem(
+        await post('/v1/auth/signin', { email: 'eli@example.com', password: 'long enough' }),
+        401,
+        'invalid_credentials',
+      );
+      expect(problem.detail).toBe('The e-mail address has not been confirmed yet.');
+    });
+  });
+
+  it('answers 500 for a GoTrue refusal with no meaning to the client (sign-ups disabled), without its words', async () => {
+    w.gotrue.answerNext(422, { code: 'signup_disabled', message: 'Signups not allowed for this instance' });
+    const problem = await assertProblem(
+      await post('/v1/auth/signup', { email: 'fay@example.com', password: 'long enough' }),
+      500,
+      'internal',
+    );
+    expect(problem.detail).not.toContain('Signups not allowed');
+  });
+
   describe('sign-up with e-mail confirmation on', () => {
     beforeEach(() => {
       w.gotrue.confirmEmails = true;
