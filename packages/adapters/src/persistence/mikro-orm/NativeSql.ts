@@ -25,7 +25,8 @@ interface PgPool {
  *
  * MikroORM inlines every parameter into the SQL text and hydrates entities through its unit of
  * work; for these reads that cost 20× the query itself (docs/benchmarks.md). Writes, and reads that
- * are not hot, stay on MikroORM. Statements use `?` placeholders; booleans and dates are bound the
+ * are not hot, stay on MikroORM, except statements MikroORM cannot express (the Supabase
+ * revocation upsert-if-later), written with `returning` so they run here as row statements. Statements use `?` placeholders; booleans and dates are bound the
  * way MikroORM stores them (0/1 and epoch milliseconds on SQLite). Rows come back as the driver
  * returns them: read them with `sqlBoolean` and `sqlDate`.
  */
