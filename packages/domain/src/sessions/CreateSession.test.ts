@@ -303,7 +303,11 @@ describe('CreateSession', () => {
     sessions.failNextAdd = storeError;
     await expect(create()).rejects.toBe(storeError);
     expect(provider.calls.map((c) => c.op)).toEqual(['create', 'release']);
-    expect(provider.calls[1]).toEqual({ op: 'release', providerSessionId: 'fake-1' });
+    expect(provider.calls[1]).toEqual({
+      op: 'release',
+      providerSessionId: 'fake-1',
+      providerProjectId: 'fake-project',
+    });
     expect(provider.running).toEqual([]);
     expect(await stored()).toEqual([]);
   });

@@ -124,12 +124,14 @@ export class CreateSession {
     try {
       await this.deps.sessions.add(session);
     } catch (error) {
-      await provider.release(snapshot.providerSessionId).catch((releaseError: unknown) => {
-        (this.deps.logger ?? silentLogger).error(
-          { providerSessionId: snapshot.providerSessionId, error: String(releaseError) },
-          'could not release a browser whose session failed to store',
-        );
-      });
+      await provider
+        .release(snapshot.providerSessionId, snapshot.providerProjectId)
+        .catch((releaseError: unknown) => {
+          (this.deps.logger ?? silentLogger).error(
+            { providerSessionId: snapshot.providerSessionId, error: String(releaseError) },
+            'could not release a browser whose session failed to store',
+          );
+        });
       throw error;
     }
     return session;
