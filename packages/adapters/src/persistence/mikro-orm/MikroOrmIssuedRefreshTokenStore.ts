@@ -17,12 +17,10 @@ export const ISSUED_REFRESH_TOKENS_PRUNED_PER_WRITE = 100;
 const REMEMBER =
   'insert into supabase_issued_refresh_tokens (token_hash, session_id, access_token_ttl_sec, expires_at) ' +
   'values (?, ?, ?, ?) on conflict (token_hash) do update set session_id = excluded.session_id, ' +
-  'access_token_ttl_sec = excluded.access_token_ttl_sec, expires_at = excluded.expires_at ' +
-  'returning token_hash';
+  'access_token_ttl_sec = excluded.access_token_ttl_sec, expires_at = excluded.expires_at';
 const PRUNE =
   'delete from supabase_issued_refresh_tokens where token_hash in (select token_hash from ' +
-  `supabase_issued_refresh_tokens where expires_at <= ? limit ${ISSUED_REFRESH_TOKENS_PRUNED_PER_WRITE}) ` +
-  'returning token_hash';
+  `supabase_issued_refresh_tokens where expires_at <= ? limit ${ISSUED_REFRESH_TOKENS_PRUNED_PER_WRITE})`;
 const FIND =
   'select session_id, access_token_ttl_sec from supabase_issued_refresh_tokens ' +
   'where token_hash = ? and expires_at > ?';
@@ -44,8 +42,8 @@ export class MikroOrmIssuedRefreshTokenStore implements IssuedRefreshTokenStore 
     // like the reads.
     const sql = nativeSqlOf(this.deps.orm);
     await withDatabaseErrors(async () => {
-      await sql.all(REMEMBER, [tokenHash, issued.sessionId, issued.accessTokenTtlSec, until]);
-      await sql.all(PRUNE, [now]);
+      await sql.run(REMEMBER, [tokenHash, issued.sessionId, issued.accessTokenTtlSec, until]);
+      await sql.run(PRUNE, [now]);
     });
   }
 

@@ -14,11 +14,10 @@ export const REVOKED_SESSIONS_PRUNED_PER_WRITE = 100;
 const REVOKE =
   'insert into supabase_revoked_sessions (session_id, revoked_until) values (?, ?) ' +
   'on conflict (session_id) do update set revoked_until = excluded.revoked_until ' +
-  'where supabase_revoked_sessions.revoked_until < excluded.revoked_until returning session_id';
+  'where supabase_revoked_sessions.revoked_until < excluded.revoked_until';
 const PRUNE =
   'delete from supabase_revoked_sessions where session_id in (select session_id from ' +
-  `supabase_revoked_sessions where revoked_until <= ? limit ${REVOKED_SESSIONS_PRUNED_PER_WRITE}) ` +
-  'returning session_id';
+  `supabase_revoked_sessions where revoked_until <= ? limit ${REVOKED_SESSIONS_PRUNED_PER_WRITE})`;
 const IS_REVOKED =
   'select 1 as revoked from supabase_revoked_sessions where session_id = ? and revoked_until > ?';
 
@@ -36,11 +35,11 @@ export class MikroOrmRevokedSessionStore implements RevokedSessionStore {
   }
 
   async revoke(sessionId: string, until: Date, now: Date): Promise<void> {
-    // Upsert-if-later is no MikroORM operation; `returning` lets the driver's row API run it.
+    // Upsert-if-later is no MikroORM operation: hand-written, on the driver.
     const sql = nativeSqlOf(this.deps.orm);
     await withDatabaseErrors(async () => {
-      await sql.all(REVOKE, [sessionId, until]);
-      await sql.all(PRUNE, [now]);
+      await sql.run(REVOKE, [sessionId, until]);
+      await sql.run(PRUNE, [now]);
     });
   }
 

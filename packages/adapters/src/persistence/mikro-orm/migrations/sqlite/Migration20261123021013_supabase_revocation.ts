@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261123015513_supabase_revocation extends Migration {
-  override name = 'Migration20261123015513_supabase_revocation';
+export class Migration20261123021013_supabase_revocation extends Migration {
+  override name = 'Migration20261123021013_supabase_revocation';
 
   override up(): void | Promise<void> {
     this.addSql(
