@@ -1,5 +1,5 @@
 import { SESSION_STATUSES, type SessionStats, type SessionStatus } from '@browserdeck/domain';
-import { type BrowserdeckOrm, dialectOf } from './BrowserdeckOrm.ts';
+import { type BrowserdeckOrm, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
 import { sqlTime } from './sqlTime.ts';
 
 const DAY_MS = 86_400_000;
@@ -23,6 +23,27 @@ const DURATIONS = {
 } as const;
 
 /**
+ * The statement behind `querySessionStats` and its parameters (`?` placeholders), exposed so that
+ * benchmarks can show its query plan.
+ */
+export function sessionStatsStatement(
+  dialect: DatabaseDialect,
+  projectId: string,
+  now: Date,
+): { sql: string; params: Array<Date | number | string> } {
+  const { ended, upToNow } = DURATIONS[dialect];
+  const sql = `select count(*) as "total", ${BY_STATUS},
+      count(*) filter (where created_at > ?) as "createdLast24h",
+      coalesce(avg(${ended}) filter (where ended_at is not null), 0) as "avgDurationSec",
+      coalesce(sum(${upToNow}), 0) as "totalBrowserSec"
+    from browser_sessions where project_id = ?`;
+  return {
+    sql,
+    params: [sqlTime(dialect, new Date(now.getTime() - DAY_MS)), sqlTime(dialect, now), projectId],
+  };
+}
+
+/**
  * A project's session statistics in one aggregate statement: the database counts and sums, no
  * session is loaded. `now` closes the durations of active sessions and anchors "last 24 h".
  */
@@ -31,14 +52,7 @@ export async function querySessionStats(
   projectId: string,
   now: Date,
 ): Promise<SessionStats> {
-  const dialect = dialectOf(orm);
-  const { ended, upToNow } = DURATIONS[dialect];
-  const sql = `select count(*) as "total", ${BY_STATUS},
-      count(*) filter (where created_at > ?) as "createdLast24h",
-      coalesce(avg(${ended}) filter (where ended_at is not null), 0) as "avgDurationSec",
-      coalesce(sum(${upToNow}), 0) as "totalBrowserSec"
-    from browser_sessions where project_id = ?`;
-  const params = [sqlTime(dialect, new Date(now.getTime() - DAY_MS)), sqlTime(dialect, now), projectId];
+  const { sql, params } = sessionStatsStatement(dialectOf(orm), projectId, now);
   const [row] = await orm.em.fork().getConnection().execute<Record<string, unknown>[]>(sql, params);
   // PostgreSQL answers bigint and numeric as strings.
   const value = (name: string) => Number(row?.[name] ?? 0);
