@@ -352,6 +352,25 @@ export function describeSessionRepositoryContract(
         expect(later.avgDurationSec).toBeCloseTo((100.5 + 300 + 200) / 3, 3);
         expect(later.createdLast24h).toBe(3);
       });
+      it('counts a session that ended before it started (a provider clock ahead of ours) as 0 s', async () => {
+        const sessions = await setUp();
+        const now = new Date(base + 48 * HOUR);
+        const startedAt = new Date(now.getTime() - HOUR);
+        // Ended 30 s "before" it started, 0 s, and 90 s; an active one whose start lies 20 s ahead of now.
+        await sessions.add(
+          session({ status: 'COMPLETED', startedAt, endedAt: new Date(startedAt.getTime() - 30 * SEC) }),
+        );
+        await sessions.add(session({ status: 'ERROR', startedAt, endedAt: startedAt }));
+        await sessions.add(
+          session({ status: 'TIMED_OUT', startedAt, endedAt: new Date(startedAt.getTime() + 90 * SEC) }),
+        );
+        await sessions.add(session({ status: 'RUNNING', startedAt: new Date(now.getTime() + 20 * SEC) }));
+
+        const stats = await sessions.stats(P1, now);
+        expect(stats.total).toBe(4);
+        expect(stats.avgDurationSec).toBeCloseTo(30, 3);
+        expect(stats.totalBrowserSec).toBeCloseTo(90, 3);
+      });
     });
 
     describe('claiming for sync', () => {
