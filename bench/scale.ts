@@ -147,10 +147,16 @@ async function runDialect(
 
         const measure = async (label: string) => {
           const loadBefore = loadavg()[0]!;
-          const [list, statsTimes] = await timeGets(server.url, token, [listPath, statsPath], samples);
+          const [list, statsTimes, floor] = await timeGets(
+            server.url,
+            token,
+            [listPath, statsPath, `/v1/projects/${projectId}`],
+            samples,
+          );
           const summary = {
             list: { p50: percentile(list!, 50), p95: percentile(list!, 95) },
             stats: { p50: percentile(statsTimes!, 50), p95: percentile(statsTimes!, 95) },
+            floor: { p50: percentile(floor!, 50), p95: percentile(floor!, 95) },
             load: [loadBefore, loadavg()[0]!] as const,
           };
           log(
@@ -160,7 +166,7 @@ async function runDialect(
         };
         const ormDialect = pg ? 'postgresql' : 'sqlite';
         const explain = () =>
-          explainScale(orm, ormDialect, scaleStatements(orm, ormDialect, projectId, STATUS, new Date()));
+          explainScale(orm, ormDialect, scaleStatements(ormDialect, projectId, STATUS, new Date()));
 
         const measured = await measure('with the indexes');
         const plans = await explain();

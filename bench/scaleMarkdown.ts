@@ -19,6 +19,8 @@ export interface DialectFigures {
   runningTotal: number;
   list: Latency;
   stats: Latency;
+  /** `GET /v1/projects/:id` in the same rounds: what auth, routing and one indexed read cost. */
+  floor: Latency;
   /** 1-min load average before and after the timed requests. */
   load: readonly [number, number];
   plans: QueryPlan[];
@@ -61,6 +63,14 @@ export function scaleMarkdown(input: {
       fmt(f.stats.p95, 2),
       `≤ ${STATS_TARGET} ms`,
       verdict(f.stats.p95, STATS_TARGET),
+      load,
+    ]);
+    rows.push([
+      `${f.dialect}: \`GET /v1/projects/:id\` (floor: auth, routing, one row)`,
+      fmt(f.floor.p50, 2),
+      fmt(f.floor.p95, 2),
+      '(info)',
+      '',
       load,
     ]);
     if (f.without) {
@@ -108,5 +118,22 @@ export function scaleMarkdown(input: {
 }
 
 function planBlocks(plans: QueryPlan[]): string[] {
-  return plans.flatMap((p) => [`${p.name}:`, '', '```sql', p.sql, '```', '', '```', p.plan, '```', '']);
+  return plans.flatMap((p) => [
+    `${p.name}:`,
+    '',
+    '```sql',
+    p.sql,
+    '```',
+    '',
+    ...(p.params.length
+      ? [
+          `parameters: ${p.params.map((v) => `\`${v instanceof Date ? v.toISOString() : String(v)}\``).join(', ')}`,
+          '',
+        ]
+      : []),
+    '```',
+    p.plan,
+    '```',
+    '',
+  ]);
 }

@@ -1,53 +1,41 @@
 /**
  * The query plans behind the two measured endpoints, as the database chose them on the seeded data:
- * `EXPLAIN (ANALYZE, BUFFERS)` on PostgreSQL, `EXPLAIN QUERY PLAN` on SQLite. The list statements
- * are built by MikroORM's query builder the way `MikroOrmSessionRepository.list` asks for them
- * (a page and a count); the stats statement is the repository's own.
+ * `EXPLAIN (ANALYZE, BUFFERS)` on PostgreSQL, `EXPLAIN QUERY PLAN` on SQLite. The statements are
+ * the repository's own (`sessionListStatements`, `sessionStatsStatement`), parameters inlined.
  */
+import type { SessionStatus } from '@browserdeck/domain';
 import type {
   BrowserdeckOrm,
   DatabaseDialect,
 } from '../packages/adapters/src/persistence/mikro-orm/index.ts';
-import { BrowserSessionSchema } from '../packages/adapters/src/persistence/mikro-orm/index.ts';
 import { sessionStatsStatement } from '../packages/adapters/src/persistence/mikro-orm/querySessionStats.ts';
+import { sessionListStatements } from '../packages/adapters/src/persistence/mikro-orm/sessionListStatements.ts';
 
 /** One statement and its plan. */
 export interface QueryPlan {
   name: string;
   sql: string;
+  params: unknown[];
   plan: string;
 }
 
 /** The statements of `GET …/sessions?status=<status>&limit=20` and `GET …/sessions/dashboard/stats`. */
 export function scaleStatements(
-  orm: BrowserdeckOrm,
   dialect: DatabaseDialect,
   projectId: string,
   status: string,
   now: Date,
 ): Array<{ name: string; sql: string; params: unknown[] }> {
-  // The relation's filter type wants an entity or a primary key; the plain id is what `list` passes.
-  const where = { projectId, status } as never;
-  const page = orm.em
-    .fork()
-    .createQueryBuilder(BrowserSessionSchema)
-    .select('*')
-    .where(where)
-    .orderBy({ createdAt: 'desc', id: 'desc' })
-    .limit(20)
-    .offset(0)
-    .getFormattedQuery();
-  const count = orm.em
-    .fork()
-    .createQueryBuilder(BrowserSessionSchema)
-    .count()
-    .where(where)
-    .getFormattedQuery();
+  const { page, total } = sessionListStatements(projectId, {
+    status: status as SessionStatus,
+    limit: 20,
+    offset: 0,
+  });
   const stats = sessionStatsStatement(dialect, projectId, now);
   return [
-    { name: `list page (status=${status}, limit 20)`, sql: page, params: [] },
-    { name: `list total (status=${status})`, sql: count, params: [] },
-    { name: 'dashboard stats', sql: stats.sql.replace(/\s+/g, ' '), params: stats.params },
+    { name: `list page (status=${status}, limit 20)`, sql: oneLine(page.sql), params: page.params },
+    { name: `list total (status=${status})`, sql: oneLine(total.sql), params: total.params },
+    { name: 'dashboard stats', sql: oneLine(stats.sql), params: stats.params },
   ];
 }
 
@@ -61,11 +49,12 @@ export async function explainScale(
   const plans: QueryPlan[] = [];
   for (const { name, sql, params } of statements) {
     if (dialect === 'postgresql') {
-      const rows = await connection.execute<Array<Record<string, string>>>(
-        `explain (analyze, buffers) ${sql}`,
-        params,
-      );
-      plans.push({ name, sql, plan: rows.map((r) => r['QUERY PLAN']).join('\n') });
+      // The second run is reported: the first may find cold caches (e.g. right after an index drop).
+      const explain = () =>
+        connection.execute<Array<Record<string, string>>>(`explain (analyze, buffers) ${sql}`, params);
+      await explain();
+      const rows = await explain();
+      plans.push({ name, sql, params, plan: rows.map((r) => r['QUERY PLAN']).join('\n') });
     } else {
       const rows = await connection.execute<Array<{ id: number; parent: number; detail: string }>>(
         `explain query plan ${sql}`,
@@ -77,8 +66,10 @@ export async function explainScale(
         depth.set(r.id, d);
         return `${'  '.repeat(d)}${r.detail}`;
       });
-      plans.push({ name, sql, plan: lines.join('\n') });
+      plans.push({ name, sql, params, plan: lines.join('\n') });
     }
   }
   return plans;
 }
+
+const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim();

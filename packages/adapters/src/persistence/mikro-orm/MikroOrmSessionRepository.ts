@@ -13,13 +13,8 @@ import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { BrowserSessionSchema, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
 import { nativeSqlOf } from './NativeSql.ts';
 import { querySessionStats } from './querySessionStats.ts';
-import {
-  SELECT_SESSION,
-  type SessionDbRow,
-  toBrowserSession,
-  toBrowserSessionFromDb,
-  toSessionRow,
-} from './sessionRows.ts';
+import { sessionListStatements } from './sessionListStatements.ts';
+import { type SessionDbRow, toBrowserSession, toBrowserSessionFromDb, toSessionRow } from './sessionRows.ts';
 import { sqlTime } from './sqlTime.ts';
 
 /** What `MikroOrmSessionRepository` needs. */
@@ -114,16 +109,12 @@ export class MikroOrmSessionRepository implements SessionRepository {
     if (!isUuid(projectId)) return { sessions: [], total: 0 };
     // The page and its total are hand-written statements (NativeSql): the list is what dashboards
     // poll, and MikroORM's inlined SQL and entity hydration cost more than the two index scans.
-    const filter = query.status === undefined ? 'project_id = ?' : 'project_id = ? and status = ?';
-    const params = query.status === undefined ? [projectId] : [projectId, query.status];
+    const { page, total } = sessionListStatements(projectId, query);
     const sql = nativeSqlOf(this.deps.orm);
     const [rows, counted] = await withDatabaseErrors(() =>
       Promise.all([
-        sql.all<SessionDbRow>(
-          `${SELECT_SESSION} where ${filter} order by created_at desc, id desc limit ? offset ?`,
-          [...params, query.limit, query.offset],
-        ),
-        sql.one<{ total: unknown }>(`select count(*) as total from browser_sessions where ${filter}`, params),
+        sql.all<SessionDbRow>(page.sql, page.params),
+        sql.one<{ total: unknown }>(total.sql, total.params),
       ]),
     );
     return {
