@@ -259,6 +259,8 @@ export function describeSessionRepositoryContract(
         expect(ids(all.sessions)).toEqual(ids([d, e, b, c, a]));
         expect(all.total).toBe(5);
         expect(all.sessions[0]).toBeInstanceOf(BrowserSession);
+        // Listed sessions carry every field as stored, ended (a) and active (d, e, b, c) alike.
+        expect(all.sessions.map(fieldsOf)).toEqual([d, e, b, c, a].map(fieldsOf));
 
         const running = await sessions.list(P1, { status: 'RUNNING', limit: 10, offset: 0 });
         expect(ids(running.sessions)).toEqual(ids([e, b, c]));
