@@ -11,7 +11,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createMikroOrm } from '../packages/adapters/src/persistence/mikro-orm/index.ts';
 import { SecretBox } from '../packages/adapters/src/persistence/secrets/SecretBox.ts';
-import { createDatabase, startPostgresServer } from '../test/postgresServer.ts';
+import { createDatabase, dropDatabase, startPostgresServer } from '../test/postgresServer.ts';
 import { call, newUser } from './api.ts';
 import { type DialectFigures, scaleMarkdown } from './scaleMarkdown.ts';
 import { explainScale, scaleStatements } from './scalePlans.ts';
@@ -90,9 +90,10 @@ async function runDialect(
 ): Promise<DialectFigures> {
   const work = mkdtempSync(join(tmpdir(), 'browserdeck-scale-'));
   const pg = dialect === 'postgres' ? await startPostgresServer() : undefined;
+  const pgDatabase = `scale_${process.pid}_${Date.now()}`;
   try {
     const databaseUrl = pg
-      ? await createDatabase(pg.adminUrl, `scale_${process.pid}_${Date.now()}`)
+      ? await createDatabase(pg.adminUrl, pgDatabase)
       : `sqlite:${join(work, 'scale.sqlite')}`;
     const dataDir = join(work, 'data');
     const secretKey = newSecretKey();
@@ -195,6 +196,8 @@ async function runDialect(
       await orm.close(true);
     }
   } finally {
+    // A server named by DATABASE_URL outlives the run: leave no 1M-row database behind on it.
+    if (pg) await dropDatabase(pg.adminUrl, pgDatabase).catch(() => {});
     await pg?.stop();
     rmSync(work, { recursive: true, force: true });
   }

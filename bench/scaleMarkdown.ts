@@ -43,6 +43,10 @@ export function scaleMarkdown(input: {
   const { shape, samples, figures } = input;
   const out: string[] = ['## 4. Scale', ''];
   out.push(
+    `Measured ${new Date().toISOString()} with \`npm run bench:scale\` (bench/scale.ts; BENCH_SCALE_SESSIONS=${shape.sessions} BENCH_SCALE_PROJECTS=${shape.projects} BENCH_SCALE_SAMPLES=${samples}). Targets (issue 6): list p95 ≤ ${LIST_TARGET} ms, stats p95 ≤ ${STATS_TARGET} ms for a project with 10,000 sessions. Read the p50s against the \`GET /v1/projects/:id\` floor and the load column: the machine is shared.`,
+    '',
+  );
+  out.push(
     `${shape.sessions.toLocaleString('en')} tracked sessions over ${shape.projects.toLocaleString('en')} projects; the measured project holds ${shape.measuredSessions.toLocaleString('en')} of them (about 80 % COMPLETED, 8 % TIMED_OUT, 6 % ERROR, 5 % RUNNING, 1 % PENDING; ended ones over 90 days, live ones from the last hours). The user and the measured project are made through the API; the rest is bulk-seeded on the driver (PostgreSQL: \`unnest\` batches, then \`VACUUM ANALYZE\`; SQLite: one prepared statement in one transaction, then \`ANALYZE\`). The server runs in its own process (local provider, no warm browser, reconciler idle) and the timings are client-side: ${samples} sequential GETs per endpoint, alternating, after 20 untimed, fetch keep-alive, so they include auth, routing, the queries and presenting. ${cpus().length} CPUs, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, a machine shared with other work.`,
     '',
   );
