@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { UnavailableError } from '@browserdeck/domain';
+import { BrowserSession, UnavailableError } from '@browserdeck/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type BrowserdeckOrm,
@@ -58,6 +58,30 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
       expect(a.env).toMatch(/^v1\.[\w-]{8}\.[\w-]{16}\.[\w-]{22}\.[\w-]+$/);
       expect(a.env).not.toBe(b.env);
       expect((await sessions.findInProject(P1, testId(2, 1)))?.env).toEqual(env);
+    });
+
+    it('lists a session with every field it stores: env opened, context, agent, expiry, end', async () => {
+      const sessions = sessionsOn(db.orm);
+      const agentId = testId(3, 9);
+      const ended = makeSession({
+        id: testId(2, 1),
+        projectId: P1,
+        status: 'COMPLETED',
+        endedAt: new Date('2026-03-04T05:16:07.123Z'),
+        env: { API_TOKEN: 'listed-secret', REGION: 'eu' },
+        agentId,
+      });
+      await sessions.add(ended);
+      const [listed] = (await sessions.list(P1, { status: 'COMPLETED', limit: 5, offset: 0 })).sessions;
+      expect(listed).toBeInstanceOf(BrowserSession);
+      expect({ ...listed }).toEqual({ ...(await sessions.findInProject(P1, ended.id)) });
+      expect(listed).toMatchObject({
+        env: { API_TOKEN: 'listed-secret', REGION: 'eu' },
+        agentId,
+        contextId: 'ctx-1',
+      });
+      expect(listed?.endedAt?.toISOString()).toBe('2026-03-04T05:16:07.123Z');
+      expect(listed?.expiresAt?.toISOString()).toBe('2026-03-04T05:11:07.089Z');
     });
 
     it('stores agent envVars sealed too, and metadata as JSON', async () => {

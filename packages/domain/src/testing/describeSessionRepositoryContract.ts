@@ -259,6 +259,8 @@ export function describeSessionRepositoryContract(
         expect(ids(all.sessions)).toEqual(ids([d, e, b, c, a]));
         expect(all.total).toBe(5);
         expect(all.sessions[0]).toBeInstanceOf(BrowserSession);
+        // Listed sessions carry every field as stored, ended (a) and active (d, e, b, c) alike.
+        expect(all.sessions.map(fieldsOf)).toEqual([d, e, b, c, a].map(fieldsOf));
 
         const running = await sessions.list(P1, { status: 'RUNNING', limit: 10, offset: 0 });
         expect(ids(running.sessions)).toEqual(ids([e, b, c]));
@@ -351,6 +353,25 @@ export function describeSessionRepositoryContract(
         expect(later.totalBrowserSec).toBeCloseTo(1290.5 + 3 * 3600, 3);
         expect(later.avgDurationSec).toBeCloseTo((100.5 + 300 + 200) / 3, 3);
         expect(later.createdLast24h).toBe(3);
+      });
+      it('counts a session that ended before it started (a provider clock ahead of ours) as 0 s', async () => {
+        const sessions = await setUp();
+        const now = new Date(base + 48 * HOUR);
+        const startedAt = new Date(now.getTime() - HOUR);
+        // Ended 30 s "before" it started, 0 s, and 90 s; an active one whose start lies 20 s ahead of now.
+        await sessions.add(
+          session({ status: 'COMPLETED', startedAt, endedAt: new Date(startedAt.getTime() - 30 * SEC) }),
+        );
+        await sessions.add(session({ status: 'ERROR', startedAt, endedAt: startedAt }));
+        await sessions.add(
+          session({ status: 'TIMED_OUT', startedAt, endedAt: new Date(startedAt.getTime() + 90 * SEC) }),
+        );
+        await sessions.add(session({ status: 'RUNNING', startedAt: new Date(now.getTime() + 20 * SEC) }));
+
+        const stats = await sessions.stats(P1, now);
+        expect(stats.total).toBe(4);
+        expect(stats.avgDurationSec).toBeCloseTo(30, 3);
+        expect(stats.totalBrowserSec).toBeCloseTo(90, 3);
       });
     });
 

@@ -1,7 +1,7 @@
 import { BrowserSession, type SessionStatus } from '@browserdeck/domain';
 import type { SecretBox } from '../secrets/SecretBox.ts';
 import type { StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
-import type { SqlParam } from './NativeSql.ts';
+import { type SqlParam, sqlDate } from './NativeSql.ts';
 import { openSecretRecord, sealSecretRecord } from './secretRecords.ts';
 
 /** The row for `session`, `env` sealed, no sync lease. */
@@ -81,4 +81,71 @@ export function insertSessionStatement(row: StoredBrowserSession): { sql: string
     insertSql.set(signature, sql);
   }
   return { sql, params: keys.map((key) => (row[key] ?? null) as SqlParam) };
+}
+
+/** A `browser_sessions` row as the drivers return it (every column but the sync lease). */
+export interface SessionDbRow {
+  id: string;
+  project_id: string;
+  provider: string;
+  provider_session_id: string;
+  provider_project_id: string;
+  status: string;
+  connect_url: string;
+  selenium_remote_url: string | null;
+  created_at: unknown;
+  updated_at: unknown;
+  started_at: unknown;
+  ended_at: unknown;
+  expires_at: unknown;
+  last_synced_at: unknown;
+  name: string;
+  script: string;
+  env: string;
+  region: string;
+  timeout_sec: unknown;
+  extension_id: string | null;
+  context_id: string | null;
+  agent_id: string | null;
+}
+
+/** Every column of `browser_sessions` but `sync_lease_until`, in `SessionDbRow`'s shape. */
+export const SELECT_SESSION = `select id, project_id, provider, provider_session_id, provider_project_id, status,
+    connect_url, selenium_remote_url, created_at, updated_at, started_at, ended_at, expires_at, last_synced_at,
+    name, script, env, region, timeout_sec, extension_id, context_id, agent_id
+  from browser_sessions`;
+
+const optionalDate = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : sqlDate(value);
+
+/** The plain `BrowserSession` a driver row (`SELECT_SESSION`) stores, `env` opened. */
+export function toBrowserSessionFromDb(row: SessionDbRow, secrets: SecretBox): BrowserSession {
+  return toBrowserSession(
+    {
+      id: row.id,
+      projectId: row.project_id,
+      provider: row.provider,
+      providerSessionId: row.provider_session_id,
+      providerProjectId: row.provider_project_id,
+      status: row.status as SessionStatus,
+      connectUrl: row.connect_url,
+      seleniumRemoteUrl: row.selenium_remote_url,
+      createdAt: sqlDate(row.created_at),
+      updatedAt: sqlDate(row.updated_at),
+      startedAt: sqlDate(row.started_at),
+      endedAt: optionalDate(row.ended_at),
+      expiresAt: optionalDate(row.expires_at),
+      lastSyncedAt: sqlDate(row.last_synced_at),
+      name: row.name,
+      script: row.script,
+      env: row.env,
+      region: row.region,
+      timeoutSec: Number(row.timeout_sec),
+      extensionId: row.extension_id,
+      contextId: row.context_id,
+      agentId: row.agent_id,
+      syncLeaseUntil: null,
+    },
+    secrets,
+  );
 }
