@@ -2,11 +2,14 @@
  * Browserdeck benchmarks: `npm run bench`. Prints a table and writes docs/benchmarks.md.
  *
  * Scenarios (each in its own file): API throughput on SQLite and PostgreSQL (apiThroughput.ts),
- * Browserbase provider overhead against a zero-latency stand-in (providerOverhead.ts), and the local
- * Chromium provider (localProvider.ts, spawned). Every server runs in its own process; all traffic is
- * to 127.0.0.1. Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS
- * (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5), BENCH_SCENARIOS
- * (sqlite,postgres,provider,local), BENCH_PROFILE (auto | always | never).
+ * Browserbase provider overhead against a zero-latency stand-in (providerOverhead.ts), the local
+ * Chromium provider (localProvider.ts, spawned), sessions at scale (scale.ts) and the mixed-load
+ * soak (soak.ts). Every server runs in its own process; all traffic is to 127.0.0.1. Knobs
+ * (environment): BENCH_ROUNDS (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS (32),
+ * BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5), BENCH_SCENARIOS
+ * (sqlite,postgres,provider,local,scale,soak), BENCH_PROFILE (auto | always | never), and the
+ * scenarios' own: BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES
+ * (200), BENCH_SOAK_SEC (60), BENCH_SOAK_WARMUP_SEC (30).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +28,7 @@ import { type Child, freePort, startChild } from './childProcess.ts';
 import { load } from './load.ts';
 import { monotonicUs, type ProfileTop, type ProfileWindow, summariseProfile } from './profileSummary.ts';
 import { browserbaseEnv, type OverheadResult, runProviderOverhead } from './providerOverhead.ts';
+import { runScaleBench, SCALE_TARGETS, type ScaleBenchResult } from './scale.ts';
 import { fmt, table } from './stats.ts';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -33,7 +37,12 @@ const DURATION = num('BENCH_DURATION_SEC', 5);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 32);
 const PROVIDER_REQUESTS = num('BENCH_PROVIDER_REQUESTS', 300);
 const LOCAL_RUNS = num('BENCH_LOCAL_RUNS', 5);
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'sqlite,postgres,provider,local').split(','));
+const SCENARIOS = new Set(
+  (process.env.BENCH_SCENARIOS ?? 'sqlite,postgres,provider,local,scale,soak').split(','),
+);
+const SCALE_SESSIONS = num('BENCH_SCALE_SESSIONS', 1_000_000);
+const SCALE_PROJECTS = num('BENCH_SCALE_PROJECTS', 1_000);
+const SCALE_SAMPLES = num('BENCH_SCALE_SAMPLES', 200);
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
 const TARGET_RATIO = 0.35;
 const TARGET_P99_MS = 20;
@@ -90,6 +99,7 @@ const summaryRow = (db: string, s: Summary) => [
 const throughput: ThroughputResult[] = [];
 let overhead: OverheadResult | undefined;
 let localTable: string | undefined;
+let scale: ScaleBenchResult | undefined;
 let profile: ProfileTop[] | undefined;
 let profileNote = '';
 
@@ -152,6 +162,18 @@ try {
       runLocalProvider(LOCAL_RUNS),
     );
     if (localTable) log(localTable);
+  }
+
+  if (SCENARIOS.has('scale')) {
+    scale = await scenario(`Scale (${SCALE_SESSIONS} sessions over ${SCALE_PROJECTS} projects)`, () =>
+      runScaleBench({
+        log,
+        sessions: SCALE_SESSIONS,
+        projects: SCALE_PROJECTS,
+        samples: SCALE_SAMPLES,
+        command: 'npm run bench',
+      }),
+    );
   }
 
   const sqlite = throughput.find((t) => t.db === 'sqlite');
@@ -290,6 +312,22 @@ out.push(
     ? `\`bench/localProvider.ts ${LOCAL_RUNS}\`, spawned:\n\n${localTable}\n`
     : 'Not measured in this run.\n',
 );
+
+out.push(scale ? scale.markdown.trimEnd() : '## 4. Scale\n\nNot measured in this run.', '');
+for (const f of scale?.figures ?? []) {
+  targets.push([
+    `scale, ${f.dialect}: sessions?status=RUNNING&limit=20 p95`,
+    `${fmt(f.list.p95, 2)} ms`,
+    `≤ ${SCALE_TARGETS.listP95Ms} ms`,
+    pass(f.list.p95 <= SCALE_TARGETS.listP95Ms),
+  ]);
+  targets.push([
+    `scale, ${f.dialect}: sessions/dashboard/stats p95`,
+    `${fmt(f.stats.p95, 2)} ms`,
+    `≤ ${SCALE_TARGETS.statsP95Ms} ms`,
+    pass(f.stats.p95 <= SCALE_TARGETS.statsP95Ms),
+  ]);
+}
 
 out.push('## Targets', '');
 out.push(table(['target', 'measured', 'goal', 'verdict'], targets), '');
