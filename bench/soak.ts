@@ -14,7 +14,7 @@ import { createDatabase, dropDatabase, startPostgresServer } from '../test/postg
 import { startApiServer } from './api.ts';
 import { type Child, freePort, startChild } from './childProcess.ts';
 import { browserbaseEnv } from './providerOverhead.ts';
-import { rssMiB, sampleRss } from './rssSampler.ts';
+import { cpuSeconds, rssMiB, sampleRss } from './rssSampler.ts';
 import { startWorkload } from './soakWorkload.ts';
 import { fmt, percentile, table } from './stats.ts';
 
@@ -39,6 +39,8 @@ export interface SoakResult {
   /** Heap after each full GC during the measured window (MiB), when the server ran with `--trace-gc`. */
   heapAfterFullGc: number[];
   loadAverage: number[];
+  /** CPU used during the measured window, in cores (1 = one core busy all the time). */
+  cpu: { server: number; client: number };
 }
 
 const RSS_TARGET = 0.1;
@@ -99,12 +101,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       gcs.reset();
       const sampler = sampleRss(pid);
       const started = performance.now();
+      const serverCpuStart = cpuSeconds(pid);
+      const clientCpuStart = process.cpuUsage();
       log(`  [soak] measuring ${durationSec} s (RSS ${fmt(rssMiB(pid))} MiB)`);
       await sleep(durationSec * 1000);
       const samples = sampler.stop();
       const counts = workload.counts();
       const elapsedSec = (performance.now() - started) / 1000;
       const loadAverage = loadavg();
+      const clientCpu = process.cpuUsage(clientCpuStart);
+      const cpu = {
+        server: (cpuSeconds(pid) - serverCpuStart) / elapsedSec,
+        client: (clientCpu.user + clientCpu.system) / 1e6 / elapsedSec,
+      };
       await workload.stop();
       const first = mean(samples.slice(0, WINDOW));
       const last = mean(samples.slice(-WINDOW));
@@ -133,6 +142,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         samples,
         heapAfterFullGc,
         loadAverage,
+        cpu,
         failures,
       });
       return {
@@ -145,6 +155,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         rss: { first, last, growth, samples },
         heapAfterFullGc,
         loadAverage,
+        cpu,
       };
     } finally {
       await server.stop();
@@ -172,6 +183,7 @@ function soakMarkdown(r: {
   samples: number[];
   heapAfterFullGc: number[];
   loadAverage: number[];
+  cpu: { server: number; client: number };
   failures: string[];
 }): string {
   const mark = (ok: boolean) => (ok ? 'pass' : '**MISS**');
@@ -214,6 +226,7 @@ function soakMarkdown(r: {
               ],
             ]
           : []),
+        ['CPU, server / load generator (cores)', `${fmt(r.cpu.server, 2)} / ${fmt(r.cpu.client, 2)}`, '', ''],
         ['load average (1 / 5 / 15 min)', r.loadAverage.map((l) => fmt(l, 2)).join(' / '), '', ''],
       ],
     ),
