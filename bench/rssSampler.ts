@@ -18,12 +18,27 @@ export function cpuSeconds(pid: number): number {
 /** `getconf CLK_TCK`: 100 on every Linux we run on. */
 const CLOCK_TICKS = 100;
 
-/** Samples `rssMiB(pid)` every `everyMs` until stopped; `stop()` returns the samples, oldest first. */
-export function sampleRss(pid: number, everyMs = 1000): { stop(): number[] } {
-  const samples: number[] = [];
+/** Resident memory of a process in MiB: the total, and its anonymous (heap, native) and file-backed parts. */
+export interface RssSample {
+  rss: number;
+  anon: number;
+  file: number;
+}
+
+/** `VmRSS`, `RssAnon` and `RssFile` of process `pid`, in MiB. */
+export function rssSample(pid: number): RssSample {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rss: kb('VmRSS') / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024 };
+}
+
+/** Samples `rssSample(pid)` every `everyMs` until stopped; `stop()` returns the samples, oldest first. */
+export function sampleRss(pid: number, everyMs = 1000): { stop(): RssSample[] } {
+  const samples: RssSample[] = [];
   const timer = setInterval(() => {
     try {
-      samples.push(rssMiB(pid));
+      samples.push(rssSample(pid));
     } catch {}
   }, everyMs);
   return {

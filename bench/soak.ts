@@ -14,7 +14,7 @@ import { createDatabase, dropDatabase, startPostgresServer } from '../test/postg
 import { startApiServer } from './api.ts';
 import { type Child, freePort, startChild } from './childProcess.ts';
 import { browserbaseEnv } from './providerOverhead.ts';
-import { cpuSeconds, rssMiB, sampleRss } from './rssSampler.ts';
+import { cpuSeconds, type RssSample, rssMiB, sampleRss } from './rssSampler.ts';
 import { startWorkload } from './soakWorkload.ts';
 import { fmt, percentile, table } from './stats.ts';
 
@@ -36,11 +36,13 @@ export interface SoakResult {
   errors: number;
   statuses: Record<string, number>;
   rss: { first: number; last: number; growth: number; samples: number[] };
-  /** Heap after each full GC during the measured window (MiB), when the server ran with `--trace-gc`. */
-  heapAfterFullGc: number[];
+  /** The full GCs of the measured window, when the server ran with `--trace-gc`. */
+  fullGcs: FullGc[];
   loadAverage: number[];
   /** CPU used during the measured window, in cores (1 = one core busy all the time). */
   cpu: { server: number; client: number };
+  /** Anonymous (JS heap, native allocations) and file-backed resident memory, first and last 10 s means. */
+  rssParts: { anon: { first: number; last: number }; file: { first: number; last: number } };
 }
 
 const RSS_TARGET = 0.1;
@@ -48,23 +50,37 @@ const WINDOW = 10;
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** `Mark-Compact 45.2 (60.1) -> 30.1 (62.3) MB` lines of `--trace-gc`: the heap after, in MiB. */
-function watchFullGcs(child: Child): { take(): number[]; reset(): void } {
-  let after: number[] = [];
+/** One full (mark-compact) collection from `--trace-gc`: heap used and committed, before and after (MiB). */
+export interface FullGc {
+  before: number;
+  committedBefore: number;
+  after: number;
+  committedAfter: number;
+}
+
+/** Watches the child's `--trace-gc` lines (`Mark-Compact 45.2 (60.1) -> 30.1 (62.3) MB, …`). */
+function watchFullGcs(child: Child): { take(): FullGc[]; reset(): void } {
+  let gcs: FullGc[] = [];
   let partial = '';
   const onData = (chunk: Buffer) => {
     const lines = (partial + chunk.toString()).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
-      const match = /Mark-Compact[^>]*->\s*([\d.]+)\s*\(/.exec(line);
-      if (match) after.push(Number(match[1]));
+      const m = /Mark-Compact\s+([\d.]+)\s+\(([\d.]+)\)\s+->\s+([\d.]+)\s+\(([\d.]+)\)/.exec(line);
+      if (m)
+        gcs.push({
+          before: Number(m[1]),
+          committedBefore: Number(m[2]),
+          after: Number(m[3]),
+          committedAfter: Number(m[4]),
+        });
     }
   };
   child.child.stdout?.on('data', onData);
   return {
-    take: () => after,
+    take: () => gcs,
     reset: () => {
-      after = [];
+      gcs = [];
     },
   };
 }
@@ -105,7 +121,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       const clientCpuStart = process.cpuUsage();
       log(`  [soak] measuring ${durationSec} s (RSS ${fmt(rssMiB(pid))} MiB)`);
       await sleep(durationSec * 1000);
-      const samples = sampler.stop();
+      const breakdown = sampler.stop();
+      const samples = breakdown.map((b) => b.rss);
+      const window = (pick: (b: RssSample) => number) => ({
+        first: mean(breakdown.slice(0, WINDOW).map(pick)),
+        last: mean(breakdown.slice(-WINDOW).map(pick)),
+      });
+      const parts = { anon: window((b) => b.anon), file: window((b) => b.file) };
       const counts = workload.counts();
       const elapsedSec = (performance.now() - started) / 1000;
       const loadAverage = loadavg();
@@ -119,7 +141,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       const last = mean(samples.slice(-WINDOW));
       const growth = (last - first) / first;
       const rps = counts.requests / elapsedSec;
-      const heapAfterFullGc = [...gcs.take()];
+      const fullGcs = [...gcs.take()];
       const failures: string[] = [];
       if (counts.errors > 0)
         failures.push(`${counts.errors} errors (target 0): ${counts.samples.slice(0, 3).join(' | ')}`);
@@ -140,9 +162,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         last,
         growth,
         samples,
-        heapAfterFullGc,
+        fullGcs,
         loadAverage,
         cpu,
+        parts,
         failures,
       });
       return {
@@ -153,9 +176,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         errors: counts.errors,
         statuses: counts.statuses,
         rss: { first, last, growth, samples },
-        heapAfterFullGc,
+        fullGcs,
         loadAverage,
         cpu,
+        rssParts: parts,
       };
     } finally {
       await server.stop();
@@ -181,9 +205,10 @@ function soakMarkdown(r: {
   last: number;
   growth: number;
   samples: number[];
-  heapAfterFullGc: number[];
+  fullGcs: FullGc[];
   loadAverage: number[];
   cpu: { server: number; client: number };
+  parts: SoakResult['rssParts'];
   failures: string[];
 }): string {
   const mark = (ok: boolean) => (ok ? 'pass' : '**MISS**');
@@ -195,7 +220,7 @@ function soakMarkdown(r: {
   const operations = Object.entries(counts.operations)
     .sort(([, a], [, b]) => b - a)
     .map(([op, n]) => [op, String(n), `${fmt((n / counts.requests) * 100)}%`]);
-  const heap = r.heapAfterFullGc;
+  const heap = r.fullGcs.map((gc) => gc.after);
   const lines = [
     '## 5. Load and soak',
     '',
@@ -215,6 +240,12 @@ function soakMarkdown(r: {
         ['errors (unexpected status or network)', String(counts.errors), '0', mark(counts.errors === 0)],
         [`RSS mean of first / last ${WINDOW} s (MiB)`, `${fmt(r.first)} / ${fmt(r.last)}`, '', ''],
         ['RSS growth', `${fmt(r.growth * 100)}%`, `< ${RSS_TARGET * 100}%`, mark(r.growth < RSS_TARGET)],
+        [
+          'of which anonymous / file-backed, first → last (MiB)',
+          `${fmt(r.parts.anon.first)} → ${fmt(r.parts.anon.last)} / ${fmt(r.parts.file.first)} → ${fmt(r.parts.file.last)}`,
+          '',
+          '',
+        ],
         ['RSS min / max (MiB)', `${fmt(Math.min(...r.samples))} / ${fmt(Math.max(...r.samples))}`, '', ''],
         ...(heap.length
           ? [
@@ -237,6 +268,13 @@ function soakMarkdown(r: {
     '',
     `RSS samples (MiB, one a second): ${r.samples.map((s) => s.toFixed(0)).join(' ')}`,
   ];
+  if (r.fullGcs.length)
+    lines.push(
+      '',
+      `Full GCs (V8 heap used (committed) before → after, MiB): ${r.fullGcs
+        .map((gc) => `${gc.before} (${gc.committedBefore}) → ${gc.after} (${gc.committedAfter})`)
+        .join('; ')}`,
+    );
   if (counts.samples.length) lines.push('', `Unexpected answers (first few): ${counts.samples.join(' | ')}`);
   if (r.failures.length) lines.push('', `Missed: ${r.failures.join('; ')}.`);
   return `${lines.join('\n')}\n`;
