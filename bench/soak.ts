@@ -4,9 +4,13 @@
  * warm-up and then `durationSec` measured. Targets: zero errors, and the server's resident memory
  * growing less than 10% from the mean of the first 10 s to the mean of the last 10 s.
  *
- * `SOAK_SERVER_NODE_ARGS` (space-separated) adds Node flags to the server, e.g. `--trace-gc`: the heap
- * left after each full (mark-compact) collection is then reported next to RSS, to tell a leak from V8
- * heap sizing.
+ * `SOAK_SERVER_NODE_ARGS` (space-separated; default `--trace-gc`, empty for none) sets the server's
+ * Node flags. With `--trace-gc` the heap left after each full (mark-compact) collection, and the heap
+ * V8 had committed, are reported next to RSS, to tell a leak from V8 heap sizing.
+ *
+ * The warm-up defaults to 120 s: at this allocation rate V8 keeps growing its old generation (and so
+ * RSS, by some 100 MiB) for roughly the first 90 s of load, while the live heap stays flat. After a
+ * 30 s warm-up the measured minute often includes that growth (see bench/soak-section.md).
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -86,8 +90,8 @@ function watchFullGcs(child: Child): { take(): FullGc[]; reset(): void } {
 }
 
 export async function runSoak(options: SoakOptions): Promise<SoakResult> {
-  const { log, dialect = 'sqlite', durationSec = 60, warmupSec = 30, connections = 64 } = options;
-  const nodeArgs = (process.env.SOAK_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const { log, dialect = 'sqlite', durationSec = 60, warmupSec = 120, connections = 64 } = options;
+  const nodeArgs = (process.env.SOAK_SERVER_NODE_ARGS ?? '--trace-gc').split(/\s+/).filter(Boolean);
   const standIn = await startChild({
     script: resolve(import.meta.dirname, 'browserbaseStandIn.ts'),
     env: {},
