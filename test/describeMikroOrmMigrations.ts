@@ -20,6 +20,7 @@ const IdempotencyKeyWithNote = defineEntity({
     key: p.text().primary(),
     fingerprint: p.text(),
     sessionId: p.uuid().nullable(),
+    answer: p.text().nullable(),
     createdAt: p.datetime(3),
     expiresAt: p.datetime(3),
     note: p.text().nullable(),

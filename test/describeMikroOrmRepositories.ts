@@ -7,11 +7,15 @@ import {
 } from '@browserdeck/domain/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { describeLocalIdentityStoreContract } from '../packages/adapters/src/identity/local/describeLocalIdentityStoreContract.ts';
+import { describeIssuedRefreshTokenStoreContract } from '../packages/adapters/src/identity/supabase/describeIssuedRefreshTokenStoreContract.ts';
+import { describeRevokedSessionStoreContract } from '../packages/adapters/src/identity/supabase/describeRevokedSessionStoreContract.ts';
 import type { DatabaseDialect } from '../packages/adapters/src/persistence/mikro-orm/BrowserdeckOrm.ts';
 import { MikroOrmAgentRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmAgentRepository.ts';
 import { MikroOrmIdempotencyStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmIdempotencyStore.ts';
+import { MikroOrmIssuedRefreshTokenStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmIssuedRefreshTokenStore.ts';
 import { MikroOrmLocalIdentityStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmLocalIdentityStore.ts';
 import { MikroOrmProjectRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmProjectRepository.ts';
+import { MikroOrmRevokedSessionStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmRevokedSessionStore.ts';
 import { MikroOrmSessionRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmSessionRepository.ts';
 import { MikroOrmUserRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmUserRepository.ts';
 import { openTestOrm, type TestOrm } from './mikroOrm.ts';
@@ -31,6 +35,12 @@ export function describeMikroOrmRepositories(dialect: DatabaseDialect): void {
       await db.reset();
       return db;
     }
+    async function countRows(table: string): Promise<number> {
+      const [row] = await db.orm.em
+        .getConnection()
+        .execute<{ n: unknown }[]>(`select count(*) as n from ${table}`);
+      return Number(row?.n);
+    }
 
     describeUserRepositoryContract(`MikroOrmUserRepository (${dialect})`, {
       create: async () => new MikroOrmUserRepository({ orm: (await fresh()).orm }),
@@ -46,6 +56,14 @@ export function describeMikroOrmRepositories(dialect: DatabaseDialect): void {
     });
     describeLocalIdentityStoreContract(`MikroOrmLocalIdentityStore (${dialect})`, {
       create: async () => ({ store: new MikroOrmLocalIdentityStore({ orm: (await fresh()).orm }) }),
+    });
+    describeRevokedSessionStoreContract(`MikroOrmRevokedSessionStore (${dialect})`, {
+      create: async () => ({ store: new MikroOrmRevokedSessionStore({ orm: (await fresh()).orm }) }),
+      countRecords: () => countRows('supabase_revoked_sessions'),
+    });
+    describeIssuedRefreshTokenStoreContract(`MikroOrmIssuedRefreshTokenStore (${dialect})`, {
+      create: async () => ({ store: new MikroOrmIssuedRefreshTokenStore({ orm: (await fresh()).orm }) }),
+      countRecords: () => countRows('supabase_issued_refresh_tokens'),
     });
     describeSessionRepositoryContract(`MikroOrmSessionRepository (${dialect})`, {
       create: async () => {

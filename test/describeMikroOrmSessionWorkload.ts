@@ -140,7 +140,7 @@ export function describeMikroOrmSessionWorkload(dialect: DatabaseDialect): void 
       );
       expect(results.filter((r) => r === null)).toHaveLength(1);
       expect(results.filter((r) => r !== null)).toEqual(
-        Array.from({ length: 19 }, () => ({ fingerprint: 'body', sessionId: null })),
+        Array.from({ length: 19 }, () => ({ fingerprint: 'body', sessionId: null, answer: null })),
       );
       const [row] = (await rows('select fingerprint from idempotency_keys')) as [Row];
       expect(row.fingerprint).toMatch(/^[0-9a-f]{64}$/);

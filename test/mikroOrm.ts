@@ -26,6 +26,8 @@ const TABLES_CHILDREN_FIRST = [
   'local_credentials',
   'projects',
   'users',
+  'supabase_revoked_sessions',
+  'supabase_issued_refresh_tokens',
 ];
 
 /** A fresh database of `dialect` (temp SQLite file, or a new PostgreSQL database) with the migrations applied. */

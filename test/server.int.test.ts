@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,43 @@ async function call(
   });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+/**
+ * A POST sent with `Expect: 100-continue`: `accepted` resolves when the server has read the headers
+ * (the request is in flight on the server), `sendBody` then sends the body and reads the answer.
+ */
+function postAfterContinue(server: ServerProcess, path: string, body: unknown) {
+  const payload = JSON.stringify(body);
+  const req = request(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { ...json, 'Content-Length': Buffer.byteLength(payload), Expect: '100-continue' },
+  });
+  const answer = new Promise<{ status: number; body: { user: { email: string } } }>(
+    (resolveAnswer, reject) => {
+      req.on('error', reject);
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolveAnswer({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+    },
+  );
+  const accepted = new Promise<void>((resolveAccepted, reject) => {
+    req.on('continue', () => resolveAccepted());
+    answer.catch(reject);
+  });
+  req.flushHeaders();
+  return {
+    accepted,
+    sendBody: () => {
+      req.end(payload);
+      return answer;
+    },
+  };
 }
 
 /** The README walk-through: sign up, sign in, sync, create a project, list. */
@@ -104,16 +142,16 @@ describe('the standalone server (npm start)', () => {
 
   it('finishes in-flight requests on SIGTERM, refuses new ones, and exits 0', async () => {
     const server = await startServerProcess({ DATA_DIR: dataDir() });
-    // Sign-ups take a while (argon2id); start several, then ask the server to stop.
+    // Each sign-up is in flight once the server has answered "100 Continue" to its headers: only
+    // then is the signal sent, and only then is the body (and argon2id's work) still to come.
     const inFlight = Array.from({ length: 4 }, (_, i) =>
-      call(server, 'POST', '/v1/auth/signup', {
-        body: { email: `u${i}@example.com`, password: 'password-123' },
-      }),
+      postAfterContinue(server, '/v1/auth/signup', { email: `u${i}@example.com`, password: 'password-123' }),
     );
-    await new Promise((r) => setTimeout(r, 30));
+    await Promise.all(inFlight.map((request) => request.accepted));
     server.child.kill('SIGTERM');
-    const results = await Promise.all(inFlight);
+    const results = await Promise.all(inFlight.map((request) => request.sendBody()));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(results.map((r) => r.body.user.email)).toEqual([0, 1, 2, 3].map((i) => `u${i}@example.com`));
     expect(await server.exited).toBe(0);
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
   });

@@ -1,9 +1,10 @@
 import {
   Argon2PasswordHasher,
-  InMemoryRevokedSessionStore,
   JwtTokenService,
   LocalIdentityProvider,
   loadOrCreateJwtKeys,
+  MikroOrmIssuedRefreshTokenStore,
+  MikroOrmRevokedSessionStore,
   SupabaseIdentityProvider,
 } from '@browserdeck/adapters';
 import { ContainerModule } from 'inversify';
@@ -15,18 +16,19 @@ export function identityModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     if (config.IDENTITY_PROVIDER === 'supabase') {
       bind(T.IdentityProvider).toResolvedValue(
-        (clock, logger) =>
+        (clock, logger, orm) =>
           new SupabaseIdentityProvider({
             url: config.SUPABASE_URL ?? '',
             anonKey: config.SUPABASE_ANON_KEY ?? '',
             jwtSecret: config.SUPABASE_JWT_SECRET,
-            // Per process: with several instances a sign-out is honoured by the others only when
-            // the token expires (a shared store is not built yet; see docs/adr/0005).
-            revokedSessions: new InMemoryRevokedSessionStore(),
+            // In the service's database, so every instance sharing it honours a sign-out or a
+            // detected refresh-token reuse at once (docs/adr/0005).
+            revokedSessions: new MikroOrmRevokedSessionStore({ orm }),
+            issuedRefreshTokens: new MikroOrmIssuedRefreshTokenStore({ orm }),
             clock,
             logger,
           }),
-        [T.Clock, T.Logger],
+        [T.Clock, T.Logger, T.Orm],
       );
       return;
     }

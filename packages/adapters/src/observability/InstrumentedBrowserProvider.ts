@@ -42,8 +42,8 @@ export class InstrumentedBrowserProvider implements BrowserProvider {
     return this.measure('get', () => this.inner.get(providerSessionId));
   }
 
-  release(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
-    return this.measure('release', () => this.inner.release(providerSessionId));
+  release(providerSessionId: string, providerProjectId?: string): Promise<ProviderSessionSnapshot | null> {
+    return this.measure('release', () => this.inner.release(providerSessionId, providerProjectId));
   }
 
   logs(providerSessionId: string): Promise<SessionLogEntry[]> {

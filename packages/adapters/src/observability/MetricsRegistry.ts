@@ -93,8 +93,11 @@ export class MetricsRegistry {
   }
 }
 
+/** One series' identity, its labels in name order (built twice per HTTP request, so kept cheap). */
 function labelKey(labels: Labels): string {
-  return JSON.stringify(Object.entries(labels).sort());
+  let key = '';
+  for (const name of Object.keys(labels).sort()) key += `${name}\u0000${labels[name]}\u0001`;
+  return key;
 }
 
 function format(labels: Labels): string {

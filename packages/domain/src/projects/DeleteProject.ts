@@ -31,7 +31,7 @@ export class DeleteProject {
       const active = await sessions.listActiveInProject(project.id);
       await Promise.all(
         active.map((session) =>
-          provider.release(session.providerSessionId).catch((error: unknown) => {
+          provider.release(session.providerSessionId, session.providerProjectId).catch((error: unknown) => {
             (this.deps.logger ?? silentLogger).warn(
               {
                 projectId: project.id,

@@ -41,8 +41,11 @@ export interface BrowserProvider {
   create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot>;
   /** The session's current state, or null when the provider no longer knows it. */
   get(providerSessionId: string): Promise<ProviderSessionSnapshot | null>;
-  /** Asks the provider to end the session; null when it no longer knows it. */
-  release(providerSessionId: string): Promise<ProviderSessionSnapshot | null>;
+  /**
+   * Asks the provider to end the session, in the provider project it was started in (the default
+   * one when not given); null when the provider no longer knows it.
+   */
+  release(providerSessionId: string, providerProjectId?: string): Promise<ProviderSessionSnapshot | null>;
   /** Every log entry the provider has for the session, oldest first (unpaged). */
   logs(providerSessionId: string): Promise<SessionLogEntry[]>;
 }

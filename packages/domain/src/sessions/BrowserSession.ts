@@ -14,6 +14,12 @@ export interface SessionSettings {
   readonly agentId: string | null;
 }
 
+/** The fields of a session that change after it was created (status, URLs, times). */
+export type SessionAnswer = Pick<
+  BrowserSession,
+  'status' | 'connectUrl' | 'seleniumRemoteUrl' | 'updatedAt' | 'endedAt' | 'expiresAt' | 'lastSyncedAt'
+>;
+
 /** A cloud-browser session tracked by the service. Terminal statuses are final. */
 export class BrowserSession implements SessionSettings {
   readonly id!: string;
@@ -70,6 +76,24 @@ export class BrowserSession implements SessionSettings {
       updatedAt: props.now,
       lastSyncedAt: props.now,
     });
+  }
+
+  /** What of this session can still change, as it is now (`asAnswered` puts it back). */
+  get answer(): SessionAnswer {
+    return {
+      status: this.status,
+      connectUrl: this.connectUrl,
+      seleniumRemoteUrl: this.seleniumRemoteUrl,
+      updatedAt: this.updatedAt,
+      endedAt: this.endedAt,
+      expiresAt: this.expiresAt,
+      lastSyncedAt: this.lastSyncedAt,
+    };
+  }
+
+  /** A copy of this session as it was when `answer` was taken: what an `Idempotency-Key` replay shows. */
+  asAnswered(answer: SessionAnswer): BrowserSession {
+    return Object.assign(Object.create(BrowserSession.prototype) as BrowserSession, this, answer);
   }
 
   /** True while the session is `PENDING` or `RUNNING`. */

@@ -10,6 +10,7 @@ import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.
 import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
 import { ManualClock } from '../testing/ManualClock.ts';
 import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
+import { BrowserSession } from './BrowserSession.ts';
 import { CreateSession } from './CreateSession.ts';
 import type { SessionRequest } from './resolveSessionSettings.ts';
 
@@ -302,7 +303,11 @@ describe('CreateSession', () => {
     sessions.failNextAdd = storeError;
     await expect(create()).rejects.toBe(storeError);
     expect(provider.calls.map((c) => c.op)).toEqual(['create', 'release']);
-    expect(provider.calls[1]).toEqual({ op: 'release', providerSessionId: 'fake-1' });
+    expect(provider.calls[1]).toEqual({
+      op: 'release',
+      providerSessionId: 'fake-1',
+      providerProjectId: 'fake-project',
+    });
     expect(provider.running).toEqual([]);
     expect(await stored()).toEqual([]);
   });
@@ -327,6 +332,25 @@ describe('CreateSession', () => {
       expect(retry.session.providerSessionId).toBe(first.session.providerSessionId);
       expect(creates()).toHaveLength(1);
       expect(await stored()).toHaveLength(1);
+    });
+
+    it('answers a retry with the first response even after the session changed (SPEC §5)', async () => {
+      const { create, clock, sessions } = await setUp();
+      const first = await create({ name: 'once' }, 'key-ended');
+      clock.advance(30_000);
+      const stored = (await sessions.findInProject(first.session.projectId, first.session.id))!;
+      stored.end('COMPLETED', clock.now());
+      await sessions.update(stored);
+      const retry = await create({ name: 'once' }, 'key-ended');
+      expect(retry.replayed).toBe(true);
+      expect(retry.session).toEqual(first.session);
+      expect(retry.session).toBeInstanceOf(BrowserSession);
+      expect(retry.session.status).toBe('RUNNING');
+      expect(retry.session.endedAt).toBeNull();
+      // The stored session is not rewound.
+      expect((await sessions.findInProject(first.session.projectId, first.session.id))?.status).toBe(
+        'COMPLETED',
+      );
     });
 
     it('answers a retry with the first session even after the project was archived', async () => {

@@ -10,7 +10,7 @@ import { type Logger, silentLogger } from '../shared/Logger.ts';
 import { stableStringify } from '../shared/stableStringify.ts';
 import type { BrowserProvider } from './BrowserProvider.ts';
 import { BrowserSession } from './BrowserSession.ts';
-import type { IdempotencyStore } from './IdempotencyStore.ts';
+import type { IdempotencyRecord, IdempotencyStore } from './IdempotencyStore.ts';
 import { resolveSessionSettings, type SessionRequest } from './resolveSessionSettings.ts';
 import type { SessionRepository } from './SessionRepository.ts';
 
@@ -67,7 +67,7 @@ export class CreateSession {
     }
     // The browser exists now: a key that fails to record it stays claimed (a retry hears "in
     // progress") rather than being released, which would let a retry start a second browser.
-    await this.deps.idempotency.complete(scope, key, session.id).catch((error: unknown) => {
+    await this.deps.idempotency.complete(scope, key, session.id, session.answer).catch((error: unknown) => {
       (this.deps.logger ?? silentLogger).error(
         { sessionId: session.id, error: String(error) },
         'could not record the session of an Idempotency-Key',
@@ -124,22 +124,20 @@ export class CreateSession {
     try {
       await this.deps.sessions.add(session);
     } catch (error) {
-      await provider.release(snapshot.providerSessionId).catch((releaseError: unknown) => {
-        (this.deps.logger ?? silentLogger).error(
-          { providerSessionId: snapshot.providerSessionId, error: String(releaseError) },
-          'could not release a browser whose session failed to store',
-        );
-      });
+      await provider
+        .release(snapshot.providerSessionId, snapshot.providerProjectId)
+        .catch((releaseError: unknown) => {
+          (this.deps.logger ?? silentLogger).error(
+            { providerSessionId: snapshot.providerSessionId, error: String(releaseError) },
+            'could not release a browser whose session failed to store',
+          );
+        });
       throw error;
     }
     return session;
   }
 
-  private async replay(
-    projectId: string,
-    record: { fingerprint: string; sessionId: string | null },
-    fingerprint: string,
-  ) {
+  private async replay(projectId: string, record: IdempotencyRecord, fingerprint: string) {
     if (record.fingerprint !== fingerprint) {
       throw new ConflictError(
         'idempotency_key_reused',
@@ -155,6 +153,7 @@ export class CreateSession {
         'A request with this Idempotency-Key is still in progress; retry shortly.',
       );
     }
-    return session;
+    // The first response: the stored session with what changed since set back (status, times…).
+    return record.answer ? session.asAnswered(record.answer) : session;
   }
 }

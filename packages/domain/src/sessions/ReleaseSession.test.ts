@@ -31,7 +31,13 @@ describe('ReleaseSession', () => {
     const { clock, provider, session, release, storedSession } = await setUp();
     clock.advance(90_000);
     const released = await release();
-    expect(provider.calls).toEqual([{ op: 'release', providerSessionId: session.providerSessionId }]);
+    expect(provider.calls).toEqual([
+      {
+        op: 'release',
+        providerSessionId: session.providerSessionId,
+        providerProjectId: session.providerProjectId,
+      },
+    ]);
     expect(provider.running).toEqual([]);
     expect(released.status).toBe('COMPLETED');
     expect(released.endedAt?.toISOString()).toBe('2026-03-01T12:01:30.000Z');

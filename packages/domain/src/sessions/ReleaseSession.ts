@@ -25,7 +25,7 @@ export class ReleaseSession {
     const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     if (!session.isActive) return session;
-    const reported = await this.deps.provider.release(session.providerSessionId);
+    const reported = await this.deps.provider.release(session.providerSessionId, session.providerProjectId);
     // A session that had already ended on the provider's side keeps the reason it ended for.
     const status =
       reported && (reported.status === 'ERROR' || reported.status === 'TIMED_OUT')

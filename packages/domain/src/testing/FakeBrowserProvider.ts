@@ -11,7 +11,8 @@ import type { Clock } from '../shared/Clock.ts';
 /** One call the fake received, for assertions on what would have been sent to a provider. */
 export type FakeProviderCall =
   | { op: 'create'; request: CreateBrowserRequest }
-  | { op: 'get' | 'release' | 'logs'; providerSessionId: string };
+  | { op: 'get' | 'logs'; providerSessionId: string }
+  | { op: 'release'; providerSessionId: string; providerProjectId?: string };
 
 /**
  * An in-memory cloud-browser provider for tests: it keeps sessions, honours release, and can be told
@@ -100,8 +101,11 @@ export class FakeBrowserProvider implements BrowserProvider {
     return this.sessions.get(providerSessionId)?.snapshot ?? null;
   }
 
-  async release(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
-    this.calls.push({ op: 'release', providerSessionId });
+  async release(
+    providerSessionId: string,
+    providerProjectId?: string,
+  ): Promise<ProviderSessionSnapshot | null> {
+    this.calls.push({ op: 'release', providerSessionId, providerProjectId });
     this.throwIfFailing('release');
     if (!this.sessions.has(providerSessionId)) return null;
     const entry = this.sessions.get(providerSessionId)!;

@@ -159,6 +159,14 @@ describe('BrowserbaseProvider.release', () => {
     expect(snapshot).toMatchObject({ status: 'COMPLETED', endedAt: new Date('2026-03-02T10:18:44.302Z') });
   });
 
+  it('releases in the provider project the session was started in (an agent may name another)', async () => {
+    browserbase().post(`/v1/sessions/${ID}`).reply(200, released, JSON_HEADERS);
+    await build().provider.release(ID, 'agent-browserbase-project');
+    expect(seen.map((request) => request.body)).toEqual([
+      { projectId: 'agent-browserbase-project', status: 'REQUEST_RELEASE' },
+    ]);
+  });
+
   it('is null on 404', async () => {
     browserbase().post(`/v1/sessions/${ID}`).reply(404, notFound, JSON_HEADERS);
     expect(await build().provider.release(ID)).toBeNull();

@@ -94,7 +94,10 @@ export class BrowserbaseProvider implements BrowserProvider {
     return { ...snapshot, connectUrl: typeof wsUrl === 'string' ? wsUrl : '' };
   }
 
-  async release(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
+  async release(
+    providerSessionId: string,
+    providerProjectId?: string,
+  ): Promise<ProviderSessionSnapshot | null> {
     const id = encodeURIComponent(providerSessionId);
     const body = await this.call(
       'release a session',
@@ -102,7 +105,7 @@ export class BrowserbaseProvider implements BrowserProvider {
         withDeadline(this.timeoutMs, (signal) =>
           client.sessions.update(
             id,
-            { projectId: this.defaultProviderProjectId, status: 'REQUEST_RELEASE' },
+            { projectId: providerProjectId ?? this.defaultProviderProjectId, status: 'REQUEST_RELEASE' },
             { maxRetries: 0, signal },
           ),
         ),

@@ -251,6 +251,21 @@ describe('Idempotency-Key', () => {
     expect(((await (await call('GET', `${base}/sessions`)).json()) as { total: number }).total).toBe(1);
   });
 
+  it('replays the first answer even after the session was released since', async () => {
+    const headers = { 'Idempotency-Key': 'release-then-retry' };
+    const res1 = await call('POST', `${base}/sessions`, { name: 'Short' }, { headers });
+    const first = (await res1.json()) as { id: string; status: string };
+    t.clock.advance(5_000);
+    expect((await call('POST', `${base}/sessions/${first.id}:release`)).status).toBe(200);
+    const res2 = await call('POST', `${base}/sessions`, { name: 'Short' }, { headers });
+    expect(res2.status).toBe(201);
+    expect(await res2.json()).toEqual(first);
+    expect(first.status).toBe('RUNNING');
+    const now = (await (await call('GET', `${base}/sessions/${first.id}`)).json()) as { status: string };
+    expect(now.status).toBe('COMPLETED');
+    expect(creates()).toBe(1);
+  });
+
   it('answers 409 idempotency_key_reused for the same key with another body', async () => {
     const headers = { 'Idempotency-Key': 'k1' };
     await create({ name: 'First' }, headers);

@@ -8,11 +8,11 @@ export class InMemoryRevokedSessionStore implements RevokedSessionStore {
   private readonly until = new Map<string, number>();
   private writes = 0;
 
-  async revoke(sessionId: string, until: Date): Promise<void> {
+  async revoke(sessionId: string, until: Date, now: Date): Promise<void> {
     const previous = this.until.get(sessionId) ?? Number.NEGATIVE_INFINITY;
     this.until.set(sessionId, Math.max(previous, until.getTime()));
     // Forget records that can no longer matter, now and then, so memory stays bounded.
-    if (++this.writes % 256 === 0) this.prune(Date.now());
+    if (++this.writes % 256 === 0) this.prune(now.getTime());
   }
 
   async isRevoked(sessionId: string, now: Date): Promise<boolean> {

@@ -149,6 +149,21 @@ describe('SupabaseIdentityProvider', () => {
     expect((await failure(identity.refresh('abc'))).code).toBe('identity_unavailable');
   });
 
+  it('hands out the grant even when the issued refresh token cannot be recorded', async () => {
+    const broken = {
+      remember: async () => {
+        throw new Error('database down');
+      },
+      find: async () => null,
+    };
+    const { identity } = await supabaseTestKit({ issuedRefreshTokens: broken });
+    await identity.signUp({ email: 'ada@example.com', password: PASSWORD, metadata: {} });
+    const grant = await identity.signIn('ada@example.com', PASSWORD);
+    const refreshed = await identity.refresh(grant.refreshToken);
+    expect(refreshed.refreshToken).not.toBe(grant.refreshToken);
+    expect((await identity.authenticate(refreshed.accessToken)).userId).toBe(grant.user.id);
+  });
+
   it('answers rate_limited with GoTrue Retry-After on 429', async () => {
     nock(BARE).post('/auth/v1/token').query(true).reply(
       429,

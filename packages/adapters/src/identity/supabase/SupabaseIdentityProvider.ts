@@ -12,7 +12,8 @@ import {
   type UserIdentity,
 } from '@browserdeck/domain';
 import { GoTrueHttp } from './GoTrueHttp.ts';
-import { IssuedRefreshTokens } from './IssuedRefreshTokens.ts';
+import { InMemoryIssuedRefreshTokenStore } from './InMemoryIssuedRefreshTokenStore.ts';
+import { hashIssuedRefreshToken, type IssuedRefreshTokenStore } from './IssuedRefreshTokenStore.ts';
 import { INVALID_REFRESH_TOKEN_MESSAGE, mapGoTrueError } from './mapGoTrueError.ts';
 import type { RevokedSessionStore } from './RevokedSessionStore.ts';
 import { SupabaseTokenVerifier } from './SupabaseTokenVerifier.ts';
@@ -28,6 +29,11 @@ export interface SupabaseIdentityProviderDeps {
   jwtSecret?: string;
   /** Ended sign-in sessions; share one store between instances. */
   revokedSessions: RevokedSessionStore;
+  /**
+   * Refresh token → sign-in session of the tokens handed out; share one store between instances.
+   * Default: in process memory.
+   */
+  issuedRefreshTokens?: IssuedRefreshTokenStore;
   clock: Clock;
   logger?: Logger;
   /** Per-request deadline for GoTrue calls; default 10 s. */
@@ -38,6 +44,8 @@ export interface SupabaseIdentityProviderDeps {
   unconfirmedSignOutTtlSec?: number;
   /** Least time between JWKS refetches for unknown key ids; default 30 s. */
   jwksCooldownMs?: number;
+  /** How long a handed-out refresh token is remembered for reuse detection. Default 30 days. */
+  issuedRefreshTokenTtlSec?: number;
 }
 
 /**
@@ -54,7 +62,8 @@ export class SupabaseIdentityProvider implements IdentityProvider {
   private readonly logger: Logger;
   private readonly maxAccessTokenTtlSec: number;
   private readonly unconfirmedSignOutTtlSec: number;
-  private readonly issued = new IssuedRefreshTokens();
+  private readonly issuedRefreshTokenTtlSec: number;
+  private readonly issued: IssuedRefreshTokenStore;
   /** The token each principal was authenticated from, so sign-out can log it out at GoTrue. */
   private readonly tokenOf = new WeakMap<Principal, string>();
 
@@ -70,6 +79,8 @@ export class SupabaseIdentityProvider implements IdentityProvider {
     this.logger = deps.logger ?? silentLogger;
     this.maxAccessTokenTtlSec = deps.maxAccessTokenTtlSec ?? 3600;
     this.unconfirmedSignOutTtlSec = deps.unconfirmedSignOutTtlSec ?? 30 * 86_400;
+    this.issuedRefreshTokenTtlSec = deps.issuedRefreshTokenTtlSec ?? 30 * 86_400;
+    this.issued = deps.issuedRefreshTokens ?? new InMemoryIssuedRefreshTokenStore();
   }
 
   async signUp(request: SignUpRequest): Promise<UserIdentity> {
@@ -93,7 +104,7 @@ export class SupabaseIdentityProvider implements IdentityProvider {
     const body = await this.http
       .post('/token?grant_type=password', { email: normalizeEmail(email), password })
       .catch((e: unknown) => Promise.reject(mapGoTrueError('signIn', e)));
-    return this.remember(body).grant;
+    return (await this.remember(body)).grant;
   }
 
   async refresh(refreshToken: string): Promise<TokenGrant> {
@@ -104,12 +115,12 @@ export class SupabaseIdentityProvider implements IdentityProvider {
     } catch (error) {
       // GoTrue revoked the token family; its access tokens are ours to refuse.
       if ((error as { code?: unknown }).code === 'refresh_token_already_used') {
-        const known = this.issued.find(refreshToken);
+        const known = await this.issued.find(hashIssuedRefreshToken(refreshToken), this.deps.clock.now());
         if (known) await this.revoke(known.sessionId, known.accessTokenTtlSec);
       }
       throw mapGoTrueError('refresh', error);
     }
-    const { grant, sessionId } = this.remember(body);
+    const { grant, sessionId } = await this.remember(body);
     // A session signed out here whose GoTrue logout failed: finish the job with the new token.
     if (await this.deps.revokedSessions.isRevoked(sessionId, this.deps.clock.now())) {
       await this.logOut(grant.accessToken);
@@ -124,7 +135,7 @@ export class SupabaseIdentityProvider implements IdentityProvider {
     const loggedOut = token !== undefined && (await this.logOut(token));
     const ttlSec = loggedOut ? this.maxAccessTokenTtlSec : this.unconfirmedSignOutTtlSec;
     const until = Math.max(principal.expiresAt.getTime(), now.getTime() + ttlSec * 1000);
-    await this.deps.revokedSessions.revoke(principal.sessionId, new Date(until));
+    await this.deps.revokedSessions.revoke(principal.sessionId, new Date(until), now);
   }
 
   async authenticate(accessToken: string): Promise<Principal> {
@@ -138,15 +149,29 @@ export class SupabaseIdentityProvider implements IdentityProvider {
     return principal;
   }
 
-  private remember(body: unknown) {
+  private async remember(body: unknown) {
     const answer = toTokenGrant(body);
-    this.issued.remember(answer.grant.refreshToken, answer);
+    const now = this.deps.clock.now();
+    try {
+      await this.issued.remember(
+        hashIssuedRefreshToken(answer.grant.refreshToken),
+        { sessionId: answer.sessionId, accessTokenTtlSec: answer.accessTokenTtlSec },
+        new Date(now.getTime() + this.issuedRefreshTokenTtlSec * 1000),
+        now,
+      );
+    } catch (error) {
+      // GoTrue has already rotated: failing here would lose the only valid refresh token, and the
+      // client's retry with the old one would look like reuse and end the session. Only the
+      // reuse-to-session link of this one token is lost.
+      this.logger.warn({ err: error }, 'could not record an issued Supabase refresh token');
+    }
     return answer;
   }
 
   private async revoke(sessionId: string, accessTokenTtlSec: number): Promise<void> {
     const ttlMs = Math.max(accessTokenTtlSec, this.maxAccessTokenTtlSec) * 1000;
-    await this.deps.revokedSessions.revoke(sessionId, new Date(this.deps.clock.now().getTime() + ttlMs));
+    const now = this.deps.clock.now();
+    await this.deps.revokedSessions.revoke(sessionId, new Date(now.getTime() + ttlMs), now);
   }
 
   /** Ends the token's session at GoTrue (its refresh tokens die); true when GoTrue confirmed it. */

@@ -1,4 +1,4 @@
-import type { IdempotencyRecord, IdempotencyStore } from '@browserdeck/domain';
+import type { IdempotencyRecord, IdempotencyStore, SessionAnswer } from '@browserdeck/domain';
 import type { SecretBox } from '../secrets/SecretBox.ts';
 import { type BrowserdeckOrm, dialectOf } from './BrowserdeckOrm.ts';
 import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
@@ -19,7 +19,7 @@ export interface MikroOrmIdempotencyStoreDeps {
 const CLAIM_SQL = `insert into idempotency_keys (scope, "key", fingerprint, session_id, created_at, expires_at)
   values (?, ?, ?, null, ?, ?)
   on conflict (scope, "key") do update set fingerprint = excluded.fingerprint, session_id = null,
-    created_at = excluded.created_at, expires_at = excluded.expires_at
+    answer = null, created_at = excluded.created_at, expires_at = excluded.expires_at
   where idempotency_keys.expires_at <= ?
   returning scope`;
 
@@ -67,6 +67,7 @@ export class MikroOrmIdempotencyStore implements IdempotencyStore {
             fingerprint:
               existing.fingerprint === digest ? fingerprint : `hmac-sha256:${existing.fingerprint}`,
             sessionId: existing.sessionId ?? null,
+            answer: existing.answer ? parseAnswer(existing.answer) : null,
           };
         }
         // The live claim was released (or expired) between the two statements: claim again.
@@ -75,10 +76,14 @@ export class MikroOrmIdempotencyStore implements IdempotencyStore {
     });
   }
 
-  async complete(scope: string, key: string, sessionId: string): Promise<void> {
+  async complete(scope: string, key: string, sessionId: string, answer: SessionAnswer): Promise<void> {
     if (!isUuid(sessionId)) return;
     await withDatabaseErrors(() =>
-      this.em().nativeUpdate(IdempotencyKeySchema, { scope, key }, { sessionId }),
+      this.em().nativeUpdate(
+        IdempotencyKeySchema,
+        { scope, key },
+        { sessionId, answer: JSON.stringify(answer) },
+      ),
     );
   }
 
@@ -89,4 +94,16 @@ export class MikroOrmIdempotencyStore implements IdempotencyStore {
   private em() {
     return this.deps.orm.em.fork();
   }
+}
+
+const ANSWER_DATES = ['updatedAt', 'endedAt', 'expiresAt', 'lastSyncedAt'] as const;
+
+/** A stored answer, its times (JSON strings) as dates again. */
+function parseAnswer(json: string): SessionAnswer {
+  const answer = JSON.parse(json) as Record<string, unknown>;
+  for (const field of ANSWER_DATES) {
+    const value = answer[field];
+    answer[field] = typeof value === 'string' ? new Date(value) : null;
+  }
+  return answer as unknown as SessionAnswer;
 }

@@ -57,6 +57,26 @@ describe.each(DATABASE_DIALECTS)('NativeSql on %s', (dialect) => {
     });
   });
 
+  it('runs writes with bound parameters and tells how many rows they changed', async () => {
+    const repo = new MikroOrmProjectRepository({ orm: db.orm });
+    await repo.add(project('a', 'A', new Date('2026-01-01T00:00:00Z')));
+    await repo.add(project('b', 'B', new Date('2026-01-02T00:00:00Z')));
+    const sql = nativeSqlOf(db.orm);
+    const archive = (slug: string) =>
+      sql.run('update projects set archived = ?, updated_at = ? where slug = ?', [
+        true,
+        new Date('2026-02-01T00:00:00.123Z'),
+        slug,
+      ]);
+    expect(await archive('a')).toBe(1);
+    expect(await archive('nobody')).toBe(0);
+    expect(await sql.run('update projects set name = ? where owner_id = ?', ['Renamed', OWNER])).toBe(2);
+    const stored = await repo.listOwned(OWNER, { archived: true });
+    expect(stored.map((p) => [p.slug, p.name, p.updatedAt.toISOString()])).toEqual([
+      ['a', 'Renamed', '2026-02-01T00:00:00.123Z'],
+    ]);
+  });
+
   it('is one instance per ORM', () => {
     expect(nativeSqlOf(db.orm)).toBe(nativeSqlOf(db.orm));
     expect(nativeSqlOf(db.orm).dialect).toBe(dialect);

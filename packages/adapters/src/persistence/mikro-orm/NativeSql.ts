@@ -11,21 +11,26 @@ export type SqlParam = string | number | boolean | Date | null;
 interface SqliteStatement {
   readonly busy: boolean;
   all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number };
 }
 
 /** The `pg` pool surface used here. */
 interface PgPool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: {
+    name: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
 
 /**
- * Hand-written, parameterised reads that run on every request (the signed-in session behind a
- * token, a user's projects), straight on the driver MikroORM owns: better-sqlite3 with compiled
+ * Hand-written, parameterised statements that run on every request (the signed-in session behind
+ * a token, a user's projects, a new session's row), straight on the driver MikroORM owns: better-sqlite3 with compiled
  * statements kept for reuse, or `pg` with named prepared statements per pooled connection.
  *
  * MikroORM inlines every parameter into the SQL text and hydrates entities through its unit of
- * work; for these reads that cost 20× the query itself (docs/benchmarks.md). Writes, and reads that
- * are not hot, stay on MikroORM. Statements use `?` placeholders; booleans and dates are bound the
+ * work; for these reads that cost 20× the query itself (docs/benchmarks.md). Everything that is not
+ * hot stays on MikroORM. Statements use `?` placeholders; booleans and dates are bound the
  * way MikroORM stores them (0/1 and epoch milliseconds on SQLite). Rows come back as the driver
  * returns them: read them with `sqlBoolean` and `sqlDate`.
  */
@@ -42,20 +47,18 @@ export class NativeSql {
 
   /** The rows of `sql`. */
   async all<R>(sql: string, params: readonly SqlParam[]): Promise<R[]> {
-    const connection = this.orm.em.getConnection();
     if (this.dialect === 'sqlite') {
-      const db = (await (
-        connection as unknown as SqliteConnection
-      ).getNativeClient()) as PreparingDatabase<SqliteStatement>;
-      return this.preparerFor(db)
-        .prepare(sql)
-        .all(...params.map(toSqliteParam)) as R[];
+      return (await this.sqliteStatement(sql)).all(...params.map(toSqliteParam)) as R[];
     }
-    const pool = (await (
-      connection as unknown as PostgreSqlConnection
-    ).getNativeClient()) as unknown as PgPool;
-    const { rows } = await pool.query({ ...this.postgresStatement(sql), values: [...params] });
-    return rows as R[];
+    return (await this.postgresQuery(sql, params)).rows as R[];
+  }
+
+  /** Runs the write `sql`; how many rows it changed. */
+  async run(sql: string, params: readonly SqlParam[]): Promise<number> {
+    if (this.dialect === 'sqlite') {
+      return (await this.sqliteStatement(sql)).run(...params.map(toSqliteParam)).changes;
+    }
+    return (await this.postgresQuery(sql, params)).rowCount ?? 0;
   }
 
   /** The first row of `sql`, or null. */
@@ -63,14 +66,24 @@ export class NativeSql {
     return (await this.all<R>(sql, params))[0] ?? null;
   }
 
-  private preparerFor(db: PreparingDatabase<SqliteStatement>): PreparingDatabase<SqliteStatement> {
+  private async sqliteStatement(sql: string): Promise<SqliteStatement> {
+    const db = (await (
+      this.orm.em.getConnection() as unknown as SqliteConnection
+    ).getNativeClient()) as PreparingDatabase<SqliteStatement>;
     let preparer = this.sqlite.get(db);
     if (!preparer) {
-      preparer = { prepare: (sql) => db.prepare(sql) };
+      preparer = { prepare: (text) => db.prepare(text) };
       cacheSqliteStatements(preparer);
       this.sqlite.set(db, preparer);
     }
-    return preparer;
+    return preparer.prepare(sql);
+  }
+
+  private async postgresQuery(sql: string, params: readonly SqlParam[]) {
+    const pool = (await (
+      this.orm.em.getConnection() as unknown as PostgreSqlConnection
+    ).getNativeClient()) as unknown as PgPool;
+    return pool.query({ ...this.postgresStatement(sql), values: [...params] });
   }
 
   /** `?` placeholders as `$1…$n`, and a statement name derived from the text. */

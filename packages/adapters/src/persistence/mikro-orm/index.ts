@@ -10,9 +10,16 @@ export { LocalRefreshTokenSchema } from './entities/LocalRefreshTokenSchema.ts';
 export { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
 export { ProjectSchema } from './entities/ProjectSchema.ts';
 export { persistenceEntities } from './entities/persistenceEntities.ts';
+export { SupabaseIssuedRefreshTokenSchema } from './entities/SupabaseIssuedRefreshTokenSchema.ts';
+export { SupabaseRevokedSessionSchema } from './entities/SupabaseRevokedSessionSchema.ts';
 export { UserSchema } from './entities/UserSchema.ts';
 export { MikroOrmAgentRepository, type MikroOrmAgentRepositoryDeps } from './MikroOrmAgentRepository.ts';
 export { MikroOrmIdempotencyStore, type MikroOrmIdempotencyStoreDeps } from './MikroOrmIdempotencyStore.ts';
+export {
+  ISSUED_REFRESH_TOKENS_PRUNED_PER_WRITE,
+  MikroOrmIssuedRefreshTokenStore,
+  type MikroOrmIssuedRefreshTokenStoreDeps,
+} from './MikroOrmIssuedRefreshTokenStore.ts';
 export {
   MikroOrmLocalIdentityStore,
   type MikroOrmLocalIdentityStoreDeps,
@@ -21,6 +28,11 @@ export {
   MikroOrmProjectRepository,
   type MikroOrmProjectRepositoryDeps,
 } from './MikroOrmProjectRepository.ts';
+export {
+  MikroOrmRevokedSessionStore,
+  type MikroOrmRevokedSessionStoreDeps,
+  REVOKED_SESSIONS_PRUNED_PER_WRITE,
+} from './MikroOrmRevokedSessionStore.ts';
 export {
   MikroOrmSessionRepository,
   type MikroOrmSessionRepositoryDeps,

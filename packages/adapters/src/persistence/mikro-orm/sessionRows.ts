@@ -1,6 +1,7 @@
 import { BrowserSession, type SessionStatus } from '@browserdeck/domain';
 import type { SecretBox } from '../secrets/SecretBox.ts';
 import type { StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
+import type { SqlParam } from './NativeSql.ts';
 import { openSecretRecord, sealSecretRecord } from './secretRecords.ts';
 
 /** The row for `session`, `env` sealed, no sync lease. */
@@ -62,4 +63,22 @@ export function toBrowserSession(row: StoredBrowserSession, secrets: SecretBox):
     agentId: row.agentId ?? null,
   };
   return Object.assign(Object.create(BrowserSession.prototype) as BrowserSession, session);
+}
+
+const insertSql = new Map<string, string>();
+
+/**
+ * The `insert` of `row` for `NativeSql`: one column per field of the row (`toSessionRow` writes them
+ * all), named as MikroORM names them (`projectId` → `project_id`).
+ */
+export function insertSessionStatement(row: StoredBrowserSession): { sql: string; params: SqlParam[] } {
+  const keys = Object.keys(row) as Array<keyof StoredBrowserSession>;
+  const signature = keys.join(',');
+  let sql = insertSql.get(signature);
+  if (!sql) {
+    const columns = keys.map((key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+    sql = `insert into browser_sessions (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`;
+    insertSql.set(signature, sql);
+  }
+  return { sql, params: keys.map((key) => (row[key] ?? null) as SqlParam) };
 }

@@ -70,6 +70,18 @@ describe('SecretBox', () => {
     expect(new SecretBox(randomBytes(32)).digest('body')).not.toBe(box.digest('body'));
   });
 
+  it('opens values and reproduces digests stored by earlier releases (the format is stable)', () => {
+    const box = new SecretBox(Buffer.alloc(32, 7));
+    expect(
+      box.open(
+        'v1.9IMZY3Fs.AlU5wEphTu49w3bR.7OC9YsPiJuVxMHbPNgxW3w.p7_AO39LhxPSNJ5IX7PZdhVMiFugi_tdYm0svmEMEFepL_QlHVYLV4ju',
+      ),
+    ).toBe('{"API_TOKEN":"s3cret","GREETING":"héllo"}');
+    expect(box.digest('ada@example.com')).toBe(
+      '303763e5ad92342899e54da41d6a186b3b17b4a464f74f40c7f45a903dd76cbd',
+    );
+  });
+
   it('takes 32-byte keys only', () => {
     expect(() => new SecretBox(Buffer.alloc(16))).toThrow(RangeError);
     expect(() => new SecretBox(Buffer.alloc(33))).toThrow(RangeError);

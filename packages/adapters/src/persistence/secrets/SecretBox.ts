@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+  randomBytes,
+} from 'node:crypto';
 import { SecretBoxError } from './SecretBoxError.ts';
 
 /** Length of a `SecretBox` key, in bytes (AES-256). */
@@ -21,16 +29,17 @@ const B64URL = /^[A-Za-z0-9_-]*$/;
 export class SecretBox {
   /** Identifies the key in sealed values (8 base64url characters). */
   readonly keyId: string;
-  private readonly encryptionKey: Buffer;
-  private readonly digestKey: Buffer;
+  // Key objects, not buffers: a cipher or HMAC made from one skips the key import (3–4× faster).
+  private readonly encryptionKey: KeyObject;
+  private readonly digestKey: KeyObject;
 
   /** `key`: 32 bytes, e.g. from `loadOrCreateSecretKey`. */
   constructor(key: Uint8Array) {
     if (key.byteLength !== SECRET_KEY_BYTES) {
       throw new RangeError(`A SecretBox key is ${SECRET_KEY_BYTES} bytes, not ${key.byteLength}.`);
     }
-    this.encryptionKey = subkey(key, 'browserdeck/secret-box/aes-256-gcm/v1');
-    this.digestKey = subkey(key, 'browserdeck/secret-box/digest/v1');
+    this.encryptionKey = createSecretKey(subkey(key, 'browserdeck/secret-box/aes-256-gcm/v1'));
+    this.digestKey = createSecretKey(subkey(key, 'browserdeck/secret-box/digest/v1'));
     this.keyId = subkey(key, 'browserdeck/secret-box/key-id/v1').subarray(0, 6).toString('base64url');
   }
 

@@ -1,6 +1,7 @@
 import type { Agent } from '@browserdeck/domain';
 import type { z } from 'zod';
 import type { AgentSchema } from '../schemas/agentSchemas.ts';
+import { isoTimestamp } from './isoTimestamp.ts';
 
 /** The JSON of an agent (SPEC §6). */
 export type AgentJson = z.output<typeof AgentSchema>;
@@ -21,7 +22,7 @@ export function presentAgent(agent: Agent): AgentJson {
     timeoutSec: agent.timeoutSec,
     active: agent.active,
     metadata: { ...agent.metadata },
-    createdAt: agent.createdAt.toISOString(),
-    updatedAt: agent.updatedAt.toISOString(),
+    createdAt: isoTimestamp(agent.createdAt),
+    updatedAt: isoTimestamp(agent.updatedAt),
   };
 }

@@ -1,6 +1,7 @@
 import type { Project } from '@browserdeck/domain';
 import type { z } from 'zod';
 import type { ProjectSchema } from '../schemas/projectSchemas.ts';
+import { isoTimestamp } from './isoTimestamp.ts';
 
 /** The JSON of a project (SPEC §4). */
 export type ProjectJson = z.output<typeof ProjectSchema>;
@@ -12,7 +13,7 @@ export function presentProject(project: Project): ProjectJson {
     name: project.name,
     slug: project.slug,
     archived: project.archived,
-    created_at: project.createdAt.toISOString(),
-    updated_at: project.updatedAt.toISOString(),
+    created_at: isoTimestamp(project.createdAt),
+    updated_at: isoTimestamp(project.updatedAt),
   };
 }

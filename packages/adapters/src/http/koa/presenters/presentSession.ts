@@ -1,6 +1,7 @@
 import type { BrowserSession } from '@browserdeck/domain';
 import type { z } from 'zod';
 import type { SessionSchema } from '../schemas/sessionSchemas.ts';
+import { isoTimestamp } from './isoTimestamp.ts';
 
 /** The JSON of a session (SPEC §5). */
 export type SessionJson = z.output<typeof SessionSchema>;
@@ -17,12 +18,12 @@ export function presentSession(session: BrowserSession): SessionJson {
     status: session.status,
     connectUrl: session.connectUrl,
     seleniumRemoteUrl: session.seleniumRemoteUrl,
-    createdAt: session.createdAt.toISOString(),
-    updatedAt: session.updatedAt.toISOString(),
-    startedAt: session.startedAt.toISOString(),
-    endedAt: session.endedAt?.toISOString() ?? null,
-    expiresAt: session.expiresAt?.toISOString() ?? null,
-    lastSyncedAt: session.lastSyncedAt.toISOString(),
+    createdAt: isoTimestamp(session.createdAt),
+    updatedAt: isoTimestamp(session.updatedAt),
+    startedAt: isoTimestamp(session.startedAt),
+    endedAt: session.endedAt ? isoTimestamp(session.endedAt) : null,
+    expiresAt: session.expiresAt ? isoTimestamp(session.expiresAt) : null,
+    lastSyncedAt: isoTimestamp(session.lastSyncedAt),
     userMetadata: { script: session.script, env: { ...session.env } },
     name: session.name,
     region: session.region,

@@ -1,6 +1,7 @@
 import type { TokenGrant } from '@browserdeck/domain';
 import type { z } from 'zod';
 import type { TokenResponse } from '../schemas/authSchemas.ts';
+import { isoTimestamp } from './isoTimestamp.ts';
 
 /** The JSON of a token pair (SPEC §3). */
 export type TokenResponseJson = z.output<typeof TokenResponse>;
@@ -12,7 +13,7 @@ export function presentTokenGrant(grant: TokenGrant): TokenResponseJson {
     refresh_token: grant.refreshToken,
     token_type: 'bearer',
     expires_in: grant.expiresIn,
-    expires_at: grant.expiresAt.toISOString(),
+    expires_at: isoTimestamp(grant.expiresAt),
     user: { id: grant.user.id, email: grant.user.email },
   };
 }

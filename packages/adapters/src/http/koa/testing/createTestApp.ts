@@ -15,6 +15,7 @@ import {
   GetSession,
   GetSessionLogs,
   GetSessionStats,
+  type IdentityProvider,
   ListAgents,
   ListProjects,
   ListSessions,
@@ -43,8 +44,21 @@ import { pino } from 'pino';
 import { createHttpApp } from '../createHttpApp.ts';
 import type { HttpAppDeps } from '../HttpAppDeps.ts';
 
+/** What an identity factory of createTestApp is given: the app's clock and ids. */
+export interface TestIdentityContext {
+  clock: ManualClock;
+  ids: SequentialIdGenerator;
+}
+
 /** Options of createTestApp. */
-export interface TestAppOptions {
+export interface TestAppOptions<I extends IdentityProvider = InMemoryIdentityProvider> {
+  /**
+   * Builds the identity provider (the domain's in-memory double unless given), e.g. the local
+   * provider or `SupabaseIdentityProvider` on a fake GoTrue, sharing the app's clock.
+   */
+  identity?: (context: TestIdentityContext) => I | Promise<I>;
+  /** The app's clock; default a ManualClock at 2026-01-01T00:00:00Z. */
+  clock?: ManualClock;
   /** Replaces any dependency of the app (a use case, `checkReadiness`, `translateError`, …). */
   overrides?: Partial<HttpAppDeps>;
   /** The fake provider's name, also the `{provider}` path segment. Default `browserbase`. */
@@ -69,12 +83,12 @@ export interface TestUser {
 }
 
 /** A running app on 127.0.0.1 wired with the domain's in-memory doubles. */
-export interface TestApp {
+export interface TestApp<I extends IdentityProvider = InMemoryIdentityProvider> {
   app: Koa;
   baseUrl: string;
   deps: HttpAppDeps;
   clock: ManualClock;
-  identity: InMemoryIdentityProvider;
+  identity: I;
   users: InMemoryUserRepository;
   projects: InMemoryProjectRepository;
   sessions: InMemorySessionRepository;
@@ -95,10 +109,18 @@ export interface TestApp {
 let userCounter = 0;
 
 /** Starts the real Koa app on a random port with in-memory ports; call `close()` when done. */
-export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const clock = new ManualClock();
+export async function createTestApp(options?: TestAppOptions): Promise<TestApp>;
+export async function createTestApp<I extends IdentityProvider>(
+  options: TestAppOptions<I> & { identity: TestAppOptions<I>['identity'] },
+): Promise<TestApp<I>>;
+export async function createTestApp(
+  options: TestAppOptions<IdentityProvider> = {},
+): Promise<TestApp<IdentityProvider>> {
+  const clock = options.clock ?? new ManualClock();
   const ids = new SequentialIdGenerator();
-  const identity = new InMemoryIdentityProvider({ ids, clock });
+  const identity = options.identity
+    ? await options.identity({ clock, ids })
+    : new InMemoryIdentityProvider({ ids, clock });
   const users = new InMemoryUserRepository();
   const projects = new InMemoryProjectRepository();
   const sessions = new InMemorySessionRepository();

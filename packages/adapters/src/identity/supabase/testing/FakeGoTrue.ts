@@ -16,7 +16,7 @@ interface FakeRefreshToken {
   used: boolean;
   revoked: boolean;
 }
-type Reply = [number, unknown];
+type Reply = [number, unknown] | [number, unknown, Record<string, string>];
 
 let projects = 0;
 
@@ -25,7 +25,7 @@ let projects = 0;
  * format: signup, password and refresh_token grants, logout, JWKS. Tokens are ES256 with a `kid`;
  * refresh tokens rotate, and a used one presented again revokes its whole family (GoTrue's reuse
  * detection, without the reuse interval). Errors answer in the shape the request's
- * `X-Supabase-Api-Version` asks for.
+ * `X-Supabase-Api-Version` asks for, unless `legacyErrors` says the project ignores it.
  */
 export class FakeGoTrue {
   readonly url = `https://fake${++projects}.supabase.co`;
@@ -36,6 +36,11 @@ export class FakeGoTrue {
   confirmEmails = false;
   /** Every POST answers a non-JSON 503, as a proxy in front of a GoTrue that is down. */
   down = false;
+  /** Every POST fails at the network level (connection reset): fetch rejects. */
+  unreachable = false;
+  /** Errors answer `{ code: <status>, error_code, msg }` whatever the API version asked for. */
+  legacyErrors = false;
+  private readonly scripted: Reply[] = [];
   readonly users = new Map<string, FakeUser>();
   readonly sessions = new Set<string>();
   readonly refreshTokens = new Map<string, FakeRefreshToken>();
@@ -58,6 +63,11 @@ export class FakeGoTrue {
     // nock 15 hands full reply functions the (fetch) Request itself.
     scope.post(/^\/auth\/v1\/.*/).reply(async (request: Request) => this.handle(request));
     return this;
+  }
+
+  /** Answers the next POST (after recording it) with `status`, `body` and `headers` instead. */
+  answerNext(status: number, body: unknown, headers: Record<string, string> = {}): void {
+    this.scripted.push([status, body, headers]);
   }
 
   /** Signs an access token the way GoTrue does, for this project's key. */
@@ -92,8 +102,11 @@ export class FakeGoTrue {
     const headers = Object.fromEntries(request.headers.entries());
     const body = JSON.parse((await request.text()) || '{}') as Record<string, unknown>;
     this.requests.push({ path: url.pathname + url.search, headers, body });
+    if (this.unreachable) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
     if (this.down) return [503, 'upstream connect error'];
-    const modern = headers['x-supabase-api-version'] === '2024-01-01';
+    const next = this.scripted.shift();
+    if (next) return next;
+    const modern = !this.legacyErrors && headers['x-supabase-api-version'] === '2024-01-01';
     const fail = (status: number, code: string, message: string): Reply =>
       modern ? [status, { code, message }] : [status, { code: status, error_code: code, msg: message }];
     if (headers.apikey === undefined) return [401, { message: 'No API key found in request' }];

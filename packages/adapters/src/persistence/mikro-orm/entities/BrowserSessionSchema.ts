@@ -9,7 +9,7 @@ import { ProjectSchema } from './ProjectSchema.ts';
  */
 export type StoredBrowserSession = Omit<
   BrowserSession,
-  'env' | 'isActive' | 'applyProviderSnapshot' | 'markGone' | 'end'
+  'env' | 'isActive' | 'applyProviderSnapshot' | 'markGone' | 'end' | 'answer' | 'asAnswered'
 > & {
   env: string;
   syncLeaseUntil: Date | null;

@@ -5,6 +5,8 @@ import { LocalCredentialSchema } from './LocalCredentialSchema.ts';
 import { LocalRefreshTokenSchema } from './LocalRefreshTokenSchema.ts';
 import { LocalSignInSessionSchema } from './LocalSignInSessionSchema.ts';
 import { ProjectSchema } from './ProjectSchema.ts';
+import { SupabaseIssuedRefreshTokenSchema } from './SupabaseIssuedRefreshTokenSchema.ts';
+import { SupabaseRevokedSessionSchema } from './SupabaseRevokedSessionSchema.ts';
 import { UserSchema } from './UserSchema.ts';
 
 /** Every entity schema Browserdeck persists; what `createMikroOrm` discovers and migrations cover. */
@@ -17,4 +19,6 @@ export const persistenceEntities = [
   AgentSchema,
   BrowserSessionSchema,
   IdempotencyKeySchema,
+  SupabaseRevokedSessionSchema,
+  SupabaseIssuedRefreshTokenSchema,
 ] as const;

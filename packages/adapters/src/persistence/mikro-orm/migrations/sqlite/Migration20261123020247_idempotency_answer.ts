@@ -1,0 +1,13 @@
+import { Migration } from '@mikro-orm/migrations';
+
+export class Migration20261123020247_idempotency_answer extends Migration {
+  override name = 'Migration20261123020247_idempotency_answer';
+
+  override up(): void | Promise<void> {
+    this.addSql(`alter table \`idempotency_keys\` add column \`answer\` text null;`);
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`alter table \`idempotency_keys\` drop column \`answer\`;`);
+  }
+}

@@ -1,0 +1,26 @@
+import { Migration } from '@mikro-orm/migrations';
+
+export class Migration20261123021013_supabase_revocation extends Migration {
+  override name = 'Migration20261123021013_supabase_revocation';
+
+  override up(): void | Promise<void> {
+    this.addSql(
+      `create table \`supabase_issued_refresh_tokens\` (\`token_hash\` text not null primary key, \`session_id\` text not null, \`access_token_ttl_sec\` integer not null, \`expires_at\` datetime not null);`,
+    );
+    this.addSql(
+      `create index \`supabase_issued_refresh_tokens_expires_at_index\` on \`supabase_issued_refresh_tokens\` (\`expires_at\`);`,
+    );
+
+    this.addSql(
+      `create table \`supabase_revoked_sessions\` (\`session_id\` text not null primary key, \`revoked_until\` datetime not null);`,
+    );
+    this.addSql(
+      `create index \`supabase_revoked_sessions_revoked_until_index\` on \`supabase_revoked_sessions\` (\`revoked_until\`);`,
+    );
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`drop table if exists \`supabase_issued_refresh_tokens\`;`);
+    this.addSql(`drop table if exists \`supabase_revoked_sessions\`;`);
+  }
+}
