@@ -8,9 +8,10 @@
  * Node flags. With `--trace-gc` the heap left after each full (mark-compact) collection, and the heap
  * V8 had committed, are reported next to RSS, to tell a leak from V8 heap sizing.
  *
- * The warm-up defaults to 120 s: at this allocation rate V8 keeps growing its old generation (and so
- * RSS, by some 100 MiB) for roughly the first 90 s of load, while the live heap stays flat. After a
- * 30 s warm-up the measured minute often includes that growth (see bench/soak-section.md).
+ * The warm-up defaults to 120 s: at this allocation rate V8 grows its old generation (and so RSS, by
+ * some 100 MiB) until its first large mark-compact, while the live heap stays flat. After a 30 s
+ * warm-up the measured minute usually includes that growth; after 120 s it still may
+ * (see bench/soak-section.md).
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
