@@ -41,8 +41,11 @@ export class SessionReconciler {
     const { batchSize = 50, concurrency = 4, intervalSec } = this.options;
     // A claim outlives a slow pass, so no other instance refreshes the same sessions meanwhile.
     const leaseSec = Math.max(30, intervalSec * 2);
+    // Sessions refreshed after this (by this pass or another instance) wait for the next pass: without
+    // the cut-off a pass over more than one batch re-claims the sessions it has just refreshed.
+    const syncedBefore = new Date();
     for (let round = 0; round < 100 && !this.stopped; round++) {
-      const report = await this.options.reconcile.execute({ batchSize, concurrency, leaseSec });
+      const report = await this.options.reconcile.execute({ batchSize, concurrency, leaseSec, syncedBefore });
       if (report.claimed > 0) this.options.logger.debug(report, 'reconciled sessions');
       if (report.claimed < batchSize) return;
     }

@@ -20,7 +20,34 @@ describe('loadConfig', () => {
       RECONCILE_INTERVAL_SEC: 15,
       LOG_LEVEL: 'info',
       CORS_ORIGINS: [],
+      authRateLimits: {
+        perAddress: { limit: 60, windowSec: 60 },
+        signInPerEmail: { limit: 10, windowSec: 60 },
+        signUpPerEmail: { limit: 10, windowSec: 60 },
+      },
     });
+  });
+
+  it('reads the auth rate limits (attempts a minute) and refuses a bad one, naming it', () => {
+    const cfg = loadConfig({
+      AUTH_RATE_LIMIT_PER_ADDRESS: '100000',
+      AUTH_RATE_LIMIT_SIGNIN_PER_EMAIL: '500',
+      AUTH_RATE_LIMIT_SIGNUP_PER_EMAIL: '7',
+    });
+    expect(cfg.authRateLimits).toEqual({
+      perAddress: { limit: 100_000, windowSec: 60 },
+      signInPerEmail: { limit: 500, windowSec: 60 },
+      signUpPerEmail: { limit: 7, windowSec: 60 },
+    });
+    for (const bad of ['0', '-1', 'lots', '2.5', '1000001']) {
+      expect(() => loadConfig({ AUTH_RATE_LIMIT_SIGNIN_PER_EMAIL: bad })).toThrow(
+        /AUTH_RATE_LIMIT_SIGNIN_PER_EMAIL/,
+      );
+    }
+    expect(() => loadConfig({ AUTH_RATE_LIMIT_PER_ADDRESS: '0' })).toThrow(/AUTH_RATE_LIMIT_PER_ADDRESS/);
+    expect(() => loadConfig({ AUTH_RATE_LIMIT_SIGNUP_PER_EMAIL: 'x' })).toThrow(
+      /AUTH_RATE_LIMIT_SIGNUP_PER_EMAIL/,
+    );
   });
 
   it('reads every value it is given', () => {

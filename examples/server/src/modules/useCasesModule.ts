@@ -31,12 +31,14 @@ import { TOKENS as T } from '../tokens.ts';
 /** The domain use cases, each built from its ports with a plain constructor. */
 export const useCasesModule = new ContainerModule(({ bind }) => {
   bind(T.SignUp).toResolvedValue(
-    (identity, users, rateLimiter, clock) => new SignUp({ identity, users, rateLimiter, clock }),
-    [T.IdentityProvider, T.UserRepository, T.RateLimiter, T.Clock],
+    (identity, users, rateLimiter, clock, config) =>
+      new SignUp({ identity, users, rateLimiter, clock, rateLimits: config.authRateLimits }),
+    [T.IdentityProvider, T.UserRepository, T.RateLimiter, T.Clock, T.Config],
   );
   bind(T.SignIn).toResolvedValue(
-    (identity, rateLimiter) => new SignIn({ identity, rateLimiter }),
-    [T.IdentityProvider, T.RateLimiter],
+    (identity, rateLimiter, config) =>
+      new SignIn({ identity, rateLimiter, rateLimits: config.authRateLimits }),
+    [T.IdentityProvider, T.RateLimiter, T.Config],
   );
   bind(T.RefreshSession).toResolvedValue(
     (identity) => new RefreshSession({ identity }),

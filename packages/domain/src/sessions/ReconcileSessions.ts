@@ -16,11 +16,15 @@ export interface ReconcileReport {
   claimed: number;
   synced: number;
   failed: number;
+  /** Claimed but not refreshed: already synced at or after the pass's `syncedBefore` cut-off. */
+  skipped: number;
 }
 
 /**
- * One pass of the background reconciler: claims a bounded batch of active sessions (no other server
+ * One batch of the background reconciler: claims a bounded batch of active sessions (no other server
  * instance can claim them meanwhile) and refreshes them from the provider with bounded concurrency.
+ * A pass of several batches gives each the time the pass began as `syncedBefore`: sessions it has
+ * refreshed already (their `lastSyncedAt` is later) are not claimed again in the same pass.
  */
 export class ReconcileSessions {
   private readonly deps: ReconcileSessionsDeps;
@@ -33,14 +37,25 @@ export class ReconcileSessions {
     batchSize: number;
     concurrency: number;
     leaseSec: number;
+    /** Only sessions last synced strictly before this are refreshed (default: no cut-off). */
+    syncedBefore?: Date | undefined;
   }): Promise<ReconcileReport> {
     const now = this.deps.clock.now();
-    const batch = await this.deps.sessions.claimForSync(
+    const claimed = await this.deps.sessions.claimForSync(
       now,
       new Date(now.getTime() + input.leaseSec * 1000),
       input.batchSize,
+      input.syncedBefore,
     );
-    const report: ReconcileReport = { claimed: batch.length, synced: 0, failed: 0 };
+    // The repository honours the cut-off; this guard keeps a pass from re-fetching if one does not.
+    const cutOff = input.syncedBefore?.getTime() ?? Number.POSITIVE_INFINITY;
+    const batch = claimed.filter((s) => s.lastSyncedAt.getTime() < cutOff);
+    const report: ReconcileReport = {
+      claimed: claimed.length,
+      synced: 0,
+      failed: 0,
+      skipped: claimed.length - batch.length,
+    };
     let next = 0;
     const worker = async () => {
       while (next < batch.length) {

@@ -34,7 +34,9 @@ export interface SessionRepository {
   /**
    * Claims up to `limit` active sessions, least recently synced first, that no one else holds a
    * claim on, and holds them until `leaseUntil`. Safe with several server instances on one database:
-   * a session is never claimed by two at once.
+   * a session is never claimed by two at once. With `syncedBefore`, only sessions last synced
+   * strictly before it are claimed, so a pass of several batches never takes a session it (or
+   * another instance) already refreshed after the pass began.
    */
-  claimForSync(now: Date, leaseUntil: Date, limit: number): Promise<BrowserSession[]>;
+  claimForSync(now: Date, leaseUntil: Date, limit: number, syncedBefore?: Date): Promise<BrowserSession[]>;
 }

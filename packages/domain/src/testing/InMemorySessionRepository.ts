@@ -78,9 +78,18 @@ export class InMemorySessionRepository implements SessionRepository {
       .map(cloneEntity);
   }
 
-  async claimForSync(now: Date, leaseUntil: Date, limit: number): Promise<BrowserSession[]> {
+  async claimForSync(
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    syncedBefore?: Date,
+  ): Promise<BrowserSession[]> {
+    const cutOff = syncedBefore?.getTime() ?? Number.POSITIVE_INFINITY;
     const free = [...this.sessions.values()]
-      .filter((s) => s.isActive && (this.leases.get(s.id) ?? 0) <= now.getTime())
+      .filter(
+        (s) =>
+          s.isActive && (this.leases.get(s.id) ?? 0) <= now.getTime() && s.lastSyncedAt.getTime() < cutOff,
+      )
       .sort((a, b) => a.lastSyncedAt.getTime() - b.lastSyncedAt.getTime())
       .slice(0, limit);
     for (const s of free) this.leases.set(s.id, leaseUntil.getTime());

@@ -439,6 +439,16 @@ export function describeSessionRepositoryContract(
         expect(ids(afterLeaseClaim)).toEqual([synced.id]);
       });
 
+      it('with a cut-off, claims only sessions last synced strictly before it', async () => {
+        const sessions = await setUp();
+        const older = session({ lastSyncedAt: syncedAt(10) });
+        const atCutOff = session({ lastSyncedAt: syncedAt(20) });
+        const newer = session({ lastSyncedAt: syncedAt(30) });
+        await addAll(sessions, [newer, atCutOff, older]);
+        expect(ids(await sessions.claimForSync(now, leaseUntil, 10, syncedAt(20)))).toEqual([older.id]);
+        expect(ids(await sessions.claimForSync(now, leaseUntil, 10))).toEqual(ids([atCutOff, newer]));
+      });
+
       it('never gives one session to two of 20 concurrent claimers', async () => {
         const sessions = await setUp();
         const all = Array.from({ length: 10 }, (_, i) =>

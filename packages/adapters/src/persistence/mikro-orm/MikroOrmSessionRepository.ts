@@ -46,16 +46,21 @@ const ACTIVE = ACTIVE_SESSION_STATUSES.map((s) => `'${s}'`).join(', ');
  * claimers pass over each other's rows, and a row another claimer leased in the meantime fails the
  * re-checked `where`. SQLite serializes writers, so the plain statement is already exclusive.
  */
+/** The cut-off when the caller gives none: later than any sync. */
+const NO_CUT_OFF = new Date('9999-12-31T00:00:00.000Z');
+
 const CLAIM_SQL = {
   postgresql: `update browser_sessions set sync_lease_until = ? where id in (
       select id from browser_sessions
       where status in (${ACTIVE}) and (sync_lease_until is null or sync_lease_until <= ?)
-      order by last_synced_at limit ? for update skip locked)
+        and last_synced_at < ?
+      order by last_synced_at, id limit ? for update skip locked)
     returning *`,
   sqlite: `update browser_sessions set sync_lease_until = ? where id in (
       select id from browser_sessions
       where status in (${ACTIVE}) and (sync_lease_until is null or sync_lease_until <= ?)
-      order by last_synced_at limit ?)
+        and last_synced_at < ?
+      order by last_synced_at, id limit ?)
     returning *`,
 } as const;
 
@@ -147,7 +152,12 @@ export class MikroOrmSessionRepository implements SessionRepository {
     return rows.map((row) => toBrowserSession(row, this.deps.secrets));
   }
 
-  async claimForSync(now: Date, leaseUntil: Date, limit: number): Promise<BrowserSession[]> {
+  async claimForSync(
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    syncedBefore?: Date,
+  ): Promise<BrowserSession[]> {
     if (limit <= 0) return [];
     const dialect = dialectOf(this.deps.orm);
     const rows = await withDatabaseErrors(async () => {
@@ -157,6 +167,7 @@ export class MikroOrmSessionRepository implements SessionRepository {
         .execute<Record<string, unknown>[]>(CLAIM_SQL[dialect], [
           sqlTime(dialect, leaseUntil),
           sqlTime(dialect, now),
+          sqlTime(dialect, syncedBefore ?? NO_CUT_OFF),
           Math.floor(limit),
         ]);
       return raw.map((r) => em.map(BrowserSessionSchema, r) as StoredBrowserSession);

@@ -1,0 +1,226 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BrowserbaseStandIn,
+  type StandInRequest,
+  startBrowserbaseStandIn,
+} from './browserbaseStandIn.ts';
+import { createTestDatabase, type TestDatabase } from './postgres.ts';
+import { type ServerProcess, startServerProcess } from './serverProcess.ts';
+
+/** Every active session a reconciler claims per batch (SessionReconciler's default). */
+const CLAIM_BATCH = 50;
+const PASSWORD = 'correct horse battery';
+
+async function call(
+  server: ServerProcess,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+/** Polls `check` every 100 ms until it holds; fails with `what` after `timeoutMs`. */
+async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Each client's session reads (`GET /v1/sessions/:id`), split into runs at pauses of `gapMs`. */
+function passesOf(requests: StandInRequest[], gapMs: number): string[][] {
+  const passes: string[][] = [];
+  const byClient = Map.groupBy(
+    requests.filter((r) => r.method === 'GET' && r.path === `/v1/sessions/${r.sessionId}`),
+    (r) => r.apiKey,
+  );
+  for (const reads of byClient.values()) {
+    let last = Number.NEGATIVE_INFINITY;
+    for (const read of reads) {
+      if (read.at - last > gapMs) passes.push([]);
+      passes.at(-1)!.push(read.sessionId!);
+      last = read.at;
+    }
+  }
+  return passes;
+}
+
+describe('two server instances on one PostgreSQL database, Browserbase provider', () => {
+  let db: TestDatabase;
+  let orm: MikroORM;
+  let standIn: BrowserbaseStandIn;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  const dataDir = mkdtempSync(join(tmpdir(), 'browserdeck-multi-'));
+  let users = 0;
+
+  /** A new user signed up on `a`, signed in on `b`. */
+  const newUser = async () => {
+    const email = `multi-${++users}@example.com`;
+    expect((await call(a, 'POST', '/v1/auth/signup', { body: { email, password: PASSWORD } })).status).toBe(
+      201,
+    );
+    const signin = await call(b, 'POST', '/v1/auth/signin', { body: { email, password: PASSWORD } });
+    expect(signin.status).toBe(200);
+    return { token: signin.body.access_token as string, userId: signin.body.user.id as string };
+  };
+  const count = async (sql: string, params: unknown[]) => {
+    const [row] = await orm.em.getConnection().execute<{ n: string }[]>(sql, params);
+    return Number(row?.n);
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    // Reads are held open a little, so two refreshes of one session at once would overlap.
+    standIn = await startBrowserbaseStandIn({ getDelayMs: 5 });
+    // One data folder: both instances sign and verify tokens with the same generated keys.
+    const env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: db.url,
+      BROWSER_PROVIDER: 'browserbase',
+      BROWSERBASE_PROJECT_ID: 'test-browserbase-project',
+      BROWSERBASE_BASE_URL: standIn.url,
+      RECONCILE_INTERVAL_SEC: '1',
+    };
+    // The first applies the migrations; the second starts on a migrated database.
+    // Each with its own API key, so the stand-in can tell their requests apart.
+    a = await startServerProcess({ ...env, BROWSERBASE_API_KEY: 'test-api-key-a' });
+    b = await startServerProcess({ ...env, BROWSERBASE_API_KEY: 'test-api-key-b' });
+    orm = await MikroORM.init({
+      clientUrl: db.url,
+      entities: [],
+      discovery: { warnWhenNoEntities: false },
+      pool: { min: 0, max: 1 },
+    });
+  });
+
+  afterAll(async () => {
+    const exits = await Promise.all([a?.stop(), b?.stop()]);
+    await orm?.close(true);
+    await standIn?.stop();
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    expect(exits).toEqual([0, 0]);
+  });
+
+  it('leaves exactly one project after concurrent syncs of a new user spread over both instances', async () => {
+    const { token, userId } = await newUser();
+    const syncs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(i % 2 ? a : b, 'POST', '/v1/auth/sync', { token })),
+    );
+    expect(syncs.map((s) => s.status)).toEqual(Array(20).fill(200));
+    const projectIds = new Set(syncs.map((s) => s.body.project.id));
+    expect(projectIds.size).toBe(1);
+    expect(syncs[0]!.body.project).toMatchObject({ name: 'Default Project', slug: 'default' });
+    expect(await count('select count(*) as n from projects where owner_id = ?', [userId])).toBe(1);
+    const listed = await call(a, 'GET', '/v1/projects', { token });
+    expect(listed.body.map((p: { id: string }) => p.id)).toEqual([...projectIds]);
+  });
+
+  it('answers an Idempotency-Key replayed on the other instance with the first session, one browser', async () => {
+    const { token } = await newUser();
+    const project = (await call(a, 'POST', '/v1/auth/sync', { token })).body.project;
+    const path = `/v1/browserbase/projects/${project.id}/sessions`;
+    const body = { name: 'checkout run', timeoutSec: 120 };
+    standIn.resetRecord();
+
+    const first = await call(a, 'POST', path, { token, body, headers: { 'Idempotency-Key': 'replay-1' } });
+    expect(first.status).toBe(201);
+    const replay = await call(b, 'POST', path, { token, body, headers: { 'Idempotency-Key': 'replay-1' } });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(standIn.record().creates).toBe(1);
+
+    const other = await call(b, 'POST', path, {
+      token,
+      body: { ...body, name: 'another run' },
+      headers: { 'Idempotency-Key': 'replay-1' },
+    });
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe('idempotency_key_reused');
+    expect(standIn.record().creates).toBe(1);
+  });
+
+  it('starts one browser for a key submitted at the same moment on both instances', async () => {
+    const { token } = await newUser();
+    const project = (await call(b, 'POST', '/v1/auth/sync', { token })).body.project;
+    const path = `/v1/browserbase/projects/${project.id}/sessions`;
+    for (let round = 0; round < 5; round++) {
+      standIn.resetRecord();
+      const key = `double-${round}`;
+      const answers = await Promise.all(
+        [a, b].map((server) =>
+          call(server, 'POST', path, { token, body: {}, headers: { 'Idempotency-Key': key } }),
+        ),
+      );
+      expect(standIn.record().creates).toBe(1);
+      const created = answers.filter((r) => r.status === 201);
+      expect(created.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+      // The other one is the same session, or the in-progress conflict of SPEC §2/§5.
+      for (const answer of answers.filter((r) => r.status !== 201)) {
+        expect(answer.status).toBe(409);
+        expect(answer.body.code).toBe('idempotency_key_reused');
+      }
+      // Afterwards the key answers with that session on either instance.
+      const later = await call(a, 'POST', path, { token, body: {}, headers: { 'Idempotency-Key': key } });
+      expect(later.body.id).toBe(created[0]!.body.id);
+    }
+    expect(await count('select count(*) as n from browser_sessions where project_id = ?', [project.id])).toBe(
+      5,
+    );
+  });
+
+  it('never refreshes one session from both instances at once, and refreshes every one', async () => {
+    const { token } = await newUser();
+    const project = (await call(a, 'POST', '/v1/auth/sync', { token })).body.project;
+    const path = `/v1/browserbase/projects/${project.id}/sessions`;
+    // More than two claim batches of active sessions, created through both instances.
+    const total = CLAIM_BATCH * 2 + 30;
+    const providerIds: string[] = [];
+    for (let i = 0; i < total; i += 10) {
+      const created = await Promise.all(
+        Array.from({ length: 10 }, (_, j) => call((i + j) % 2 ? a : b, 'POST', path, { token, body: {} })),
+      );
+      expect(created.map((r) => r.status)).toEqual(Array(10).fill(201));
+      providerIds.push(...created.map((r) => r.body.providerSessionId as string));
+    }
+    standIn.resetRecord();
+    // Both reconcilers run every second; wait until each session was read at least twice.
+    await eventually('every session was refreshed twice', () => {
+      const reads = standIn.record().reads;
+      return providerIds.every((id) => (reads.get(id) ?? 0) >= 2);
+    });
+    expect(standIn.record().overlaps).toEqual([]);
+    // Nor twice in one pass. An instance's passes are at least RECONCILE_INTERVAL_SEC apart, its
+    // batches within a pass back to back: split each instance's reads where they pause for half
+    // the interval (a stall can only split a pass further, never join two).
+    const passes = passesOf(standIn.record().requests, 500);
+    expect(passes.length).toBeGreaterThan(1);
+    const rereads = passes.flatMap((pass) => pass.filter((id, i) => pass.indexOf(id) !== i));
+    expect(rereads).toEqual([]);
+    // The stored sessions say so too.
+    const stale = await count(
+      'select count(*) as n from browser_sessions where project_id = ? and last_synced_at <= created_at',
+      [project.id],
+    );
+    expect(stale).toBe(0);
+  });
+});
