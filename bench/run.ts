@@ -9,7 +9,8 @@
  * BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5), BENCH_SCENARIOS
  * (sqlite,postgres,provider,local,scale,soak), BENCH_PROFILE (auto | always | never), and the
  * scenarios' own: BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES
- * (200), BENCH_SOAK_SEC (60), BENCH_SOAK_WARMUP_SEC (30).
+ * (200), SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
+ * (sqlite | postgres), SOAK_SERVER_NODE_ARGS (--trace-gc).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ import { load } from './load.ts';
 import { monotonicUs, type ProfileTop, type ProfileWindow, summariseProfile } from './profileSummary.ts';
 import { browserbaseEnv, type OverheadResult, runProviderOverhead } from './providerOverhead.ts';
 import { runScaleBench, SCALE_TARGETS, type ScaleBenchResult } from './scale.ts';
+import { runSoak, type SoakResult } from './soak.ts';
 import { fmt, table } from './stats.ts';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -43,6 +45,9 @@ const SCENARIOS = new Set(
 const SCALE_SESSIONS = num('BENCH_SCALE_SESSIONS', 1_000_000);
 const SCALE_PROJECTS = num('BENCH_SCALE_PROJECTS', 1_000);
 const SCALE_SAMPLES = num('BENCH_SCALE_SAMPLES', 200);
+const SOAK_SEC = num('SOAK_DURATION_SEC', 60);
+const SOAK_WARMUP_SEC = num('SOAK_WARMUP_SEC', 120);
+const SOAK_CONNECTIONS = num('SOAK_CONNECTIONS', 64);
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
 const TARGET_RATIO = 0.35;
 const TARGET_P99_MS = 20;
@@ -100,6 +105,7 @@ const throughput: ThroughputResult[] = [];
 let overhead: OverheadResult | undefined;
 let localTable: string | undefined;
 let scale: ScaleBenchResult | undefined;
+let soak: SoakResult | undefined;
 let profile: ProfileTop[] | undefined;
 let profileNote = '';
 
@@ -176,6 +182,18 @@ try {
     );
   }
 
+  if (SCENARIOS.has('soak')) {
+    soak = await scenario(`Load and soak (${SOAK_WARMUP_SEC} s warm-up + ${SOAK_SEC} s)`, () =>
+      runSoak({
+        log,
+        dialect: process.env.SOAK_DIALECT === 'postgres' ? 'postgres' : 'sqlite',
+        durationSec: SOAK_SEC,
+        warmupSec: SOAK_WARMUP_SEC,
+        connections: SOAK_CONNECTIONS,
+      }),
+    );
+  }
+
   const sqlite = throughput.find((t) => t.db === 'sqlite');
   const missed =
     (sqlite && (sqlite.ratio < TARGET_RATIO || sqlite.list.p99 >= TARGET_P99_MS)) ||
@@ -227,7 +245,7 @@ try {
 
 // ---- report -------------------------------------------------------------------------------------
 const machine = `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} GiB free at the end), Node ${process.version}, ${process.platform}/${process.arch}; 1-min load average ${loadBefore.toFixed(2)} before the run (a 2-core machine shared with other work: a load above ~0.5 before the run means the figures are depressed)`;
-const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS})`;
+const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS})`;
 const out: string[] = [];
 out.push('# Benchmarks', '');
 out.push(
@@ -326,6 +344,22 @@ for (const f of scale?.figures ?? []) {
     `${fmt(f.stats.p95, 2)} ms`,
     `≤ ${SCALE_TARGETS.statsP95Ms} ms`,
     pass(f.stats.p95 <= SCALE_TARGETS.statsP95Ms),
+  ]);
+}
+
+out.push(soak ? soak.markdown.trimEnd() : '## 5. Load and soak\n\nNot measured in this run.', '');
+if (soak) {
+  targets.push([
+    'soak: errors (unexpected status or network)',
+    String(soak.errors),
+    '0',
+    pass(soak.errors === 0),
+  ]);
+  targets.push([
+    'soak: server RSS growth, first → last 10 s',
+    `${(soak.rss.growth * 100).toFixed(1)} %`,
+    '< 10 %',
+    pass(soak.rss.growth < 0.1),
   ]);
 }
 
