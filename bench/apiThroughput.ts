@@ -11,8 +11,9 @@ export interface ThroughputOptions {
   db: string;
   /** Extra server environment (DATABASE_URL, provider settings). */
   env: Record<string, string>;
-  /** `GET /v1/projects` of the bare Koa server. */
+  /** `GET /v1/projects` of the bare Koa server, and its process id. */
   bareUrl: string;
+  barePid: number;
   rounds: number;
   durationSec: number;
   connections: number;
@@ -29,6 +30,8 @@ export interface Summary {
   non2xx: number;
   errors: number;
   runs: number[];
+  /** Median server CPU time per request (µs): steadier than req/s on a shared machine. */
+  cpuUsPerRequest: number;
 }
 
 export function summarise(name: string, results: LoadResult[]): Summary {
@@ -41,6 +44,7 @@ export function summarise(name: string, results: LoadResult[]): Summary {
     non2xx: results.reduce((s, r) => s + r.non2xx, 0),
     errors: results.reduce((s, r) => s + r.errors, 0),
     runs: results.map((r) => r.rps),
+    cpuUsPerRequest: median(results.map((r) => r.cpuUsPerRequest ?? Number.NaN)),
   };
 }
 
@@ -51,6 +55,8 @@ export interface ThroughputResult {
   create: Summary;
   /** Median over rounds of (list req/s ÷ bare req/s in the same round). */
   ratio: number;
+  /** Median over rounds of (bare CPU per request ÷ list CPU per request in the same round). */
+  cpuRatio: number;
 }
 
 /** A server seeded with a list user (20 projects) and a create user. */
@@ -72,16 +78,29 @@ export async function seededServer(env: Record<string, string>, nodeArgs: string
 let created = 0;
 
 /** The two authenticated loads against a seeded server. */
-export function listLoad(url: string, token: string, durationSec: number, connections: number) {
+export function listLoad(
+  url: string,
+  token: string,
+  durationSec: number,
+  connections: number,
+  serverPid?: number,
+) {
   return load({
     url: `${url}/v1/projects`,
     headers: { Authorization: `Bearer ${token}` },
     durationSec,
     connections,
+    serverPid,
   });
 }
 
-export function createLoad(url: string, token: string, durationSec: number, connections: number) {
+export function createLoad(
+  url: string,
+  token: string,
+  durationSec: number,
+  connections: number,
+  serverPid?: number,
+) {
   const prefix = `${process.pid}-${Date.now()}`;
   return load({
     url: `${url}/v1/projects`,
@@ -90,30 +109,35 @@ export function createLoad(url: string, token: string, durationSec: number, conn
     body: () => JSON.stringify({ name: `Load ${prefix}-${++created}` }),
     durationSec,
     connections,
+    serverPid,
   });
 }
 
 export async function runApiThroughput(options: ThroughputOptions): Promise<ThroughputResult> {
-  const { db, env, bareUrl, rounds, durationSec, connections, log } = options;
+  const { db, env, bareUrl, barePid, rounds, durationSec, connections, log } = options;
   const { server, listToken, createToken } = await seededServer(env);
   const bare: LoadResult[] = [];
   const list: LoadResult[] = [];
   const create: LoadResult[] = [];
   const ratios: number[] = [];
+  const cpuRatios: number[] = [];
   try {
+    const pid = server.child.pid;
+    if (pid === undefined) throw new Error('the API server has no pid');
     // One short untimed warm-up of each path (JIT, connection pools, prepared statements).
     await load({ url: bareUrl, durationSec: 1, connections });
     await listLoad(server.url, listToken, 1, connections);
     for (let round = 1; round <= rounds; round++) {
-      const b = await load({ url: bareUrl, durationSec, connections });
-      const l = await listLoad(server.url, listToken, durationSec, connections);
-      const c = await createLoad(server.url, createToken, durationSec, connections);
+      const b = await load({ url: bareUrl, durationSec, connections, serverPid: barePid });
+      const l = await listLoad(server.url, listToken, durationSec, connections, pid);
+      const c = await createLoad(server.url, createToken, durationSec, connections, pid);
       bare.push(b);
       list.push(l);
       create.push(c);
       ratios.push(l.rps / b.rps);
+      cpuRatios.push((b.cpuUsPerRequest ?? Number.NaN) / (l.cpuUsPerRequest ?? Number.NaN));
       log(
-        `  [${db}] round ${round}: bare ${b.rps.toFixed(0)} req/s, list ${l.rps.toFixed(0)} req/s (p99 ${l.p99} ms, non-2xx ${l.non2xx}), create ${c.rps.toFixed(0)} req/s (p99 ${c.p99} ms, non-2xx ${c.non2xx})`,
+        `  [${db}] round ${round}: bare ${b.rps.toFixed(0)} req/s, list ${l.rps.toFixed(0)} req/s (p99 ${l.p99} ms, non-2xx ${l.non2xx}; server CPU ${l.cpuUsPerRequest?.toFixed(0)} µs/req vs bare ${b.cpuUsPerRequest?.toFixed(0)}), create ${c.rps.toFixed(0)} req/s (p99 ${c.p99} ms, non-2xx ${c.non2xx})`,
       );
     }
   } finally {
@@ -125,5 +149,6 @@ export async function runApiThroughput(options: ThroughputOptions): Promise<Thro
     list: summarise('GET /v1/projects (20)', list),
     create: summarise('POST /v1/projects', create),
     ratio: median(ratios),
+    cpuRatio: median(cpuRatios),
   };
 }

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuSeconds } from './rssSampler.ts';
 
 /** One autocannon run, summarised. Latencies are autocannon's (whole milliseconds, 2xx only). */
 export interface LoadResult {
@@ -8,6 +9,8 @@ export interface LoadResult {
   requests: number;
   non2xx: number;
   errors: number;
+  /** CPU time the server process spent per completed request (µs), when `serverPid` was given. */
+  cpuUsPerRequest?: number;
 }
 
 export interface LoadOptions {
@@ -18,12 +21,15 @@ export interface LoadOptions {
   body?: string | (() => string);
   connections?: number;
   durationSec?: number;
+  /** The serving process, to report its CPU time per request (Linux /proc). */
+  serverPid?: number;
 }
 
 /** Runs autocannon against 127.0.0.1 only, bounded by `durationSec`. */
 export async function load(options: LoadOptions): Promise<LoadResult> {
-  const { url, method = 'GET', headers = {}, body, connections = 32, durationSec = 5 } = options;
+  const { url, method = 'GET', headers = {}, body, connections = 32, durationSec = 5, serverPid } = options;
   if (new URL(url).hostname !== '127.0.0.1') throw new Error(`refusing to load ${url}: loopback only`);
+  const cpuBefore = serverPid === undefined ? 0 : cpuSeconds(serverPid);
   const result = await autocannon({
     url,
     connections,
@@ -47,5 +53,10 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    ...(serverPid === undefined
+      ? {}
+      : {
+          cpuUsPerRequest: ((cpuSeconds(serverPid) - cpuBefore) * 1e6) / Math.max(1, result.requests.total),
+        }),
   };
 }

@@ -98,6 +98,7 @@ const summaryRow = (db: string, s: Summary) => [
   String(s.p50),
   String(s.p99),
   s.runs.map((r) => r.toFixed(0)).join(' / '),
+  fmt(s.cpuUsPerRequest, 0),
   `${s.non2xx}/${s.errors}`,
 ];
 
@@ -125,7 +126,9 @@ try {
   });
   children.push(bare);
   const bareUrl = `${bare.url}/v1/projects`;
-  const common = { bareUrl, rounds: ROUNDS, durationSec: DURATION, connections: CONNECTIONS, log };
+  const barePid = bare.child.pid;
+  if (barePid === undefined) throw new Error('the bare Koa server has no pid');
+  const common = { bareUrl, barePid, rounds: ROUNDS, durationSec: DURATION, connections: CONNECTIONS, log };
   const providerEnv = browserbaseEnv(standIn.url);
 
   if (SCENARIOS.has('sqlite')) {
@@ -258,7 +261,7 @@ out.push(`- Command: \`${command}\``, '');
 
 out.push('## 1. API throughput', '');
 out.push(
-  `autocannon, ${CONNECTIONS} connections, ${DURATION}-s runs, ${ROUNDS} rounds of bare → list → create. The server runs in its own process (LOG_LEVEL=silent), as do the bare Koa app and the load generator. Latencies are autocannon's (whole ms, 2xx only); req/s and latencies are medians over the rounds.`,
+  `autocannon, ${CONNECTIONS} connections, ${DURATION}-s runs, ${ROUNDS} rounds of bare → list → create. The server runs in its own process (LOG_LEVEL=silent), as do the bare Koa app and the load generator. Latencies are autocannon's (whole ms, 2xx only); req/s and latencies are medians over the rounds. "Server CPU µs/req" is the serving process's user + system time (/proc) over the run divided by the requests answered: it moves less than req/s when other work shares the cores.`,
   '',
 );
 const tRows = throughput.flatMap((t) => [
@@ -267,7 +270,18 @@ const tRows = throughput.flatMap((t) => [
   summaryRow(t.db, t.create),
 ]);
 out.push(
-  table(['measurement', 'req/s (median)', 'p50 ms', 'p99 ms', 'req/s per round', 'non-2xx/errors'], tRows),
+  table(
+    [
+      'measurement',
+      'req/s (median)',
+      'p50 ms',
+      'p99 ms',
+      'req/s per round',
+      'server CPU µs/req',
+      'non-2xx/errors',
+    ],
+    tRows,
+  ),
   '',
 );
 const targets: string[][] = [];
@@ -279,6 +293,12 @@ for (const t of throughput) {
     t.db === 'sqlite'
       ? `${pass(t.ratio >= TARGET_RATIO)} (${((t.ratio - TARGET_RATIO) * 100).toFixed(1)} pts)`
       : '',
+  ]);
+  targets.push([
+    `${t.db}: bare ÷ list server CPU per request`,
+    `${(t.cpuRatio * 100).toFixed(1)} %`,
+    '(info: the same ratio, less sensitive to a busy machine)',
+    '',
   ]);
   targets.push([
     `${t.db}: list p99`,
