@@ -27,10 +27,10 @@ export function serveConnectUpgrade(
   const parsed = parseConnectRequest(req.url, publicUrl);
   if (!parsed) return false;
   const known = lookup(parsed.providerSessionId);
-  if (!known) refuseUpgrade(socket, 404, 'No such session.');
+  if (!known) refuseUpgrade(req, socket, 404, 'No such session.');
   else if (!signingKeyMatches(parsed.signingKey, known.keyDigest))
-    refuseUpgrade(socket, 401, 'Invalid signing key.');
-  else if (!known.running || known.running.ended) refuseUpgrade(socket, 410, 'The session has ended.');
+    refuseUpgrade(req, socket, 401, 'Invalid signing key.');
+  else if (!known.running || known.running.ended) refuseUpgrade(req, socket, 410, 'The session has ended.');
   else {
     const { port, browserPath, profileDir } = known.running.browser.process;
     const target = { port, path: browserPath, downloadsDir: downloadsDirOf(profileDir) };

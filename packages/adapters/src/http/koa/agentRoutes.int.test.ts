@@ -117,6 +117,18 @@ describe('POST …/agents', () => {
     ['active as a string', { name: 'A', active: 'true' }, 'active'],
     ['metadata that is an array', { name: 'A', metadata: [1] }, 'metadata'],
     ['metadata over 8 KiB', { name: 'A', metadata: { blob: 'b'.repeat(8200) } }, 'metadata'],
+    // JSON.parse makes `__proto__` an own key, as it arrives on the wire (zod would drop it silently).
+    ['an envVars key __proto__', JSON.parse('{"name":"A","envVars":{"__proto__":"x"}}'), 'envVars.__proto__'],
+    [
+      'a metadata key __proto__',
+      JSON.parse('{"name":"A","metadata":{"__proto__":{"a":1}}}'),
+      'metadata.__proto__',
+    ],
+    [
+      'a nested metadata key __proto__',
+      JSON.parse('{"name":"A","metadata":{"a":[{"__proto__":1}]}}'),
+      'metadata.a.0.__proto__',
+    ],
   ])('answers 400 naming the field for %s', async (_label, json, path) => {
     const problem = await assertProblem(await call('POST', agents, json), 400, 'validation_failed');
     expect(problem.errors?.map((e) => e.path)).toContain(path);

@@ -326,6 +326,12 @@ describe('POST …/sessions validation', () => {
     ['an env value that is not a string', { env: { A: 1 } }, 'env.A'],
     ['an env value over 8 KiB', { env: { A: 'v'.repeat(8193) } }, 'env.A'],
     ['more than 100 env keys', { env: manyKeys }, 'env'],
+    [
+      'an env key __proto__ (as JSON sends it)',
+      JSON.parse('{"env":{"__proto__":"x","A":"1"}}'),
+      'env.__proto__',
+    ],
+    ['a top-level __proto__', JSON.parse('{"__proto__":{"name":"x"}}'), '__proto__'],
     ['a region of another provider', { region: 'local' }, 'region'],
     ['a region that is not a string', { region: 1 }, 'region'],
     ['timeoutSec below 60', { timeoutSec: 59 }, 'timeoutSec'],
@@ -380,6 +386,8 @@ describe('GET …/sessions', () => {
     expect(done).toMatchObject({ total: 1, sessions: [{ id: ids[1], status: 'COMPLETED' }] });
     const past = await list('?offset=10');
     expect(past).toEqual({ sessions: [], total: 3, limit: 20, offset: 10 });
+    const farthest = await list('?offset=999999999999999');
+    expect(farthest).toEqual({ sessions: [], total: 3, limit: 20, offset: 999_999_999_999_999 });
     expect(t.provider.calls.length).toBe(callsBefore);
   });
 
@@ -394,6 +402,7 @@ describe('GET …/sessions', () => {
     ['limit=', 'limit'],
     ['offset=-1', 'offset'],
     ['offset=0.5', 'offset'],
+    ['offset=9007199254740991', 'offset'],
     ['limit=5&limit=6', 'limit'],
   ])('answers 400 for %s', async (query, path) => {
     const problem = await assertProblem(
@@ -402,6 +411,17 @@ describe('GET …/sessions', () => {
       'validation_failed',
     );
     expect(problem.errors?.map((e) => e.path)).toEqual([path]);
+  });
+
+  it('names the range in the message, also for an offset past 15 digits', async () => {
+    const problem = await assertProblem(
+      await call('GET', `${base}/sessions?offset=9007199254740991`),
+      400,
+      'validation_failed',
+    );
+    expect(problem.errors).toEqual([
+      { path: 'offset', message: 'must be an integer from 0 to 999999999999999' },
+    ]);
   });
 
   it('accepts limit=100 and ignores unknown parameters', async () => {

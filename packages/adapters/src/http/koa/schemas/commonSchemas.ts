@@ -12,17 +12,19 @@ export const queryBoolean = z
   .enum(['true', 'false'], { message: 'must be true or false' })
   .transform((value) => value === 'true');
 
+/** The largest query integer: 15 decimal digits, so every accepted value is exact as a number. */
+export const QUERY_INTEGER_MAX = 999_999_999_999_999;
+
 /**
- * A query integer from `min` to `max` (inclusive; no upper bound when absent). Only plain decimal
- * digits count as a number, so `1.5`, `1e2`, `0x10` or an empty value are a 400, as is a repeated
- * parameter.
+ * A query integer from `min` to `max` (inclusive). Only plain decimal digits count as a number, so
+ * `1.5`, `1e2`, `0x10` or an empty value are a 400, as is a repeated parameter; the message names
+ * the range, also for a value longer than 15 digits.
  */
-export function queryInteger(min: number, max?: number) {
-  const range = max === undefined ? `an integer ≥ ${min}` : `an integer from ${min} to ${max}`;
-  const bounded = z.int(`must be ${range}`).min(min, `must be ${range}`);
+export function queryInteger(min: number, max = QUERY_INTEGER_MAX) {
+  const range = `must be an integer from ${min} to ${max}`;
   return z.preprocess(
     (value) => (typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value),
-    max === undefined ? bounded : bounded.max(max, `must be ${range}`),
+    z.int(range).min(min, range).max(max, range),
   );
 }
 

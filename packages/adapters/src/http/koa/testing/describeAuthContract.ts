@@ -86,6 +86,11 @@ export function describeAuthContract<W extends AuthContractWorld>(
           { email: 'c@example.com', password: 'long enough', metadata: [1] },
           'metadata',
         ],
+        [
+          'a metadata key __proto__ (as JSON sends it)',
+          JSON.parse('{"email":"c@example.com","password":"long enough","metadata":{"__proto__":{"a":1}}}'),
+          'metadata.__proto__',
+        ],
         ['an unknown field', { email: 'c@example.com', password: 'long enough', name: 'C' }, 'name'],
         ['a missing password', { email: 'c@example.com' }, 'password'],
       ])('answers 400 validation_failed naming the field for %s', async (_label, json, field) => {
