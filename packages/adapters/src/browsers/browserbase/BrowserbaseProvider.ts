@@ -36,6 +36,11 @@ export interface BrowserbaseProviderDeps {
   readRetries?: number;
   /** Wait before the first read retry, doubled after (default 200 ms). */
   readRetryDelayMs?: number;
+  /**
+   * When to look for a browser left behind by a create whose outcome is unknown (see
+   * `sweepUncertainCreate`), in milliseconds after the failure. Default 0, 10 s and 60 s.
+   */
+  orphanSweepDelaysMs?: readonly number[];
   clock?: Clock;
   logger?: Logger;
 }
@@ -74,10 +79,17 @@ export class BrowserbaseProvider implements BrowserProvider {
 
   async create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
     const params = buildCreateSessionParams(request);
-    const body = await this.call('create a session', (client) =>
-      withDeadline(this.timeoutMs, (signal) => client.sessions.create(params, { maxRetries: 0, signal })),
-    );
-    return toProviderSnapshot(body);
+    try {
+      const body = await this.call('create a session', (client) =>
+        withDeadline(this.timeoutMs, (signal) => client.sessions.create(params, { maxRetries: 0, signal })),
+      );
+      return toProviderSnapshot(body);
+    } catch (error) {
+      // Unless Browserbase refused, it may have started the browser although we never learnt of it
+      // (a timeout, a reset connection, a 5xx from a proxy, an answer we could not read): end it.
+      if (!isRefusal(error)) this.sweepUncertainCreate(request.sessionId);
+      throw error;
+    }
   }
 
   async get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
@@ -120,6 +132,58 @@ export class BrowserbaseProvider implements BrowserProvider {
       client.sessions.logs.list(id, { signal }),
     );
     return body === null ? [] : toSessionLogEntries(body);
+  }
+
+  /**
+   * Looks for a browser of our session `sessionId` (its `userMetadata.browserdeckSessionId`) at
+   * each of `orphanSweepDelaysMs` after a create failed without a clear refusal, and releases it
+   * while it is active, so no browser runs (and bills) with nothing tracking it. Runs in the
+   * background and stops at the first browser found; the timers never keep the process alive.
+   */
+  private sweepUncertainCreate(sessionId: string): void {
+    const delays = this.deps.orphanSweepDelaysMs ?? [0, 10_000, 60_000];
+    const q = `user_metadata['browserdeckSessionId']:'${sessionId}'`;
+    const attempt = async (index: number): Promise<void> => {
+      let found: ProviderSessionSnapshot[];
+      try {
+        const body = await this.read('find a session', (client, signal) =>
+          client.sessions.list({ q }, { signal }),
+        );
+        // Checked here as well: a filter the API ignored must never release other sessions.
+        found = (Array.isArray(body) ? body : [])
+          .filter((session) => session?.userMetadata?.browserdeckSessionId === sessionId)
+          .map((session) => toProviderSnapshot(session));
+      } catch (error) {
+        if (index === delays.length - 1) {
+          this.logger.error(
+            { sessionId, error: String(error) },
+            'could not look for a Browserbase browser left by a failed create',
+          );
+        }
+        return schedule(index + 1);
+      }
+      if (found.length === 0) return schedule(index + 1);
+      for (const orphan of found.filter((snapshot) => !isTerminalStatus(snapshot.status))) {
+        try {
+          await this.release(orphan.providerSessionId, orphan.providerProjectId);
+          this.logger.warn(
+            { sessionId, providerSessionId: orphan.providerSessionId },
+            'released a Browserbase browser left by a failed create',
+          );
+        } catch (error) {
+          this.logger.error(
+            { sessionId, providerSessionId: orphan.providerSessionId, error: String(error) },
+            'could not release a Browserbase browser left by a failed create',
+          );
+        }
+      }
+    };
+    const schedule = (index: number): void => {
+      const delay = delays[index];
+      if (delay === undefined) return;
+      setTimeout(() => void attempt(index), delay).unref();
+    };
+    schedule(0);
   }
 
   /** A read: each attempt under the deadline, retried on connection errors and 5xx; 404 → null. */
@@ -180,6 +244,12 @@ export class BrowserbaseProvider implements BrowserProvider {
     });
     return this.connection;
   }
+}
+
+/** A failure that says Browserbase did not start a browser: an answer with a 4xx status (429 too). */
+function isRefusal(error: unknown): boolean {
+  const status = (error as { cause?: { status?: unknown } } | null)?.cause?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }
 
 function retryReason(error: unknown, sdk: BrowserbaseSdk): string {

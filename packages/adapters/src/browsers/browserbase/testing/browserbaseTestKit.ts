@@ -40,6 +40,8 @@ export function build(overrides: Partial<BrowserbaseProviderDeps> = {}): {
     baseUrl: BASE,
     timeoutMs: 2_000,
     readRetryDelayMs: 1,
+    // No background look-ups after a failed create unless a test asks for them (they would outlive it).
+    orphanSweepDelaysMs: [],
     clock,
     logger,
     ...overrides,
