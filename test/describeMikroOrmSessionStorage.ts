@@ -214,7 +214,7 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
           () => new MikroOrmSessionRepository({ orm, secrets }).claimForSync(NOW, NOW, 5),
           () => new MikroOrmSessionRepository({ orm, secrets }).stats(P1, NOW),
           () => new MikroOrmAgentRepository({ orm, secrets }).list(P1, { activeOnly: false }),
-          () => new MikroOrmIdempotencyStore({ orm, secrets }).reserve('s', 'k', 'f', NOW, NOW),
+          () => new MikroOrmIdempotencyStore({ orm, secrets }).reserve('s', 'k', 'f', P1, NOW, NOW),
         ];
         for (const call of calls) {
           const error = await call().catch((e: unknown) => e);

@@ -133,14 +133,21 @@ export function describeMikroOrmSessionWorkload(dialect: DatabaseDialect): void 
 
     it('lets exactly one of many racing requests claim an idempotency key', async () => {
       const stores = [db.orm, second].map((orm) => new MikroOrmIdempotencyStore({ orm, secrets }));
+      const ids = Array.from({ length: 20 }, (_, i) => testId(9, i + 1));
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          stores[i % 2]!.reserve('scope', 'race', 'body', NOW, new Date(NOW.getTime() + DAY)),
+        ids.map((id, i) =>
+          stores[i % 2]!.reserve('scope', 'race', 'body', id, NOW, new Date(NOW.getTime() + DAY)),
         ),
       );
       expect(results.filter((r) => r === null)).toHaveLength(1);
+      const winner = ids[results.indexOf(null)];
       expect(results.filter((r) => r !== null)).toEqual(
-        Array.from({ length: 19 }, () => ({ fingerprint: 'body', sessionId: null, answer: null })),
+        Array.from({ length: 19 }, () => ({
+          fingerprint: 'body',
+          sessionId: winner,
+          answer: null,
+          claimedAt: NOW,
+        })),
       );
       const [row] = (await rows('select fingerprint from idempotency_keys')) as [Row];
       expect(row.fingerprint).toMatch(/^[0-9a-f]{64}$/);

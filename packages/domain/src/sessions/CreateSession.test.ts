@@ -3,6 +3,7 @@ import { Agent } from '../agents/Agent.ts';
 import type { AgentFields } from '../agents/agentRules.ts';
 import { Project } from '../projects/Project.ts';
 import { DomainError } from '../shared/DomainError.ts';
+import { stableStringify } from '../shared/stableStringify.ts';
 import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
 import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
 import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
@@ -11,7 +12,7 @@ import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.
 import { ManualClock } from '../testing/ManualClock.ts';
 import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
 import { BrowserSession } from './BrowserSession.ts';
-import { CreateSession } from './CreateSession.ts';
+import { CreateSession, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from './CreateSession.ts';
 import type { SessionRequest } from './resolveSessionSettings.ts';
 
 const OWNER = 'owner-1';
@@ -61,7 +62,7 @@ async function setUp() {
   }
   const stored = async () => (await sessions.list(project.id, { limit: 100, offset: 0 })).sessions;
   const creates = () => provider.calls.filter((c) => c.op === 'create');
-  return { clock, projects, sessions, provider, project, create, givenAgent, stored, creates };
+  return { clock, projects, sessions, provider, idempotency, project, create, givenAgent, stored, creates };
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<DomainError> {
@@ -423,6 +424,52 @@ describe('CreateSession', () => {
       // Once the first is done, a retry replays it.
       const retry = await create({ name: 'same' }, 'key-1');
       expect(retry.replayed).toBe(true);
+      expect(creates()).toHaveLength(1);
+    });
+
+    it('takes a claim over once it stayed unanswered past the lease (its request died), creating once', async () => {
+      const { create, creates, clock, idempotency, project, stored } = await setUp();
+      const request = { name: 'orphaned key' };
+      // A request claimed the key and died before it created anything or gave the key up.
+      const claimedAt = clock.now();
+      const expiresAt = new Date(claimedAt.getTime() + IDEMPOTENCY_TTL_MS);
+      const fingerprint = stableStringify(request);
+      await idempotency.reserve(
+        `${OWNER}:${project.id}`,
+        'key-1',
+        fingerprint,
+        'dead-session',
+        claimedAt,
+        expiresAt,
+      );
+
+      clock.advance(IDEMPOTENCY_LEASE_MS - 1);
+      expect((await errorOf(create(request, 'key-1'))).message).toContain('still in progress');
+      clock.advance(1);
+      const outcomes = await Promise.allSettled([create(request, 'key-1'), create(request, 'key-1')]);
+      const won = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+      expect(won).toEqual([expect.objectContaining({ replayed: false })]);
+      expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({
+        reason: { code: 'idempotency_key_reused' },
+      });
+      expect(creates()).toHaveLength(1);
+      // From then on the key answers with that session.
+      const retry = await create(request, 'key-1');
+      expect(retry).toMatchObject({ replayed: true, session: { id: won[0]!.session.id } });
+      expect((await stored()).map((s) => s.id)).toEqual([won[0]!.session.id]);
+    });
+
+    it('answers with the session when recording its answer failed, never a second browser, even past the lease', async () => {
+      const { create, creates, clock, idempotency } = await setUp();
+      const complete = idempotency.complete.bind(idempotency);
+      idempotency.complete = async () => {
+        idempotency.complete = complete;
+        throw new Error('database went away');
+      };
+      const first = await create({ name: 'n' }, 'key-1');
+      clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+      const retry = await create({ name: 'n' }, 'key-1');
+      expect(retry).toMatchObject({ replayed: true, session: { id: first.session.id } });
       expect(creates()).toHaveLength(1);
     });
 

@@ -17,6 +17,13 @@ import type { SessionRepository } from './SessionRepository.ts';
 /** How long an `Idempotency-Key` is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * How long a claimed key may stay unanswered before a retry may take it over: the request holding
+ * it died (a crash, a restart) without answering or giving it up. Far longer than any create takes
+ * (the HTTP request is cut off at 30 s, provider calls at 10 s).
+ */
+export const IDEMPOTENCY_LEASE_MS = 2 * 60 * 1000;
+
 export interface CreateSessionDeps {
   projects: ProjectRepository;
   agents: AgentRepository;
@@ -48,25 +55,35 @@ export class CreateSession {
 
   async execute(input: CreateSessionInput): Promise<{ session: BrowserSession; replayed: boolean }> {
     const key = input.idempotencyKey;
-    if (key === undefined) return { session: await this.createNew(input), replayed: false };
+    const sessionId = this.deps.ids.next();
+    if (key === undefined) return { session: await this.createNew(input, sessionId), replayed: false };
     // A retry is answered from its key before anything else is checked, so it gets the first
     // response even if the project was archived or the agent deactivated since.
     const project = await findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
-    const scope = `${input.ownerId}:${project.id}`;
-    const fingerprint = stableStringify(input.request);
-    const now = this.deps.clock.now();
+    const claim = {
+      scope: `${input.ownerId}:${project.id}`,
+      key,
+      fingerprint: stableStringify(input.request),
+      sessionId,
+      now: this.deps.clock.now(),
+    };
+    const { scope, fingerprint, now } = claim;
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
-    const existing = await this.deps.idempotency.reserve(scope, key, fingerprint, now, expiresAt);
-    if (existing) return { session: await this.replay(project.id, existing, fingerprint), replayed: true };
+    const existing = await this.deps.idempotency.reserve(scope, key, fingerprint, sessionId, now, expiresAt);
+    if (existing) {
+      const replayed = await this.replay(project.id, existing, claim);
+      if (replayed) return { session: replayed, replayed: true };
+      // The claim was abandoned and is ours now: create as if it had been free.
+    }
     let session: BrowserSession;
     try {
-      session = await this.createNew(input);
+      session = await this.createNew(input, sessionId);
     } catch (error) {
-      await this.deps.idempotency.release(scope, key).catch(() => {});
+      await this.deps.idempotency.release(scope, key, sessionId).catch(() => {});
       throw error;
     }
-    // The browser exists now: a key that fails to record it stays claimed (a retry hears "in
-    // progress") rather than being released, which would let a retry start a second browser.
+    // The browser exists now: a key that fails to record its answer stays claimed, and a retry
+    // finds the session by the id chosen up front (see `replay`) rather than starting a second one.
     await this.deps.idempotency.complete(scope, key, session.id, session.answer).catch((error: unknown) => {
       (this.deps.logger ?? silentLogger).error(
         { sessionId: session.id, error: String(error) },
@@ -76,12 +93,12 @@ export class CreateSession {
     return { session, replayed: false };
   }
 
-  private async createNew(input: CreateSessionInput): Promise<BrowserSession> {
+  private async createNew(input: CreateSessionInput, sessionId: string): Promise<BrowserSession> {
     const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, true);
     const agent = await this.agentFor(project.id, input.request.agentId);
     const now = this.deps.clock.now();
     const settings = resolveSessionSettings(input.request, agent, this.deps.provider, now);
-    return this.start(project.id, settings, now);
+    return this.start(sessionId, project.id, settings, now);
   }
 
   private async agentFor(projectId: string, agentId: string | null | undefined): Promise<Agent | null> {
@@ -97,12 +114,12 @@ export class CreateSession {
   }
 
   private async start(
+    id: string,
     projectId: string,
     settings: ReturnType<typeof resolveSessionSettings>,
     now: Date,
   ): Promise<BrowserSession> {
     const { provider } = this.deps;
-    const id = this.deps.ids.next();
     const snapshot = await provider.create({
       sessionId: id,
       projectId,
@@ -137,8 +154,17 @@ export class CreateSession {
     return session;
   }
 
-  private async replay(projectId: string, record: IdempotencyRecord, fingerprint: string) {
-    if (record.fingerprint !== fingerprint) {
+  /**
+   * The answer for a retry: the first response when the key's session exists (also when recording
+   * that response failed), 409 while the first request still runs, and null when the claim was
+   * abandoned — unanswered past `IDEMPOTENCY_LEASE_MS` — and this retry took it over.
+   */
+  private async replay(
+    projectId: string,
+    record: IdempotencyRecord,
+    claim: { scope: string; key: string; fingerprint: string; sessionId: string; now: Date },
+  ): Promise<BrowserSession | null> {
+    if (record.fingerprint !== claim.fingerprint) {
       throw new ConflictError(
         'idempotency_key_reused',
         'This Idempotency-Key was used with a different request body.',
@@ -147,13 +173,26 @@ export class CreateSession {
     const session = record.sessionId
       ? await this.deps.sessions.findInProject(projectId, record.sessionId)
       : null;
-    if (!session) {
-      throw new ConflictError(
-        'idempotency_key_reused',
-        'A request with this Idempotency-Key is still in progress; retry shortly.',
-      );
-    }
     // The first response: the stored session with what changed since set back (status, times…).
-    return record.answer ? session.asAnswered(record.answer) : session;
+    if (session) return record.answer ? session.asAnswered(record.answer) : session;
+    const abandoned =
+      record.answer === null && claim.now.getTime() - record.claimedAt.getTime() >= IDEMPOTENCY_LEASE_MS;
+    if (
+      abandoned &&
+      (await this.deps.idempotency.takeOver(
+        claim.scope,
+        claim.key,
+        record.claimedAt,
+        claim.sessionId,
+        claim.now,
+        new Date(claim.now.getTime() + IDEMPOTENCY_TTL_MS),
+      ))
+    ) {
+      return null;
+    }
+    throw new ConflictError(
+      'idempotency_key_reused',
+      'A request with this Idempotency-Key is still in progress; retry shortly.',
+    );
   }
 }

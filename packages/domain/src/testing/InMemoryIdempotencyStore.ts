@@ -9,24 +9,57 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     scope: string,
     key: string,
     fingerprint: string,
+    sessionId: string,
     now: Date,
     expiresAt: Date,
   ): Promise<IdempotencyRecord | null> {
-    const id = `${scope}\u0000${key}`;
-    const existing = this.records.get(id);
+    const existing = this.records.get(id(scope, key));
     if (existing && existing.expiresAt > now.getTime()) {
-      return { fingerprint: existing.fingerprint, sessionId: existing.sessionId, answer: existing.answer };
+      const { expiresAt: _, ...record } = existing;
+      return { ...record, claimedAt: new Date(record.claimedAt) };
     }
-    this.records.set(id, { fingerprint, sessionId: null, answer: null, expiresAt: expiresAt.getTime() });
+    this.claim(scope, key, { fingerprint, sessionId, answer: null, claimedAt: now }, expiresAt);
     return null;
   }
 
-  async complete(scope: string, key: string, sessionId: string, answer: SessionAnswer): Promise<void> {
-    const record = this.records.get(`${scope}\u0000${key}`);
-    if (record) this.records.set(`${scope}\u0000${key}`, { ...record, sessionId, answer: { ...answer } });
+  async takeOver(
+    scope: string,
+    key: string,
+    claimedAt: Date,
+    sessionId: string,
+    now: Date,
+    expiresAt: Date,
+  ): Promise<boolean> {
+    const existing = this.records.get(id(scope, key));
+    if (!existing || existing.answer !== null || existing.claimedAt.getTime() !== claimedAt.getTime()) {
+      return false;
+    }
+    this.claim(scope, key, { ...existing, sessionId, claimedAt: now }, expiresAt);
+    return true;
   }
 
-  async release(scope: string, key: string): Promise<void> {
-    this.records.delete(`${scope}\u0000${key}`);
+  async complete(scope: string, key: string, sessionId: string, answer: SessionAnswer): Promise<void> {
+    const record = this.records.get(id(scope, key));
+    if (record && (record.sessionId === sessionId || record.sessionId === null)) {
+      this.records.set(id(scope, key), { ...record, sessionId, answer: { ...answer } });
+    }
   }
+
+  async release(scope: string, key: string, sessionId: string): Promise<void> {
+    const record = this.records.get(id(scope, key));
+    if (record && (record.sessionId === sessionId || record.sessionId === null))
+      this.records.delete(id(scope, key));
+  }
+
+  private claim(scope: string, key: string, record: IdempotencyRecord, expiresAt: Date): void {
+    this.records.set(id(scope, key), {
+      ...record,
+      claimedAt: new Date(record.claimedAt),
+      expiresAt: expiresAt.getTime(),
+    });
+  }
+}
+
+function id(scope: string, key: string): string {
+  return `${scope}\u0000${key}`;
 }

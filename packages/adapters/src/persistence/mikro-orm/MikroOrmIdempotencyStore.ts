@@ -17,8 +17,8 @@ export interface MikroOrmIdempotencyStoreDeps {
  * this call claimed the key; none when a live claim exists.
  */
 const CLAIM_SQL = `insert into idempotency_keys (scope, "key", fingerprint, session_id, created_at, expires_at)
-  values (?, ?, ?, null, ?, ?)
-  on conflict (scope, "key") do update set fingerprint = excluded.fingerprint, session_id = null,
+  values (?, ?, ?, ?, ?, ?)
+  on conflict (scope, "key") do update set fingerprint = excluded.fingerprint, session_id = excluded.session_id,
     answer = null, created_at = excluded.created_at, expires_at = excluded.expires_at
   where idempotency_keys.expires_at <= ?
   returning scope`;
@@ -43,6 +43,7 @@ export class MikroOrmIdempotencyStore implements IdempotencyStore {
     scope: string,
     key: string,
     fingerprint: string,
+    sessionId: string,
     now: Date,
     expiresAt: Date,
   ): Promise<IdempotencyRecord | null> {
@@ -52,6 +53,7 @@ export class MikroOrmIdempotencyStore implements IdempotencyStore {
       scope,
       key,
       digest,
+      sessionId,
       sqlTime(dialect, now),
       sqlTime(dialect, expiresAt),
       sqlTime(dialect, now),
@@ -68,6 +70,7 @@ export class MikroOrmIdempotencyStore implements IdempotencyStore {
               existing.fingerprint === digest ? fingerprint : `hmac-sha256:${existing.fingerprint}`,
             sessionId: existing.sessionId ?? null,
             answer: existing.answer ? parseAnswer(existing.answer) : null,
+            claimedAt: existing.createdAt,
           };
         }
         // The live claim was released (or expired) between the two statements: claim again.
@@ -76,24 +79,52 @@ export class MikroOrmIdempotencyStore implements IdempotencyStore {
     });
   }
 
+  async takeOver(
+    scope: string,
+    key: string,
+    claimedAt: Date,
+    sessionId: string,
+    now: Date,
+    expiresAt: Date,
+  ): Promise<boolean> {
+    if (!isUuid(sessionId)) return false;
+    // Compare-and-set on the claim time: of two retries taking over one claim, one matches.
+    const changed = await withDatabaseErrors(() =>
+      this.em().nativeUpdate(
+        IdempotencyKeySchema,
+        { scope, key, createdAt: claimedAt, answer: null },
+        { sessionId, createdAt: now, expiresAt },
+      ),
+    );
+    return changed > 0;
+  }
+
   async complete(scope: string, key: string, sessionId: string, answer: SessionAnswer): Promise<void> {
     if (!isUuid(sessionId)) return;
     await withDatabaseErrors(() =>
       this.em().nativeUpdate(
         IdempotencyKeySchema,
-        { scope, key },
+        { scope, key, ...heldBy(sessionId) },
         { sessionId, answer: JSON.stringify(answer) },
       ),
     );
   }
 
-  async release(scope: string, key: string): Promise<void> {
-    await withDatabaseErrors(() => this.em().nativeDelete(IdempotencyKeySchema, { scope, key }));
+  async release(scope: string, key: string, sessionId: string): Promise<void> {
+    if (!isUuid(sessionId)) return;
+    await withDatabaseErrors(() =>
+      this.em().nativeDelete(IdempotencyKeySchema, { scope, key, ...heldBy(sessionId) }),
+    );
   }
 
   private em() {
     return this.deps.orm.em.fork();
   }
+}
+
+/** The claim of `sessionId` (or one made before sessions were chosen at claim time). */
+function heldBy(sessionId: string) {
+  return { $or: [{ sessionId }, { sessionId: null }] };
 }
 
 const ANSWER_DATES = ['updatedAt', 'endedAt', 'expiresAt', 'lastSyncedAt'] as const;

@@ -3,8 +3,10 @@ import { defineEntity, p } from '@mikro-orm/core';
 /**
  * A claimed `Idempotency-Key` (`idempotency_keys`), unique per scope. `fingerprint` is a keyed
  * SHA-256 digest (hex) of the first request's fingerprint, never the body itself: bodies carry
- * env values. `sessionId` stays null while the first request runs; `answer` is then the JSON of
- * how that session answered (status, URLs, times — no env), which replays show.
+ * env values. `sessionId` is the session the claiming request creates, chosen when it claims the
+ * key; `answer` stays null while that request runs, then holds the JSON of how the session
+ * answered (status, URLs, times — no env), which replays show. `createdAt` is when the key was
+ * claimed (or last taken over).
  */
 export const IdempotencyKeySchema = defineEntity({
   name: 'IdempotencyKey',
