@@ -42,6 +42,16 @@ export interface CreateSessionInput {
   idempotencyKey?: string | undefined;
 }
 
+/** A retry's own claim on its key: what it would store, were the key free. */
+interface Claim {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  sessionId: string;
+  now: Date;
+  expiresAt: Date;
+}
+
 /**
  * Starts a browser at the provider and tracks it. Nothing is stored when the provider refuses; a
  * browser the provider started is released again when it cannot be stored, so none is orphaned.
@@ -60,17 +70,13 @@ export class CreateSession {
     // A retry is answered from its key before anything else is checked, so it gets the first
     // response even if the project was archived or the agent deactivated since.
     const project = await findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
-    const claim = {
-      scope: `${input.ownerId}:${project.id}`,
-      key,
-      fingerprint: stableStringify(input.request),
-      sessionId,
-      now: this.deps.clock.now(),
-    };
-    const { scope, fingerprint, now } = claim;
+    const scope = `${input.ownerId}:${project.id}`;
+    const fingerprint = stableStringify(input.request);
+    const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
     const existing = await this.deps.idempotency.reserve(scope, key, fingerprint, sessionId, now, expiresAt);
     if (existing) {
+      const claim: Claim = { scope, key, fingerprint, sessionId, now, expiresAt };
       const replayed = await this.replay(project.id, existing, claim);
       if (replayed) return { session: replayed, replayed: true };
       // The claim was abandoned and is ours now: create as if it had been free.
@@ -162,7 +168,7 @@ export class CreateSession {
   private async replay(
     projectId: string,
     record: IdempotencyRecord,
-    claim: { scope: string; key: string; fingerprint: string; sessionId: string; now: Date },
+    claim: Claim,
   ): Promise<BrowserSession | null> {
     if (record.fingerprint !== claim.fingerprint) {
       throw new ConflictError(
@@ -185,7 +191,7 @@ export class CreateSession {
         record.claimedAt,
         claim.sessionId,
         claim.now,
-        new Date(claim.now.getTime() + IDEMPOTENCY_TTL_MS),
+        claim.expiresAt,
       ))
     ) {
       return null;
