@@ -49,9 +49,8 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(errorHandler({ translateError: deps.translateError }));
   app.use(requestTimeout(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
   app.use(cors(deps.corsOrigins ?? []));
-  app.use(resolveRoute(router, routes));
   const { requestScope } = deps;
   if (requestScope) app.use((_ctx, next) => requestScope(() => next().then(() => undefined)));
-  app.use(router.routes());
+  app.use(resolveRoute(router, routes));
   return app;
 }

@@ -20,9 +20,15 @@ export function requestContext(log: Logger, metrics: MetricsRegistry): Middlewar
   return async (ctx, next) => {
     const startedAt = performance.now();
     const state = httpState(ctx);
-    state.requestId = pickRequestId(ctx.get('X-Request-Id'));
-    state.log = log.child({ requestId: state.requestId });
-    ctx.set('X-Request-Id', state.requestId);
+    const requestId = pickRequestId(ctx.get('X-Request-Id'));
+    state.requestId = requestId;
+    // Bound to the request id on first use: most requests only write the completion line below.
+    let child: Logger | undefined;
+    Object.defineProperty(state, 'log', {
+      get: () => (child ??= log.child({ requestId })),
+      enumerable: true,
+    });
+    ctx.set('X-Request-Id', requestId);
     try {
       await next();
     } finally {
@@ -40,8 +46,9 @@ export function requestContext(log: Logger, metrics: MetricsRegistry): Middlewar
         labels,
         seconds,
       );
-      state.log.info(
+      log.info(
         {
+          requestId,
           method: ctx.method,
           path: ctx.path,
           route: state.routePath,

@@ -7,13 +7,16 @@ import type { AnyRoute } from '../routing/RouteDefinition.ts';
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
- * Decides, before the router dispatches, which route serves the request: 404 `not_found` when no route
+ * Decides which route serves the request and runs its handler: 404 `not_found` when no route
  * has this path, 405 `method_not_allowed` with `Allow` when routes have it but not for this method,
  * 204 with `Allow` for `OPTIONS`. A path parameter never holds a colon, so `/projects/{id}:archive`
  * is never mistaken for `/projects/{id}` with the id `…:archive`; a parameter limited to fixed values
  * (`pathValues`, e.g. the `{provider}` segment) with any other value does not match either.
  */
-export function resolveRoute(router: Router, routes: readonly AnyRoute[] = []): Middleware {
+export function resolveRoute(
+  router: Router,
+  routes: readonly AnyRoute[] = [],
+): Middleware & { router: Router } {
   const pathValues = new Map(routes.map((route) => [route.operationId, route.pathValues]));
   const allowsValues = (layer: Layer, path: string): boolean => {
     const allowed = pathValues.get(layer.name ?? '');
@@ -23,7 +26,7 @@ export function resolveRoute(router: Router, routes: readonly AnyRoute[] = []): 
       values.some((value) => value.toLowerCase() === params[name]?.toLowerCase()),
     );
   };
-  return async (ctx, next) => {
+  const middleware: Middleware = async (ctx, next) => {
     const path = ctx.path;
     const candidates = router
       .match(path, ctx.method)
@@ -48,6 +51,11 @@ export function resolveRoute(router: Router, routes: readonly AnyRoute[] = []): 
     const state = httpState(ctx);
     state.operationId = chosen.name;
     state.routePath = String(chosen.path);
-    await next();
+    const routed = ctx as unknown as Parameters<Layer['stack'][number]>[0];
+    routed.params = chosen.params(path, chosen.captures(path));
+    // Its handler (buildRouter gives each layer exactly one), straight away: no second dispatch.
+    await chosen.stack[0]?.(routed, next);
   };
+  // Like @koa/router's own middleware, it names the router it serves (tools list routes from it).
+  return Object.assign(middleware, { router });
 }

@@ -1,5 +1,4 @@
 import type { ErrorCode, Principal } from '@browserdeck/domain';
-import type { Logger } from 'pino';
 import type { z } from 'zod';
 
 /** The methods routes are registered for (`HEAD` follows `GET` automatically). */
@@ -19,7 +18,6 @@ export interface RouteRequest<P, Q, B, A extends boolean, H = undefined> {
   /** The client's address (`ctx.ip`; proxy headers only when `trustProxy`). */
   clientAddress: string;
   requestId: string;
-  log: Logger;
 }
 
 /** What a route handler answers. `body` is sent as JSON unless `contentType` says otherwise. */

@@ -12,7 +12,10 @@ export interface BuildRouterDeps {
   authenticate: Pick<Authenticate, 'execute'>;
 }
 
-/** Registers every route of the table on one router; each layer is named after its operation id. */
+/**
+ * Registers every route of the table on one router; each layer is named after its operation id.
+ * The router only matches: `resolveRoute` chooses the layer and runs its handler.
+ */
 export function buildRouter(routes: readonly AnyRoute[], deps: BuildRouterDeps): Router {
   const router = new Router();
   const seen = new Set<string>();
@@ -28,10 +31,8 @@ export function buildRouter(routes: readonly AnyRoute[], deps: BuildRouterDeps):
 
 /** Authenticate → read the body → validate with zod → call the use case → write the result. */
 function routeHandler(route: AnyRoute, deps: BuildRouterDeps): RouterMiddleware {
-  return async (ctx, next) => {
+  return async (ctx) => {
     const state = httpState(ctx);
-    // resolveRoute chose the route; another layer that matches the same path stands aside.
-    if (state.operationId !== route.operationId) return next();
     const principal = route.auth
       ? await authenticateRequest(ctx.get('Authorization'), deps.authenticate)
       : undefined;
@@ -43,7 +44,6 @@ function routeHandler(route: AnyRoute, deps: BuildRouterDeps): RouterMiddleware 
       principal,
       clientAddress: ctx.ip,
       requestId: state.requestId,
-      log: state.log,
     });
     if (state.timedOut) return;
     ctx.set('Cache-Control', 'no-store');
