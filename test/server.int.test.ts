@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { encodeLogCursor } from '@browserdeck/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 import { type ServerProcess, startServerProcess } from './serverProcess.ts';
@@ -199,6 +200,29 @@ describe('sessions through the standalone server with the local Chromium provide
       const page = await browser.contexts()[0]!.newPage();
       await page.setContent('<title>deck</title><p id="p">hello</p>');
       expect(await page.textContent('#p')).toBe('hello');
+
+      // Console output reaches the logs, paged with cursors signed by the server's key.
+      await page.evaluate(() => {
+        console.log('one');
+        console.log('two');
+      });
+      const logs = `${base}/${created.body.id}/logs`;
+      await expect
+        .poll(async () => (await call(server, 'GET', logs, { token })).body.logs.length)
+        .toBeGreaterThanOrEqual(2);
+      const first = await call(server, 'GET', `${logs}?limit=1`, { token });
+      expect(first.body.nextCursor).toEqual(expect.any(String));
+      const next = await call(server, 'GET', `${logs}?limit=1&cursor=${first.body.nextCursor}`, { token });
+      expect(next.status).toBe(200);
+      expect(next.body.logs).toHaveLength(1);
+      // The cursor an unkeyed checksum would give for the same offset is a forgery here.
+      const unkeyed = encodeLogCursor(created.body.id, 1);
+      expect(unkeyed).not.toBe(first.body.nextCursor);
+      const refused = await call(server, 'GET', `${logs}?cursor=${unkeyed}`, { token });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([
+        { path: 'cursor', message: 'is not a cursor this endpoint gave out' },
+      ]);
 
       const forged = created.body.connectUrl.replace(/signingKey=[^&]+/, 'signingKey=forged');
       await expect(chromium.connectOverCDP(forged, { timeout: 5000 })).rejects.toThrow();

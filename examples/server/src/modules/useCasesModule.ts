@@ -104,8 +104,9 @@ export const sessionUseCasesModule = new ContainerModule(({ bind }) => {
     [...common],
   );
   bind(T.GetSessionLogs).toResolvedValue(
-    (projects, sessions, provider) => new GetSessionLogs({ projects, sessions, provider }),
-    [T.ProjectRepository, T.SessionRepository, T.BrowserProvider],
+    (projects, sessions, provider, secrets) =>
+      new GetSessionLogs({ projects, sessions, provider, cursorSigner: secrets.signer('log-cursor') }),
+    [T.ProjectRepository, T.SessionRepository, T.BrowserProvider, T.SecretBox],
   );
   bind(T.GetSessionStats).toResolvedValue(
     (projects, sessions, clock) => new GetSessionStats({ projects, sessions, clock }),

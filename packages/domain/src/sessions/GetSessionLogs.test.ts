@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { GetSessionLogs } from './GetSessionLogs.ts';
+import { CHECKSUM_CURSOR_SIGNER, type CursorSigner, encodeLogCursor } from './logCursor.ts';
+
+/** A stand-in for a keyed MAC: the checksum of the text under a secret prefix. */
+const keyedSigner = (secret: string): CursorSigner => ({
+  sign: (text) => CHECKSUM_CURSOR_SIGNER.sign(`${secret}|${text}`),
+});
 
 const OWNER = 'owner-1';
 
-async function setUp(entries = 250) {
+async function setUp(entries = 250, cursorSigner?: CursorSigner) {
   const { projects, sessions, provider, project, startSession } = await givenSessionWorld();
   const session = await startSession();
   const other = await startSession();
@@ -17,7 +23,12 @@ async function setUp(entries = 250) {
   }
   provider.addLog(other.providerSessionId, { timestamp: 1, method: 'Network.requestWillBeSent', pageId: 0 });
   provider.calls.length = 0;
-  const getLogs = new GetSessionLogs({ projects, sessions, provider });
+  const getLogs = new GetSessionLogs({
+    projects,
+    sessions,
+    provider,
+    ...(cursorSigner ? { cursorSigner } : {}),
+  });
   const logs = (input: { cursor?: string; limit?: number; sessionId?: string; ownerId?: string } = {}) =>
     getLogs.execute({
       ownerId: input.ownerId ?? OWNER,
@@ -26,7 +37,7 @@ async function setUp(entries = 250) {
       cursor: input.cursor,
       limit: input.limit,
     });
-  return { provider, session, other, logs };
+  return { provider, session, other, logs, getLogs };
 }
 
 describe('GetSessionLogs', () => {
@@ -73,6 +84,21 @@ describe('GetSessionLogs', () => {
     await expect(logs({ sessionId: other.id, cursor: nextCursor! })).rejects.toMatchObject({
       code: 'validation_failed',
     });
+  });
+
+  it('with a keyed signer, pages the same and refuses cursors computed without the key', async () => {
+    const { logs, session } = await setUp(250, keyedSigner('server-secret'));
+    const first = await logs({ limit: 100 });
+    const second = await logs({ limit: 100, cursor: first.nextCursor! });
+    expect(second.logs[0]?.timestamp).toBe(1_770_000_000_100);
+    // What the unkeyed scheme (or another key) would compute for the same offset is refused.
+    for (const cursor of [
+      encodeLogCursor(session.id, 100),
+      encodeLogCursor(session.id, 100, keyedSigner('another-secret')),
+    ]) {
+      expect(cursor).not.toBe(first.nextCursor);
+      await expect(logs({ cursor })).rejects.toMatchObject({ code: 'validation_failed' });
+    }
   });
 
   it.each([0, 501, 1.5, -1])(

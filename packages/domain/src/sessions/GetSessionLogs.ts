@@ -3,20 +3,24 @@ import { projectForWork } from '../projects/projectForWork.ts';
 import { Checks } from '../shared/checks.ts';
 import type { BrowserProvider } from './BrowserProvider.ts';
 import { findSession } from './findSession.ts';
-import { decodeLogCursor, encodeLogCursor } from './logCursor.ts';
+import { type CursorSigner, decodeLogCursor, encodeLogCursor } from './logCursor.ts';
 import type { SessionLogEntry } from './SessionLogEntry.ts';
 import type { SessionRepository } from './SessionRepository.ts';
 import { SESSION_LOGS_DEFAULT_LIMIT, SESSION_LOGS_MAX_LIMIT } from './sessionRules.ts';
 
+export interface GetSessionLogsDeps {
+  projects: ProjectRepository;
+  sessions: SessionRepository;
+  provider: BrowserProvider;
+  /** Signs cursors so they cannot be forged (a server passes a keyed one); default an unkeyed checksum. */
+  cursorSigner?: CursorSigner;
+}
+
 /** A page of a session's provider logs. The provider returns them unpaged; we page with opaque cursors. */
 export class GetSessionLogs {
-  private readonly deps: {
-    projects: ProjectRepository;
-    sessions: SessionRepository;
-    provider: BrowserProvider;
-  };
+  private readonly deps: GetSessionLogsDeps;
 
-  constructor(deps: { projects: ProjectRepository; sessions: SessionRepository; provider: BrowserProvider }) {
+  constructor(deps: GetSessionLogsDeps) {
     this.deps = deps;
   }
 
@@ -37,10 +41,14 @@ export class GetSessionLogs {
       .throwIfAny();
     const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
-    const offset = input.cursor === undefined ? 0 : decodeLogCursor(session.id, input.cursor);
+    const offset =
+      input.cursor === undefined ? 0 : decodeLogCursor(session.id, input.cursor, this.deps.cursorSigner);
     const all = await this.deps.provider.logs(session.providerSessionId);
     const logs = all.slice(offset, offset + limit);
     const next = offset + logs.length;
-    return { logs, nextCursor: next < all.length ? encodeLogCursor(session.id, next) : null };
+    return {
+      logs,
+      nextCursor: next < all.length ? encodeLogCursor(session.id, next, this.deps.cursorSigner) : null,
+    };
   }
 }

@@ -70,6 +70,16 @@ describe('SecretBox', () => {
     expect(new SecretBox(randomBytes(32)).digest('body')).not.toBe(box.digest('body'));
   });
 
+  it('signs alike under one key, differently per purpose and per key', () => {
+    const box = new SecretBox(key);
+    const cursors = box.signer('log-cursor');
+    expect(cursors.sign('s:1')).toMatch(/^[0-9a-f]{64}$/);
+    expect(cursors.sign('s:1')).toBe(new SecretBox(Buffer.from(key)).signer('log-cursor').sign('s:1'));
+    expect(cursors.sign('s:1')).not.toBe(cursors.sign('s:2'));
+    expect(box.signer('other').sign('s:1')).not.toBe(cursors.sign('s:1'));
+    expect(new SecretBox(randomBytes(32)).signer('log-cursor').sign('s:1')).not.toBe(cursors.sign('s:1'));
+  });
+
   it('opens values and reproduces digests stored by earlier releases (the format is stable)', () => {
     const box = new SecretBox(Buffer.alloc(32, 7));
     expect(

@@ -7,6 +7,7 @@ import {
   type KeyObject,
   randomBytes,
 } from 'node:crypto';
+import type { CursorSigner } from '@browserdeck/domain';
 import { SecretBoxError } from './SecretBoxError.ts';
 
 /** Length of a `SecretBox` key, in bytes (AES-256). */
@@ -106,6 +107,14 @@ export class SecretBox {
    */
   digest(value: string): string {
     return createHmac('sha256', this.digestKey).update(value, 'utf8').digest('hex');
+  }
+
+  /**
+   * A signer of short texts keyed like `digest` (HMAC-SHA256, hex) and separated by `purpose`, e.g.
+   * for log cursors a client must hand back unchanged. Every instance with the same key signs alike.
+   */
+  signer(purpose: string): CursorSigner {
+    return { sign: (text) => this.digest(`${purpose}\u0000${text}`) };
   }
 }
 
