@@ -2,6 +2,7 @@ import {
   describeAgentRepositoryContract,
   describeIdempotencyStoreContract,
   describeProjectRepositoryContract,
+  describeRateLimiterContract,
   describeSessionRepositoryContract,
   describeUserRepositoryContract,
 } from '@browserdeck/domain/testing';
@@ -15,6 +16,7 @@ import { MikroOrmIdempotencyStore } from '../packages/adapters/src/persistence/m
 import { MikroOrmIssuedRefreshTokenStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmIssuedRefreshTokenStore.ts';
 import { MikroOrmLocalIdentityStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmLocalIdentityStore.ts';
 import { MikroOrmProjectRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmProjectRepository.ts';
+import { MikroOrmRateLimiter } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmRateLimiter.ts';
 import { MikroOrmRevokedSessionStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmRevokedSessionStore.ts';
 import { MikroOrmSessionRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmSessionRepository.ts';
 import { MikroOrmUserRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmUserRepository.ts';
@@ -82,6 +84,9 @@ export function describeMikroOrmRepositories(dialect: DatabaseDialect): void {
           givenProject: (projectId) => givenProject(orm, projectId),
         };
       },
+    });
+    describeRateLimiterContract(`MikroOrmRateLimiter (${dialect})`, {
+      create: async (clock) => ({ limiter: new MikroOrmRateLimiter({ orm: (await fresh()).orm, clock }) }),
     });
     describeIdempotencyStoreContract(`MikroOrmIdempotencyStore (${dialect})`, {
       create: async () => ({

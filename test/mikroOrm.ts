@@ -3,6 +3,7 @@ import {
   createMikroOrm,
   type DatabaseDialect,
   migrateToLatest,
+  persistenceEntities,
 } from '../packages/adapters/src/persistence/mikro-orm/index.ts';
 import { createSqliteTestUrl, createTestDatabase, type TestDatabase } from './postgres.ts';
 
@@ -27,8 +28,14 @@ const TABLES_CHILDREN_FIRST = [
   'projects',
   'users',
   'supabase_revoked_sessions',
+  'rate_limit_windows',
   'supabase_issued_refresh_tokens',
 ];
+
+const forgotten = persistenceEntities
+  .map((entity) => entity.meta.tableName)
+  .filter((table) => !TABLES_CHILDREN_FIRST.includes(table));
+if (forgotten.length > 0) throw new Error(`TABLES_CHILDREN_FIRST misses ${forgotten.join(', ')}: reset() would keep their rows`);
 
 /** A fresh database of `dialect` (temp SQLite file, or a new PostgreSQL database) with the migrations applied. */
 export async function openTestOrm(dialect: DatabaseDialect): Promise<TestOrm> {

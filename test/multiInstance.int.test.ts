@@ -133,6 +133,24 @@ describe('two server instances on one PostgreSQL database, Browserbase provider'
     expect(listed.body.map((p: { id: string }) => p.id)).toEqual([...projectIds]);
   });
 
+  it('counts sign-in attempts for one e-mail on both instances against one limit (10 a minute)', async () => {
+    const email = `limited-${++users}@example.com`;
+    expect((await call(a, 'POST', '/v1/auth/signup', { body: { email, password: PASSWORD } })).status).toBe(
+      201,
+    );
+    const attempt = (server: ServerProcess) =>
+      call(server, 'POST', '/v1/auth/signin', { body: { email, password: 'wrong password' } });
+    const statuses = [];
+    for (let i = 0; i < 10; i++) statuses.push((await attempt(i % 2 ? a : b)).status);
+    expect(statuses).toEqual(Array(10).fill(401));
+    for (const server of [a, b]) {
+      const refused = await attempt(server);
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('rate_limited');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  });
+
   it('answers an Idempotency-Key replayed on the other instance with the first session, one browser', async () => {
     const { token } = await newUser();
     const project = (await call(a, 'POST', '/v1/auth/sync', { token })).body.project;

@@ -5,6 +5,7 @@ import {
   MikroOrmIdempotencyStore,
   MikroOrmLocalIdentityStore,
   MikroOrmProjectRepository,
+  MikroOrmRateLimiter,
   MikroOrmSessionRepository,
   MikroOrmUserRepository,
   migrateToLatest,
@@ -14,7 +15,10 @@ import { ContainerModule } from 'inversify';
 import type { Config } from '../config.ts';
 import { TOKENS as T } from '../tokens.ts';
 
-/** MikroORM on SQLite or PostgreSQL, migrated to the latest schema, the secret box and the repositories. */
+/**
+ * MikroORM on SQLite or PostgreSQL, migrated to the latest schema, the secret box, the repositories
+ * and the rate limiter (its windows in the database, so several instances share one limit).
+ */
 export function persistenceModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(T.Orm)
@@ -55,5 +59,9 @@ export function persistenceModule(config: Config): ContainerModule {
       [T.Orm, T.SecretBox],
     );
     bind(T.LocalIdentityStore).toResolvedValue((orm) => new MikroOrmLocalIdentityStore({ orm }), [T.Orm]);
+    bind(T.RateLimiter).toResolvedValue(
+      (orm, clock) => new MikroOrmRateLimiter({ orm, clock }),
+      [T.Orm, T.Clock],
+    );
   });
 }

@@ -19,6 +19,7 @@ export {
   describeProjectRepositoryContract,
   type ProjectRepositoryFixture,
 } from './describeProjectRepositoryContract.ts';
+export { describeRateLimiterContract, type RateLimiterFixture } from './describeRateLimiterContract.ts';
 export {
   describeSessionRepositoryContract,
   type SessionRepositoryFixture,

@@ -10,6 +10,7 @@ export { LocalRefreshTokenSchema } from './entities/LocalRefreshTokenSchema.ts';
 export { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
 export { ProjectSchema } from './entities/ProjectSchema.ts';
 export { persistenceEntities } from './entities/persistenceEntities.ts';
+export { RateLimitWindowSchema } from './entities/RateLimitWindowSchema.ts';
 export { SupabaseIssuedRefreshTokenSchema } from './entities/SupabaseIssuedRefreshTokenSchema.ts';
 export { SupabaseRevokedSessionSchema } from './entities/SupabaseRevokedSessionSchema.ts';
 export { UserSchema } from './entities/UserSchema.ts';
@@ -28,6 +29,11 @@ export {
   MikroOrmProjectRepository,
   type MikroOrmProjectRepositoryDeps,
 } from './MikroOrmProjectRepository.ts';
+export {
+  MikroOrmRateLimiter,
+  type MikroOrmRateLimiterDeps,
+  RATE_LIMIT_WINDOWS_PRUNED_PER_ATTEMPT,
+} from './MikroOrmRateLimiter.ts';
 export {
   MikroOrmRevokedSessionStore,
   type MikroOrmRevokedSessionStoreDeps,

@@ -5,6 +5,7 @@ import { LocalCredentialSchema } from './LocalCredentialSchema.ts';
 import { LocalRefreshTokenSchema } from './LocalRefreshTokenSchema.ts';
 import { LocalSignInSessionSchema } from './LocalSignInSessionSchema.ts';
 import { ProjectSchema } from './ProjectSchema.ts';
+import { RateLimitWindowSchema } from './RateLimitWindowSchema.ts';
 import { SupabaseIssuedRefreshTokenSchema } from './SupabaseIssuedRefreshTokenSchema.ts';
 import { SupabaseRevokedSessionSchema } from './SupabaseRevokedSessionSchema.ts';
 import { UserSchema } from './UserSchema.ts';
@@ -21,4 +22,5 @@ export const persistenceEntities = [
   IdempotencyKeySchema,
   SupabaseRevokedSessionSchema,
   SupabaseIssuedRefreshTokenSchema,
+  RateLimitWindowSchema,
 ] as const;
