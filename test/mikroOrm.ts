@@ -35,7 +35,8 @@ const TABLES_CHILDREN_FIRST = [
 const forgotten = persistenceEntities
   .map((entity) => entity.meta.tableName)
   .filter((table) => !TABLES_CHILDREN_FIRST.includes(table));
-if (forgotten.length > 0) throw new Error(`TABLES_CHILDREN_FIRST misses ${forgotten.join(', ')}: reset() would keep their rows`);
+if (forgotten.length > 0)
+  throw new Error(`TABLES_CHILDREN_FIRST misses ${forgotten.join(', ')}: reset() would keep their rows`);
 
 /** A fresh database of `dialect` (temp SQLite file, or a new PostgreSQL database) with the migrations applied. */
 export async function openTestOrm(dialect: DatabaseDialect): Promise<TestOrm> {
