@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeLogCursor } from '@browserdeck/domain';
 import { afterAll, describe, expect, it } from 'vitest';
+import { upgradeStatus } from '../packages/adapters/src/browsers/local-chromium/testing/localChromiumTestKit.ts';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 import { type ServerProcess, startServerProcess } from './serverProcess.ts';
 
@@ -223,6 +224,9 @@ describe('sessions through the standalone server with the local Chromium provide
       expect(refused.body.errors).toEqual([
         { path: 'cursor', message: 'is not a cursor this endpoint gave out' },
       ]);
+
+      // A WebSocket handshake anywhere else is an API 404 too, not a dropped connection.
+      expect(await upgradeStatus(`${server.url.replace('http', 'ws')}/v1/projects?signingKey=x`)).toBe(404);
 
       const forged = created.body.connectUrl.replace(/signingKey=[^&]+/, 'signingKey=forged');
       await expect(chromium.connectOverCDP(forged, { timeout: 5000 })).rejects.toThrow();

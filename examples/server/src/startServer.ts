@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { refuseUpgrade } from '@browserdeck/adapters';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContainer } from './createContainer.ts';
@@ -33,7 +34,10 @@ export async function startServer(requested: Config, logger: Logger): Promise<Ru
   // The local provider serves each session's CDP WebSocket on this server.
   const upgrades = 'handleUpgrade' in provider ? (provider as UpgradeHandler) : undefined;
   server.on('upgrade', (req, socket, head) => {
-    if (!upgrades?.handleUpgrade(req, socket, head)) socket.destroy();
+    if (!upgrades?.handleUpgrade(req, socket, head)) {
+      const path = (req.url ?? '/').split('?')[0];
+      refuseUpgrade(req, socket, 404, `There is no WebSocket endpoint at ${path}.`);
+    }
   });
   const reconciler = new SessionReconciler({
     reconcile: await container.getAsync(TOKENS.ReconcileSessions),

@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { refuseUpgrade } from '../../http/koa/errors/refuseUpgrade.ts';
 import { downloadsDirOf } from './cdpCommandPolicy.ts';
 import { parseConnectRequest } from './connectPath.ts';
 import type { LocalBrowserSession } from './LocalBrowserSession.ts';
-import { proxyWebSocketUpgrade, refuseUpgrade } from './proxyWebSocketUpgrade.ts';
+import { proxyWebSocketUpgrade } from './proxyWebSocketUpgrade.ts';
 import { signingKeyMatches } from './signingKey.ts';
 
 /** What the provider knows of a session id: its key digest, and the session while it runs. */

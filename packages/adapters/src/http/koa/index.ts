@@ -1,5 +1,6 @@
 export { createHttpApp, REDACTED_LOG_PATHS } from './createHttpApp.ts';
 export { ERROR_STATUS, type ErrorStatus } from './errors/errorStatus.ts';
+export { refuseUpgrade } from './errors/refuseUpgrade.ts';
 export { type ProblemBody, problemBody } from './errors/writeProblem.ts';
 export type { HttpAppDeps } from './HttpAppDeps.ts';
 export { DEFAULT_REQUEST_TIMEOUT_MS } from './middleware/requestTimeout.ts';

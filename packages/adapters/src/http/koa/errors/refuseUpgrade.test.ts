@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { refuseUpgrade } from './proxyWebSocketUpgrade.ts';
+import { refuseUpgrade } from './refuseUpgrade.ts';
 
 /** What `refuseUpgrade` writes for a request with `headers`, split into status line, headers and body. */
 async function refusal(status: 401 | 404 | 410, headers: Record<string, string> = {}) {
