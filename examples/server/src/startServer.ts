@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { refuseUpgrade } from '@browserdeck/adapters';
+import { type ConnectRefusal, refuseUpgrade } from '@browserdeck/adapters';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContainer } from './createContainer.ts';
@@ -11,7 +11,7 @@ import { TOKENS } from './tokens.ts';
 
 /** A provider that serves WebSocket upgrades on the API server (the local provider's CDP proxy). */
 interface UpgradeHandler {
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean | ConnectRefusal;
 }
 
 /** A running server. */
@@ -33,11 +33,16 @@ export async function startServer(requested: Config, logger: Logger): Promise<Ru
   const server = createServer(app.callback());
   // The local provider serves each session's CDP WebSocket on this server.
   const upgrades = 'handleUpgrade' in provider ? (provider as UpgradeHandler) : undefined;
+  // Refusals (and handshakes to any other path) are answered like every API error.
   server.on('upgrade', (req, socket, head) => {
-    if (!upgrades?.handleUpgrade(req, socket, head)) {
-      const path = (req.url ?? '/').split('?')[0];
-      refuseUpgrade(req, socket, 404, `There is no WebSocket endpoint at ${path}.`);
-    }
+    const outcome = upgrades?.handleUpgrade(req, socket, head) ?? false;
+    if (outcome === true) return;
+    const path = (req.url ?? '/').split('?')[0];
+    const { code, detail } = outcome || {
+      code: 'not_found',
+      detail: `There is no WebSocket endpoint at ${path}.`,
+    };
+    refuseUpgrade(req, socket, code, detail);
   });
   const reconciler = new SessionReconciler({
     reconcile: await container.getAsync(TOKENS.ReconcileSessions),

@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'project_archived',
   'agent_inactive',
   'idempotency_key_reused',
+  'session_ended',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',

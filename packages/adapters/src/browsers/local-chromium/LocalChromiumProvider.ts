@@ -18,7 +18,7 @@ import { EndedSessionArchive } from './EndedSessionArchive.ts';
 import { LocalBrowserSession } from './LocalBrowserSession.ts';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
-import { serveConnectUpgrade } from './serveConnectUpgrade.ts';
+import { type ConnectRefusal, serveConnectUpgrade } from './serveConnectUpgrade.ts';
 import { WarmPool } from './WarmPool.ts';
 
 /** How long after handing out a warm browser its replacement starts (see `WarmPool.refillSoon`). */
@@ -157,12 +157,12 @@ export class LocalChromiumProvider implements BrowserProvider {
   }
 
   /**
-   * Serves a session's `connectUrl`: attach to the HTTP server's `upgrade` event. Returns false when
-   * the request is not for a connect endpoint (the host handles it). A missing or wrong key is a
-   * 401, an unknown session a 404, an ended one a 410; otherwise the WebSocket is proxied to the
-   * session's browser until the session ends.
+   * Serves a session's `connectUrl`: attach to the HTTP server's `upgrade` event. True when the
+   * WebSocket is proxied to the session's browser (until the session ends); a `ConnectRefusal` for
+   * the host to answer (`refuseUpgrade`) when the session is unknown, the key missing or wrong, or
+   * the session ended; false when the request is not for a connect endpoint at all.
    */
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean | ConnectRefusal {
     return serveConnectUpgrade(req, socket, head, this.options.publicUrl, (id) => {
       const running = this.live.get(id);
       const keyDigest = running?.keyDigest ?? this.archive.get(id)?.keyDigest;

@@ -14,3 +14,4 @@ export {
 export { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 export type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from './SessionLogRecorder.ts';
+export type { ConnectRefusal } from './serveConnectUpgrade.ts';

@@ -1,11 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { refuseUpgrade } from '../../http/koa/errors/refuseUpgrade.ts';
 import { downloadsDirOf } from './cdpCommandPolicy.ts';
 import { parseConnectRequest } from './connectPath.ts';
 import type { LocalBrowserSession } from './LocalBrowserSession.ts';
 import { proxyWebSocketUpgrade } from './proxyWebSocketUpgrade.ts';
 import { signingKeyMatches } from './signingKey.ts';
+
+/** Why a connect request is refused: the host answers it as an API error (`refuseUpgrade`). */
+export interface ConnectRefusal {
+  code: 'not_found' | 'unauthorized' | 'session_ended';
+  detail: string;
+}
 
 /** What the provider knows of a session id: its key digest, and the session while it runs. */
 export type ConnectLookup = (
@@ -13,10 +18,11 @@ export type ConnectLookup = (
 ) => { keyDigest: Buffer; running: LocalBrowserSession | null } | null;
 
 /**
- * Answers an HTTP upgrade for a session's connect endpoint. False when the path is not one (the
- * host handles it). Unknown session → 404; missing or wrong key (checked in constant time) → 401;
- * ended session → 410; otherwise the WebSocket is proxied to the session's browser, and the
- * session tracks both sockets so that ending it cuts the connection.
+ * Serves an HTTP upgrade for a session's connect endpoint: proxies the WebSocket to the session's
+ * browser (true; the session tracks both sockets so that ending it cuts the connection), or says
+ * why not for the host to answer — unknown session `not_found`, missing or wrong key (checked in
+ * constant time) `unauthorized`, ended session `session_ended`. False when the path is not a
+ * connect endpoint at all.
  */
 export function serveConnectUpgrade(
   req: IncomingMessage,
@@ -24,18 +30,18 @@ export function serveConnectUpgrade(
   head: Buffer,
   publicUrl: string,
   lookup: ConnectLookup,
-): boolean {
+): boolean | ConnectRefusal {
   const parsed = parseConnectRequest(req.url, publicUrl);
   if (!parsed) return false;
   const known = lookup(parsed.providerSessionId);
-  if (!known) refuseUpgrade(req, socket, 404, 'No such session.');
-  else if (!signingKeyMatches(parsed.signingKey, known.keyDigest))
-    refuseUpgrade(req, socket, 401, 'Invalid signing key.');
-  else if (!known.running || known.running.ended) refuseUpgrade(req, socket, 410, 'The session has ended.');
-  else {
-    const { port, browserPath, profileDir } = known.running.browser.process;
-    const target = { port, path: browserPath, downloadsDir: downloadsDirOf(profileDir) };
-    known.running.track(socket, proxyWebSocketUpgrade(req, socket, head, target));
+  if (!known) return { code: 'not_found', detail: 'No such session.' };
+  if (!signingKeyMatches(parsed.signingKey, known.keyDigest)) {
+    return { code: 'unauthorized', detail: 'Invalid signing key.' };
   }
+  if (!known.running || known.running.ended)
+    return { code: 'session_ended', detail: 'The session has ended.' };
+  const { port, browserPath, profileDir } = known.running.browser.process;
+  const target = { port, path: browserPath, downloadsDir: downloadsDirOf(profileDir) };
+  known.running.track(socket, proxyWebSocketUpgrade(req, socket, head, target));
   return true;
 }

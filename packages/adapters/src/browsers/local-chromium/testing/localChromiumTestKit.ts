@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CreateBrowserRequest } from '@browserdeck/domain';
+import { refuseUpgrade } from '../../../http/koa/errors/refuseUpgrade.ts';
 import { findChromium, HOW_TO_PROVIDE_CHROMIUM } from '../findChromium.ts';
 import type { LocalChromiumProvider } from '../LocalChromiumProvider.ts';
 import { TEMP_PROFILE_PREFIX } from '../PreparedBrowser.ts';
@@ -44,7 +45,9 @@ export async function startConnectServer(): Promise<{
   let provider: LocalChromiumProvider | null = null;
   const server = createServer((_req, res) => res.writeHead(404).end());
   server.on('upgrade', (req, socket, head) => {
-    if (!provider?.handleUpgrade(req, socket, head)) socket.destroy();
+    const outcome = provider?.handleUpgrade(req, socket, head) ?? false;
+    if (outcome === false) socket.destroy();
+    else if (outcome !== true) refuseUpgrade(req, socket, outcome.code, outcome.detail);
   });
   const port = await listen(server);
   return {

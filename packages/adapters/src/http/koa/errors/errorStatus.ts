@@ -25,6 +25,7 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   project_archived: { status: 409, title: 'Project archived' },
   agent_inactive: { status: 409, title: 'Agent inactive' },
   idempotency_key_reused: { status: 409, title: 'Idempotency key reused' },
+  session_ended: { status: 410, title: 'Session ended' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   rate_limited: { status: 429, title: 'Too many requests' },

@@ -1,15 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
+import type { ErrorCode } from '@browserdeck/domain';
 import { describe, expect, it } from 'vitest';
 import { refuseUpgrade } from './refuseUpgrade.ts';
 
 /** What `refuseUpgrade` writes for a request with `headers`, split into status line, headers and body. */
-async function refusal(status: 401 | 404 | 410, headers: Record<string, string> = {}) {
+async function refusal(code: ErrorCode, headers: Record<string, string> = {}) {
   const socket = new PassThrough();
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise((resolve) => socket.on('end', resolve));
-  refuseUpgrade({ headers } as unknown as IncomingMessage, socket, status, 'Because.');
+  refuseUpgrade({ headers } as unknown as IncomingMessage, socket, code, 'Because.');
   await ended;
   const [head = '', body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
   const [statusLine, ...lines] = head.split('\r\n');
@@ -21,13 +22,13 @@ async function refusal(status: 401 | 404 | 410, headers: Record<string, string> 
 
 describe('refuseUpgrade', () => {
   it.each([
-    [401, 'Unauthorized', 'unauthorized'],
-    [404, 'Not Found', 'not_found'],
-    [410, 'Gone', 'session_ended'],
+    ['unauthorized', 401, 'Unauthorized'],
+    ['not_found', 404, 'Not found'],
+    ['session_ended', 410, 'Session ended'],
   ] as const)(
-    'answers %i as problem+json with the code %s and the echoed request id',
-    async (status, title, code) => {
-      const { statusLine, fields, body } = await refusal(status, { 'x-request-id': 'trace-7' });
+    'answers %s as the API would: %i problem+json, the echoed request id',
+    async (code, status, title) => {
+      const { statusLine, fields, body } = await refusal(code, { 'x-request-id': 'trace-7' });
       expect(statusLine).toBe(`HTTP/1.1 ${status} ${title}`);
       expect(fields['content-type']).toBe('application/problem+json');
       expect(fields['x-request-id']).toBe('trace-7');
@@ -45,7 +46,7 @@ describe('refuseUpgrade', () => {
   );
 
   it('gives a request without a sane X-Request-Id a new one', async () => {
-    const { fields, body } = await refusal(404, { 'x-request-id': 'has spaces' });
+    const { fields, body } = await refusal('not_found', { 'x-request-id': 'has spaces' });
     expect(fields['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.parse(body).requestId).toBe(fields['x-request-id']);
   });
