@@ -164,6 +164,35 @@ describe('SupabaseIdentityProvider', () => {
     expect((await identity.authenticate(refreshed.accessToken)).userId).toBe(grant.user.id);
   });
 
+  it('hands out the grant when the revocation check after GoTrue rotated fails (authenticate checks again)', async () => {
+    const revokedSessions = new InMemoryRevokedSessionStore();
+    const { identity } = await supabaseTestKit({ revokedSessions });
+    await identity.signUp({ email: 'ada@example.com', password: PASSWORD, metadata: {} });
+    const grant = await identity.signIn('ada@example.com', PASSWORD);
+    const isRevoked = revokedSessions.isRevoked.bind(revokedSessions);
+    revokedSessions.isRevoked = async () => {
+      revokedSessions.isRevoked = isRevoked;
+      throw new Error('database down');
+    };
+    const refreshed = await identity.refresh(grant.refreshToken);
+    expect(refreshed.refreshToken).not.toBe(grant.refreshToken);
+    expect((await identity.authenticate(refreshed.accessToken)).userId).toBe(grant.user.id);
+  });
+
+  it('answers a reused refresh token with invalid_refresh_token even when its session cannot be looked up', async () => {
+    const broken = {
+      remember: async () => {},
+      find: async () => {
+        throw new Error('database down');
+      },
+    };
+    const { identity } = await supabaseTestKit({ issuedRefreshTokens: broken });
+    await identity.signUp({ email: 'ada@example.com', password: PASSWORD, metadata: {} });
+    const grant = await identity.signIn('ada@example.com', PASSWORD);
+    await identity.refresh(grant.refreshToken);
+    expect((await failure(identity.refresh(grant.refreshToken))).code).toBe('invalid_refresh_token');
+  });
+
   it('answers rate_limited with GoTrue Retry-After on 429', async () => {
     nock(BARE).post('/auth/v1/token').query(true).reply(
       429,

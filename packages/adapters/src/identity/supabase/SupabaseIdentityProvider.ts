@@ -113,20 +113,38 @@ export class SupabaseIdentityProvider implements IdentityProvider {
     try {
       body = await this.http.post('/token?grant_type=refresh_token', { refresh_token: refreshToken });
     } catch (error) {
-      // GoTrue revoked the token family; its access tokens are ours to refuse.
+      // GoTrue revoked the token family; its access tokens are ours to refuse. Whatever our
+      // database says, the caller hears why the refresh failed, not a database error.
       if ((error as { code?: unknown }).code === 'refresh_token_already_used') {
-        const known = await this.issued.find(hashIssuedRefreshToken(refreshToken), this.deps.clock.now());
-        if (known) await this.revoke(known.sessionId, known.accessTokenTtlSec);
+        await this.revokeReusedFamily(refreshToken).catch((storeError: unknown) => {
+          this.logger.warn(
+            { err: storeError },
+            'could not revoke the session of a reused Supabase refresh token',
+          );
+        });
       }
       throw mapGoTrueError('refresh', error);
     }
     const { grant, sessionId } = await this.remember(body);
-    // A session signed out here whose GoTrue logout failed: finish the job with the new token.
-    if (await this.deps.revokedSessions.isRevoked(sessionId, this.deps.clock.now())) {
+    // A session signed out here whose GoTrue logout failed: finish the job with the new token. GoTrue
+    // has rotated already, so a failed check must not lose the grant: `authenticate` checks again
+    // on every use of its access token.
+    const revoked = await this.deps.revokedSessions
+      .isRevoked(sessionId, this.deps.clock.now())
+      .catch((storeError: unknown) => {
+        this.logger.warn({ err: storeError }, 'could not check a refreshed Supabase session for revocation');
+        return false;
+      });
+    if (revoked) {
       await this.logOut(grant.accessToken);
       throw invalidRefreshToken();
     }
     return grant;
+  }
+
+  private async revokeReusedFamily(refreshToken: string): Promise<void> {
+    const known = await this.issued.find(hashIssuedRefreshToken(refreshToken), this.deps.clock.now());
+    if (known) await this.revoke(known.sessionId, known.accessTokenTtlSec);
   }
 
   async signOut(principal: Principal): Promise<void> {
