@@ -5,8 +5,9 @@ import {
   describeRateLimiterContract,
   describeSessionRepositoryContract,
   describeUserRepositoryContract,
+  ManualClock,
 } from '@browserdeck/domain/testing';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeLocalIdentityStoreContract } from '../packages/adapters/src/identity/local/describeLocalIdentityStoreContract.ts';
 import { describeIssuedRefreshTokenStoreContract } from '../packages/adapters/src/identity/supabase/describeIssuedRefreshTokenStoreContract.ts';
 import { describeRevokedSessionStoreContract } from '../packages/adapters/src/identity/supabase/describeRevokedSessionStoreContract.ts';
@@ -86,7 +87,22 @@ export function describeMikroOrmRepositories(dialect: DatabaseDialect): void {
       },
     });
     describeRateLimiterContract(`MikroOrmRateLimiter (${dialect})`, {
-      create: async (clock) => ({ limiter: new MikroOrmRateLimiter({ orm: (await fresh()).orm, clock }) }),
+      create: async (clock) => ({
+        limiter: new MikroOrmRateLimiter({ orm: (await fresh()).orm, clock, secrets }),
+      }),
+      countRecords: () => countRows('rate_limit_windows'),
+    });
+    it(`MikroOrmRateLimiter (${dialect}) stores keys as digests, never the e-mail or address they name`, async () => {
+      const limiter = new MikroOrmRateLimiter({
+        orm: (await fresh()).orm,
+        clock: new ManualClock(),
+        secrets,
+      });
+      await limiter.consume('signin:email:ada@example.com', { limit: 10, windowSec: 60 });
+      const rows = await db.orm.em
+        .getConnection()
+        .execute<{ key: string }[]>('select key from rate_limit_windows');
+      expect(rows).toEqual([{ key: secrets.digest('rate-limit:signin:email:ada@example.com') }]);
     });
     describeIdempotencyStoreContract(`MikroOrmIdempotencyStore (${dialect})`, {
       create: async () => ({

@@ -60,8 +60,8 @@ export function persistenceModule(config: Config): ContainerModule {
     );
     bind(T.LocalIdentityStore).toResolvedValue((orm) => new MikroOrmLocalIdentityStore({ orm }), [T.Orm]);
     bind(T.RateLimiter).toResolvedValue(
-      (orm, clock) => new MikroOrmRateLimiter({ orm, clock }),
-      [T.Orm, T.Clock],
+      (orm, clock, secrets) => new MikroOrmRateLimiter({ orm, clock, secrets }),
+      [T.Orm, T.Clock, T.SecretBox],
     );
   });
 }

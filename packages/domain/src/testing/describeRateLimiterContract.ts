@@ -17,7 +17,11 @@ const RULE = { limit: 3, windowSec: 60 };
  */
 export function describeRateLimiterContract(
   name: string,
-  options: { create: (clock: ManualClock) => Promise<RateLimiterFixture> },
+  options: {
+    create: (clock: ManualClock) => Promise<RateLimiterFixture>;
+    /** For limiters that keep windows in storage: how many they keep, expired included. */
+    countRecords?: () => Promise<number>;
+  },
 ): void {
   describe(`RateLimiter contract: ${name}`, () => {
     async function setUp() {
@@ -64,6 +68,20 @@ export function describeRateLimiterContract(
       const rule = { limit: 7, windowSec: 60 };
       const decisions = await Promise.all(Array.from({ length: 20 }, () => limiter.consume('race', rule)));
       expect(decisions.filter((d) => d.allowed)).toHaveLength(7);
+    });
+
+    const count = options.countRecords;
+    if (!count) return;
+    it('forgets ended windows a bounded number (100) at a time, on attempts', async () => {
+      const { clock, limiter } = await setUp();
+      for (let i = 0; i < 105; i++) await limiter.consume(`old-${i}`, RULE);
+      expect(await count()).toBe(105);
+      clock.advance(60_000);
+      await limiter.consume('new-1', RULE);
+      expect(await count()).toBe(6);
+      await limiter.consume('new-2', RULE);
+      expect(await count()).toBe(2);
+      expect(await limiter.consume('new-1', RULE)).toEqual({ allowed: true });
     });
   });
 }

@@ -5,22 +5,17 @@ import type {
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { withDatabaseErrors } from './databaseErrors.ts';
 import { nativeSqlOf } from './NativeSql.ts';
+import { pruneExpired } from './pruneExpired.ts';
 
 /** What `MikroOrmIssuedRefreshTokenStore` needs. */
 export interface MikroOrmIssuedRefreshTokenStoreDeps {
   orm: BrowserdeckOrm;
 }
 
-/** Expired rows deleted per write at most: pruning stays bounded whatever the backlog. */
-export const ISSUED_REFRESH_TOKENS_PRUNED_PER_WRITE = 100;
-
 const REMEMBER =
   'insert into supabase_issued_refresh_tokens (token_hash, session_id, access_token_ttl_sec, expires_at) ' +
   'values (?, ?, ?, ?) on conflict (token_hash) do update set session_id = excluded.session_id, ' +
   'access_token_ttl_sec = excluded.access_token_ttl_sec, expires_at = excluded.expires_at';
-const PRUNE =
-  'delete from supabase_issued_refresh_tokens where token_hash in (select token_hash from ' +
-  `supabase_issued_refresh_tokens where expires_at <= ? limit ${ISSUED_REFRESH_TOKENS_PRUNED_PER_WRITE})`;
 const FIND =
   'select session_id, access_token_ttl_sec from supabase_issued_refresh_tokens ' +
   'where token_hash = ? and expires_at > ?';
@@ -41,10 +36,10 @@ export class MikroOrmIssuedRefreshTokenStore implements IssuedRefreshTokenStore 
     // Written on every sign-in and refresh, next to a GoTrue round trip: statements on the driver,
     // like the reads.
     const sql = nativeSqlOf(this.deps.orm);
-    await withDatabaseErrors(async () => {
-      await sql.run(REMEMBER, [tokenHash, issued.sessionId, issued.accessTokenTtlSec, until]);
-      await sql.run(PRUNE, [now]);
-    });
+    await withDatabaseErrors(() =>
+      sql.run(REMEMBER, [tokenHash, issued.sessionId, issued.accessTokenTtlSec, until]),
+    );
+    await pruneExpired(sql, 'supabase_issued_refresh_tokens', 'token_hash', 'expires_at', now);
   }
 
   async find(tokenHash: string, now: Date): Promise<IssuedRefreshToken | null> {

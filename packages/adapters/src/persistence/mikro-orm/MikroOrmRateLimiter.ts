@@ -1,16 +1,17 @@
 import type { Clock, RateLimit, RateLimitDecision, RateLimiter } from '@browserdeck/domain';
+import type { SecretBox } from '../secrets/SecretBox.ts';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { withDatabaseErrors } from './databaseErrors.ts';
 import { nativeSqlOf, sqlDate } from './NativeSql.ts';
+import { pruneExpired } from './pruneExpired.ts';
 
 /** What `MikroOrmRateLimiter` needs. */
 export interface MikroOrmRateLimiterDeps {
   orm: BrowserdeckOrm;
   clock: Clock;
+  /** Keys are stored as keyed digests: they carry e-mail addresses and client addresses. */
+  secrets: SecretBox;
 }
-
-/** Expired windows deleted per attempt at most: pruning stays bounded whatever the backlog. */
-export const RATE_LIMIT_WINDOWS_PRUNED_PER_ATTEMPT = 100;
 
 /**
  * Counts one attempt: opens a window for a new key, or for one whose window has expired, else adds
@@ -27,15 +28,13 @@ const CONSUME =
   'expires_at = case when rate_limit_windows.expires_at <= excluded.window_start ' +
   'then excluded.expires_at else rate_limit_windows.expires_at end ' +
   'returning attempts, expires_at';
-const PRUNE =
-  'delete from rate_limit_windows where key in (select key from rate_limit_windows ' +
-  `where expires_at <= ? limit ${RATE_LIMIT_WINDOWS_PRUNED_PER_ATTEMPT})`;
 
 /**
  * `RateLimiter` in the service's database (`rate_limit_windows`): fixed windows shared by every
  * server instance, so several instances enforce one limit together instead of one each. One upsert
  * per attempt on the driver (NativeSql); each attempt also deletes up to 100 expired windows.
- * `now` comes from the clock of the instance counting.
+ * `now` comes from the clock of the instance counting. A key is stored as `secrets.digest` of it,
+ * never as the e-mail or address it names.
  */
 export class MikroOrmRateLimiter implements RateLimiter {
   private readonly deps: MikroOrmRateLimiterDeps;
@@ -48,15 +47,11 @@ export class MikroOrmRateLimiter implements RateLimiter {
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + rule.windowSec * 1000);
     const sql = nativeSqlOf(this.deps.orm);
-    const row = await withDatabaseErrors(async () => {
-      const counted = await sql.one<{ attempts: unknown; expires_at: unknown }>(CONSUME, [
-        key,
-        now,
-        expiresAt,
-      ]);
-      await sql.run(PRUNE, [now]);
-      return counted;
-    });
+    const digest = this.deps.secrets.digest(`rate-limit:${key}`);
+    const row = await withDatabaseErrors(() =>
+      sql.one<{ attempts: unknown; expires_at: unknown }>(CONSUME, [digest, now, expiresAt]),
+    );
+    await pruneExpired(sql, 'rate_limit_windows', 'key', 'expires_at', now);
     if (!row) throw new Error('The rate limit upsert returned no row.');
     if (Number(row.attempts) <= rule.limit) return { allowed: true };
     const untilMs = sqlDate(row.expires_at).getTime() - now.getTime();

@@ -2,22 +2,17 @@ import type { RevokedSessionStore } from '../../identity/supabase/RevokedSession
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { withDatabaseErrors } from './databaseErrors.ts';
 import { nativeSqlOf } from './NativeSql.ts';
+import { pruneExpired } from './pruneExpired.ts';
 
 /** What `MikroOrmRevokedSessionStore` needs. */
 export interface MikroOrmRevokedSessionStoreDeps {
   orm: BrowserdeckOrm;
 }
 
-/** Expired rows deleted per write at most: pruning stays bounded whatever the backlog. */
-export const REVOKED_SESSIONS_PRUNED_PER_WRITE = 100;
-
 const REVOKE =
   'insert into supabase_revoked_sessions (session_id, revoked_until) values (?, ?) ' +
   'on conflict (session_id) do update set revoked_until = excluded.revoked_until ' +
   'where supabase_revoked_sessions.revoked_until < excluded.revoked_until';
-const PRUNE =
-  'delete from supabase_revoked_sessions where session_id in (select session_id from ' +
-  `supabase_revoked_sessions where revoked_until <= ? limit ${REVOKED_SESSIONS_PRUNED_PER_WRITE})`;
 const IS_REVOKED =
   'select 1 as revoked from supabase_revoked_sessions where session_id = ? and revoked_until > ?';
 
@@ -37,10 +32,8 @@ export class MikroOrmRevokedSessionStore implements RevokedSessionStore {
   async revoke(sessionId: string, until: Date, now: Date): Promise<void> {
     // Upsert-if-later is no MikroORM operation: hand-written, on the driver.
     const sql = nativeSqlOf(this.deps.orm);
-    await withDatabaseErrors(async () => {
-      await sql.run(REVOKE, [sessionId, until]);
-      await sql.run(PRUNE, [now]);
-    });
+    await withDatabaseErrors(() => sql.run(REVOKE, [sessionId, until]));
+    await pruneExpired(sql, 'supabase_revoked_sessions', 'session_id', 'revoked_until', now);
   }
 
   async isRevoked(sessionId: string, now: Date): Promise<boolean> {

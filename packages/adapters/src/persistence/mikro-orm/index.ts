@@ -17,7 +17,6 @@ export { UserSchema } from './entities/UserSchema.ts';
 export { MikroOrmAgentRepository, type MikroOrmAgentRepositoryDeps } from './MikroOrmAgentRepository.ts';
 export { MikroOrmIdempotencyStore, type MikroOrmIdempotencyStoreDeps } from './MikroOrmIdempotencyStore.ts';
 export {
-  ISSUED_REFRESH_TOKENS_PRUNED_PER_WRITE,
   MikroOrmIssuedRefreshTokenStore,
   type MikroOrmIssuedRefreshTokenStoreDeps,
 } from './MikroOrmIssuedRefreshTokenStore.ts';
@@ -32,12 +31,10 @@ export {
 export {
   MikroOrmRateLimiter,
   type MikroOrmRateLimiterDeps,
-  RATE_LIMIT_WINDOWS_PRUNED_PER_ATTEMPT,
 } from './MikroOrmRateLimiter.ts';
 export {
   MikroOrmRevokedSessionStore,
   type MikroOrmRevokedSessionStoreDeps,
-  REVOKED_SESSIONS_PRUNED_PER_WRITE,
 } from './MikroOrmRevokedSessionStore.ts';
 export {
   MikroOrmSessionRepository,
