@@ -7,7 +7,7 @@ const logger = pino({ level: 'silent' });
 describe('SessionReconciler', () => {
   it('runs batches until one comes back short, with a lease longer than the interval', async () => {
     const claims = [50, 50, 7];
-    const execute = vi.fn(async () => ({ claimed: claims.shift() ?? 0, synced: 0, failed: 0, skipped: 0 }));
+    const execute = vi.fn(async () => ({ claimed: claims.shift() ?? 0, synced: 0, failed: 0 }));
     const reconciler = new SessionReconciler({ reconcile: { execute }, logger, intervalSec: 20 });
     await reconciler.runOnce();
     expect(execute).toHaveBeenCalledTimes(3);
@@ -37,7 +37,7 @@ describe('SessionReconciler', () => {
           release = resolve;
         });
         running--;
-        return { claimed: 0, synced: 0, failed: 0, skipped: 0 };
+        return { claimed: 0, synced: 0, failed: 0 };
       });
       const reconciler = new SessionReconciler({ reconcile: { execute }, logger, intervalSec: 15 });
       reconciler.start();
@@ -68,7 +68,7 @@ describe('SessionReconciler', () => {
       const execute = vi
         .fn()
         .mockRejectedValueOnce(new Error('database gone'))
-        .mockResolvedValue({ claimed: 0, synced: 0, failed: 0, skipped: 0 });
+        .mockResolvedValue({ claimed: 0, synced: 0, failed: 0 });
       const reconciler = new SessionReconciler({ reconcile: { execute }, logger, intervalSec: 1 });
       reconciler.start();
       await vi.advanceTimersByTimeAsync(3_000);

@@ -1,4 +1,4 @@
-import type { ReconcileSessions } from '@browserdeck/domain';
+import { type Clock, type ReconcileSessions, SystemClock } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 
 /** Options of the background reconciler. */
@@ -10,6 +10,8 @@ export interface SessionReconcilerOptions {
   batchSize?: number;
   /** Provider calls in flight at once (default 4). */
   concurrency?: number;
+  /** The clock `reconcile` stamps `lastSyncedAt` with, for each pass's cut-off (default: system time). */
+  clock?: Clock;
 }
 
 /**
@@ -43,7 +45,7 @@ export class SessionReconciler {
     const leaseSec = Math.max(30, intervalSec * 2);
     // Sessions refreshed after this (by this pass or another instance) wait for the next pass: without
     // the cut-off a pass over more than one batch re-claims the sessions it has just refreshed.
-    const syncedBefore = new Date();
+    const syncedBefore = (this.options.clock ?? new SystemClock()).now();
     for (let round = 0; round < 100 && !this.stopped; round++) {
       const report = await this.options.reconcile.execute({ batchSize, concurrency, leaseSec, syncedBefore });
       if (report.claimed > 0) this.options.logger.debug(report, 'reconciled sessions');

@@ -48,6 +48,7 @@ export async function startServer(requested: Config, logger: Logger): Promise<Ru
     reconcile: await container.getAsync(TOKENS.ReconcileSessions),
     logger,
     intervalSec: config.RECONCILE_INTERVAL_SEC,
+    clock: await container.getAsync(TOKENS.Clock),
   });
   server.listen(config.PORT, config.HOST);
   await once(server, 'listening');

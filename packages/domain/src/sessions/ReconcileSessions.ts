@@ -16,8 +16,6 @@ export interface ReconcileReport {
   claimed: number;
   synced: number;
   failed: number;
-  /** Claimed but not refreshed: already synced at or after the pass's `syncedBefore` cut-off. */
-  skipped: number;
 }
 
 /**
@@ -47,19 +45,12 @@ export class ReconcileSessions {
       input.batchSize,
       input.syncedBefore,
     );
-    // The repository honours the cut-off; this guard keeps a pass from re-fetching if one does not.
-    const cutOff = input.syncedBefore?.getTime() ?? Number.POSITIVE_INFINITY;
-    const batch = claimed.filter((s) => s.lastSyncedAt.getTime() < cutOff);
-    const report: ReconcileReport = {
-      claimed: claimed.length,
-      synced: 0,
-      failed: 0,
-      skipped: claimed.length - batch.length,
-    };
+    // The repository honours the cut-off (its contract suite checks it on every implementation).
+    const report: ReconcileReport = { claimed: claimed.length, synced: 0, failed: 0 };
     let next = 0;
     const worker = async () => {
-      while (next < batch.length) {
-        const session = batch[next++]!;
+      while (next < claimed.length) {
+        const session = claimed[next++]!;
         try {
           const { syncError } = await syncSession(session, this.deps);
           if (syncError) report.failed++;
@@ -73,7 +64,9 @@ export class ReconcileSessions {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency, batch.length)) }, worker));
+    await Promise.all(
+      Array.from({ length: Math.max(1, Math.min(input.concurrency, claimed.length)) }, worker),
+    );
     return report;
   }
 }

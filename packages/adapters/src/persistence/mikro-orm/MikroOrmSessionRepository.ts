@@ -41,14 +41,14 @@ const NO_SESSIONS: SessionStats = {
 
 const ACTIVE = ACTIVE_SESSION_STATUSES.map((s) => `'${s}'`).join(', ');
 
+/** The cut-off when the caller gives none: later than any sync. */
+const NO_CUT_OFF = new Date('9999-12-31T00:00:00.000Z');
+
 /**
  * The reconciler's claim, one statement. PostgreSQL: `for update skip locked`, so concurrent
  * claimers pass over each other's rows, and a row another claimer leased in the meantime fails the
  * re-checked `where`. SQLite serializes writers, so the plain statement is already exclusive.
  */
-/** The cut-off when the caller gives none: later than any sync. */
-const NO_CUT_OFF = new Date('9999-12-31T00:00:00.000Z');
-
 const CLAIM_SQL = {
   postgresql: `update browser_sessions set sync_lease_until = ? where id in (
       select id from browser_sessions

@@ -3,6 +3,7 @@ import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { SqliteConnection } from '@mikro-orm/sqlite';
 import { type BrowserdeckOrm, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
 import { cacheSqliteStatements, type PreparingDatabase } from './cacheSqliteStatements.ts';
+import { sqlTime } from './sqlTime.ts';
 
 /** A parameter of a hand-written statement. */
 export type SqlParam = string | number | boolean | Date | null;
@@ -24,15 +25,15 @@ interface PgPool {
 }
 
 /**
- * Hand-written, parameterised statements that run on every request (the signed-in session behind
- * a token, a user's projects, a new session's row), straight on the driver MikroORM owns: better-sqlite3 with compiled
- * statements kept for reuse, or `pg` with named prepared statements per pooled connection.
- *
- * MikroORM inlines every parameter into the SQL text and hydrates entities through its unit of
- * work; for these reads that cost 20× the query itself (docs/benchmarks.md). Everything that is not
- * hot stays on MikroORM. Statements use `?` placeholders; booleans and dates are bound the
- * way MikroORM stores them (0/1 and epoch milliseconds on SQLite). Rows come back as the driver
- * returns them: read them with `sqlBoolean` and `sqlDate`.
+ * Hand-written, parameterised statements straight on the driver MikroORM owns: better-sqlite3 with
+ * compiled statements kept for reuse, or `pg` with named prepared statements per pooled connection.
+ * Two kinds of statement go through it (docs/adr/0002): the ones that run on every request (the
+ * signed-in session behind a token, a user's projects, the session list, a new session's row),
+ * where MikroORM's inlined parameters and unit-of-work hydration cost 20× the query itself; and
+ * upserts MikroORM has no operation for (revocation records, rate-limit windows). Everything else
+ * stays on MikroORM. Statements use `?` placeholders; booleans and dates are bound the way MikroORM
+ * stores them (0/1, and dates as `sqlTime` gives them). Rows come back as the driver returns them:
+ * read them with `sqlBoolean` and `sqlDate`.
  */
 export class NativeSql {
   readonly dialect: DatabaseDialect;
@@ -115,7 +116,7 @@ export function nativeSqlOf(orm: BrowserdeckOrm): NativeSql {
 
 function toSqliteParam(value: SqlParam): string | number | null {
   if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value instanceof Date) return value.getTime();
+  if (value instanceof Date) return sqlTime('sqlite', value) as number;
   return value;
 }
 

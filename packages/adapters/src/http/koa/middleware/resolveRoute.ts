@@ -54,7 +54,9 @@ export function resolveRoute(
     const routed = ctx as unknown as Parameters<Layer['stack'][number]>[0];
     routed.params = chosen.params(path, chosen.captures(path));
     // Its handler (buildRouter gives each layer exactly one), straight away: no second dispatch.
-    await chosen.stack[0]?.(routed, next);
+    const [handle] = chosen.stack;
+    if (!handle) throw new Error(`The route ${chosen.name} has no handler.`);
+    await handle(routed, next);
   };
   // Like @koa/router's own middleware, it names the router it serves (tools list routes from it).
   return Object.assign(middleware, { router });
