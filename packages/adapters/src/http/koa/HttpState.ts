@@ -8,8 +8,6 @@ export interface HttpState {
   requestId: string;
   /** The request-scoped logger (bound to the request id, redacting secrets). */
   log: Logger;
-  /** The route chosen for this request (its operation id), set before the router dispatches. */
-  operationId?: string;
   /** The matched route template, for logs: `/v1/projects/:project_id`. */
   routePath?: string;
   /** The error code answered, for the request log. */

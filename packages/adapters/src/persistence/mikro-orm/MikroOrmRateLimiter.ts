@@ -15,7 +15,7 @@ export interface MikroOrmRateLimiterDeps {
 
 /**
  * Counts one attempt: opens a window for a new key, or for one whose window has expired, else adds
- * to it; answers the count and the window's start. One statement, so concurrent attempts from any
+ * to it; answers the count and when the window ends. One statement, so concurrent attempts from any
  * instance each count exactly once. (`set` expressions read the row as it was before the update.)
  */
 const CONSUME =

@@ -49,7 +49,6 @@ export function resolveRoute(
       throw httpError('method_not_allowed', `${ctx.method} is not allowed on ${path}; allowed: ${allow}.`);
     }
     const state = httpState(ctx);
-    state.operationId = chosen.name;
     state.routePath = String(chosen.path);
     const routed = ctx as unknown as Parameters<Layer['stack'][number]>[0];
     routed.params = chosen.params(path, chosen.captures(path));
