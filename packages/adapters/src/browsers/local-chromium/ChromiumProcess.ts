@@ -1,16 +1,23 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { Socket } from 'node:net';
+import { closeSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
 import { ProviderError } from '@browserdeck/domain';
+import { CdpPipe } from './cdp/CdpPipe.ts';
 import { chromiumArgs } from './chromiumArgs.ts';
+import type { BrowserConfinement } from './isolation/BrowserConfinement.ts';
 
-const DEVTOOLS_LINE = /DevTools listening on (ws:\/\/127\.0\.0\.1:(\d+)(\/devtools\/browser\/[^\s]+))/;
 const STDERR_TAIL_CHARS = 4096;
+/** The id of the readiness probe, answered before anyone else speaks on the pipe. */
+const READY_PROBE_ID = 0;
 
 /** How to start one browser. */
 export interface LaunchChromiumOptions {
   readonly executablePath: string;
   readonly profileDir: string;
-  /** How long to wait for the DevTools endpoint (default 30 s). */
+  readonly confinement: BrowserConfinement;
+  /** The egress proxy the browser must use; null only where tests run without one. */
+  readonly proxyUrl: string | null;
+  /** How long to wait for the DevTools pipe to answer (default 30 s). */
   readonly startTimeoutMs?: number;
 }
 
@@ -23,28 +30,24 @@ export interface ChromiumExit {
 }
 
 /**
- * One headless Chromium process with its DevTools endpoint on 127.0.0.1. It runs in its own process
- * group, so stopping it also stops its renderer and utility processes.
+ * One headless Chromium, confined as `BrowserConfinement` says, speaking DevTools over a pipe. It
+ * runs in its own process group (and, confined, its own PID namespace), so stopping it also stops
+ * its renderer and utility processes.
  */
 export class ChromiumProcess {
   readonly pid: number;
-  readonly port: number;
-  /** `ws://127.0.0.1:<port>/devtools/browser/<id>`. */
-  readonly wsUrl: string;
-  /** `/devtools/browser/<id>`. */
-  readonly browserPath: string;
   readonly profileDir: string;
+  /** The DevTools pipe. */
+  readonly pipe: CdpPipe;
   /** Settles when the main process has exited. */
   readonly exited: Promise<ChromiumExit>;
   private stopping = false;
   private exitInfo: ChromiumExit | null = null;
   private stderrTail: string;
 
-  private constructor(child: ChildProcess, match: RegExpExecArray, profileDir: string, stderrTail: string) {
+  private constructor(child: ChildProcess, pipe: CdpPipe, profileDir: string, stderrTail: string) {
     this.pid = child.pid!;
-    this.wsUrl = match[1]!;
-    this.port = Number(match[2]);
-    this.browserPath = match[3]!;
+    this.pipe = pipe;
     this.profileDir = profileDir;
     this.stderrTail = stderrTail;
     // Keep draining stderr: a full pipe would block the browser.
@@ -52,51 +55,72 @@ export class ChromiumProcess {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
     });
     this.exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
+      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
         this.exitInfo = { code, signal, expected: this.stopping };
         this.killGroup();
         resolve(this.exitInfo);
-      });
+      };
+      if (child.exitCode !== null || child.signalCode !== null) onExit(child.exitCode, child.signalCode);
+      else child.once('exit', onExit);
     });
   }
 
-  /** Starts a browser and waits for its DevTools endpoint; `provider_unavailable` when it cannot start. */
-  static launch(options: LaunchChromiumOptions): Promise<ChromiumProcess> {
-    const child = spawn(options.executablePath, chromiumArgs(options.profileDir), {
-      detached: true,
-      // fd 3 and 4: the DevTools pipe, held open and unused (see chromiumArgs).
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+  /** Starts a confined browser and waits until its DevTools pipe answers; `provider_unavailable` when it cannot. */
+  static async launch(options: LaunchChromiumOptions): Promise<ChromiumProcess> {
+    const { confinement } = options;
+    const args = chromiumArgs(options.profileDir, {
+      sandbox: confinement.chromiumSandbox,
+      proxyUrl: options.proxyUrl,
     });
+    const wrapped = await confinement.wrap({
+      executablePath: options.executablePath,
+      args,
+      profileDir: options.profileDir,
+    });
+    let child: ChildProcess;
+    try {
+      child = spawn(wrapped.command, wrapped.args, {
+        detached: true,
+        env: wrapped.env,
+        // fd 3: commands to the browser, fd 4: its answers; 5…: folders the confinement mounts.
+        stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe', ...wrapped.fds],
+      });
+    } finally {
+      for (const fd of wrapped.fds) closeSync(fd);
+    }
     // Neither the browser nor its pipes keep this process alive.
     child.unref();
-    for (const stream of child.stdio.slice(2)) (stream as Socket | null)?.unref();
+    const pipe = new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
+    for (const stream of child.stdio.slice(2, 5)) (stream as unknown as { unref?: () => void })?.unref?.();
     return new Promise((resolve, reject) => {
       let stderr = '';
+      let settled = false;
       const fail = (reason: string, cause?: unknown): void => {
+        if (settled) return;
+        settled = true;
         cleanup();
-        if (child.exitCode === null && child.signalCode === null) killProcessGroup(child.pid);
+        killProcessGroup(child.pid);
         const tail = stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 500);
+        const where = confinement.level === 'off' ? '' : ` (isolation: ${confinement.level})`;
         reject(
-          new ProviderError(
-            'provider_unavailable',
-            `Chromium could not start: ${reason}${tail ? `: ${tail}` : ''}`,
-            {
-              cause,
-            },
-          ),
+          new ProviderError('provider_unavailable', `Chromium could not start${where}: ${reason}${tail ? `: ${tail}` : ''}`, {
+            cause,
+          }),
         );
       };
       const onData = (chunk: Buffer): void => {
         stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
-        const match = DEVTOOLS_LINE.exec(stderr);
-        if (!match) return;
+      };
+      const onAnswer = (message: string): void => {
+        if (settled || !message.startsWith(`{"id":${READY_PROBE_ID},`)) return;
+        settled = true;
         cleanup();
-        resolve(new ChromiumProcess(child, match, options.profileDir, stderr));
+        resolve(new ChromiumProcess(child, pipe, options.profileDir, stderr));
       };
       const onExit = (code: number | null, signal: string | null): void =>
-        fail(`it exited (code ${code}, signal ${signal}) before opening DevTools`);
+        fail(`it exited (code ${code}, signal ${signal}) before DevTools answered`);
       const onError = (error: Error): void => fail(error.message, error);
-      const timer = setTimeout(() => fail('no DevTools endpoint in time'), options.startTimeoutMs ?? 30_000);
+      const timer = setTimeout(() => fail('DevTools did not answer in time'), options.startTimeoutMs ?? 30_000);
       const cleanup = (): void => {
         clearTimeout(timer);
         child.stderr!.off('data', onData);
@@ -106,6 +130,8 @@ export class ChromiumProcess {
       child.stderr!.on('data', onData);
       child.once('exit', onExit);
       child.once('error', onError);
+      pipe.onMessage(onAnswer);
+      pipe.send(JSON.stringify({ id: READY_PROBE_ID, method: 'Browser.getVersion' }));
     });
   }
 
@@ -127,17 +153,13 @@ export class ChromiumProcess {
   }
 
   /**
-   * Asks the browser to shut down cleanly (SIGTERM: it flushes cookies and storage to its profile),
-   * and kills the group if it has not exited after `graceMs`.
+   * Asks the browser to shut down cleanly (`Browser.close` over the pipe: it flushes cookies and
+   * storage to its profile), and kills the group if it has not exited after `graceMs`.
    */
   async stopGracefully(graceMs: number): Promise<ChromiumExit> {
     this.stopping = true;
     if (this.exitInfo) return this.exitInfo;
-    try {
-      process.kill(this.pid, 'SIGTERM');
-    } catch {
-      // Already gone.
-    }
+    this.pipe.send(JSON.stringify({ id: -1, method: 'Browser.close' }));
     const timer = setTimeout(() => this.killGroup(), graceMs);
     try {
       return await this.exited;

@@ -23,6 +23,8 @@ export type LocalEndStatus = Extract<SessionStatus, 'COMPLETED' | 'ERROR' | 'TIM
 export class LocalBrowserSession {
   readonly id: string;
   readonly keyDigest: Buffer;
+  /** Our project id: contexts and slots are counted per project. */
+  readonly projectId: string;
   readonly contextId: string | null;
   readonly browser: PreparedBrowser;
   private current: ProviderSessionSnapshot;
@@ -35,6 +37,7 @@ export class LocalBrowserSession {
   constructor(deps: {
     snapshot: ProviderSessionSnapshot;
     keyDigest: Buffer;
+    projectId: string;
     contextId: string | null;
     browser: PreparedBrowser;
     clock: Clock;
@@ -44,6 +47,7 @@ export class LocalBrowserSession {
     this.id = deps.snapshot.providerSessionId;
     this.current = deps.snapshot;
     this.keyDigest = deps.keyDigest;
+    this.projectId = deps.projectId;
     this.contextId = deps.contextId;
     this.browser = deps.browser;
     this.clock = deps.clock;
@@ -82,6 +86,7 @@ export class LocalBrowserSession {
         expiresAt: new Date(now.getTime() + options.timeoutSec * 1000),
       },
       keyDigest: digestSigningKey(key),
+      projectId: options.request.projectId,
       contextId: options.request.contextId,
       browser: options.browser,
       clock: options.clock,

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import type { Duplex } from 'node:stream';
 import {
   type BrowserProvider,
@@ -14,7 +14,9 @@ import {
 import { ChromiumLocator } from './ChromiumLocator.ts';
 import { capacityError } from './capacityError.ts';
 import { contextProfileDir } from './contextProfileDir.ts';
+import { EgressPolicy } from './egress/EgressPolicy.ts';
 import { EndedSessionArchive } from './EndedSessionArchive.ts';
+import { BrowserConfinement } from './isolation/BrowserConfinement.ts';
 import { LocalBrowserSession } from './LocalBrowserSession.ts';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
@@ -25,9 +27,11 @@ import { WarmPool } from './WarmPool.ts';
 const REFILL_DELAY_MS = 250;
 
 /**
- * The `local` browser provider: one headless Chromium process per session on this host, DevTools
- * on loopback only, reached through the service's own signed WebSocket endpoint (`handleUpgrade`).
- * See docs/adr/0003-local-chromium-provider.md.
+ * The `local` browser provider: one headless Chromium per session on this host, confined (an
+ * unprivileged user, Chromium's sandbox, a filesystem view of its own profile: `BrowserConfinement`),
+ * with all its traffic through an egress proxy (`EgressProxy`) and DevTools over a pipe, reached only
+ * through the service's own signed WebSocket endpoint (`handleUpgrade`) and its command allowlist.
+ * Contexts and slots are per project. See docs/adr/0003-local-chromium-provider.md and docs/security.md.
  */
 export class LocalChromiumProvider implements BrowserProvider {
   readonly name = 'local';
@@ -37,6 +41,11 @@ export class LocalChromiumProvider implements BrowserProvider {
   private readonly logger: Logger;
   private readonly live = new Map<string, LocalBrowserSession>();
   private readonly contextsInUse = new Set<string>();
+  /** Slots per project: running sessions plus creates in progress. */
+  private readonly projectSlots = new Map<string, number>();
+  private readonly maxPerProject: number;
+  private readonly egress: EgressPolicy;
+  private confinement: Promise<BrowserConfinement> | null = null;
   private readonly archive: EndedSessionArchive;
   private readonly pool: WarmPool;
   private readonly locator: ChromiumLocator;
@@ -52,8 +61,13 @@ export class LocalChromiumProvider implements BrowserProvider {
       throw new RangeError('maxSessions must be a positive integer');
     if (!Number.isInteger(options.warmBrowsers) || options.warmBrowsers < 0)
       throw new RangeError('warmBrowsers must be a non-negative integer');
+    const perProject = options.maxSessionsPerProject ?? Math.max(1, Math.floor(options.maxSessions / 2));
+    if (!Number.isInteger(perProject) || perProject < 1)
+      throw new RangeError('maxSessionsPerProject must be a positive integer');
+    this.maxPerProject = perProject;
     this.options = options;
     this.logger = options.logger ?? silentLogger;
+    this.egress = new EgressPolicy({ ...options.egress, ownAddresses: ownAddresses() });
     this.locator = new ChromiumLocator({ ...options.chromiumSearch, chromiumPath: options.chromiumPath });
     this.archive = new EndedSessionArchive({
       maxSessions: options.endedSessionRetention ?? 1000,
@@ -72,8 +86,17 @@ export class LocalChromiumProvider implements BrowserProvider {
     process.on('exit', this.killAllNow);
   }
 
-  /** Finds the browser and fills the warm pool; a missing browser is logged, not thrown. */
+  /**
+   * Sets up the browsers' confinement (throwing, with what is missing, when no level can be set up:
+   * the provider never runs browsers unconfined unless told `isolation: 'off'`), finds the browser
+   * and fills the warm pool; a missing browser is logged, not thrown.
+   */
   async start(): Promise<void> {
+    const confinement = await this.confine();
+    this.logger.info?.(
+      { isolation: confinement.level, browserUser: confinement.user?.name ?? null, egress: this.egress.describe() },
+      `local provider: browsers run with isolation level ${confinement.level}`,
+    );
     try {
       await this.locator.locate();
     } catch (error) {
@@ -96,21 +119,33 @@ export class LocalChromiumProvider implements BrowserProvider {
 
   async create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
     if (this.closed) throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
-    const contextId = request.contextId;
-    const profileDir = contextId === null ? null : contextProfileDir(this.options.dataDir, contextId);
+    const { contextId, projectId } = request;
+    const profileDir = contextId === null ? null : contextProfileDir(this.options.dataDir, projectId, contextId);
+    const contextKey = contextId === null ? null : `${projectId}/${contextId}`;
+    await this.confine();
     await this.locator.locate();
+    const now = this.options.clock.now();
     if (this.live.size + this.reserved >= this.options.maxSessions)
       throw capacityError(
-        this.options.maxSessions,
+        `The local provider is running its maximum of ${this.options.maxSessions} sessions`,
         [...this.live.values()].map((s) => s.snapshot.expiresAt),
-        this.options.clock.now(),
+        now,
       );
-    if (contextId !== null && this.contextsInUse.has(contextId)) {
-      const message = `Context ${contextId} is in use by a running session.`;
+    const held = this.projectSlots.get(projectId) ?? 0;
+    if (held >= this.maxPerProject)
+      throw capacityError(
+        `This project is running its fair share of ${this.maxPerProject} local sessions (LOCAL_MAX_SESSIONS_PER_PROJECT)`,
+        [...this.live.values()].filter((s) => s.projectId === projectId).map((s) => s.snapshot.expiresAt),
+        now,
+      );
+    if (contextKey !== null && this.contextsInUse.has(contextKey)) {
+      const message = `Context ${contextId} is in use by a running session of this project.`;
       throw new ProviderError('provider_rate_limited', message, { retryAfterSec: 5 });
     }
     this.reserved++;
-    if (contextId !== null) this.contextsInUse.add(contextId);
+    this.projectSlots.set(projectId, held + 1);
+    if (contextKey !== null) this.contextsInUse.add(contextKey);
+    let opened = false;
     try {
       let browser = profileDir === null ? await this.pool.take() : null;
       if (browser) browser.recorder.clear();
@@ -127,11 +162,14 @@ export class LocalChromiumProvider implements BrowserProvider {
         await browser.dispose();
         throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
       }
-      return this.open(browser, request).snapshot;
+      const session = this.open(browser, request);
+      opened = true;
+      return session.snapshot;
     } catch (error) {
-      if (contextId !== null) this.contextsInUse.delete(contextId);
+      if (contextKey !== null) this.contextsInUse.delete(contextKey);
       throw error;
     } finally {
+      if (!opened) this.freeProjectSlot(projectId);
       this.reserved--;
       this.pool.refillSoon(REFILL_DELAY_MS);
     }
@@ -196,19 +234,45 @@ export class LocalChromiumProvider implements BrowserProvider {
 
   private retire(session: LocalBrowserSession): void {
     this.live.delete(session.id);
-    if (session.contextId !== null) this.contextsInUse.delete(session.contextId);
+    this.freeProjectSlot(session.projectId);
+    if (session.contextId !== null) this.contextsInUse.delete(`${session.projectId}/${session.contextId}`);
     this.archive.add(session.snapshot, session.keyDigest, session.logs());
     this.pool.refill();
   }
 
-  private launch(profile: ProfileChoice): Promise<PreparedBrowser> {
-    return this.locator.locate().then((found) =>
-      PreparedBrowser.launch({
-        executablePath: found.path,
-        profile,
-        clock: this.options.clock,
-        logBufferSize: this.options.logBufferSize ?? 1000,
-      }),
-    );
+  private freeProjectSlot(projectId: string): void {
+    const held = (this.projectSlots.get(projectId) ?? 1) - 1;
+    if (held > 0) this.projectSlots.set(projectId, held);
+    else this.projectSlots.delete(projectId);
   }
+
+  private confine(): Promise<BrowserConfinement> {
+    this.confinement ??= BrowserConfinement.setUp({
+      setting: this.options.isolation ?? 'on',
+      browserUser: this.options.browserUser,
+      hiddenPaths: [this.options.dataDir, ...(this.options.hiddenPaths ?? [process.cwd()])],
+      logger: this.logger,
+    }).catch((error: unknown) => {
+      this.confinement = null;
+      throw new ProviderError('provider_unavailable', (error as Error).message, { cause: error });
+    });
+    return this.confinement;
+  }
+
+  private async launch(profile: ProfileChoice): Promise<PreparedBrowser> {
+    const [confinement, found] = await Promise.all([this.confine(), this.locator.locate()]);
+    return PreparedBrowser.launch({
+      executablePath: found.path,
+      profile,
+      confinement,
+      egress: this.egress,
+      clock: this.options.clock,
+      logBufferSize: this.options.logBufferSize ?? 1000,
+    });
+  }
+}
+
+/** This host's own addresses, which browsers may never reach (the service listens on some of them). */
+function ownAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
 }

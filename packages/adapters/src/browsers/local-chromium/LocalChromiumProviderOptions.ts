@@ -1,11 +1,13 @@
 import type { Clock, Logger } from '@browserdeck/domain';
+import type { EgressPolicyOptions } from './egress/EgressPolicy.ts';
 import type { FindChromiumOptions } from './findChromium.ts';
+import type { IsolationSetting } from './isolation/BrowserConfinement.ts';
 
 /** How the local provider is set up (SPEC §9: `PUBLIC_URL`, `DATA_DIR`, `CHROMIUM_PATH`, `LOCAL_*`). */
 export interface LocalChromiumProviderOptions {
   /** Base of the `connectUrl`s handed out (`http:` → `ws:`, `https:` → `wss:`; a path is kept). */
   readonly publicUrl: string;
-  /** Persistent context profiles live in `<dataDir>/contexts/<contextId>`. */
+  /** Persistent context profiles live in `<dataDir>/contexts/<projectId>/<contextId>`; browsers never see this folder. */
   readonly dataDir: string;
   /** The browser to run; when absent, `CHROMIUM_PATH`, a system browser, then `@sparticuz/chromium`. */
   readonly chromiumPath?: string | undefined;
@@ -13,6 +15,22 @@ export interface LocalChromiumProviderOptions {
   readonly maxSessions: number;
   /** Browsers kept started ahead (`LOCAL_WARM_BROWSERS`); they yield their slots to sessions. */
   readonly warmBrowsers: number;
+  /**
+   * Most sessions one project holds at once (`LOCAL_MAX_SESSIONS_PER_PROJECT`; default half of
+   * `maxSessions`, at least 1), so one tenant cannot take every slot.
+   */
+  readonly maxSessionsPerProject?: number | undefined;
+  /** `LOCAL_ISOLATION` (default `on`: the strongest level this host supports; see `BrowserConfinement`). */
+  readonly isolation?: IsolationSetting | undefined;
+  /** `BROWSER_USER`: who browsers run as (default: `browserdeck-browser`, created when the service is root). */
+  readonly browserUser?: string | undefined;
+  /** Folders browsers must never see besides `dataDir` (default: the service's working folder). */
+  readonly hiddenPaths?: readonly string[] | undefined;
+  /**
+   * What browsers may reach beyond the public internet (`EGRESS_ALLOW_PRIVATE`, `EGRESS_ALLOW`,
+   * `EGRESS_DENY`); every local browser goes through an egress proxy that applies it.
+   */
+  readonly egress?: Omit<EgressPolicyOptions, 'ownAddresses'> | undefined;
   /** Log entries kept per session; the newest win (default 1000). */
   readonly logBufferSize?: number;
   readonly clock: Clock;

@@ -1,8 +1,13 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '@browserdeck/domain';
-import { CdpClient } from './CdpClient.ts';
+import { CdpClient } from './cdp/CdpClient.ts';
+import { CdpRouter } from './cdp/CdpRouter.ts';
 import { ChromiumProcess } from './ChromiumProcess.ts';
+import { downloadsDirOf } from './cdpCommandPolicy.ts';
+import type { EgressPolicy } from './egress/EgressPolicy.ts';
+import { EgressProxy } from './egress/EgressProxy.ts';
+import type { BrowserConfinement } from './isolation/BrowserConfinement.ts';
 import { SessionLogRecorder } from './SessionLogRecorder.ts';
 
 /** Prefix of the temporary profile folders, under the provider's temporary folder. */
@@ -16,52 +21,76 @@ export type ProfileChoice =
 /** How long a browser with a persistent profile may take to shut down cleanly. */
 const PERSISTENT_SHUTDOWN_GRACE_MS = 5_000;
 
+/** Everything a browser launch needs besides its profile. */
+export interface BrowserLaunchSettings {
+  readonly executablePath: string;
+  readonly confinement: BrowserConfinement;
+  /** What the browser may reach through its egress proxy; null runs without one (tests of the proxy-less path only). */
+  readonly egress: EgressPolicy | null;
+  readonly clock: Clock;
+  readonly logBufferSize: number;
+}
+
 /**
- * A running browser with the provider's own CDP connection and log recorder attached: what a
- * session (or the warm pool) holds.
+ * A running browser with its egress proxy, its DevTools router and the provider's own CDP
+ * connection and log recorder attached: what a session (or the warm pool) holds.
  */
 export class PreparedBrowser {
   readonly process: ChromiumProcess;
+  readonly router: CdpRouter;
   readonly cdp: CdpClient;
   readonly recorder: SessionLogRecorder;
   /** True for a fresh temporary profile, removed when the browser stops. */
   readonly temporary: boolean;
+  private readonly proxy: EgressProxy | null;
   private disposal: Promise<void> | null = null;
 
-  private constructor(
-    process: ChromiumProcess,
-    cdp: CdpClient,
-    recorder: SessionLogRecorder,
-    temporary: boolean,
-  ) {
-    this.process = process;
-    this.cdp = cdp;
-    this.recorder = recorder;
-    this.temporary = temporary;
+  private constructor(parts: {
+    process: ChromiumProcess;
+    router: CdpRouter;
+    cdp: CdpClient;
+    recorder: SessionLogRecorder;
+    temporary: boolean;
+    proxy: EgressProxy | null;
+  }) {
+    this.process = parts.process;
+    this.router = parts.router;
+    this.cdp = parts.cdp;
+    this.recorder = parts.recorder;
+    this.temporary = parts.temporary;
+    this.proxy = parts.proxy;
   }
 
   /** Starts a browser, connects to it and starts recording. Cleans up everything if a step fails. */
-  static async launch(options: {
-    executablePath: string;
-    profile: ProfileChoice;
-    clock: Clock;
-    logBufferSize: number;
-  }): Promise<PreparedBrowser> {
-    const temporary = options.profile.kind === 'temporary';
+  static async launch(settings: BrowserLaunchSettings & { profile: ProfileChoice }): Promise<PreparedBrowser> {
+    const temporary = settings.profile.kind === 'temporary';
     const profileDir =
-      options.profile.kind === 'temporary'
-        ? await mkdtemp(join(options.profile.parentDir, TEMP_PROFILE_PREFIX))
-        : options.profile.dir;
-    if (!temporary) await mkdir(profileDir, { recursive: true });
+      settings.profile.kind === 'temporary'
+        ? await mkdtemp(join(settings.profile.parentDir, TEMP_PROFILE_PREFIX))
+        : settings.profile.dir;
     let process: ChromiumProcess | null = null;
+    let proxy: EgressProxy | null = null;
     try {
-      process = await ChromiumProcess.launch({ executablePath: options.executablePath, profileDir });
-      const cdp = await CdpClient.connect(process.wsUrl);
-      const recorder = new SessionLogRecorder({ cdp, clock: options.clock, capacity: options.logBufferSize });
-      await recorder.start();
-      return new PreparedBrowser(process, cdp, recorder, temporary);
+      await mkdir(downloadsDirOf(profileDir), { recursive: true });
+      await settings.confinement.claim(profileDir);
+      await settings.confinement.claim(downloadsDirOf(profileDir));
+      const recorder = new SessionLogRecorder({ clock: settings.clock, capacity: settings.logBufferSize });
+      if (settings.egress)
+        proxy = await EgressProxy.start({ policy: settings.egress, onRefused: (r) => recorder.recordEgressRefusal(r) });
+      process = await ChromiumProcess.launch({
+        executablePath: settings.executablePath,
+        profileDir,
+        confinement: settings.confinement,
+        proxyUrl: proxy?.url ?? null,
+      });
+      const router = new CdpRouter(process.pipe);
+      const cdp = new CdpClient();
+      cdp.attach(router.openRoot(cdp.receive, cdp.onClosed));
+      await recorder.start(cdp);
+      return new PreparedBrowser({ process, router, cdp, recorder, temporary, proxy });
     } catch (error) {
       await process?.kill();
+      await proxy?.close();
       if (temporary) await removeProfile(profileDir);
       throw error;
     }
@@ -72,14 +101,19 @@ export class PreparedBrowser {
     return this.process.profileDir;
   }
 
+  /** Where the browser's downloads go, and the only folder a client may name files in. */
+  get downloadsDir(): string {
+    return downloadsDirOf(this.profileDir);
+  }
+
   /** True while the browser process runs. */
   get alive(): boolean {
     return this.process.exit === null;
   }
 
   /**
-   * Stops the browser and removes a temporary profile. A persistent profile is shut down cleanly
-   * (so cookies reach the disk); a temporary one is killed at once. Idempotent.
+   * Stops the browser and its proxy, and removes a temporary profile. A persistent profile is shut
+   * down cleanly (so cookies reach the disk); a temporary one is killed at once. Idempotent.
    */
   dispose(): Promise<void> {
     this.disposal ??= this.stop();
@@ -87,9 +121,10 @@ export class PreparedBrowser {
   }
 
   private async stop(): Promise<void> {
-    this.cdp.close();
     if (this.temporary) await this.process.kill();
     else await this.process.stopGracefully(PERSISTENT_SHUTDOWN_GRACE_MS);
+    this.cdp.close();
+    await this.proxy?.close();
     if (this.temporary) await removeProfile(this.profileDir);
   }
 }

@@ -1,5 +1,5 @@
 import type { Clock, SessionLogEntry } from '@browserdeck/domain';
-import type { CdpClient, CdpEvent } from './CdpClient.ts';
+import type { CdpClient, CdpEvent } from './cdp/CdpClient.ts';
 import { RingBuffer } from './RingBuffer.ts';
 
 /** CDP events recorded as session logs. `Network.responseReceived` is stored as a response. */
@@ -13,16 +13,22 @@ export const RECORDED_CDP_EVENTS: readonly string[] = [
 ];
 
 /**
- * Requests no page may make (failed with `AccessDenied`): the host's files, and the DevTools HTTP
- * endpoints of the browsers on this host (which would reveal other sessions' browsers).
+ * Requests no page may make (failed with `AccessDenied`): `file:` URLs, which the egress proxy
+ * never sees. The confinement already limits them to the browser's own view; this is a second belt.
+ * Network destinations are the egress proxy's business (see `EgressProxy`).
  */
-export const BLOCKED_URL_PATTERNS: ReadonlyArray<{ urlPattern: string }> = [
-  { urlPattern: 'file:*' },
-  ...['127.0.0.1', 'localhost', '[::1]'].flatMap((host) => [
-    { urlPattern: `http://${host}:*/json*` },
-    { urlPattern: `http://${host}:*/devtools/*` },
-  ]),
-];
+export const BLOCKED_URL_PATTERNS: ReadonlyArray<{ urlPattern: string }> = [{ urlPattern: 'file:*' }];
+
+/** The log `method` of a request the egress proxy refused. */
+export const EGRESS_REFUSED_METHOD = 'Browserdeck.egressRefused';
+
+/** What the egress proxy reports of a refused request. */
+export interface EgressRefusalRecord {
+  readonly host: string;
+  readonly port: number;
+  readonly address?: string | undefined;
+  readonly reason: string;
+}
 
 /**
  * Records a browser's console, exception, log and network events into a bounded ring buffer, in
@@ -30,22 +36,27 @@ export const BLOCKED_URL_PATTERNS: ReadonlyArray<{ urlPattern: string }> = [
  * Log there (and fails the requests of `BLOCKED_URL_PATTERNS`), and lets the page run. Pages are numbered 0, 1, 2… in the order they appear.
  */
 export class SessionLogRecorder {
-  private readonly cdp: CdpClient;
+  private cdpClient: CdpClient | null = null;
   private readonly clock: Clock;
   private readonly buffer: RingBuffer<SessionLogEntry>;
   private readonly pageIds = new Map<string, number>();
   private readonly pageOfSession = new Map<string, number>();
 
-  constructor(deps: { cdp: CdpClient; clock: Clock; capacity: number }) {
-    this.cdp = deps.cdp;
+  constructor(deps: { clock: Clock; capacity: number }) {
     this.clock = deps.clock;
     this.buffer = new RingBuffer(deps.capacity);
-    this.cdp.onEvent((event) => this.onEvent(event));
+  }
+
+  private get cdp(): CdpClient {
+    if (!this.cdpClient) throw new Error('The recorder has not started');
+    return this.cdpClient;
   }
 
   /** Starts auto-attaching to pages, existing and new (which wait for us before they run). */
-  async start(): Promise<void> {
-    await this.cdp.send('Target.setAutoAttach', {
+  async start(cdp: CdpClient): Promise<void> {
+    this.cdpClient = cdp;
+    cdp.onEvent((event) => this.onEvent(event));
+    await cdp.send('Target.setAutoAttach', {
       autoAttach: true,
       waitForDebuggerOnStart: true,
       flatten: true,
@@ -55,6 +66,16 @@ export class SessionLogRecorder {
   /** The recorded entries, oldest first. */
   entries(): SessionLogEntry[] {
     return this.buffer.toArray();
+  }
+
+  /**
+   * Records a request the egress proxy refused (`Browserdeck.egressRefused`, page -1: the proxy
+   * does not know which page asked), with the destination and the reason.
+   */
+  recordEgressRefusal(refusal: EgressRefusalRecord): void {
+    const timestamp = this.clock.now().getTime();
+    const params = { host: refusal.host, port: refusal.port, address: refusal.address ?? null, reason: refusal.reason };
+    this.buffer.push({ timestamp, method: EGRESS_REFUSED_METHOD, pageId: -1, request: { timestamp, params } });
   }
 
   /** Forgets what was recorded so far (a warm browser handed to a new session starts empty). */

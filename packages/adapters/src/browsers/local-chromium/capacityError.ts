@@ -5,7 +5,7 @@ import { ProviderError } from '@browserdeck/domain';
  * a running session (between 1 and 60 seconds; a release may free a slot sooner).
  */
 export function capacityError(
-  maxSessions: number,
+  reason: string,
   expiries: readonly (Date | null)[],
   now: Date,
 ): ProviderError {
@@ -13,7 +13,7 @@ export function capacityError(
   const retryAfterSec = Math.min(60, Math.max(1, Math.ceil((soonest - now.getTime()) / 1000)));
   return new ProviderError(
     'provider_rate_limited',
-    `The local provider is running its maximum of ${maxSessions} sessions; release one or retry later.`,
+    `${reason}; release one or retry later.`,
     { retryAfterSec },
   );
 }

@@ -1,73 +1,170 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
-
-/** Domains a client may not use at all: they reach the host (extensions, web apps) or escape CDP. */
-const DENIED_DOMAINS = ['Extensions.', 'PWA.'];
-/** Single commands a client may not send. */
-const DENIED_METHODS = new Set(['Target.exposeDevToolsProtocol', 'Browser.executeBrowserCommand']);
-const DOWNLOAD_METHODS = new Set(['Browser.setDownloadBehavior', 'Page.setDownloadBehavior']);
-const NAVIGATING_METHODS = new Set(['Page.navigate', 'Target.createTarget']);
-
-interface CdpCommand {
-  id?: unknown;
-  method?: unknown;
-  params?: Record<string, unknown>;
-  sessionId?: unknown;
-}
+import type { CdpCommand } from './cdp/CdpRouter.ts';
 
 /**
- * What a client may ask of a browser on the service's host through its `connectUrl`. The browser
- * runs as the service's user, so commands that touch the host's files are contained:
- * downloads always go to `downloadsDir` (the path a client names is replaced), file inputs may
- * only use files from there, `file:` URLs cannot be opened, and the domains and commands above are
- * refused. A refused command is renamed, so the browser itself answers it with a "method not
- * found" error naming it. Returns the message to forward.
+ * Domains a client may use: those Playwright, Puppeteer and Selenium's CDP bridge use. Anything
+ * else (`Extensions`, `PWA`, `Tethering`, `SystemInfo`, `Cast`, `FileSystem`, unknown domains) is
+ * refused.
  */
-export function applyCdpCommandPolicy(message: Buffer, downloadsDir: string): Buffer {
-  let command: CdpCommand;
+export const ALLOWED_CDP_DOMAINS: ReadonlySet<string> = new Set([
+  'Accessibility',
+  'Animation',
+  'Audits',
+  'Autofill',
+  'BackgroundService',
+  'Browser',
+  'CSS',
+  'CacheStorage',
+  'Console',
+  'DOM',
+  'DOMDebugger',
+  'DOMSnapshot',
+  'DOMStorage',
+  'Debugger',
+  'DeviceAccess',
+  'DeviceOrientation',
+  'Emulation',
+  'EventBreakpoints',
+  'FedCm',
+  'Fetch',
+  'HeadlessExperimental',
+  'HeapProfiler',
+  'IO',
+  'IndexedDB',
+  'Input',
+  'Inspector',
+  'LayerTree',
+  'Log',
+  'Media',
+  'Memory',
+  'Network',
+  'Overlay',
+  'Page',
+  'Performance',
+  'PerformanceTimeline',
+  'Preload',
+  'Profiler',
+  'Runtime',
+  'Schema',
+  'Security',
+  'ServiceWorker',
+  'Storage',
+  'Target',
+  'Tracing',
+  'WebAudio',
+  'WebAuthn',
+]);
+
+/** Commands of allowed domains that are refused, with the rule each breaks. */
+const DENIED_METHODS: ReadonlyMap<string, string> = new Map([
+  ['Browser.executeBrowserCommand', 'runs browser UI commands'],
+  ['Target.exposeDevToolsProtocol', 'hands DevTools to page script'],
+  ['Target.sendMessageToTarget', 'nested (non-flat) sessions are not supported; attach with flatten: true'],
+  ['Target.attachToBrowserTarget', 'browser-target sessions belong to the proxy; your connection already is one'],
+  ['Target.setRemoteLocations', 'opens network connections from the browser'],
+  ['Target.openDevTools', 'opens DevTools windows'],
+]);
+
+/** Commands that open a URL: `file:` is refused. */
+const URL_METHODS = new Set(['Page.navigate', 'Target.createTarget', 'Network.loadNetworkResource']);
+/** Commands whose download folder is replaced by the session's own. */
+const DOWNLOAD_METHODS = new Set(['Browser.setDownloadBehavior', 'Page.setDownloadBehavior']);
+
+/** The session's own folders, where file parameters may point. */
+export interface SessionFolders {
+  readonly downloadsDir: string;
+}
+
+/** The outcome of checking one client message. */
+export type PolicyDecision =
+  | { readonly allowed: true; readonly command: CdpCommand }
+  | {
+      readonly allowed: false;
+      readonly id: number | null;
+      readonly sessionId?: string | undefined;
+      readonly code: number;
+      readonly message: string;
+    };
+
+/**
+ * What a client may ask of a browser through its `connectUrl`. It fails closed: a message that is
+ * not strict JSON (Chrome's own parser accepts comments, Node's does not), has no numeric `id` and
+ * string `method`, or names a domain or command outside the allowlist is refused with the rule it
+ * broke, and the browser only ever receives the command as re-serialised here (so it sees exactly
+ * what was checked). File parameters are confined to the session's folders: file inputs and
+ * dropped files must lie in `downloadsDir`, downloads always go there, and `file:` URLs cannot be
+ * opened. Nested sessions (`Target.sendMessageToTarget`, non-flat attach) are refused, so every
+ * command a page target receives passes through here.
+ */
+export function checkCdpCommand(raw: string, folders: SessionFolders): PolicyDecision {
+  let parsed: unknown;
   try {
-    command = JSON.parse(message.toString('utf8')) as CdpCommand;
+    parsed = JSON.parse(raw);
   } catch {
-    return message; // The browser answers a malformed message itself.
+    return { allowed: false, id: null, code: -32700, message: 'Browserdeck: the message is not strict JSON and was dropped.' };
   }
-  if (typeof command !== 'object' || command === null || typeof command.method !== 'string') return message;
-  const method = command.method;
-  const params = command.params ?? {};
-  if (DENIED_METHODS.has(method) || DENIED_DOMAINS.some((d) => method.startsWith(d))) return refuse(command);
-  if (NAVIGATING_METHODS.has(method) && typeof params.url === 'string' && opensFile(params.url))
-    return refuse(command);
-  if (method === 'DOM.setFileInputFiles') {
-    const files = Array.isArray(params.files) ? params.files : [];
-    const inside = files.every((f) => typeof f === 'string' && isInside(downloadsDir, f));
-    return inside ? message : refuse(command);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { allowed: false, id: null, code: -32600, message: 'Browserdeck: a command must be a JSON object.' };
+  const { id, method, params, sessionId } = parsed as Record<string, unknown>;
+  const idOrNull = typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+  const session = typeof sessionId === 'string' ? sessionId : undefined;
+  const refuse = (code: number, message: string): PolicyDecision => ({
+    allowed: false,
+    id: idOrNull,
+    sessionId: session,
+    code,
+    message: `Browserdeck: ${message}`,
+  });
+  if (idOrNull === null) return refuse(-32600, 'a command needs an integer "id".');
+  if (typeof method !== 'string') return refuse(-32600, 'a command needs a string "method".');
+  if (sessionId !== undefined && session === undefined) return refuse(-32600, '"sessionId" must be a string.');
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
+    return refuse(-32602, '"params" must be an object.');
+  const p = (params ?? {}) as Record<string, unknown>;
+  const domain = method.split('.')[0]!;
+  if (!ALLOWED_CDP_DOMAINS.has(domain) || !/^[A-Za-z]+\.[A-Za-z]+$/.test(method))
+    return refuse(-32601, `${method} is not allowed (the ${domain} domain is not on the allowlist).`);
+  const denied = DENIED_METHODS.get(method);
+  if (denied) return refuse(-32601, `${method} is not allowed (${denied}).`);
+  const command = (next: Record<string, unknown> = p): PolicyDecision => ({
+    allowed: true,
+    command: { id: idOrNull, method, params: next, ...(session === undefined ? {} : { sessionId: session }) },
+  });
+  if ((method === 'Target.attachToTarget' || (method === 'Target.setAutoAttach' && p.autoAttach === true)) && p.flatten !== true)
+    return refuse(-32602, `${method} needs flatten: true (nested sessions are not supported).`);
+  if (URL_METHODS.has(method) && typeof p.url === 'string' && opensFile(p.url))
+    return refuse(-32602, `${method} may not open file: URLs.`);
+  if (method === 'DOM.setFileInputFiles' || method === 'Page.handleFileChooser') {
+    const files = Array.isArray(p.files) ? p.files : [];
+    if (!files.every((f) => typeof f === 'string' && isInside(folders.downloadsDir, f)))
+      return refuse(-32602, `${method}: files must be inside the session's downloads folder ${folders.downloadsDir}.`);
   }
-  if (DOWNLOAD_METHODS.has(method) && params.behavior !== 'deny' && params.behavior !== 'default') {
-    return Buffer.from(JSON.stringify({ ...command, params: { ...params, downloadPath: downloadsDir } }));
+  if (method === 'Input.dispatchDragEvent') {
+    const data = (p.data ?? {}) as Record<string, unknown>;
+    const files = data.files === undefined ? [] : Array.isArray(data.files) ? data.files : [null];
+    if (!files.every((f) => typeof f === 'string' && isInside(folders.downloadsDir, f)))
+      return refuse(-32602, `${method}: data.files must be inside the session's downloads folder ${folders.downloadsDir}.`);
   }
-  return message;
+  if (DOWNLOAD_METHODS.has(method) && p.behavior !== 'deny' && p.behavior !== 'default')
+    return command({ ...p, downloadPath: folders.downloadsDir });
+  return command();
 }
 
 /** True for a `file:` URL, also behind `view-source:`, parsed as the browser parses it. */
 function opensFile(url: string): boolean {
   let parsed: URL;
   try {
-    parsed = new URL(url);
+    parsed = new URL(url.trim());
   } catch {
     // Not an absolute URL to us; refuse anything that still spells the scheme out.
     return /f\W*i\W*l\W*e\W*:/i.test(url);
   }
   if (parsed.protocol === 'view-source:') return opensFile(parsed.pathname);
-  return parsed.protocol === 'file:';
-}
-
-function refuse(command: CdpCommand): Buffer {
-  const { id, sessionId } = command;
-  const renamed = `Browserdeck.notAllowed:${String(command.method)}`;
-  return Buffer.from(
-    JSON.stringify(sessionId === undefined ? { id, method: renamed } : { id, method: renamed, sessionId }),
-  );
+  return parsed.protocol === 'file:' || parsed.protocol === 'filesystem:';
 }
 
 function isInside(dir: string, path: string): boolean {
+  if (!isAbsolute(path) || path.includes('\0')) return false;
   const rel = relative(dir, resolve(dir, path));
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }

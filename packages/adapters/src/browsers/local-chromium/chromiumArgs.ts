@@ -1,14 +1,22 @@
+/** What varies between launches. */
+export interface ChromiumArgsOptions {
+  /** Chromium's own sandbox; off only when the browser would run as root (`LOCAL_ISOLATION=off`). */
+  readonly sandbox: boolean;
+  /** The egress proxy every request goes through (`http://127.0.0.1:<port>`). */
+  readonly proxyUrl: string | null;
+}
+
 /**
- * Flags every local browser starts with: headless, no sandbox (we run as root in containers), no
- * background traffic to Google (this host's network is closed, and we do not want it anyway), and
- * a DevTools endpoint on loopback only, on a port the OS picks. `--remote-debugging-pipe` is
- * never used for CDP: the browser exits when that pipe closes, so browsers die with the service
- * even when it is killed without a chance to clean up.
+ * Flags every local browser starts with: headless; DevTools over `--remote-debugging-pipe` only
+ * (fd 3 and 4: no TCP port exists for a page, or another tenant, to reach; the browser also exits
+ * when the pipe closes, so it dies with the service); no background traffic to Google; and all
+ * traffic through the egress proxy: loopback is not exempted (`<-loopback>`), QUIC is off (it would
+ * bypass an HTTP proxy) and WebRTC may only use proxied connections.
  */
-export function chromiumArgs(profileDir: string): string[] {
+export function chromiumArgs(profileDir: string, options: ChromiumArgsOptions): string[] {
   return [
     '--headless',
-    '--no-sandbox',
+    ...(options.sandbox ? [] : ['--no-sandbox']),
     '--disable-gpu',
     '--disable-quic',
     '--no-first-run',
@@ -21,9 +29,15 @@ export function chromiumArgs(profileDir: string): string[] {
     '--mute-audio',
     '--password-store=basic',
     '--use-mock-keychain',
-    '--remote-debugging-address=127.0.0.1',
-    '--remote-debugging-port=0',
     '--remote-debugging-pipe',
+    ...(options.proxyUrl
+      ? [
+          `--proxy-server=${options.proxyUrl}`,
+          '--proxy-bypass-list=<-loopback>',
+          '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+          '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+        ]
+      : []),
     `--user-data-dir=${profileDir}`,
     'about:blank',
   ];

@@ -1,4 +1,4 @@
-export { applyCdpCommandPolicy } from './cdpCommandPolicy.ts';
+export { ALLOWED_CDP_DOMAINS, checkCdpCommand, type PolicyDecision } from './cdpCommandPolicy.ts';
 export { buildConnectUrl, connectPath } from './connectPath.ts';
 export { CONTEXT_ID_PATTERN, contextProfileDir } from './contextProfileDir.ts';
 export { extractNpmChromium } from './extractNpmChromium.ts';
@@ -11,6 +11,11 @@ export {
   HOW_TO_PROVIDE_CHROMIUM,
   SYSTEM_CHROMIUM_PATHS,
 } from './findChromium.ts';
+export {
+  BrowserConfinement,
+  type IsolationLevel,
+  type IsolationSetting,
+} from './isolation/BrowserConfinement.ts';
 export { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 export type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from './SessionLogRecorder.ts';

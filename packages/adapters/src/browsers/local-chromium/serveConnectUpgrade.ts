@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { downloadsDirOf } from './cdpCommandPolicy.ts';
 import { parseConnectRequest } from './connectPath.ts';
 import type { LocalBrowserSession } from './LocalBrowserSession.ts';
-import { proxyWebSocketUpgrade } from './proxyWebSocketUpgrade.ts';
+import { proxyCdpConnection } from './proxyCdpConnection.ts';
 import { signingKeyMatches } from './signingKey.ts';
 
 /** Why a connect request is refused: the host answers it as an API error (`refuseUpgrade`). */
@@ -18,8 +17,8 @@ export type ConnectLookup = (
 ) => { keyDigest: Buffer; running: LocalBrowserSession | null } | null;
 
 /**
- * Serves an HTTP upgrade for a session's connect endpoint: proxies the WebSocket to the session's
- * browser (true; the session tracks both sockets so that ending it cuts the connection), or says
+ * Serves an HTTP upgrade for a session's connect endpoint: connects the WebSocket to the session's
+ * browser (true; the session tracks the socket so that ending it cuts the connection), or says
  * why not for the host to answer — unknown session `not_found`, missing or wrong key (checked in
  * constant time) `unauthorized`, ended session `session_ended`. False when the path is not a
  * connect endpoint at all.
@@ -40,8 +39,11 @@ export function serveConnectUpgrade(
   }
   if (!known.running || known.running.ended)
     return { code: 'session_ended', detail: 'The session has ended.' };
-  const { port, browserPath, profileDir } = known.running.browser.process;
-  const target = { port, path: browserPath, downloadsDir: downloadsDirOf(profileDir) };
-  known.running.track(socket, proxyWebSocketUpgrade(req, socket, head, target));
+  const { browser } = known.running;
+  known.running.track(socket);
+  proxyCdpConnection(req, socket, head, {
+    router: browser.router,
+    folders: { downloadsDir: browser.downloadsDir },
+  });
   return true;
 }

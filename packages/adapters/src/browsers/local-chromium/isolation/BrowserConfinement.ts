@@ -1,0 +1,254 @@
+import { execFile } from 'node:child_process';
+import { constants, openSync } from 'node:fs';
+import { chmod, chown, lstat, readlink, realpath } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Logger } from '@browserdeck/domain';
+import { type BrowserUser, resolveBrowserUser } from './browserUser.ts';
+
+const run = promisify(execFile);
+
+/**
+ * How local browsers are confined (SPEC §7, docs/security.md):
+ * - `bubblewrap`: an unprivileged user, Chromium's sandbox, and a bubblewrap filesystem view of
+ *   system files (read-only), the browser's folder (read-only) and its own profile: nothing else.
+ * - `namespaces`: an unprivileged user, Chromium's sandbox, and a mount namespace (util-linux
+ *   `unshare`) in which `DATA_DIR`, home folders, the service's folder and the temporary folder
+ *   (other profiles) are hidden under empty file systems; the browser's own folders are mounted back.
+ * - `off`: the browser runs as the service's user, unconfined (single-user development only).
+ */
+export type IsolationLevel = 'bubblewrap' | 'namespaces' | 'off';
+
+/** `LOCAL_ISOLATION`: `on` picks the strongest level this host supports. */
+export type IsolationSetting = 'on' | 'off' | 'bubblewrap' | 'namespaces';
+
+/** A browser launch to wrap: what runs, with which arguments, and the folders it owns. */
+export interface ConfinedLaunch {
+  readonly executablePath: string;
+  readonly args: readonly string[];
+  readonly profileDir: string;
+}
+
+/** The wrapped command: spawn `command` with `args`, passing `fds` as file descriptors 5, 6, … */
+export interface WrappedCommand {
+  readonly command: string;
+  readonly args: string[];
+  readonly env: Record<string, string>;
+  readonly fds: number[];
+}
+
+/** System folders a browser reads: libraries, fonts, certificates, its own configuration. */
+const SYSTEM_PATHS = ['/usr', '/lib', '/lib64', '/lib32', '/bin', '/sbin', '/opt'];
+const SYSTEM_ETC_PATHS = [
+  '/etc/fonts',
+  '/etc/ssl',
+  '/etc/ca-certificates',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/alternatives',
+  '/etc/localtime',
+  '/etc/chromium',
+  '/etc/chromium.d',
+  '/etc/passwd',
+  '/etc/group',
+  '/etc/nsswitch.conf',
+];
+/**
+ * Run as root inside a fresh mount namespace: moves the browser's own folders aside (under a new
+ * /run, which also hides the host's sockets), hides every other listed folder under an empty file
+ * system, gives it an empty /tmp, and mounts its folders back where they were (the browser's folder
+ * read-only). Arguments: profile, browser folder, hidden folders…, `--`, the command.
+ */
+const NAMESPACE_SCRIPT = [
+  'set -e',
+  'profile=$1; browser=$2; shift 2',
+  'mount -t tmpfs -o mode=0755,nosuid,nodev browserdeck-run /run',
+  'mkdir -p /run/browserdeck/profile /run/browserdeck/browser',
+  'mount --bind "$profile" /run/browserdeck/profile',
+  'mount --bind "$browser" /run/browserdeck/browser',
+  'while [ "$1" != "--" ]; do',
+  '  if [ -d "$1" ]; then mount -t tmpfs -o mode=0755,size=64k,nosuid,nodev browserdeck-hidden "$1"; fi',
+  '  shift',
+  'done',
+  'shift',
+  'mount -t tmpfs -o mode=1777,nosuid,nodev browserdeck-tmp /tmp',
+  'mkdir -p "$browser" "$profile"',
+  'mount --move /run/browserdeck/browser "$browser"',
+  'mount -o remount,bind,ro "$browser"',
+  'mount --move /run/browserdeck/profile "$profile"',
+  'cd "$profile"',
+  'exec "$@"',
+].join('\n');
+
+/**
+ * Sets up and applies the confinement of local browsers. `setUp` picks the level (and creates the
+ * browser user when the service runs as root), or throws with what is missing; `wrap` turns a
+ * browser launch into the confined command.
+ */
+export class BrowserConfinement {
+  readonly level: IsolationLevel;
+  /** Who browsers run as; null when they run as the service's own user. */
+  readonly user: BrowserUser | null;
+  private readonly hidden: readonly string[];
+
+  private constructor(level: IsolationLevel, user: BrowserUser | null, hidden: readonly string[]) {
+    this.level = level;
+    this.user = user;
+    this.hidden = hidden;
+  }
+
+  /**
+   * The confinement `setting` asks for, on this host. `hiddenPaths` are folders the browser must
+   * never see (`DATA_DIR`, the service's folder); home folders and the temporary folder are added.
+   */
+  static async setUp(options: {
+    setting: IsolationSetting;
+    browserUser?: string | undefined;
+    hiddenPaths: readonly string[];
+    logger: Logger;
+  }): Promise<BrowserConfinement> {
+    const { setting, logger } = options;
+    const hidden = [...new Set([...options.hiddenPaths, '/root', '/home', homedir(), tmpdir()])];
+    if (setting === 'off') {
+      logger.warn(
+        {},
+        'LOCAL_ISOLATION=off: local browsers run UNCONFINED as the service user and can read its files; use this only for single-user development',
+      );
+      return new BrowserConfinement('off', null, hidden);
+    }
+    const isRoot = process.getuid?.() === 0;
+    const missing: string[] = [];
+    const setpriv = await which('setpriv');
+    let user: BrowserUser | null = null;
+    if (isRoot) {
+      if (!setpriv) missing.push("setpriv (util-linux) to switch to the browser's user");
+      else user = await resolveBrowserUser(options.browserUser);
+    } else if (options.browserUser !== undefined) {
+      missing.push(`root, to run browsers as BROWSER_USER=${options.browserUser}`);
+    }
+    const candidates: IsolationLevel[] = setting === 'on' ? ['bubblewrap', 'namespaces'] : [setting];
+    for (const level of candidates) {
+      const problem = missing.length > 0 ? null : await probe(level, isRoot, user);
+      if (missing.length === 0 && problem === null) return new BrowserConfinement(level, user, hidden);
+      if (problem) missing.push(problem);
+    }
+    throw new Error(
+      `Local browser isolation (LOCAL_ISOLATION=${setting}) cannot be set up: ${[...new Set(missing)].join('; ')}. ` +
+        'Install bubblewrap (apt-get install bubblewrap), or run the service as root with util-linux (unshare, setpriv); ' +
+        'LOCAL_ISOLATION=off runs browsers unconfined, for single-user development only.',
+    );
+  }
+
+  /** Chromium's own sandbox is on at every level but `off` as root (Chromium refuses root). */
+  get chromiumSandbox(): boolean {
+    return this.level !== 'off' || process.getuid?.() !== 0;
+  }
+
+  /** Gives a folder the browser writes (its profile) to the browser's user, private to it. */
+  async claim(dir: string): Promise<void> {
+    if (this.user) await chown(dir, this.user.uid, this.user.gid);
+    await chmod(dir, 0o700);
+  }
+
+  /** The confined command for `launch`. The caller closes the returned `fds` after spawning. */
+  async wrap(launch: ConfinedLaunch): Promise<WrappedCommand> {
+    const env = browserEnv(launch.profileDir);
+    if (this.level === 'off')
+      return { command: launch.executablePath, args: [...launch.args], env, fds: [] };
+    const browserDir = dirname(await realpath(launch.executablePath));
+    const switchUser = this.user
+      ? ['setpriv', `--reuid=${this.user.uid}`, `--regid=${this.user.gid}`, '--clear-groups', '--']
+      : [];
+    if (this.level === 'bubblewrap') {
+      // bwrap runs as the browser's user, who cannot reach folders inside DATA_DIR: it gets them as open descriptors.
+      const fds = [openDir(launch.profileDir), openDir(browserDir)];
+      const view = [
+        ...(await systemBinds()),
+        ...['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'],
+        ...['--ro-bind-fd', '6', browserDir, '--bind-fd', '5', launch.profileDir, '--chdir', launch.profileDir],
+        ...['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'],
+        ...['--die-with-parent', '--new-session'],
+      ];
+      const [command, ...args] = [...switchUser, 'bwrap', ...view, '--', launch.executablePath, ...launch.args];
+      return { command: command!, args, env, fds };
+    }
+    const hide = [...this.hidden].sort((a, b) => a.length - b.length);
+    return {
+      command: 'unshare',
+      args: [
+        ...['--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--mount-proc', '--'],
+        ...['sh', '-c', NAMESPACE_SCRIPT, 'browserdeck-confine', launch.profileDir, browserDir, ...hide, '--'],
+        ...switchUser,
+        launch.executablePath,
+        ...launch.args,
+      ],
+      env,
+      fds: [],
+    };
+  }
+}
+
+/** The browser's whole environment: nothing of the service's (no secrets, no database URL). */
+function browserEnv(profileDir: string): Record<string, string> {
+  return {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: profileDir,
+    XDG_CONFIG_HOME: join(profileDir, '.config'),
+    XDG_CACHE_HOME: join(profileDir, '.cache'),
+    LANG: 'C.UTF-8',
+    ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
+  };
+}
+
+function openDir(path: string): number {
+  return openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
+}
+
+/** Read-only binds of the system folders that exist; symbolic links (merged /usr) are recreated. */
+async function systemBinds(): Promise<string[]> {
+  const args: string[] = [];
+  for (const path of [...SYSTEM_PATHS, ...SYSTEM_ETC_PATHS]) {
+    const stat = await lstat(path).catch(() => null);
+    if (!stat) continue;
+    if (stat.isSymbolicLink()) args.push('--symlink', await readlink(path), path);
+    else args.push('--ro-bind', path, path);
+  }
+  return args;
+}
+
+/** Null when `level` works on this host; else what is missing. */
+async function probe(level: IsolationLevel, isRoot: boolean, user: BrowserUser | null): Promise<string | null> {
+  const prefix = user ? ['setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--'] : [];
+  if (level === 'bubblewrap') {
+    if (!(await which('bwrap'))) return 'bubblewrap (bwrap) is not installed';
+    const check = [...prefix, 'bwrap', ...(await systemBinds()), '--unshare-pid', '--die-with-parent', '--', 'true'];
+    return (await succeeds(check)) ? null : 'bubblewrap cannot create namespaces for the browser user (are unprivileged user namespaces disabled?)';
+  }
+  if (level === 'namespaces') {
+    if (!isRoot) return 'the namespaces level needs the service to run as root';
+    if (!(await which('unshare'))) return 'unshare (util-linux) is not installed';
+    return (await succeeds(['unshare', '--mount', '--pid', '--fork', '--mount-proc', '--', 'true']))
+      ? null
+      : 'unshare cannot create a mount namespace here';
+  }
+  return null;
+}
+
+async function succeeds(command: string[]): Promise<boolean> {
+  try {
+    await run(command[0]!, command.slice(1), { timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function which(name: string): Promise<string | null> {
+  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
+    const path = join(dir, name);
+    if (await lstat(path).then(() => true, () => false)) return path;
+  }
+  return null;
+}

@@ -1,0 +1,83 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { CdpConnection, CdpIncoming, CdpRouter } from './cdp/CdpRouter.ts';
+import { checkCdpCommand, type SessionFolders } from './cdpCommandPolicy.ts';
+
+/** The largest message a client may send (a larger frame closes the connection with 1009 before it is read). */
+export const MAX_CLIENT_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+/** One WebSocket server for every connect endpoint: handshakes only (`noServer`), no compression. */
+const sockets = new WebSocketServer({
+  noServer: true,
+  maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+  perMessageDeflate: false,
+  clientTracking: false,
+});
+
+/**
+ * Completes a client's WebSocket handshake (`ws`) and connects it to the browser through `router`
+ * with a browser session of its own. Every client message passes `checkCdpCommand` first: a
+ * refused one is answered with a CDP error naming the rule and never reaches the browser. When the
+ * browser falls behind, reading from the client pauses until it catches up. Returns nothing; the
+ * raw `socket` is what the session tracks (destroying it ends the connection).
+ */
+export function proxyCdpConnection(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  target: { router: CdpRouter; folders: SessionFolders },
+): void {
+  sockets.handleUpgrade(req, socket, head, (ws) => {
+    const queued: string[] = [];
+    let connection: CdpConnection | null = null;
+    let closed = false;
+    const reply = (message: CdpIncoming): void => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    };
+    const forward = (raw: string): void => {
+      const decision = checkCdpCommand(raw, target.folders);
+      if (!decision.allowed) {
+        reply({
+          id: decision.id ?? undefined,
+          error: { code: decision.code, message: decision.message },
+          ...(decision.sessionId === undefined ? {} : { sessionId: decision.sessionId }),
+        });
+        return;
+      }
+      if (connection && !connection.send(decision.command)) pauseUntilDrained(ws, connection);
+    };
+    ws.on('message', (data, isBinary) => {
+      const raw = isBinary ? Buffer.concat(toBuffers(data)).toString('utf8') : String(data);
+      if (connection) forward(raw);
+      else queued.push(raw);
+    });
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => {
+      closed = true;
+      connection?.close();
+    });
+    target.router
+      .openClient(reply, () => ws.close(1001, 'The browser session has ended.'))
+      .then((opened) => {
+        if (closed) {
+          opened.close();
+          return;
+        }
+        connection = opened;
+        for (const raw of queued.splice(0)) forward(raw);
+      })
+      .catch(() => ws.close(1011, 'The browser is not available.'));
+  });
+}
+
+function pauseUntilDrained(ws: WebSocket, connection: CdpConnection): void {
+  if (ws.isPaused) return;
+  ws.pause();
+  void connection.drained().then(() => ws.resume());
+}
+
+function toBuffers(data: Buffer | ArrayBuffer | Buffer[]): Buffer[] {
+  if (Array.isArray(data)) return data;
+  return [Buffer.isBuffer(data) ? data : Buffer.from(data)];
+}
