@@ -2,7 +2,12 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type ConnectRefusal, refuseUpgrade } from '@browserdeck/adapters';
+import {
+  type ConnectRefusal,
+  type PrivateDirReport,
+  refuseUpgrade,
+  securePrivateDir,
+} from '@browserdeck/adapters';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContainer } from './createContainer.ts';
@@ -23,9 +28,15 @@ export interface RunningServer {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Builds the container, opens (and migrates) the database, and listens. */
+/**
+ * Makes `DATA_DIR` private (0700, its files 0600) before anything is written there, and builds the
+ * container, opens (and migrates) the database, and listens.
+ */
 export async function startServer(requested: Config, logger: Logger): Promise<RunningServer> {
   const config = await withConcretePort(requested);
+  // Not created here when missing: whatever writes there first creates it 0700 (key files, the
+  // SQLite file, the local provider's module), and a deployment that keeps nothing there needs none.
+  logPrivateDataDir(logger, await securePrivateDir(config.dataDir, { create: false }));
   const container = await createContainer(config, logger);
   const orm = await container.getAsync(TOKENS.Orm);
   const app = await container.getAsync(TOKENS.HttpApp);
@@ -72,6 +83,22 @@ export async function startServer(requested: Config, logger: Logger): Promise<Ru
       return stopping;
     },
   };
+}
+
+/** One line when the data folder had looser modes (narrowed now) or some could not be narrowed. */
+function logPrivateDataDir(logger: Logger, report: PrivateDirReport): void {
+  if (report.tightened.length > 0) {
+    logger.warn(
+      { dataDir: report.dir, tightened: report.tightened },
+      'DATA_DIR was open to other users: made the folder 0700 and its files 0600',
+    );
+  }
+  if (report.refused.length > 0) {
+    logger.warn(
+      { dataDir: report.dir, refused: report.refused },
+      'DATA_DIR is open to other users and this process may not change that: restrict it to the service user',
+    );
+  }
 }
 
 /**

@@ -6,4 +6,5 @@ export * from './identity/supabase/index.ts';
 export * from './observability/index.ts';
 export * from './persistence/mikro-orm/index.ts';
 export * from './persistence/secrets/index.ts';
+export * from './shared/securePrivateDir.ts';
 export * from './shared/UuidV7Generator.ts';

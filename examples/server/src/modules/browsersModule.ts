@@ -2,6 +2,7 @@ import {
   BrowserbaseProvider,
   InstrumentedBrowserProvider,
   LocalChromiumProvider,
+  securePrivateDir,
 } from '@browserdeck/adapters';
 import { ContainerModule } from 'inversify';
 import type { Config } from '../config.ts';
@@ -30,6 +31,9 @@ export function browsersModule(config: Config): ContainerModule {
     }
     bind(T.ProviderBackend).toResolvedValue(
       async (clock, logger) => {
+        // Context profiles go in DATA_DIR/contexts: the folder must exist (0700) before the
+        // provider creates anything in it with the process umask.
+        await securePrivateDir(config.dataDir);
         const provider = new LocalChromiumProvider({
           publicUrl: config.publicUrl,
           dataDir: config.dataDir,

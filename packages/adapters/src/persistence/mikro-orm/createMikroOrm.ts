@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PostgreSqlMikroORM } from '@mikro-orm/postgresql';
 import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
@@ -8,6 +6,7 @@ import { persistenceEntities } from './entities/persistenceEntities.ts';
 import { postgresqlMigrations } from './migrations/postgresql/postgresqlMigrations.ts';
 import { sqliteMigrations } from './migrations/sqlite/sqliteMigrations.ts';
 import { parseDatabaseUrl } from './parseDatabaseUrl.ts';
+import { securePrivateSqliteFiles } from './securePrivateSqliteFiles.ts';
 
 /** Options of `createMikroOrm`. */
 export interface CreateMikroOrmOptions {
@@ -28,7 +27,8 @@ const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
  * An initialized MikroORM for `databaseUrl`, with Browserdeck's entity schemas and the checked-in
  * migrations of that dialect registered (apply them with `migrateToLatest`). Connects lazily: a
  * database that is down surfaces on the first query, not here. SQLite files get their parent
- * folder created, WAL journaling, foreign keys, and a busy timeout. Close it with `orm.close()`.
+ * folder created (0700), mode 0600 for the database and its `-wal`/`-shm` (`securePrivateSqliteFiles`),
+ * WAL journaling, foreign keys, and a busy timeout. Close it with `orm.close()`.
  */
 export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<BrowserdeckOrm> {
   const location = parseDatabaseUrl(options.databaseUrl);
@@ -51,7 +51,8 @@ export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<Br
     });
     return orm as unknown as BrowserdeckOrm;
   }
-  if (location.path !== ':memory:') mkdirSync(dirname(location.path), { recursive: true });
+  const file = location.path === ':memory:' ? null : location.path;
+  if (file) await securePrivateSqliteFiles(file);
   const orm = await SqliteMikroORM.init({
     ...common,
     dbName: location.path,
@@ -59,9 +60,11 @@ export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<Br
     driverOptions: { timeout: SQLITE_BUSY_TIMEOUT_MS },
     migrations: { migrationsList: sqliteMigrations, snapshot: false, silent: true },
   });
-  if (location.path !== ':memory:') {
+  if (file) {
     // WAL lets readers work while one writer writes; the mode is kept in the database file.
     await orm.em.getConnection().execute('pragma journal_mode = wal');
+    // The -wal and -shm now exist; born 0600 from the database file's mode, checked once more.
+    await securePrivateSqliteFiles(file);
   }
   return orm as unknown as BrowserdeckOrm;
 }

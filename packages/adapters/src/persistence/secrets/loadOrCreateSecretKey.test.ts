@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,6 +67,19 @@ describe('loadOrCreateSecretKey', () => {
     expect(readFileSync(file, 'utf8').trim()).toBe(first.key.toString('base64url'));
     const again = await loadOrCreateSecretKey({ dataDir });
     expect(again).toEqual({ key: first.key, source: 'file', file });
+  });
+
+  it('makes a key file and folder that existed with looser modes private (0600, 0700)', async () => {
+    const dataDir = tempDir();
+    const key = randomBytes(32).toString('base64url');
+    writeFileSync(join(dataDir, SECRET_KEY_FILE_NAME), `${key}\n`);
+    chmodSync(join(dataDir, SECRET_KEY_FILE_NAME), 0o644);
+    chmodSync(dataDir, 0o755);
+    const loaded = await loadOrCreateSecretKey({ dataDir });
+    expect(loaded).toMatchObject({ source: 'file' });
+    expect(loaded.key.toString('base64url')).toBe(key);
+    expect(statSync(join(dataDir, SECRET_KEY_FILE_NAME)).mode & 0o777).toBe(0o600);
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
   });
 
   it('agrees on one key when many start at once', async () => {
