@@ -55,4 +55,5 @@ export * from './shared/Logger.ts';
 export * from './shared/RateLimiter.ts';
 export * from './shared/SystemClock.ts';
 export * from './shared/stableStringify.ts';
+export * from './shared/textRules.ts';
 export * from './shared/writable.ts';

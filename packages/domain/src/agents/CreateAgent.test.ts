@@ -102,6 +102,17 @@ describe('CreateAgent', () => {
     ['a timeout of 21601 s', { name: 'a', timeoutSec: 21_601 }, 'timeoutSec'],
     ['metadata over 8 KiB', { name: 'a', metadata: { big: 'x'.repeat(8 * 1024) } }, 'metadata'],
     ['an empty provider project id', { name: 'a', providerProjectId: '' }, 'providerProjectId'],
+    ['a NUL in the name', { name: 'Craw\u0000ler' }, 'name'],
+    ['a tab inside the name', { name: 'Craw\tler' }, 'name'],
+    ['a C1 control in the name', { name: 'Craw\u0085ler' }, 'name'],
+    ['a NUL in the description', { name: 'a', description: 'line 1\n\u0000' }, 'description'],
+    ['an escape in the description', { name: 'a', description: 'red \u001b[31m' }, 'description'],
+    ['a NUL in the script', { name: 'a', script: 'run()\u0000' }, 'script'],
+    ['a NUL in an env value', { name: 'a', envVars: { KEY: 'a\u0000b' } }, 'envVars.KEY'],
+    ['a NUL in a metadata string', { name: 'a', metadata: { deep: [{ x: '\u0000' }] } }, 'metadata'],
+    ['a NUL in a metadata key', { name: 'a', metadata: { 'k\u0000': 1 } }, 'metadata'],
+    ['a lone surrogate in the name', { name: 'a\ud800' }, 'name'],
+    ['a line feed in the context id', { name: 'a', contextId: 'ctx\n' }, 'contextId'],
   ])('refuses %s with validation_failed', async (_, input, path) => {
     const { create, stored } = await setUp();
     await expect(create(input)).rejects.toMatchObject({
@@ -109,5 +120,22 @@ describe('CreateAgent', () => {
       errors: expect.arrayContaining([expect.objectContaining({ path })]),
     });
     expect(await stored()).toEqual([]);
+  });
+
+  it('keeps tabs and line breaks in the description, and any control but NUL in script and env', async () => {
+    const { create, agents, project } = await setUp();
+    const agent = await create({
+      name: 'Text',
+      description: 'line 1\r\n\tline 2',
+      script: 'print("\u001b[1m\u0007\u007f")',
+      envVars: { TABS: 'a\tb\u0001' },
+      metadata: { note: 'bell \u0007' },
+    });
+    expect(await agents.findInProject(project.id, agent.id)).toMatchObject({
+      description: 'line 1\r\n\tline 2',
+      script: 'print("\u001b[1m\u0007\u007f")',
+      envVars: { TABS: 'a\tb\u0001' },
+      metadata: { note: 'bell \u0007' },
+    });
   });
 });

@@ -1,10 +1,12 @@
 import {
   checkEnv,
+  checkProviderIds,
   checkRunSettings,
   PROVIDER_PROJECT_ID_MAX_LENGTH,
   PROVIDER_REF_MAX_LENGTH,
 } from '../sessions/sessionRules.ts';
 import { Checks, isPlainObject, jsonByteLength } from '../shared/checks.ts';
+import { jsonTextProblem } from '../shared/textRules.ts';
 
 export const AGENT_NAME_MAX_LENGTH = 200;
 export const AGENT_DESCRIPTION_MAX_LENGTH = 2000;
@@ -25,15 +27,22 @@ export interface AgentFields {
   readonly metadata: Record<string, unknown>;
 }
 
-/** Throws `validation_failed` naming every field of `fields` that breaks a rule. */
+/**
+ * Throws `validation_failed` naming every field of `fields` that breaks a rule. The name and the
+ * provider ids refuse control characters; the description may hold tabs and line breaks; the
+ * script, env values and metadata may hold anything but NUL (see `textRules.ts`).
+ */
 export function checkAgentFields(fields: AgentFields, regions: readonly string[]): void {
+  const metadataText = jsonTextProblem(fields.metadata);
   const checks = new Checks()
     .length(fields.name, 'name', 1, AGENT_NAME_MAX_LENGTH)
+    .text(fields.name, 'name', 'name')
     .require(
       fields.description.length <= AGENT_DESCRIPTION_MAX_LENGTH,
       'description',
       `must be at most ${AGENT_DESCRIPTION_MAX_LENGTH} characters`,
     )
+    .text(fields.description, 'description', 'text')
     .require(
       fields.providerProjectId === null ||
         (fields.providerProjectId.length >= 1 &&
@@ -55,7 +64,9 @@ export function checkAgentFields(fields: AgentFields, regions: readonly string[]
       isPlainObject(fields.metadata) && jsonByteLength(fields.metadata) <= AGENT_METADATA_MAX_BYTES,
       'metadata',
       `must be a JSON object of at most ${AGENT_METADATA_MAX_BYTES} bytes`,
-    );
+    )
+    .require(metadataText === undefined, 'metadata', metadataText ?? '');
+  checkProviderIds(checks, fields);
   checkEnv(checks, fields.envVars, 'envVars');
   checkRunSettings(checks, fields, regions);
   checks.throwIfAny();

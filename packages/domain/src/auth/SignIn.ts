@@ -1,6 +1,6 @@
 import type { RateLimiter } from '../shared/RateLimiter.ts';
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './authRateLimits.ts';
-import { normalizeEmail } from './authRules.ts';
+import { checkSignInEmail, normalizeEmail } from './authRules.ts';
 import { enforceRateLimits } from './enforceAuthRateLimits.ts';
 import type { IdentityProvider, TokenGrant } from './IdentityProvider.ts';
 
@@ -27,6 +27,7 @@ export class SignIn {
 
   async execute(input: SignInInput): Promise<TokenGrant> {
     const email = normalizeEmail(input.email);
+    checkSignInEmail(email);
     const limits = this.deps.rateLimits ?? DEFAULT_AUTH_RATE_LIMITS;
     await enforceRateLimits(this.deps.rateLimiter, [
       [`signin:email:${email}`, limits.signInPerEmail],

@@ -1,4 +1,5 @@
 import { Checks, isPlainObject, jsonByteLength } from '../shared/checks.ts';
+import { jsonTextProblem } from '../shared/textRules.ts';
 
 /** Longest e-mail address accepted (RFC 5321 path limit). */
 export const EMAIL_MAX_LENGTH = 254;
@@ -13,19 +14,31 @@ export const USER_METADATA_MAX_BYTES = 8 * 1024;
  */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
-/** Trims and lower-cases an e-mail address, the form it is stored and compared in. */
+/**
+ * The form an e-mail address is stored, looked up and compared in: NFKC-normalised (so look-alike
+ * compatibility forms such as full-width `ａｄａ＠ｅｘａｍｐｌｅ．ｃｏｍ` or the ligature `ﬁ` fold
+ * into the plain characters, and composed and decomposed accents agree), then trimmed and
+ * lower-cased. Idempotent. See docs/http-api.md, "E-mail addresses".
+ */
 export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+  return email.normalize('NFKC').trim().toLowerCase();
+}
+
+/** Throws `validation_failed` when a (normalised) sign-in e-mail holds a control character. */
+export function checkSignInEmail(email: string): void {
+  new Checks().text(email, 'email', 'name').throwIfAny();
 }
 
 /** Validates sign-up input (after normalization); throws a `ValidationError` naming each field. */
 export function checkSignUp(input: { email: string; password: string; metadata: unknown }): void {
+  const metadataText = jsonTextProblem(input.metadata);
   new Checks()
     .require(
       input.email.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(input.email),
       'email',
       `must be a valid e-mail address of at most ${EMAIL_MAX_LENGTH} characters`,
     )
+    .text(input.email, 'email', 'name')
     .length(input.password, 'password', PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH)
     .require(isPlainObject(input.metadata), 'metadata', 'must be a JSON object')
     .require(
@@ -33,5 +46,6 @@ export function checkSignUp(input: { email: string; password: string; metadata: 
       'metadata',
       `must be at most ${USER_METADATA_MAX_BYTES} bytes as JSON`,
     )
+    .require(metadataText === undefined, 'metadata', metadataText ?? '')
     .throwIfAny();
 }

@@ -11,9 +11,15 @@ export const PROJECT_SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** What `sync` creates for a user who has no project. */
 export const DEFAULT_PROJECT = { name: 'Default Project', slug: 'default' } as const;
 
-/** Throws `validation_failed` unless `name` (already trimmed) is an acceptable project name. */
+/**
+ * Throws `validation_failed` unless `name` (already trimmed) is an acceptable project name: within
+ * the length bounds, no control characters.
+ */
 export function checkProjectName(name: string): void {
-  new Checks().length(name, 'name', PROJECT_NAME_MIN_LENGTH, PROJECT_NAME_MAX_LENGTH).throwIfAny();
+  new Checks()
+    .length(name, 'name', PROJECT_NAME_MIN_LENGTH, PROJECT_NAME_MAX_LENGTH)
+    .text(name, 'name', 'name')
+    .throwIfAny();
 }
 
 /** Throws `validation_failed` unless `slug` is an acceptable slug. */

@@ -262,6 +262,12 @@ describe('CreateSession', () => {
       ['a name of spaces only', { name: '   ' }, 'name'],
       ['a name over 200 characters', { name: 'n'.repeat(201) }, 'name'],
       ['a provider project id over 128 characters', { projectId: 'p'.repeat(129) }, 'projectId'],
+      ['a NUL in the name', { name: 'run\u0000' }, 'name'],
+      ['a DEL in the name', { name: 'run\u007f' }, 'name'],
+      ['a NUL in the script', { script: '\u0000' }, 'script'],
+      ['a NUL in an env value', { env: { KEY: 'x\u0000' } }, 'env.KEY'],
+      ['a control character in the provider project id', { projectId: 'p\u0001' }, 'projectId'],
+      ['a control character in the extension id', { extensionId: 'e\u009f' }, 'extensionId'],
     ])('refuses %s with validation_failed and no provider call', async (_, request, path) => {
       const { create, provider, stored } = await setUp();
       const error = await errorOf(create(request));

@@ -3,6 +3,7 @@ import { Checks } from '../shared/checks.ts';
 import type { SessionSettings } from './BrowserSession.ts';
 import {
   checkEnv,
+  checkProviderIds,
   checkRunSettings,
   DEFAULT_TIMEOUT_SEC,
   PROVIDER_PROJECT_ID_MAX_LENGTH,
@@ -52,9 +53,11 @@ export function resolveSessionSettings(
   };
   const checks = new Checks()
     .length(settings.name, 'name', 1, SESSION_NAME_MAX_LENGTH)
+    .text(settings.name, 'name', 'name')
     .length(settings.providerProjectId, 'projectId', 1, PROVIDER_PROJECT_ID_MAX_LENGTH)
     .require((settings.extensionId?.length ?? 0) <= PROVIDER_REF_MAX_LENGTH, 'extensionId', 'too long')
     .require((settings.contextId?.length ?? 0) <= PROVIDER_REF_MAX_LENGTH, 'contextId', 'too long');
+  checkProviderIds(checks, settings, 'projectId');
   checkEnv(checks, settings.env, 'env');
   checkRunSettings(checks, settings, provider.regions).throwIfAny();
   return settings;

@@ -29,6 +29,23 @@ export function checkEnv(checks: Checks, env: Record<string, string>, path: stri
       `${path}.${key}`,
       `must be a string of at most ${ENV_VALUE_MAX_BYTES} bytes`,
     );
+    if (typeof value === 'string') checks.text(value, `${path}.${key}`, 'opaque');
+  }
+  return checks;
+}
+
+/** Records the character rule of the provider ids (`name`: no control characters) where they are set. */
+export function checkProviderIds(
+  checks: Checks,
+  ids: { providerProjectId: string | null; contextId: string | null; extensionId: string | null },
+  providerProjectIdPath = 'providerProjectId',
+): Checks {
+  for (const [path, value] of [
+    [providerProjectIdPath, ids.providerProjectId],
+    ['contextId', ids.contextId],
+    ['extensionId', ids.extensionId],
+  ] as const) {
+    if (value !== null) checks.text(value, path, 'name');
   }
   return checks;
 }
@@ -45,6 +62,7 @@ export function checkRunSettings(
       'script',
       `must be at most ${SCRIPT_MAX_BYTES} bytes`,
     )
+    .text(settings.script, 'script', 'opaque')
     .require(
       Number.isInteger(settings.timeoutSec) &&
         settings.timeoutSec >= TIMEOUT_MIN_SEC &&

@@ -1,4 +1,5 @@
 import { type FieldError, ValidationError } from './DomainError.ts';
+import { type TextKind, textProblem } from './textRules.ts';
 
 /** Collects field errors and throws them together, so a client hears every problem at once. */
 export class Checks {
@@ -17,6 +18,12 @@ export class Checks {
       path,
       min === max ? `must be ${min} characters` : `must be ${min} to ${max} characters`,
     );
+  }
+
+  /** A string that keeps the character rule of `kind` (see `textRules.ts`). */
+  text(value: string, path: string, kind: TextKind): this {
+    const problem = textProblem(value, kind);
+    return this.require(problem === undefined, path, problem ?? '');
   }
 
   /** Throws a `ValidationError` naming every recorded field, if any. */

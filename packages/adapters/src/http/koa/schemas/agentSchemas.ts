@@ -5,7 +5,14 @@ import {
   jsonByteLength,
 } from '@browserdeck/domain';
 import { z } from 'zod';
-import { providerProjectParams, queryBoolean, timestamp, uuidParam } from './commonSchemas.ts';
+import {
+  jsonTextRule,
+  providerProjectParams,
+  queryBoolean,
+  textRule,
+  timestamp,
+  uuidParam,
+} from './commonSchemas.ts';
 import {
   envField,
   providerProjectIdField,
@@ -25,12 +32,14 @@ const agentFields = {
     .trim()
     .min(1, 'must not be empty')
     .max(AGENT_NAME_MAX_LENGTH, `must be at most ${AGENT_NAME_MAX_LENGTH} characters`)
-    .meta({ description: 'Unique within the project.' }),
+    .check(textRule('name'))
+    .meta({ description: 'Unique within the project; trimmed; no control characters.' }),
   description: z
     .string('must be a string')
     .max(AGENT_DESCRIPTION_MAX_LENGTH, `must be at most ${AGENT_DESCRIPTION_MAX_LENGTH} characters`)
+    .check(textRule('text'))
     .optional()
-    .meta({ description: 'Default "".' }),
+    .meta({ description: 'Default "". Tabs and line breaks allowed, no other control characters.' }),
   script: scriptField.optional(),
   envVars: envField.optional(),
   providerProjectId: providerProjectIdField
@@ -50,6 +59,7 @@ const agentFields = {
     .refine((value) => jsonByteLength(value) <= AGENT_METADATA_MAX_BYTES, {
       message: `must be at most ${AGENT_METADATA_MAX_BYTES} bytes as JSON`,
     })
+    .check(jsonTextRule)
     .optional()
     .meta({ description: `Free-form JSON object, at most ${AGENT_METADATA_MAX_BYTES} bytes. Default {}.` }),
 };

@@ -2,25 +2,29 @@ import {
   EMAIL_MAX_LENGTH,
   EMAIL_PATTERN,
   jsonByteLength,
+  normalizeEmail,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   USER_METADATA_MAX_BYTES,
 } from '@browserdeck/domain';
 import { z } from 'zod';
-import { timestamp } from './commonSchemas.ts';
+import { jsonTextRule, textRule, timestamp } from './commonSchemas.ts';
 
+/** Normalised as the domain stores it (NFKC, trimmed, lower-cased), then checked. */
 const email = z
   .string()
-  .trim()
-  .toLowerCase()
+  .overwrite(normalizeEmail)
   .max(EMAIL_MAX_LENGTH, `must be at most ${EMAIL_MAX_LENGTH} characters`)
-  .regex(EMAIL_PATTERN, 'must be a valid e-mail address');
+  .regex(EMAIL_PATTERN, 'must be a valid e-mail address')
+  .check(textRule('name'))
+  .meta({ description: 'NFKC-normalised, trimmed and lower-cased before use; no control characters.' });
 
 const metadata = z
   .record(z.string(), z.unknown())
   .refine((value) => jsonByteLength(value) <= USER_METADATA_MAX_BYTES, {
     message: `must be at most ${USER_METADATA_MAX_BYTES} bytes as JSON`,
   })
+  .check(jsonTextRule)
   .meta({
     description: `Free-form attributes of the user, at most ${USER_METADATA_MAX_BYTES} bytes as JSON.`,
   });
@@ -37,7 +41,12 @@ export const SignUpBody = z.strictObject({
 
 /** `POST /v1/auth/signin` body. Only shape is checked: a wrong e-mail is `invalid_credentials`. */
 export const SignInBody = z.strictObject({
-  email: z.string().trim().toLowerCase().min(1, 'must not be empty').max(EMAIL_MAX_LENGTH),
+  email: z
+    .string()
+    .overwrite(normalizeEmail)
+    .min(1, 'must not be empty')
+    .max(EMAIL_MAX_LENGTH)
+    .check(textRule('name')),
   password: z.string().min(1, 'must not be empty').max(PASSWORD_MAX_LENGTH),
 });
 

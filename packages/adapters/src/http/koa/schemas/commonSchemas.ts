@@ -1,5 +1,22 @@
-import { ERROR_CODES } from '@browserdeck/domain';
+import { ERROR_CODES, jsonTextProblem, type TextKind, textProblem } from '@browserdeck/domain';
 import { z } from 'zod';
+
+/**
+ * A zod check for the domain's character rule of `kind` (SPEC §10: names refuse control
+ * characters, free text allows tab and line breaks, opaque values refuse NUL). Use it after `trim`.
+ */
+export function textRule(kind: TextKind) {
+  return (ctx: z.core.ParsePayload<string>): void => {
+    const problem = textProblem(ctx.value, kind);
+    if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem });
+  };
+}
+
+/** A zod check that no key or string inside a JSON value holds NUL (the domain's `jsonTextProblem`). */
+export function jsonTextRule(ctx: z.core.ParsePayload<unknown>): void {
+  const problem = jsonTextProblem(ctx.value);
+  if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem });
+}
 
 /** A UUID in a path (any version; 8-4-4-4-12 hex), compared in lower case. */
 export const uuidParam = z.guid({ message: 'must be a UUID' }).toLowerCase();

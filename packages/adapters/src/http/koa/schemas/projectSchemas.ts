@@ -6,13 +6,15 @@ import {
   PROJECT_SLUG_PATTERN,
 } from '@browserdeck/domain';
 import { z } from 'zod';
-import { queryBoolean, timestamp } from './commonSchemas.ts';
+import { queryBoolean, textRule, timestamp } from './commonSchemas.ts';
 
 const name = z
   .string()
   .trim()
   .min(PROJECT_NAME_MIN_LENGTH, 'must not be empty')
-  .max(PROJECT_NAME_MAX_LENGTH, `must be at most ${PROJECT_NAME_MAX_LENGTH} characters`);
+  .max(PROJECT_NAME_MAX_LENGTH, `must be at most ${PROJECT_NAME_MAX_LENGTH} characters`)
+  .check(textRule('name'))
+  .meta({ description: 'Trimmed; no control characters.' });
 
 const slug = z
   .string()

@@ -10,17 +10,19 @@ import {
   utf8Length,
 } from '@browserdeck/domain';
 import { z } from 'zod';
+import { textRule } from './commonSchemas.ts';
 
-/** A string of at most `max` bytes as UTF-8. */
+/** An opaque string (anything but NUL) of at most `max` bytes as UTF-8. */
 function maxBytes(max: number, what = 'a string') {
   return z
     .string(`must be ${what}`)
-    .refine((value) => utf8Length(value) <= max, { message: `must be at most ${max} bytes as UTF-8` });
+    .refine((value) => utf8Length(value) <= max, { message: `must be at most ${max} bytes as UTF-8` })
+    .check(textRule('opaque'));
 }
 
 /** Program text to run, at most 256 KiB (bytes). Shared by sessions and agents. */
 export const scriptField = maxBytes(SCRIPT_MAX_BYTES).meta({
-  description: `Program text to run, at most ${SCRIPT_MAX_BYTES} bytes as UTF-8.`,
+  description: `Program text to run, at most ${SCRIPT_MAX_BYTES} bytes as UTF-8; no NUL.`,
 });
 
 /** Environment variables: string → string, at most 100 keys of the env-key pattern, values ≤ 8 KiB. */
@@ -64,10 +66,12 @@ export const timeoutSecField = z
 export const providerRefField = z
   .string('must be a string or null')
   .max(PROVIDER_REF_MAX_LENGTH, `must be at most ${PROVIDER_REF_MAX_LENGTH} characters`)
+  .check(textRule('name'))
   .nullable();
 
 /** A provider project id, 1 to 128 characters. */
 export const providerProjectIdField = z
   .string('must be a string')
   .min(1, 'must not be empty')
-  .max(PROVIDER_PROJECT_ID_MAX_LENGTH, `must be at most ${PROVIDER_PROJECT_ID_MAX_LENGTH} characters`);
+  .max(PROVIDER_PROJECT_ID_MAX_LENGTH, `must be at most ${PROVIDER_PROJECT_ID_MAX_LENGTH} characters`)
+  .check(textRule('name'));

@@ -7,7 +7,7 @@ import {
   SESSION_STATUSES,
 } from '@browserdeck/domain';
 import { z } from 'zod';
-import { providerProjectParams, queryInteger, timestamp, uuidParam } from './commonSchemas.ts';
+import { providerProjectParams, queryInteger, textRule, timestamp, uuidParam } from './commonSchemas.ts';
 import {
   envField,
   providerProjectIdField,
@@ -31,6 +31,7 @@ export const CreateSessionBody = z
       .trim()
       .min(1, 'must not be empty')
       .max(SESSION_NAME_MAX_LENGTH, `must be at most ${SESSION_NAME_MAX_LENGTH} characters`)
+      .check(textRule('name'))
       .optional()
       .meta({ description: 'Default: the agent’s name, else "Session <createdAt>".' }),
     script: scriptField.optional(),
