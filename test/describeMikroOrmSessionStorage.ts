@@ -60,6 +60,75 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
       expect((await sessions.findInProject(P1, testId(2, 1)))?.env).toEqual(env);
     });
 
+    it('stores connectUrl sealed: its signing key is in no row; every read gives the URL back', async () => {
+      const sessions = sessionsOn(db.orm);
+      const signed = (id: string, key: string) => `ws://127.0.0.1:3000/v1/connect/${id}?signingKey=${key}`;
+      const s = makeSession({
+        id: testId(2, 1),
+        projectId: P1,
+        connectUrl: signed(testId(2, 1), 'sk-first-4242'),
+      });
+      await sessions.add(s);
+      const stored = async () => JSON.stringify(await rows('select * from browser_sessions'));
+      expect(await stored()).not.toContain('sk-first-4242');
+      expect(await stored()).not.toContain('signingKey');
+      const [row] = (await rows('select connect_url from browser_sessions')) as [Row];
+      expect(row.connect_url).toMatch(/^v1\.[\w-]{8}\.[\w-]{16}\.[\w-]{22}\.[\w-]+$/);
+      expect((await sessions.findInProject(P1, s.id))?.connectUrl).toBe(signed(s.id, 'sk-first-4242'));
+      const [listed] = (await sessions.list(P1, { limit: 5, offset: 0 })).sessions;
+      expect(listed?.connectUrl).toBe(signed(s.id, 'sk-first-4242'));
+      expect((await sessions.listActiveInProject(P1))[0]?.connectUrl).toBe(signed(s.id, 'sk-first-4242'));
+      // An update (a refresh that brought a new URL) seals the new one.
+      const { providerSessionId, providerProjectId, startedAt, expiresAt } = s;
+      const connectUrl = signed(s.id, 'sk-second-4343');
+      const snapshot = { providerSessionId, providerProjectId, startedAt, expiresAt, connectUrl };
+      s.applyProviderSnapshot(
+        { ...snapshot, status: 'RUNNING', seleniumRemoteUrl: null, endedAt: null },
+        NOW,
+      );
+      await sessions.update(s);
+      expect(await stored()).not.toContain('sk-second-4343');
+      const [claimed] = await sessions.claimForSync(NOW, new Date(NOW.getTime() + 30_000), 5);
+      expect(claimed?.connectUrl).toBe(signed(s.id, 'sk-second-4343'));
+    });
+
+    it('reads a connect URL stored plain by an older version as it is, and seals it at the next write', async () => {
+      const sessions = sessionsOn(db.orm);
+      const s = makeSession({ id: testId(2, 1), projectId: P1 });
+      await sessions.add(s);
+      const plain = 'wss://connect.usw2.browserbase.com?signingKey=sk-legacy-77';
+      await rows('update browser_sessions set connect_url = ? where id = ?', [plain, s.id]);
+      const read = await sessions.findInProject(P1, s.id);
+      expect(read?.connectUrl).toBe(plain);
+      expect((await sessions.list(P1, { limit: 5, offset: 0 })).sessions[0]?.connectUrl).toBe(plain);
+      read!.end('COMPLETED', NOW);
+      await sessions.update(read!);
+      expect(JSON.stringify(await rows('select connect_url from browser_sessions'))).not.toContain(
+        'sk-legacy-77',
+      );
+      expect((await sessions.findInProject(P1, s.id))?.connectUrl).toBe(plain);
+    });
+
+    it('stores an Idempotency-Key answer sealed (it holds the connect URL), and reads an older plain one', async () => {
+      const store = new MikroOrmIdempotencyStore({ orm: db.orm, secrets });
+      const s = makeSession({
+        id: testId(2, 1),
+        projectId: P1,
+        connectUrl: 'wss://connect.usw2.browserbase.com?signingKey=sk-answer-55',
+      });
+      const later = new Date(NOW.getTime() + 60_000);
+      expect(await store.reserve('scope', 'key-1', 'fp', s.id, NOW, later)).toBeNull();
+      await store.complete('scope', 'key-1', s.id, s.answer);
+      const [row] = (await rows('select answer from idempotency_keys')) as [Row];
+      expect(String(row.answer)).not.toContain('sk-answer-55');
+      expect(row.answer).toMatch(/^v1\./);
+      const replay = await store.reserve('scope', 'key-1', 'fp', s.id, NOW, later);
+      expect(replay?.answer).toEqual(s.answer);
+      // A row recorded before answers were sealed holds the JSON itself.
+      await rows('update idempotency_keys set answer = ?', [JSON.stringify(s.answer)]);
+      expect((await store.reserve('scope', 'key-1', 'fp', s.id, NOW, later))?.answer).toEqual(s.answer);
+    });
+
     it('lists a session with every field it stores: env opened, context, agent, expiry, end', async () => {
       const sessions = sessionsOn(db.orm);
       const agentId = testId(3, 9);

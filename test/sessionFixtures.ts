@@ -41,6 +41,7 @@ export function makeSession(props: {
   endedAt?: Date | null;
   env?: Record<string, string>;
   agentId?: string | null;
+  connectUrl?: string;
 }): BrowserSession {
   const now = props.now ?? new Date('2026-03-04T05:06:07.089Z');
   return BrowserSession.create({
@@ -62,7 +63,7 @@ export function makeSession(props: {
       providerSessionId: `prov-${props.id}`,
       providerProjectId: 'pp-1',
       status: props.status ?? 'RUNNING',
-      connectUrl: `ws://127.0.0.1/s/${props.id}`,
+      connectUrl: props.connectUrl ?? `ws://127.0.0.1/s/${props.id}`,
       seleniumRemoteUrl: null,
       startedAt: props.startedAt ?? now,
       endedAt: props.endedAt ?? null,

@@ -3,12 +3,16 @@ import type { SecretBox } from '../secrets/SecretBox.ts';
 import { type BrowserdeckOrm, dialectOf } from './BrowserdeckOrm.ts';
 import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { IdempotencyKeySchema } from './entities/IdempotencyKeySchema.ts';
+import { openSealedOrPlain } from './secretRecords.ts';
 import { sqlTime } from './sqlTime.ts';
 
 /** What `MikroOrmIdempotencyStore` needs. */
 export interface MikroOrmIdempotencyStoreDeps {
   orm: BrowserdeckOrm;
-  /** Keys the fingerprint digests (request bodies carry env values; only a digest is stored). */
+  /**
+   * Keys the fingerprint digests (request bodies carry env values; only a digest is stored) and
+   * seals the recorded answers (they hold the session's `connectUrl`, a signing key).
+   */
   secrets: SecretBox;
 }
 
@@ -30,7 +34,7 @@ const MAX_ATTEMPTS = 5;
  * `IdempotencyStore` on MikroORM (SQLite, PostgreSQL), atomic across server instances. The stored
  * fingerprint is `secrets.digest(fingerprint)`, so a returned record's `fingerprint` is the
  * caller's own when the digests match, and a `hmac-sha256:<digest>` string (never equal to a
- * request fingerprint) when they do not.
+ * request fingerprint) when they do not. The recorded answer is sealed by `secrets`.
  */
 export class MikroOrmIdempotencyStore implements IdempotencyStore {
   private readonly deps: MikroOrmIdempotencyStoreDeps;
@@ -69,7 +73,7 @@ export class MikroOrmIdempotencyStore implements IdempotencyStore {
             fingerprint:
               existing.fingerprint === digest ? fingerprint : `hmac-sha256:${existing.fingerprint}`,
             sessionId: existing.sessionId ?? null,
-            answer: existing.answer ? parseAnswer(existing.answer) : null,
+            answer: existing.answer ? parseAnswer(this.openAnswer(existing.answer)) : null,
             claimedAt: existing.createdAt,
           };
         }
@@ -105,7 +109,7 @@ export class MikroOrmIdempotencyStore implements IdempotencyStore {
       this.em().nativeUpdate(
         IdempotencyKeySchema,
         { scope, key, ...heldBy(sessionId) },
-        { sessionId, answer: JSON.stringify(answer) },
+        { sessionId, answer: this.deps.secrets.seal(JSON.stringify(answer)) },
       ),
     );
   }
@@ -115,6 +119,11 @@ export class MikroOrmIdempotencyStore implements IdempotencyStore {
     await withDatabaseErrors(() =>
       this.em().nativeDelete(IdempotencyKeySchema, { scope, key, ...heldBy(sessionId) }),
     );
+  }
+
+  /** The answer's JSON: sealed, or plain (`{…}`) in a row recorded before answers were sealed. */
+  private openAnswer(stored: string): string {
+    return openSealedOrPlain(this.deps.secrets, stored, (value) => value.startsWith('{'));
   }
 
   private em() {

@@ -26,7 +26,7 @@ import { sqlTime } from './sqlTime.ts';
 /** What `MikroOrmSessionRepository` needs. */
 export interface MikroOrmSessionRepositoryDeps {
   orm: BrowserdeckOrm;
-  /** Seals each session's `env` at rest. */
+  /** Seals each session's `env` and `connectUrl` at rest. */
   secrets: SecretBox;
 }
 
@@ -66,8 +66,8 @@ const CLAIM_SQL = {
 
 /**
  * `SessionRepository` on MikroORM (SQLite, PostgreSQL). Every call works on its own fork with
- * explicit statements; `env` is stored sealed by `secrets`; statistics are SQL aggregates; the
- * reconciler's claim is a single `update … returning`.
+ * explicit statements; `env` and `connectUrl` are stored sealed by `secrets`; statistics are SQL
+ * aggregates; the reconciler's claim is a single `update … returning`.
  */
 export class MikroOrmSessionRepository implements SessionRepository {
   private readonly deps: MikroOrmSessionRepositoryDeps;

@@ -2,9 +2,12 @@ import { BrowserSession, type SessionStatus } from '@browserdeck/domain';
 import type { SecretBox } from '../secrets/SecretBox.ts';
 import type { StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
 import { type SqlParam, sqlDate } from './NativeSql.ts';
-import { openSecretRecord, sealSecretRecord } from './secretRecords.ts';
+import { openConnectUrl, openSecretRecord, sealSecretRecord } from './secretRecords.ts';
 
-/** The row for `session`, `env` sealed, no sync lease. */
+/**
+ * The row for `session`, no sync lease. `env` and `connectUrl` are sealed: the connect URL carries
+ * the provider's signing key (`?signingKey=…`), which is never stored in plain text (SPEC §10).
+ */
 export function toSessionRow(session: BrowserSession, secrets: SecretBox): StoredBrowserSession {
   return {
     id: session.id,
@@ -13,7 +16,7 @@ export function toSessionRow(session: BrowserSession, secrets: SecretBox): Store
     providerSessionId: session.providerSessionId,
     providerProjectId: session.providerProjectId,
     status: session.status,
-    connectUrl: session.connectUrl,
+    connectUrl: secrets.seal(session.connectUrl),
     seleniumRemoteUrl: session.seleniumRemoteUrl,
     createdAt: session.createdAt,
     updatedAt: session.updatedAt,
@@ -35,7 +38,8 @@ export function toSessionRow(session: BrowserSession, secrets: SecretBox): Store
 
 /**
  * A plain `BrowserSession` (hydrated like MikroORM does, without its constructor) from a loaded
- * row: `env` opened, the sync lease left behind.
+ * row: `env` and `connectUrl` opened (a plain connect URL of an older row read as it is), the sync
+ * lease left behind.
  */
 export function toBrowserSession(row: StoredBrowserSession, secrets: SecretBox): BrowserSession {
   const session: Omit<StoredBrowserSession, 'env' | 'syncLeaseUntil'> & { env: Record<string, string> } = {
@@ -45,7 +49,7 @@ export function toBrowserSession(row: StoredBrowserSession, secrets: SecretBox):
     providerSessionId: row.providerSessionId,
     providerProjectId: row.providerProjectId,
     status: row.status as SessionStatus,
-    connectUrl: row.connectUrl,
+    connectUrl: openConnectUrl(secrets, row.connectUrl),
     seleniumRemoteUrl: row.seleniumRemoteUrl ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -118,7 +122,7 @@ export const SELECT_SESSION = `select id, project_id, provider, provider_session
 const optionalDate = (value: unknown): Date | null =>
   value === null || value === undefined ? null : sqlDate(value);
 
-/** The plain `BrowserSession` a driver row (`SELECT_SESSION`) stores, `env` opened. */
+/** The plain `BrowserSession` a driver row (`SELECT_SESSION`) stores, `env` and `connectUrl` opened. */
 export function toBrowserSessionFromDb(row: SessionDbRow, secrets: SecretBox): BrowserSession {
   return toBrowserSession(
     {

@@ -4,7 +4,8 @@ import { ProjectSchema } from './ProjectSchema.ts';
 
 /**
  * A `browser_sessions` row as MikroORM sees it: the domain `BrowserSession`'s fields, with `env`
- * sealed (a `SecretBox` string holding the JSON object) and the reconciler's `syncLeaseUntil`.
+ * sealed (a `SecretBox` string holding the JSON object), `connectUrl` sealed (it carries the
+ * provider's signing key; rows from before hold it plain) and the reconciler's `syncLeaseUntil`.
  * The repository turns it into a plain `BrowserSession`.
  */
 export type StoredBrowserSession = Omit<
