@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { ProviderError } from '@browserdeck/domain';
 import { CdpPipe } from './cdp/CdpPipe.ts';
@@ -77,17 +76,12 @@ export class ChromiumProcess {
       args,
       profileDir: options.profileDir,
     });
-    let child: ChildProcess;
-    try {
-      child = spawn(wrapped.command, wrapped.args, {
-        detached: true,
-        env: wrapped.env,
-        // fd 3: commands to the browser, fd 4: its answers; 5…: folders the confinement mounts.
-        stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe', ...wrapped.fds],
-      });
-    } finally {
-      for (const fd of wrapped.fds) closeSync(fd);
-    }
+    const child = spawn(wrapped.command, wrapped.args, {
+      detached: true,
+      env: wrapped.env,
+      // fd 3: commands to the browser, fd 4: its answers.
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+    });
     // Neither the browser nor its pipes keep this process alive.
     child.unref();
     const pipe = new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
@@ -103,9 +97,13 @@ export class ChromiumProcess {
         const tail = stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 500);
         const where = confinement.level === 'off' ? '' : ` (isolation: ${confinement.level})`;
         reject(
-          new ProviderError('provider_unavailable', `Chromium could not start${where}: ${reason}${tail ? `: ${tail}` : ''}`, {
-            cause,
-          }),
+          new ProviderError(
+            'provider_unavailable',
+            `Chromium could not start${where}: ${reason}${tail ? `: ${tail}` : ''}`,
+            {
+              cause,
+            },
+          ),
         );
       };
       const onData = (chunk: Buffer): void => {
@@ -120,7 +118,10 @@ export class ChromiumProcess {
       const onExit = (code: number | null, signal: string | null): void =>
         fail(`it exited (code ${code}, signal ${signal}) before DevTools answered`);
       const onError = (error: Error): void => fail(error.message, error);
-      const timer = setTimeout(() => fail('DevTools did not answer in time'), options.startTimeoutMs ?? 30_000);
+      const timer = setTimeout(
+        () => fail('DevTools did not answer in time'),
+        options.startTimeoutMs ?? 30_000,
+      );
       const cleanup = (): void => {
         clearTimeout(timer);
         child.stderr!.off('data', onData);

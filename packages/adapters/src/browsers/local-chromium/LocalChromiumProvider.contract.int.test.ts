@@ -17,6 +17,7 @@ describeBrowserProviderContract('LocalChromiumProvider (real Chromium)', {
       dataDir: scratch.dir,
       tempDir: scratch.dir,
       maxSessions: 2,
+      maxSessionsPerProject: 2,
       warmBrowsers: 1,
       clock: new SystemClock(),
     });

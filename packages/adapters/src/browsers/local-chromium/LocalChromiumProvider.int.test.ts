@@ -27,7 +27,10 @@ describe('LocalChromiumProvider: connecting, logs, contexts (real Chromium)', ()
       dataDir: scratch.dir,
       tempDir: scratch.dir,
       maxSessions: 3,
+      maxSessionsPerProject: 3,
       warmBrowsers: 1,
+      // The page server is on loopback, which the egress proxy refuses unless allowed.
+      egress: { allow: ['127.0.0.1/32'] },
       clock: new SystemClock(),
     });
     connect.attach(provider);
@@ -118,11 +121,11 @@ describe('LocalChromiumProvider: connecting, logs, contexts (real Chromium)', ()
     await expect(page.goto('file:///etc/hostname')).rejects.toThrow();
     const cdp = await browser.newBrowserCDPSession();
     await expect(cdp.send('Target.createTarget', { url: 'file:///etc/hostname' })).rejects.toThrow(
-      /notAllowed/,
+      /is not allowed/,
     );
     await expect(
       cdp.send('Extensions.loadUnpacked' as 'Browser.getVersion', { path: '/tmp' } as never),
-    ).rejects.toThrow(/notAllowed/);
+    ).rejects.toThrow(/is not allowed/);
     // A page cannot reach file: either, whichever client opened it.
     await page.goto(pages.url);
     expect(

@@ -37,7 +37,10 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
       dataDir: scratch.dir,
       tempDir: scratch.dir,
       maxSessions: 2,
+      maxSessionsPerProject: 2,
       warmBrowsers: 0,
+      // The page server is on loopback, which the egress proxy refuses unless allowed.
+      egress: { allow: ['127.0.0.1/32'] },
       clock: new SystemClock(),
       ...options,
     });
@@ -164,7 +167,7 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
       import { SystemClock } from '@browserdeck/domain';
       import { LocalChromiumProvider } from ${JSON.stringify(join(import.meta.dirname, 'index.ts'))};
       const provider = new LocalChromiumProvider({ publicUrl: 'http://127.0.0.1:1', dataDir: ${JSON.stringify(scratch.dir)},
-        tempDir: ${JSON.stringify(scratch.dir)}, maxSessions: 2, warmBrowsers: 1, clock: new SystemClock() });
+        tempDir: ${JSON.stringify(scratch.dir)}, maxSessions: 2, maxSessionsPerProject: 2, warmBrowsers: 1, clock: new SystemClock() });
       await provider.start();
       await provider.create({ sessionId: 's', projectId: 'p', providerProjectId: 'local', region: 'local',
         timeoutSec: 300, contextId: null, extensionId: null });

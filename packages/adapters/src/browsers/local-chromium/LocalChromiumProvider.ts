@@ -14,9 +14,9 @@ import {
 import { ChromiumLocator } from './ChromiumLocator.ts';
 import { capacityError } from './capacityError.ts';
 import { contextProfileDir } from './contextProfileDir.ts';
-import { EgressPolicy } from './egress/EgressPolicy.ts';
 import { EndedSessionArchive } from './EndedSessionArchive.ts';
-import { BrowserConfinement } from './isolation/BrowserConfinement.ts';
+import { EgressPolicy } from './egress/EgressPolicy.ts';
+import { BrowserConfinement, type IsolationLevel } from './isolation/BrowserConfinement.ts';
 import { LocalBrowserSession } from './LocalBrowserSession.ts';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
@@ -94,7 +94,11 @@ export class LocalChromiumProvider implements BrowserProvider {
   async start(): Promise<void> {
     const confinement = await this.confine();
     this.logger.info?.(
-      { isolation: confinement.level, browserUser: confinement.user?.name ?? null, egress: this.egress.describe() },
+      {
+        isolation: confinement.level,
+        browserUser: confinement.user?.name ?? null,
+        egress: this.options.egress ?? {},
+      },
       `local provider: browsers run with isolation level ${confinement.level}`,
     );
     try {
@@ -120,7 +124,8 @@ export class LocalChromiumProvider implements BrowserProvider {
   async create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
     if (this.closed) throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
     const { contextId, projectId } = request;
-    const profileDir = contextId === null ? null : contextProfileDir(this.options.dataDir, projectId, contextId);
+    const profileDir =
+      contextId === null ? null : contextProfileDir(this.options.dataDir, projectId, contextId);
     const contextKey = contextId === null ? null : `${projectId}/${contextId}`;
     await this.confine();
     await this.locator.locate();
@@ -192,6 +197,22 @@ export class LocalChromiumProvider implements BrowserProvider {
     const session = this.live.get(providerSessionId);
     if (session) return session.logs();
     return [...(this.archive.get(providerSessionId)?.logs ?? [])];
+  }
+
+  /**
+   * Where a running session's browser lives, for diagnostics and tests: the pid of its confinement
+   * (the leader of its process group), its profile and its downloads folder. Null when not running.
+   */
+  inspect(providerSessionId: string): { pid: number; profileDir: string; downloadsDir: string } | null {
+    const browser = this.live.get(providerSessionId)?.browser;
+    return browser
+      ? { pid: browser.process.pid, profileDir: browser.profileDir, downloadsDir: browser.downloadsDir }
+      : null;
+  }
+
+  /** The isolation level browsers run with (setting it up on first use). */
+  async isolationLevel(): Promise<IsolationLevel> {
+    return (await this.confine()).level;
   }
 
   /**

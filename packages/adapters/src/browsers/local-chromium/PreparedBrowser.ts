@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '@browserdeck/domain';
+import { ChromiumProcess } from './ChromiumProcess.ts';
 import { CdpClient } from './cdp/CdpClient.ts';
 import { CdpRouter } from './cdp/CdpRouter.ts';
-import { ChromiumProcess } from './ChromiumProcess.ts';
 import { downloadsDirOf } from './cdpCommandPolicy.ts';
 import type { EgressPolicy } from './egress/EgressPolicy.ts';
 import { EgressProxy } from './egress/EgressProxy.ts';
@@ -62,7 +62,9 @@ export class PreparedBrowser {
   }
 
   /** Starts a browser, connects to it and starts recording. Cleans up everything if a step fails. */
-  static async launch(settings: BrowserLaunchSettings & { profile: ProfileChoice }): Promise<PreparedBrowser> {
+  static async launch(
+    settings: BrowserLaunchSettings & { profile: ProfileChoice },
+  ): Promise<PreparedBrowser> {
     const temporary = settings.profile.kind === 'temporary';
     const profileDir =
       settings.profile.kind === 'temporary'
@@ -76,7 +78,10 @@ export class PreparedBrowser {
       await settings.confinement.claim(downloadsDirOf(profileDir));
       const recorder = new SessionLogRecorder({ clock: settings.clock, capacity: settings.logBufferSize });
       if (settings.egress)
-        proxy = await EgressProxy.start({ policy: settings.egress, onRefused: (r) => recorder.recordEgressRefusal(r) });
+        proxy = await EgressProxy.start({
+          policy: settings.egress,
+          onRefused: (r) => recorder.recordEgressRefusal(r),
+        });
       process = await ChromiumProcess.launch({
         executablePath: settings.executablePath,
         profileDir,

@@ -74,8 +74,18 @@ export class SessionLogRecorder {
    */
   recordEgressRefusal(refusal: EgressRefusalRecord): void {
     const timestamp = this.clock.now().getTime();
-    const params = { host: refusal.host, port: refusal.port, address: refusal.address ?? null, reason: refusal.reason };
-    this.buffer.push({ timestamp, method: EGRESS_REFUSED_METHOD, pageId: -1, request: { timestamp, params } });
+    const params = {
+      host: refusal.host,
+      port: refusal.port,
+      address: refusal.address ?? null,
+      reason: refusal.reason,
+    };
+    this.buffer.push({
+      timestamp,
+      method: EGRESS_REFUSED_METHOD,
+      pageId: -1,
+      request: { timestamp, params },
+    });
   }
 
   /** Forgets what was recorded so far (a warm browser handed to a new session starts empty). */

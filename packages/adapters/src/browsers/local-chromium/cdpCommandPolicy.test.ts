@@ -1,26 +1,98 @@
 import { describe, expect, it } from 'vitest';
-import { applyCdpCommandPolicy } from './cdpCommandPolicy.ts';
+import { checkCdpCommand, type PolicyDecision } from './cdpCommandPolicy.ts';
 
 const downloads = '/data/profile/Downloads';
-const apply = (command: object) =>
-  JSON.parse(applyCdpCommandPolicy(Buffer.from(JSON.stringify(command)), downloads).toString());
+const check = (message: object | string): PolicyDecision =>
+  checkCdpCommand(typeof message === 'string' ? message : JSON.stringify(message), {
+    downloadsDir: downloads,
+  });
+const refusal = (message: object | string): string => {
+  const decision = check(message);
+  if (decision.allowed) throw new Error(`allowed: ${JSON.stringify(message)}`);
+  return decision.message;
+};
 
-describe('applyCdpCommandPolicy', () => {
-  it('forwards ordinary commands unchanged', () => {
+describe('checkCdpCommand', () => {
+  it('passes ordinary Playwright and Puppeteer commands, re-serialised', () => {
     const command = { id: 1, method: 'Runtime.evaluate', params: { expression: '1' }, sessionId: 'S' };
-    expect(apply(command)).toEqual(command);
-    expect(apply({ id: 2, method: 'Page.navigate', params: { url: 'https://example.com' } }).method).toBe(
+    expect(check(command)).toEqual({ allowed: true, command });
+    for (const method of [
+      'Browser.getVersion',
+      'Target.setAutoAttach',
+      'Target.createBrowserContext',
+      'Target.attachToBrowserTarget',
       'Page.navigate',
-    );
+      'Network.enable',
+      'Fetch.continueRequest',
+      'Emulation.setDeviceMetricsOverride',
+      'Input.dispatchMouseEvent',
+      'Page.captureScreenshot',
+      'Tracing.start',
+    ])
+      expect(
+        check({ id: 2, method, params: { autoAttach: false, url: 'https://example.com' } }).allowed,
+        method,
+      ).toBe(true);
   });
 
-  it('refuses host-reaching commands by renaming them, keeping id and sessionId', () => {
-    for (const method of ['Extensions.loadUnpacked', 'PWA.install', 'Target.exposeDevToolsProtocol'])
-      expect(apply({ id: 3, method, params: {}, sessionId: 'S' })).toEqual({
-        id: 3,
-        method: `Browserdeck.notAllowed:${method}`,
-        sessionId: 'S',
-      });
+  it('fails closed on anything that is not strict JSON (Chrome accepts comments; we do not forward them)', () => {
+    const forged =
+      '/**/{"id":1,"method":"Browser.setDownloadBehavior","params":{"behavior":"allow","downloadPath":"/x"}}';
+    expect(refusal(forged)).toMatch(/not strict JSON/);
+    expect(refusal('{"id":1,"method":"DOM.setFileInputFiles"} // tail')).toMatch(/not strict JSON/);
+    expect(refusal('[1]')).toMatch(/JSON object/);
+    expect(refusal({ method: 'Runtime.evaluate' })).toMatch(/integer "id"/);
+    expect(refusal({ id: 1 })).toMatch(/string "method"/);
+    expect(refusal({ id: 1, method: 'Runtime.evaluate', params: [] })).toMatch(/params/);
+  });
+
+  it('forwards exactly what it checked: a duplicate key cannot smuggle another method past it', () => {
+    const decision = check(
+      '{"id":1,"method":"DOM.setFileInputFiles","method":"Runtime.evaluate","params":{}}',
+    );
+    expect(decision).toEqual({ allowed: true, command: { id: 1, method: 'Runtime.evaluate', params: {} } });
+  });
+
+  it('refuses domains outside the allowlist and denied commands, naming the rule', () => {
+    for (const method of [
+      'Extensions.loadUnpacked',
+      'PWA.install',
+      'Tethering.bind',
+      'SystemInfo.getInfo',
+      'Cast.enable',
+      'Nope.x',
+    ])
+      expect(refusal({ id: 3, method })).toMatch(/allowlist/);
+    for (const method of [
+      'Target.exposeDevToolsProtocol',
+      'Target.sendMessageToTarget',
+      'Browser.executeBrowserCommand',
+    ])
+      expect(refusal({ id: 3, method })).toMatch(new RegExp(`${method} is not allowed \\(`));
+    const refused = check({ id: 9, method: 'PWA.install', sessionId: 'S' });
+    expect(refused).toMatchObject({ allowed: false, id: 9, sessionId: 'S', code: -32601 });
+  });
+
+  it('refuses nested sessions: non-flat attach and auto-attach', () => {
+    expect(refusal({ id: 1, method: 'Target.attachToTarget', params: { targetId: 'T' } })).toMatch(
+      /flatten: true/,
+    );
+    expect(
+      refusal({ id: 1, method: 'Target.attachToTarget', params: { targetId: 'T', flatten: false } }),
+    ).toMatch(/flatten/);
+    expect(
+      refusal({
+        id: 1,
+        method: 'Target.setAutoAttach',
+        params: { autoAttach: true, waitForDebuggerOnStart: false },
+      }),
+    ).toMatch(/flatten/);
+    expect(
+      check({ id: 1, method: 'Target.attachToTarget', params: { targetId: 'T', flatten: true } }).allowed,
+    ).toBe(true);
+  });
+
+  it('refuses file: URLs however they are spelled', () => {
     for (const url of [
       'file:///etc/passwd',
       ' FILE:/x',
@@ -29,34 +101,55 @@ describe('applyCdpCommandPolicy', () => {
       'view-source:file:///etc/passwd',
       'view-source: file:/x',
     ])
-      expect(apply({ id: 4, method: 'Target.createTarget', params: { url } }).method).toMatch(/^Browserdeck/);
+      for (const method of ['Target.createTarget', 'Page.navigate', 'Network.loadNetworkResource'])
+        expect(refusal({ id: 4, method, params: { url } }), `${method} ${url}`).toMatch(/file: URLs/);
   });
 
-  it('sends downloads to the session folder and allows file inputs only from there', () => {
-    expect(
-      apply({
-        id: 5,
-        method: 'Browser.setDownloadBehavior',
-        params: { behavior: 'allow', downloadPath: '/etc' },
-      }),
-    ).toEqual({
-      id: 5,
-      method: 'Browser.setDownloadBehavior',
-      params: { behavior: 'allow', downloadPath: downloads },
+  it('sends downloads to the session folder, whatever path the client names', () => {
+    for (const method of ['Browser.setDownloadBehavior', 'Page.setDownloadBehavior'])
+      expect(check({ id: 5, method, params: { behavior: 'allow', downloadPath: '/etc' } })).toEqual({
+        allowed: true,
+        command: { id: 5, method, params: { behavior: 'allow', downloadPath: downloads } },
+      });
+    expect(check({ id: 6, method: 'Page.setDownloadBehavior', params: { behavior: 'deny' } })).toMatchObject({
+      command: { params: { behavior: 'deny' } },
     });
-    expect(apply({ id: 6, method: 'Page.setDownloadBehavior', params: { behavior: 'deny' } }).params).toEqual(
-      {
-        behavior: 'deny',
-      },
-    );
-    const upload = (files: string[]) =>
-      apply({ id: 7, method: 'DOM.setFileInputFiles', params: { files } }).method;
-    expect(upload([`${downloads}/report.pdf`])).toBe('DOM.setFileInputFiles');
-    expect(upload(['/etc/passwd'])).toMatch(/^Browserdeck/);
-    expect(upload([`${downloads}/../../secret`])).toMatch(/^Browserdeck/);
   });
 
-  it('leaves messages that are not commands to the browser', () => {
-    expect(applyCdpCommandPolicy(Buffer.from('not json'), downloads).toString()).toBe('not json');
+  it('confines every file parameter to the session folder: file inputs, file choosers and dropped files', () => {
+    const inside = `${downloads}/report.pdf`;
+    for (const files of [
+      ['/etc/shadow'],
+      [`${downloads}/../../secret`],
+      ['relative.txt'],
+      [inside, '/etc/passwd'],
+      [1],
+    ]) {
+      expect(refusal({ id: 7, method: 'DOM.setFileInputFiles', params: { files } })).toMatch(
+        /downloads folder/,
+      );
+      expect(
+        refusal({ id: 7, method: 'Page.handleFileChooser', params: { action: 'accept', files } }),
+      ).toMatch(/downloads folder/);
+      expect(
+        refusal({
+          id: 8,
+          method: 'Input.dispatchDragEvent',
+          params: { type: 'drop', x: 1, y: 1, data: { items: [], files } },
+        }),
+      ).toMatch(/downloads folder/);
+    }
+    expect(
+      refusal({
+        id: 8,
+        method: 'Input.dispatchDragEvent',
+        params: { type: 'drop', data: { items: [], files: '/etc' } },
+      }),
+    ).toMatch(/downloads folder/);
+    expect(check({ id: 7, method: 'DOM.setFileInputFiles', params: { files: [inside] } }).allowed).toBe(true);
+    expect(
+      check({ id: 8, method: 'Input.dispatchDragEvent', params: { type: 'drop', data: { items: [] } } })
+        .allowed,
+    ).toBe(true);
   });
 });

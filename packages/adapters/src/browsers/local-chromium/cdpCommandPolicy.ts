@@ -60,7 +60,6 @@ const DENIED_METHODS: ReadonlyMap<string, string> = new Map([
   ['Browser.executeBrowserCommand', 'runs browser UI commands'],
   ['Target.exposeDevToolsProtocol', 'hands DevTools to page script'],
   ['Target.sendMessageToTarget', 'nested (non-flat) sessions are not supported; attach with flatten: true'],
-  ['Target.attachToBrowserTarget', 'browser-target sessions belong to the proxy; your connection already is one'],
   ['Target.setRemoteLocations', 'opens network connections from the browser'],
   ['Target.openDevTools', 'opens DevTools windows'],
 ]);
@@ -101,10 +100,20 @@ export function checkCdpCommand(raw: string, folders: SessionFolders): PolicyDec
   try {
     parsed = JSON.parse(raw);
   } catch {
-    return { allowed: false, id: null, code: -32700, message: 'Browserdeck: the message is not strict JSON and was dropped.' };
+    return {
+      allowed: false,
+      id: null,
+      code: -32700,
+      message: 'Browserdeck: the message is not strict JSON and was dropped.',
+    };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    return { allowed: false, id: null, code: -32600, message: 'Browserdeck: a command must be a JSON object.' };
+    return {
+      allowed: false,
+      id: null,
+      code: -32600,
+      message: 'Browserdeck: a command must be a JSON object.',
+    };
   const { id, method, params, sessionId } = parsed as Record<string, unknown>;
   const idOrNull = typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
   const session = typeof sessionId === 'string' ? sessionId : undefined;
@@ -117,7 +126,8 @@ export function checkCdpCommand(raw: string, folders: SessionFolders): PolicyDec
   });
   if (idOrNull === null) return refuse(-32600, 'a command needs an integer "id".');
   if (typeof method !== 'string') return refuse(-32600, 'a command needs a string "method".');
-  if (sessionId !== undefined && session === undefined) return refuse(-32600, '"sessionId" must be a string.');
+  if (sessionId !== undefined && session === undefined)
+    return refuse(-32600, '"sessionId" must be a string.');
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
     return refuse(-32602, '"params" must be an object.');
   const p = (params ?? {}) as Record<string, unknown>;
@@ -130,20 +140,29 @@ export function checkCdpCommand(raw: string, folders: SessionFolders): PolicyDec
     allowed: true,
     command: { id: idOrNull, method, params: next, ...(session === undefined ? {} : { sessionId: session }) },
   });
-  if ((method === 'Target.attachToTarget' || (method === 'Target.setAutoAttach' && p.autoAttach === true)) && p.flatten !== true)
+  if (
+    (method === 'Target.attachToTarget' || (method === 'Target.setAutoAttach' && p.autoAttach === true)) &&
+    p.flatten !== true
+  )
     return refuse(-32602, `${method} needs flatten: true (nested sessions are not supported).`);
   if (URL_METHODS.has(method) && typeof p.url === 'string' && opensFile(p.url))
     return refuse(-32602, `${method} may not open file: URLs.`);
   if (method === 'DOM.setFileInputFiles' || method === 'Page.handleFileChooser') {
     const files = Array.isArray(p.files) ? p.files : [];
     if (!files.every((f) => typeof f === 'string' && isInside(folders.downloadsDir, f)))
-      return refuse(-32602, `${method}: files must be inside the session's downloads folder ${folders.downloadsDir}.`);
+      return refuse(
+        -32602,
+        `${method}: files must be inside the session's downloads folder ${folders.downloadsDir}.`,
+      );
   }
   if (method === 'Input.dispatchDragEvent') {
     const data = (p.data ?? {}) as Record<string, unknown>;
     const files = data.files === undefined ? [] : Array.isArray(data.files) ? data.files : [null];
     if (!files.every((f) => typeof f === 'string' && isInside(folders.downloadsDir, f)))
-      return refuse(-32602, `${method}: data.files must be inside the session's downloads folder ${folders.downloadsDir}.`);
+      return refuse(
+        -32602,
+        `${method}: data.files must be inside the session's downloads folder ${folders.downloadsDir}.`,
+      );
   }
   if (DOWNLOAD_METHODS.has(method) && p.behavior !== 'deny' && p.behavior !== 'default')
     return command({ ...p, downloadPath: folders.downloadsDir });

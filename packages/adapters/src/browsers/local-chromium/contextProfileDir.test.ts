@@ -15,6 +15,7 @@ describe('contextProfileDir', () => {
   });
 
   it('never lets a project id leave the folder', () => {
-    for (const project of ['', '..', '../p', 'a/b']) expect(() => contextProfileDir('/data', project, 'c')).toThrow();
+    for (const project of ['', '..', '../p', 'a/b'])
+      expect(() => contextProfileDir('/data', project, 'c')).toThrow();
   });
 });

@@ -18,6 +18,7 @@ export function contextProfileDir(dataDir: string, projectId: string, contextId:
       `must be 1 to ${PROVIDER_REF_MAX_LENGTH} letters, digits, "_" or "-", starting with a letter or digit`,
     );
   }
-  if (!PROJECT_ID_PATTERN.test(projectId)) throw new Error(`unexpected project id ${JSON.stringify(projectId)}`);
+  if (!PROJECT_ID_PATTERN.test(projectId))
+    throw new Error(`unexpected project id ${JSON.stringify(projectId)}`);
   return join(dataDir, 'contexts', projectId, contextId);
 }

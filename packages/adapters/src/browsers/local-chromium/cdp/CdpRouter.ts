@@ -35,6 +35,9 @@ export interface CdpConnection {
 
 type Deliver = (message: CdpIncoming) => void;
 
+/** Commands whose answer names a new session, owned by the connection that sent them. */
+const ATTACHING_METHODS = new Set(['Target.attachToTarget', 'Target.attachToBrowserTarget']);
+
 class Connection implements CdpConnection {
   isClosed = false;
   readonly router: CdpRouter;
@@ -130,7 +133,9 @@ export class CdpRouter {
     }
     const id = this.nextId++;
     this.pending.set(id, { kind: 'client', connection, id: command.id, method: command.method });
-    return this.pipe.send(JSON.stringify({ id, method: command.method, params: command.params ?? {}, sessionId }));
+    return this.pipe.send(
+      JSON.stringify({ id, method: command.method, params: command.params ?? {}, sessionId }),
+    );
   }
 
   /** Resolves once the browser has read what was sent. */
@@ -185,12 +190,20 @@ export class CdpRouter {
     const { connection } = pending;
     if (connection.isClosed) return;
     const child = message.result?.sessionId;
-    if (pending.method === 'Target.attachToTarget' && typeof child === 'string')
+    if (ATTACHING_METHODS.has(pending.method) && typeof child === 'string')
       this.owners.set(child, connection);
     this.deliverTo(connection, { ...message, id: pending.id });
   }
 
   private onEvent(message: CdpIncoming): void {
+    // The browser-target sessions the router opens for clients are its own business, not the root's.
+    const info = message.params?.targetInfo as { type?: unknown } | undefined;
+    if (
+      message.sessionId === undefined &&
+      message.method === 'Target.attachedToTarget' &&
+      info?.type === 'browser'
+    )
+      return;
     const connection = message.sessionId === undefined ? this.root : this.owners.get(message.sessionId);
     if (!connection || connection.isClosed) return;
     const child = message.params?.sessionId;
@@ -198,7 +211,8 @@ export class CdpRouter {
       this.owners.set(child, connection);
     this.deliverTo(connection, message);
     if (message.method === 'Target.detachedFromTarget' && typeof child === 'string')
-      if (this.owners.get(child) === connection && child !== connection.rootSession) this.owners.delete(child);
+      if (this.owners.get(child) === connection && child !== connection.rootSession)
+        this.owners.delete(child);
   }
 
   private deliverTo(connection: Connection, message: CdpIncoming): void {

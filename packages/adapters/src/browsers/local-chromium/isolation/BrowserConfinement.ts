@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { constants, openSync } from 'node:fs';
 import { chmod, chown, lstat, readlink, realpath } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -30,12 +29,11 @@ export interface ConfinedLaunch {
   readonly profileDir: string;
 }
 
-/** The wrapped command: spawn `command` with `args`, passing `fds` as file descriptors 5, 6, … */
+/** The wrapped command: spawn `command` with `args` and exactly this environment. */
 export interface WrappedCommand {
   readonly command: string;
   readonly args: string[];
   readonly env: Record<string, string>;
-  readonly fds: number[];
 }
 
 /** System folders a browser reads: libraries, fonts, certificates, its own configuration. */
@@ -55,19 +53,32 @@ const SYSTEM_ETC_PATHS = [
   '/etc/group',
   '/etc/nsswitch.conf',
 ];
+/** Where the browser's own folders are staged in its mount namespace (reachable by its user). */
+const STAGED_PROFILE = '/run/browserdeck/profile';
+const STAGED_BROWSER = '/run/browserdeck/browser';
+
 /**
- * Run as root inside a fresh mount namespace: moves the browser's own folders aside (under a new
- * /run, which also hides the host's sockets), hides every other listed folder under an empty file
- * system, gives it an empty /tmp, and mounts its folders back where they were (the browser's folder
- * read-only). Arguments: profile, browser folder, hidden folders…, `--`, the command.
+ * Run as root in a fresh mount namespace: mounts a new /run (which also hides the host's sockets)
+ * and binds the browser's profile and folder under it, so the browser's user can reach them even
+ * when they lie inside private folders such as DATA_DIR. Arguments: profile, browser folder, then
+ * the rest of the script's arguments.
  */
-const NAMESPACE_SCRIPT = [
+const STAGE_SCRIPT = [
   'set -e',
   'profile=$1; browser=$2; shift 2',
   'mount -t tmpfs -o mode=0755,nosuid,nodev browserdeck-run /run',
-  'mkdir -p /run/browserdeck/profile /run/browserdeck/browser',
-  'mount --bind "$profile" /run/browserdeck/profile',
-  'mount --bind "$browser" /run/browserdeck/browser',
+  `mkdir -p ${STAGED_PROFILE} ${STAGED_BROWSER}`,
+  `mount --bind "$profile" ${STAGED_PROFILE}`,
+  `mount --bind "$browser" ${STAGED_BROWSER}`,
+];
+
+/**
+ * The `namespaces` level, after staging: hides every listed folder under an empty file system,
+ * gives the browser an empty /tmp, and moves its folders back where they were (its browser
+ * folder read-only). Arguments after the staged ones: hidden folders…, `--`, the command.
+ */
+const NAMESPACE_SCRIPT = [
+  ...STAGE_SCRIPT,
   'while [ "$1" != "--" ]; do',
   '  if [ -d "$1" ]; then mount -t tmpfs -o mode=0755,size=64k,nosuid,nodev browserdeck-hidden "$1"; fi',
   '  shift',
@@ -75,12 +86,15 @@ const NAMESPACE_SCRIPT = [
   'shift',
   'mount -t tmpfs -o mode=1777,nosuid,nodev browserdeck-tmp /tmp',
   'mkdir -p "$browser" "$profile"',
-  'mount --move /run/browserdeck/browser "$browser"',
+  `mount --move ${STAGED_BROWSER} "$browser"`,
   'mount -o remount,bind,ro "$browser"',
-  'mount --move /run/browserdeck/profile "$profile"',
+  `mount --move ${STAGED_PROFILE} "$profile"`,
   'cd "$profile"',
   'exec "$@"',
 ].join('\n');
+
+/** The `bubblewrap` level run as root: stage the folders, then hand over to bwrap as the browser's user. */
+const BUBBLEWRAP_STAGE_SCRIPT = [...STAGE_SCRIPT, 'exec "$@"'].join('\n');
 
 /**
  * Sets up and applies the confinement of local browsers. `setUp` picks the level (and creates the
@@ -152,40 +166,63 @@ export class BrowserConfinement {
     await chmod(dir, 0o700);
   }
 
-  /** The confined command for `launch`. The caller closes the returned `fds` after spawning. */
+  /** The confined command for `launch`. */
   async wrap(launch: ConfinedLaunch): Promise<WrappedCommand> {
     const env = browserEnv(launch.profileDir);
-    if (this.level === 'off')
-      return { command: launch.executablePath, args: [...launch.args], env, fds: [] };
+    if (this.level === 'off') return { command: launch.executablePath, args: [...launch.args], env };
     const browserDir = dirname(await realpath(launch.executablePath));
     const switchUser = this.user
       ? ['setpriv', `--reuid=${this.user.uid}`, `--regid=${this.user.gid}`, '--clear-groups', '--']
       : [];
     if (this.level === 'bubblewrap') {
-      // bwrap runs as the browser's user, who cannot reach folders inside DATA_DIR: it gets them as open descriptors.
-      const fds = [openDir(launch.profileDir), openDir(browserDir)];
+      // As root, the folders are staged where the browser's user (who runs bwrap) can reach them.
+      const staged = this.user !== null;
       const view = [
         ...(await systemBinds()),
         ...['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'],
-        ...['--ro-bind-fd', '6', browserDir, '--bind-fd', '5', launch.profileDir, '--chdir', launch.profileDir],
+        ...['--ro-bind', staged ? STAGED_BROWSER : browserDir, browserDir],
+        ...[
+          '--bind',
+          staged ? STAGED_PROFILE : launch.profileDir,
+          launch.profileDir,
+          '--chdir',
+          launch.profileDir,
+        ],
         ...['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'],
         ...['--die-with-parent', '--new-session'],
       ];
-      const [command, ...args] = [...switchUser, 'bwrap', ...view, '--', launch.executablePath, ...launch.args];
-      return { command: command!, args, env, fds };
+      const bwrap = [...switchUser, 'bwrap', ...view, '--', launch.executablePath, ...launch.args];
+      if (!staged) return { command: bwrap[0]!, args: bwrap.slice(1), env };
+      return {
+        command: 'unshare',
+        args: [
+          ...['--mount', '--propagation', 'private', '--'],
+          ...['sh', '-c', BUBBLEWRAP_STAGE_SCRIPT, 'browserdeck-stage', launch.profileDir, browserDir],
+          ...bwrap,
+        ],
+        env,
+      };
     }
     const hide = [...this.hidden].sort((a, b) => a.length - b.length);
     return {
       command: 'unshare',
       args: [
         ...['--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--mount-proc', '--'],
-        ...['sh', '-c', NAMESPACE_SCRIPT, 'browserdeck-confine', launch.profileDir, browserDir, ...hide, '--'],
+        ...[
+          'sh',
+          '-c',
+          NAMESPACE_SCRIPT,
+          'browserdeck-confine',
+          launch.profileDir,
+          browserDir,
+          ...hide,
+          '--',
+        ],
         ...switchUser,
         launch.executablePath,
         ...launch.args,
       ],
       env,
-      fds: [],
     };
   }
 }
@@ -202,10 +239,6 @@ function browserEnv(profileDir: string): Record<string, string> {
   };
 }
 
-function openDir(path: string): number {
-  return openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
-}
-
 /** Read-only binds of the system folders that exist; symbolic links (merged /usr) are recreated. */
 async function systemBinds(): Promise<string[]> {
   const args: string[] = [];
@@ -219,12 +252,28 @@ async function systemBinds(): Promise<string[]> {
 }
 
 /** Null when `level` works on this host; else what is missing. */
-async function probe(level: IsolationLevel, isRoot: boolean, user: BrowserUser | null): Promise<string | null> {
-  const prefix = user ? ['setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--'] : [];
+async function probe(
+  level: IsolationLevel,
+  isRoot: boolean,
+  user: BrowserUser | null,
+): Promise<string | null> {
+  const prefix = user
+    ? ['setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--']
+    : [];
   if (level === 'bubblewrap') {
     if (!(await which('bwrap'))) return 'bubblewrap (bwrap) is not installed';
-    const check = [...prefix, 'bwrap', ...(await systemBinds()), '--unshare-pid', '--die-with-parent', '--', 'true'];
-    return (await succeeds(check)) ? null : 'bubblewrap cannot create namespaces for the browser user (are unprivileged user namespaces disabled?)';
+    const check = [
+      ...prefix,
+      'bwrap',
+      ...(await systemBinds()),
+      '--unshare-pid',
+      '--die-with-parent',
+      '--',
+      'true',
+    ];
+    return (await succeeds(check))
+      ? null
+      : 'bubblewrap cannot create namespaces for the browser user (are unprivileged user namespaces disabled?)';
   }
   if (level === 'namespaces') {
     if (!isRoot) return 'the namespaces level needs the service to run as root';
@@ -248,7 +297,13 @@ async function succeeds(command: string[]): Promise<boolean> {
 async function which(name: string): Promise<string | null> {
   for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
     const path = join(dir, name);
-    if (await lstat(path).then(() => true, () => false)) return path;
+    if (
+      await lstat(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      return path;
   }
   return null;
 }

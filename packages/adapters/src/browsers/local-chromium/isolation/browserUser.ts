@@ -34,17 +34,21 @@ export async function resolveBrowserUser(name: string | undefined): Promise<Brow
         wanted,
       ]);
     } catch (error) {
-      throw new Error(`could not create the browser user ${wanted} with useradd: ${(error as Error).message}`);
+      throw new Error(
+        `could not create the browser user ${wanted} with useradd: ${(error as Error).message}`,
+      );
     }
     user = await lookUp(wanted);
   }
   if (!user) throw new Error(`BROWSER_USER ${wanted} does not exist`);
-  if (user.uid === 0 || user.gid === 0) throw new Error(`BROWSER_USER ${wanted} is root: browsers never run as root`);
+  if (user.uid === 0 || user.gid === 0)
+    throw new Error(`BROWSER_USER ${wanted} is root: browsers never run as root`);
   return user;
 }
 
 async function lookUp(name: string): Promise<BrowserUser | null> {
-  if (!/^[a-z_][a-z0-9_-]*\$?$/i.test(name) && !/^\d+$/.test(name)) throw new Error(`BROWSER_USER ${name} is not a user name`);
+  if (!/^[a-z_][a-z0-9_-]*\$?$/i.test(name) && !/^\d+$/.test(name))
+    throw new Error(`BROWSER_USER ${name} is not a user name`);
   try {
     const uid = Number((await run('id', ['-u', name])).stdout.trim());
     const gid = Number((await run('id', ['-g', name])).stdout.trim());
