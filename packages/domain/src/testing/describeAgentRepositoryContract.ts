@@ -3,6 +3,7 @@ import { Agent } from '../agents/Agent.ts';
 import type { AgentRepository } from '../agents/AgentRepository.ts';
 import type { AgentFields } from '../agents/agentRules.ts';
 import { ConflictError, DomainError } from '../shared/DomainError.ts';
+import { AWKWARD_NAME, AWKWARD_OPAQUE, AWKWARD_TEXT } from './awkwardText.ts';
 
 /** A fresh, empty agent store, and a way to create the project rows its agents belong to. */
 export interface AgentRepositoryFixture {
@@ -96,6 +97,29 @@ export function describeAgentRepositoryContract(
       const found = await agents.findInProject(P1, original.id);
       expect(found).toBeInstanceOf(Agent);
       expect(fieldsOf(found!)).toEqual(fieldsOf(original));
+    });
+
+    it('round-trips awkward characters in every text field, metadata keys and values included', async () => {
+      const agents = await setUp();
+      const original = agent({
+        name: AWKWARD_NAME,
+        description: AWKWARD_TEXT,
+        script: AWKWARD_OPAQUE,
+        envVars: { AWKWARD: AWKWARD_OPAQUE },
+        providerProjectId: AWKWARD_NAME,
+        contextId: "ctx'?",
+        extensionId: '$1\\',
+        metadata: { [AWKWARD_OPAQUE]: AWKWARD_OPAQUE, list: [AWKWARD_TEXT, { '?': "'" }] },
+      });
+      await agents.add(original);
+      expect(fieldsOf((await agents.findInProject(P1, original.id))!)).toEqual(fieldsOf(original));
+      expect((await agents.list(P1, { activeOnly: false })).map(fieldsOf)).toEqual([fieldsOf(original)]);
+      original.revise(
+        { ...original.fields, name: `${AWKWARD_NAME} 2`, script: `${AWKWARD_OPAQUE}?` },
+        new Date(base),
+      );
+      await agents.update(original);
+      expect(fieldsOf((await agents.findInProject(P1, original.id))!)).toEqual(fieldsOf(original));
     });
 
     it('round-trips an agent with null provider fields and empty objects', async () => {

@@ -4,6 +4,7 @@ import type { UserRepository } from '../auth/UserRepository.ts';
 import { Project } from '../projects/Project.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { DomainError } from '../shared/DomainError.ts';
+import { AWKWARD_NAME } from './awkwardText.ts';
 
 /** A fresh, empty store: projects, and users to own them. */
 export interface ProjectRepositoryFixture {
@@ -111,6 +112,26 @@ export function describeProjectRepositoryContract(
       const found = await projects.findOwned(ALICE, p.id);
       expect(found).toMatchObject({ name: 'Renamed', slug: 'keep-slug', archived: true });
       expect(found?.updatedAt.toISOString()).toBe(later.toISOString());
+    });
+
+    it('stores names with quotes, placeholders and other awkward characters exactly', async () => {
+      const { projects } = await setUp();
+      const p = Project.create({
+        id: '0190b000-0000-7000-8000-0000000a0001',
+        ownerId: ALICE,
+        name: AWKWARD_NAME,
+        slug: 'awkward',
+        now: new Date(base),
+      });
+      await projects.add(p);
+      expect((await projects.findOwned(ALICE, p.id))?.name).toBe(AWKWARD_NAME);
+      expect((await projects.listOwned(ALICE, { archived: false })).map((x) => x.name)).toEqual([
+        AWKWARD_NAME,
+      ]);
+      const renamed = `${AWKWARD_NAME.slice(0, 90)} ''\\?`;
+      p.rename(renamed, new Date(base + 60_000));
+      await projects.update(p);
+      expect((await projects.findOwned(ALICE, p.id))?.name).toBe(renamed);
     });
 
     it('finds the oldest project, archived ones included', async () => {

@@ -52,6 +52,13 @@ export function describeUserRepositoryContract(
       expect(new Set(results.map((u) => u.id))).toEqual(new Set([id]));
     });
 
+    it('stores an e-mail with quotes, placeholders and non-ASCII letters exactly', async () => {
+      const users = await options.create();
+      const email = "o'brien+\\?$1@exämple.com";
+      await users.ensure(User.create({ id: '0190a000-0000-7000-8000-000000000004', email, createdAt: at }));
+      expect((await users.findById('0190a000-0000-7000-8000-000000000004'))?.email).toBe(email);
+    });
+
     it('finds nothing for an unknown id', async () => {
       const users = await options.create();
       expect(await users.findById('0190a000-0000-7000-8000-00000000ffff')).toBeNull();

@@ -1,3 +1,4 @@
+export { AWKWARD_NAME, AWKWARD_OPAQUE, AWKWARD_TEXT } from './awkwardText.ts';
 export { cloneEntity } from './cloneEntity.ts';
 export {
   type AgentRepositoryFixture,

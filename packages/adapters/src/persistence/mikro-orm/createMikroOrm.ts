@@ -2,6 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PostgreSqlMikroORM } from '@mikro-orm/postgresql';
 import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
+import { BoundPostgreSqlDriver, BoundSqliteDriver } from './boundParameterDrivers.ts';
 import { persistenceEntities } from './entities/persistenceEntities.ts';
 import { postgresqlMigrations } from './migrations/postgresql/postgresqlMigrations.ts';
 import { sqliteMigrations } from './migrations/sqlite/sqliteMigrations.ts';
@@ -28,7 +29,8 @@ const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
  * migrations of that dialect registered (apply them with `migrateToLatest`). Connects lazily: a
  * database that is down surfaces on the first query, not here. SQLite files get their parent
  * folder created (0700), mode 0600 for the database and its `-wal`/`-shm` (`securePrivateSqliteFiles`),
- * WAL journaling, foreign keys, and a busy timeout. Close it with `orm.close()`.
+ * WAL journaling, foreign keys, and a busy timeout. Every value is sent as a bound parameter, never
+ * spliced into SQL text (`boundParameterDrivers.ts`). Close it with `orm.close()`.
  */
 export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<BrowserdeckOrm> {
   const location = parseDatabaseUrl(options.databaseUrl);
@@ -44,6 +46,7 @@ export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<Br
   if (location.dialect === 'postgresql') {
     const orm = await PostgreSqlMikroORM.init({
       ...common,
+      driver: BoundPostgreSqlDriver,
       clientUrl: location.url,
       pool: { min: 0, max: options.poolSize ?? 10 },
       driverOptions: { connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS },
@@ -55,6 +58,7 @@ export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<Br
   if (file) await securePrivateSqliteFiles(file);
   const orm = await SqliteMikroORM.init({
     ...common,
+    driver: BoundSqliteDriver,
     dbName: location.path,
     // better-sqlite3's `timeout` is SQLite's busy timeout; MikroORM turns foreign keys on per connection.
     driverOptions: { timeout: SQLITE_BUSY_TIMEOUT_MS },
