@@ -6,6 +6,7 @@ import { errorHandler } from './middleware/errorHandler.ts';
 import { requestContext } from './middleware/requestContext.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeout } from './middleware/requestTimeout.ts';
 import { resolveRoute } from './middleware/resolveRoute.ts';
+import { securityHeaders } from './middleware/securityHeaders.ts';
 import { buildRouteTable } from './routes/routeTable.ts';
 import { buildRouter } from './routing/buildRouter.ts';
 
@@ -46,6 +47,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   const router = buildRouter(routes, { authenticate: deps.authenticate });
 
   app.use(requestContext(log, metrics));
+  app.use(securityHeaders());
   app.use(errorHandler({ translateError: deps.translateError }));
   app.use(requestTimeout(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
   app.use(cors(deps.corsOrigins ?? []));

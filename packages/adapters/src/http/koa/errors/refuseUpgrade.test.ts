@@ -33,6 +33,9 @@ describe('refuseUpgrade', () => {
       expect(fields['content-type']).toBe('application/problem+json');
       expect(fields['x-request-id']).toBe('trace-7');
       expect(fields.connection).toBe('close');
+      expect(fields['x-content-type-options']).toBe('nosniff');
+      expect(fields['x-frame-options']).toBe('DENY');
+      expect(fields['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(Number(fields['content-length'])).toBe(Buffer.byteLength(body));
       expect(JSON.parse(body)).toEqual({
         type: `/docs#error-${code}`,

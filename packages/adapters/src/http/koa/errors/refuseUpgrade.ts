@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DomainError, type ErrorCode } from '@browserdeck/domain';
 import { pickRequestId } from '../middleware/requestContext.ts';
+import { SECURITY_HEADERS } from '../middleware/securityHeaders.ts';
 import { problemBody } from './writeProblem.ts';
 
 /**
@@ -15,10 +16,12 @@ export function refuseUpgrade(req: IncomingMessage, client: Duplex, code: ErrorC
   const requestId = pickRequestId(typeof header === 'string' ? header : undefined);
   const problem = problemBody(new DomainError(code, detail), requestId);
   const body = JSON.stringify(problem);
+  const security = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`);
   client.on('error', () => {});
   client.end(
     `HTTP/1.1 ${problem.status} ${problem.title}\r\nConnection: close\r\n` +
       'Content-Type: application/problem+json\r\nCache-Control: no-store\r\n' +
+      security.join('') +
       `X-Request-Id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
   client.once('finish', () => client.destroy());

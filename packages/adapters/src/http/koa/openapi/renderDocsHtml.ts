@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ERROR_CODES } from '@browserdeck/domain';
 import { ERROR_STATUS } from '../errors/errorStatus.ts';
 import type { JsonObject, OpenApiDocument, OpenApiOperation } from './OpenApiDocument.ts';
@@ -8,6 +9,19 @@ h2{border-bottom:1px solid #ccc;margin-top:2.5rem}section{margin:1.5rem 0;paddin
 .auth{font-size:13px;color:#855}pre{background:#f6f6f6;padding:.6rem;overflow:auto;font-size:13px;max-height:24rem}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
 nav a{margin-right:1rem}code{font-size:14px}`;
+
+/**
+ * The Content-Security-Policy of the reference page: it needs nothing but its one inline style
+ * sheet, allowed by hash (no `'unsafe-inline'`, no scripts, images, fonts or connections); it may
+ * not be framed, and it has no forms and no `<base>` to abuse.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(text: string): string {

@@ -2,6 +2,7 @@ import { UnavailableError } from '@browserdeck/domain';
 import { z } from 'zod';
 import type { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
 import type { OpenApiDocument } from '../openapi/OpenApiDocument.ts';
+import { DOCS_CONTENT_SECURITY_POLICY } from '../openapi/renderDocsHtml.ts';
 import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
 
 /** What the operational endpoints need. */
@@ -85,8 +86,21 @@ export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
       summary: 'A readable API reference page',
       tag: TAG,
       auth: false,
-      responses: { 200: { description: 'HTML page.', contentType: 'text/html' } },
-      handle: async () => ({ status: 200, body: deps.docsHtml(), contentType: 'text/html; charset=utf-8' }),
+      responses: {
+        200: {
+          description: 'HTML page.',
+          contentType: 'text/html',
+          headers: {
+            'Content-Security-Policy': { description: 'The page loads nothing but its inline style sheet.' },
+          },
+        },
+      },
+      handle: async () => ({
+        status: 200,
+        body: deps.docsHtml(),
+        contentType: 'text/html; charset=utf-8',
+        headers: { 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY },
+      }),
     }),
   ];
 }
