@@ -39,4 +39,16 @@ export interface SessionRepository {
    * another instance) already refreshed after the pass began.
    */
   claimForSync(now: Date, leaseUntil: Date, limit: number, syncedBefore?: Date): Promise<BrowserSession[]>;
+  /**
+   * Holds the sync claim on `session` until `until`, writing nothing else: the reconciler's back-off
+   * after a refresh that failed. An ended or unknown session is left alone.
+   */
+  postponeSync(session: BrowserSession, until: Date): Promise<void>;
+  /**
+   * Stores only `status`, `endedAt` and `updatedAt` of `session`, and ends any sync claim on it:
+   * values the service sets itself, so this succeeds where `update` keeps failing on a value the
+   * database refuses (a URL or a time the provider sent). A stored terminal status stays final, as
+   * with `update`.
+   */
+  updateStatus(session: BrowserSession): Promise<void>;
 }

@@ -11,6 +11,7 @@ export class InMemorySessionRepository implements SessionRepository {
   private readonly leases = new Map<string, number>();
   /** Makes the next `add` fail, to test what happens when storing fails after the provider succeeded. */
   failNextAdd: Error | null = null;
+  private updateFailures: { count: number; error: Error } = { count: 0, error: new Error() };
 
   async add(session: BrowserSession): Promise<void> {
     if (this.failNextAdd) {
@@ -21,7 +22,19 @@ export class InMemorySessionRepository implements SessionRepository {
     this.sessions.set(session.id, cloneEntity(session));
   }
 
+  /**
+   * Makes the next `count` calls of `update` fail with `error`, as a database that refuses a value
+   * the provider sent would; `updateStatus` and `postponeSync` still work.
+   */
+  failNextUpdates(count: number, error = new Error('the database refused the row')): void {
+    this.updateFailures = { count, error };
+  }
+
   async update(session: BrowserSession): Promise<void> {
+    if (this.updateFailures.count > 0) {
+      this.updateFailures.count--;
+      throw this.updateFailures.error;
+    }
     const stored = this.sessions.get(session.id);
     if (!stored) return;
     this.leases.delete(session.id);
@@ -94,6 +107,21 @@ export class InMemorySessionRepository implements SessionRepository {
       .slice(0, limit);
     for (const s of free) this.leases.set(s.id, leaseUntil.getTime());
     return free.map(cloneEntity);
+  }
+
+  async postponeSync(session: BrowserSession, until: Date): Promise<void> {
+    const stored = this.sessions.get(session.id);
+    if (stored?.isActive && stored.projectId === session.projectId)
+      this.leases.set(session.id, until.getTime());
+  }
+
+  async updateStatus(session: BrowserSession): Promise<void> {
+    const stored = this.sessions.get(session.id);
+    if (!stored || stored.projectId !== session.projectId) return;
+    this.leases.delete(session.id);
+    if (!stored.isActive && stored.status !== session.status) return;
+    const { status, endedAt, updatedAt } = session;
+    this.sessions.set(session.id, Object.assign(cloneEntity(stored), { status, endedAt, updatedAt }));
   }
 
   /** Forgets the sessions of a deleted project (the database cascades). */

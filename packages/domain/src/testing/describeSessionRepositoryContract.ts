@@ -51,6 +51,11 @@ function fieldsOf(session: BrowserSession): Record<string, unknown> {
 
 const ids = (sessions: BrowserSession[]) => sessions.map((s) => s.id);
 
+/** A copy of `session` with some fields replaced (a writer holding another version of it). */
+function writableCopy(session: BrowserSession, fields: Partial<BrowserSession>): BrowserSession {
+  return Object.assign(Object.create(BrowserSession.prototype) as BrowserSession, session, fields);
+}
+
 /**
  * Behaviour every `SessionRepository` must have (SPEC §5): round trips, project scoping, paging,
  * statistics, and the reconciler's claim, which must be exclusive under concurrency.
@@ -447,6 +452,65 @@ export function describeSessionRepositoryContract(
         await addAll(sessions, [newer, atCutOff, older]);
         expect(ids(await sessions.claimForSync(now, leaseUntil, 10, syncedAt(20)))).toEqual([older.id]);
         expect(ids(await sessions.claimForSync(now, leaseUntil, 10))).toEqual(ids([atCutOff, newer]));
+      });
+
+      it('postponeSync holds the claim until the given time and changes nothing else', async () => {
+        const sessions = await setUp();
+        const s = session({ lastSyncedAt: syncedAt(1) });
+        const ended = session({ status: 'COMPLETED', lastSyncedAt: syncedAt(2) });
+        await addAll(sessions, [s, ended]);
+        const [claimed] = await sessions.claimForSync(now, leaseUntil, 5);
+        const backOffUntil = new Date(now.getTime() + 10 * 60 * SEC);
+        await sessions.postponeSync(claimed!, backOffUntil);
+        await sessions.postponeSync(ended, backOffUntil);
+        expect(fieldsOf((await sessions.findInProject(P1, s.id))!)).toEqual(fieldsOf(s));
+        // Past the claim's own lease, still held; free at the postponed time.
+        const afterLease = new Date(leaseUntil.getTime() + SEC);
+        expect(await sessions.claimForSync(afterLease, new Date(afterLease.getTime() + SEC), 5)).toEqual([]);
+        const justBefore = new Date(backOffUntil.getTime() - 1);
+        expect(await sessions.claimForSync(justBefore, new Date(justBefore.getTime() + SEC), 5)).toEqual([]);
+        const later = await sessions.claimForSync(backOffUntil, new Date(backOffUntil.getTime() + SEC), 5);
+        expect(ids(later)).toEqual([s.id]);
+        expect((await sessions.findInProject(P1, ended.id))?.status).toBe('COMPLETED');
+      });
+
+      it('updateStatus stores status, endedAt and updatedAt only, ends the claim, and keeps a terminal status final', async () => {
+        const sessions = await setUp();
+        const s = session({ lastSyncedAt: syncedAt(1) });
+        const other = session({ lastSyncedAt: syncedAt(2) });
+        await addAll(sessions, [s, other]);
+        const [claimed] = await sessions.claimForSync(now, leaseUntil, 1);
+        const endedAt = new Date(now.getTime() + 123);
+        // The refresh it could not store: a new URL and expiry, which updateStatus must not write.
+        claimed!.applyProviderSnapshot(
+          {
+            ...snapshotOf(claimed!),
+            connectUrl: 'wss://unstored.example',
+            expiresAt: new Date(base + 9 * HOUR),
+          },
+          new Date(now.getTime() + 50),
+        );
+        claimed!.end('ERROR', endedAt);
+        await sessions.updateStatus(claimed!);
+        const found = (await sessions.findInProject(P1, s.id))!;
+        expect(fieldsOf(found)).toEqual({
+          ...fieldsOf(s),
+          status: 'ERROR',
+          endedAt: endedAt.toISOString(),
+          updatedAt: endedAt.toISOString(),
+        });
+        expect(found.isActive).toBe(false);
+        // Another terminal status does not replace it; a copy in another project changes nothing.
+        const late = (await sessions.findInProject(P1, s.id))!;
+        writableCopy(late, { status: 'RUNNING' }).end('COMPLETED', new Date(now.getTime() + HOUR));
+        await sessions.updateStatus(late);
+        expect((await sessions.findInProject(P1, s.id))?.status).toBe('ERROR');
+        const elsewhere = writableCopy(other, { projectId: P2 });
+        elsewhere.end('ERROR', endedAt);
+        await sessions.updateStatus(elsewhere);
+        expect((await sessions.findInProject(P1, other.id))?.status).toBe('RUNNING');
+        // Ended, `s` is out of the rotation; `other` is still there to claim.
+        expect(ids(await sessions.claimForSync(now, leaseUntil, 5))).toEqual([other.id]);
       });
 
       it('never gives one session to two of 20 concurrent claimers', async () => {

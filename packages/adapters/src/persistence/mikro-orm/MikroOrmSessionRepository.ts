@@ -106,6 +106,35 @@ export class MikroOrmSessionRepository implements SessionRepository {
     }
   }
 
+  async postponeSync(session: BrowserSession, until: Date): Promise<void> {
+    if (!isUuid(session.id) || !isUuid(session.projectId)) return;
+    await withDatabaseErrors(() =>
+      this.em().nativeUpdate(
+        BrowserSessionSchema,
+        { id: session.id, projectId: session.projectId, status: { $in: [...ACTIVE_SESSION_STATUSES] } },
+        { syncLeaseUntil: until },
+      ),
+    );
+  }
+
+  async updateStatus(session: BrowserSession): Promise<void> {
+    if (!isUuid(session.id) || !isUuid(session.projectId)) return;
+    const { id, projectId, status, endedAt, updatedAt } = session;
+    // The same final-status rule as `update`; the claim ends whether or not the row changed.
+    const changed = await withDatabaseErrors(() =>
+      this.em().nativeUpdate(
+        BrowserSessionSchema,
+        { id, projectId, $or: [{ status: { $in: [...ACTIVE_SESSION_STATUSES] } }, { status }] },
+        { status, endedAt, updatedAt, syncLeaseUntil: null },
+      ),
+    );
+    if (changed === 0) {
+      await withDatabaseErrors(() =>
+        this.em().nativeUpdate(BrowserSessionSchema, { id, projectId }, { syncLeaseUntil: null }),
+      );
+    }
+  }
+
   async findInProject(projectId: string, sessionId: string): Promise<BrowserSession | null> {
     if (!isUuid(projectId) || !isUuid(sessionId)) return null;
     const row = await withDatabaseErrors(() =>
