@@ -7,7 +7,12 @@ const logger = pino({ level: 'silent' });
 describe('SessionReconciler', () => {
   it('runs batches until one comes back short, with a lease longer than the interval', async () => {
     const claims = [50, 50, 7];
-    const execute = vi.fn(async () => ({ claimed: claims.shift() ?? 0, synced: 0, failed: 0 }));
+    const execute = vi.fn(async () => ({
+      claimed: claims.shift() ?? 0,
+      synced: 0,
+      failed: 0,
+      endedAsError: 0,
+    }));
     const reconciler = new SessionReconciler({ reconcile: { execute }, logger, intervalSec: 20 });
     await reconciler.runOnce();
     expect(execute).toHaveBeenCalledTimes(3);
@@ -16,6 +21,8 @@ describe('SessionReconciler', () => {
       concurrency: 4,
       leaseSec: 40,
       syncedBefore: expect.any(Date),
+      // Failing sessions wait from one interval, doubling, up to 5 minutes.
+      retry: { minDelaySec: 20, maxDelaySec: 300, giveUpAfterSec: 80, expiryGraceSec: 300 },
     });
     // One cut-off for the whole pass: the time it began.
     const cutOffs = execute.mock.calls.map(
@@ -37,7 +44,7 @@ describe('SessionReconciler', () => {
           release = resolve;
         });
         running--;
-        return { claimed: 0, synced: 0, failed: 0 };
+        return { claimed: 0, synced: 0, failed: 0, endedAsError: 0 };
       });
       const reconciler = new SessionReconciler({ reconcile: { execute }, logger, intervalSec: 15 });
       reconciler.start();
@@ -68,7 +75,7 @@ describe('SessionReconciler', () => {
       const execute = vi
         .fn()
         .mockRejectedValueOnce(new Error('database gone'))
-        .mockResolvedValue({ claimed: 0, synced: 0, failed: 0 });
+        .mockResolvedValue({ claimed: 0, synced: 0, failed: 0, endedAsError: 0 });
       const reconciler = new SessionReconciler({ reconcile: { execute }, logger, intervalSec: 1 });
       reconciler.start();
       await vi.advanceTimersByTimeAsync(3_000);

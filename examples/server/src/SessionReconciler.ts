@@ -1,4 +1,4 @@
-import { type Clock, type ReconcileSessions, SystemClock } from '@browserdeck/domain';
+import { type Clock, type ReconcileSessions, SystemClock, syncRetryPolicy } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 
 /** Options of the background reconciler. */
@@ -17,6 +17,8 @@ export interface SessionReconcilerOptions {
 /**
  * Keeps active sessions' status fresh: every `intervalSec` it runs `ReconcileSessions` in bounded
  * batches until a batch comes back short. Passes never overlap; `stop()` waits for the running one.
+ * A session whose refresh fails is retried with back-off from `intervalSec` up to 5 minutes, and
+ * ended as `ERROR` when its refresh keeps failing to be stored (`syncRetryPolicy`, docs/decisions.md).
  */
 export class SessionReconciler {
   private readonly options: SessionReconcilerOptions;
@@ -46,8 +48,15 @@ export class SessionReconciler {
     // Sessions refreshed after this (by this pass or another instance) wait for the next pass: without
     // the cut-off a pass over more than one batch re-claims the sessions it has just refreshed.
     const syncedBefore = (this.options.clock ?? new SystemClock()).now();
+    const retry = syncRetryPolicy(intervalSec);
     for (let round = 0; round < 100 && !this.stopped; round++) {
-      const report = await this.options.reconcile.execute({ batchSize, concurrency, leaseSec, syncedBefore });
+      const report = await this.options.reconcile.execute({
+        batchSize,
+        concurrency,
+        leaseSec,
+        syncedBefore,
+        retry,
+      });
       if (report.claimed > 0) this.options.logger.debug(report, 'reconciled sessions');
       if (report.claimed < batchSize) return;
     }

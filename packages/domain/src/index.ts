@@ -46,6 +46,7 @@ export * from './sessions/SessionLogEntry.ts';
 export * from './sessions/SessionRepository.ts';
 export * from './sessions/sessionRules.ts';
 export * from './sessions/sessionStatus.ts';
+export * from './sessions/syncRetry.ts';
 export * from './shared/Clock.ts';
 export * from './shared/checks.ts';
 export * from './shared/DomainError.ts';

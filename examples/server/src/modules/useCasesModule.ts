@@ -96,8 +96,9 @@ export const sessionUseCasesModule = new ContainerModule(({ bind }) => {
     [T.ProjectRepository, T.SessionRepository],
   );
   bind(T.GetSession).toResolvedValue(
-    (projects, sessions, provider, clock) => new GetSession({ projects, sessions, provider, clock }),
-    [...common],
+    (projects, sessions, provider, clock, logger) =>
+      new GetSession({ projects, sessions, provider, clock, logger }),
+    [...common, T.Logger],
   );
   bind(T.ReleaseSession).toResolvedValue(
     (projects, sessions, provider, clock) => new ReleaseSession({ projects, sessions, provider, clock }),

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DomainError } from '../shared/DomainError.ts';
+import type { Logger } from '../shared/Logger.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { GetSession } from './GetSession.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
@@ -9,7 +11,9 @@ async function setUp() {
   const { clock, projects, sessions, provider, project, startSession } = await givenSessionWorld();
   const session = await startSession();
   provider.calls.length = 0;
-  const getSession = new GetSession({ projects, sessions, provider, clock });
+  const warnings: Array<Record<string, unknown>> = [];
+  const logger: Logger = { warn: (details) => warnings.push(details), error: () => {} };
+  const getSession = new GetSession({ projects, sessions, provider, clock, logger });
   const get = (sessionId = session.id, ownerId = OWNER) =>
     getSession.execute({ ownerId, projectId: project.id, sessionId });
   const release = () =>
@@ -19,7 +23,7 @@ async function setUp() {
       sessionId: session.id,
     });
   const storedSession = async () => (await sessions.findInProject(project.id, session.id))!;
-  return { clock, provider, session, get, release, storedSession, projects, project };
+  return { clock, provider, session, sessions, get, release, storedSession, projects, project, warnings };
 }
 
 describe('GetSession', () => {
@@ -79,6 +83,27 @@ describe('GetSession', () => {
     const { provider, get } = await setUp();
     provider.failNext('get', 'provider_timeout');
     expect((await get()).syncError).toBe('provider_timeout');
+  });
+
+  it('answers the stored state with syncError internal when the refresh cannot be stored, and logs it', async () => {
+    const { clock, provider, session, sessions, get, storedSession, warnings } = await setUp();
+    provider.setStatus(session.providerSessionId, 'COMPLETED');
+    sessions.failNextUpdates(1);
+    clock.advance(60_000);
+    const { session: got, syncError } = await get();
+    expect(syncError).toBe('internal');
+    expect({ ...got }).toEqual({ ...(await storedSession()) });
+    expect(got).toMatchObject({ status: 'RUNNING', endedAt: null });
+    expect(got.lastSyncedAt.toISOString()).toBe('2026-03-01T12:00:00.000Z');
+    expect(warnings).toEqual([{ sessionId: session.id, error: 'Error: the database refused the row' }]);
+    // The next refresh that can be stored brings it up to date.
+    expect(await get()).toMatchObject({ session: { status: 'COMPLETED' }, syncError: null });
+  });
+
+  it('passes the store’s own code on when it has one (database_unavailable)', async () => {
+    const { sessions, get } = await setUp();
+    sessions.failNextUpdates(1, new DomainError('database_unavailable', 'The database is not answering.'));
+    expect((await get()).syncError).toBe('database_unavailable');
   });
 
   it('does not ask the provider about a terminal session, which stays final', async () => {

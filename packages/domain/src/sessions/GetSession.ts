@@ -2,6 +2,7 @@ import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { ErrorCode } from '../shared/DomainError.ts';
+import { type Logger, silentLogger } from '../shared/Logger.ts';
 import type { BrowserProvider } from './BrowserProvider.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import { findSession } from './findSession.ts';
@@ -13,11 +14,14 @@ export interface GetSessionDeps {
   sessions: SessionRepository;
   provider: BrowserProvider;
   clock: Clock;
+  /** Told when a refresh could not be stored. */
+  logger?: Logger;
 }
 
 /**
  * One session, refreshed from the provider first when it is still active. When the provider cannot
- * be reached the stored state is returned with `syncError` set (the HTTP layer's `X-Sync-Error`).
+ * be reached, or its answer cannot be stored, the stored state is returned with `syncError` set
+ * (the HTTP layer's `X-Sync-Error`); the reconciler retries it, and ends it as `ERROR` if it must.
  */
 export class GetSession {
   private readonly deps: GetSessionDeps;
@@ -33,7 +37,13 @@ export class GetSession {
   }): Promise<{ session: BrowserSession; syncError: ErrorCode | null }> {
     const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
-    const { syncError } = await syncSession(session, this.deps);
-    return { session, syncError };
+    const sync = await syncSession(session, this.deps);
+    if (sync.unstored) {
+      (this.deps.logger ?? silentLogger).warn(
+        { sessionId: session.id, error: String(sync.unstored.error) },
+        'session refresh could not be stored; answering the stored state',
+      );
+    }
+    return { session: sync.session, syncError: sync.syncError };
   }
 }

@@ -42,18 +42,18 @@ describe('ReconcileSessions', () => {
     provider.setStatus(active[0]!.providerSessionId, 'TIMED_OUT');
     provider.forget(active[1]!.providerSessionId);
 
-    expect(await run()).toEqual({ claimed: 2, synced: 2, failed: 0 });
+    expect(await run()).toEqual({ claimed: 2, synced: 2, failed: 0, endedAsError: 0 });
     expect(gets().sort()).toEqual([active[0]!.providerSessionId, active[1]!.providerSessionId].sort());
     expect((await stored(active[0]!)).status).toBe('TIMED_OUT');
     expect((await stored(active[1]!)).status).toBe('COMPLETED');
     expect((await stored(active[1]!)).endedAt?.toISOString()).toBe(clock.now().toISOString());
 
-    expect(await run()).toEqual({ claimed: 2, synced: 2, failed: 0 });
+    expect(await run()).toEqual({ claimed: 2, synced: 2, failed: 0, endedAsError: 0 });
     expect(gets().slice(2).sort()).toEqual(
       [active[2]!.providerSessionId, active[3]!.providerSessionId].sort(),
     );
     // The ended two are out of the rotation; the last one comes next, then the longest unsynced again.
-    expect(await run()).toEqual({ claimed: 2, synced: 2, failed: 0 });
+    expect(await run()).toEqual({ claimed: 2, synced: 2, failed: 0, endedAsError: 0 });
     expect(gets()[4]).toBe(active[4]!.providerSessionId);
     expect([active[2]!.providerSessionId, active[3]!.providerSessionId]).toContain(gets()[5]);
     for (const s of active.slice(2)) {
@@ -80,7 +80,7 @@ describe('ReconcileSessions', () => {
     clock.advance(60_000);
     provider.failNext('get', 'provider_unavailable');
     const report = await run(5);
-    expect(report).toEqual({ claimed: 5, synced: 4, failed: 1 });
+    expect(report).toEqual({ claimed: 5, synced: 4, failed: 1, endedAsError: 0 });
     const states = await Promise.all(active.map(stored));
     expect(states.filter((s) => s.lastSyncedAt.getTime() === clock.now().getTime())).toHaveLength(4);
     expect(states.every((s) => s.status === 'RUNNING')).toBe(true);
@@ -94,7 +94,7 @@ describe('ReconcileSessions', () => {
       if (id === active[0]!.providerSessionId) throw new Error('boom');
       return get(id);
     });
-    expect(await run(5)).toEqual({ claimed: 5, synced: 4, failed: 1 });
+    expect(await run(5)).toEqual({ claimed: 5, synced: 4, failed: 1, endedAsError: 0 });
     expect(warnings).toEqual([{ sessionId: active[0]!.id, error: 'Error: boom' }]);
   });
 
@@ -118,6 +118,7 @@ describe('ReconcileSessions', () => {
       claimed: 0,
       synced: 0,
       failed: 0,
+      endedAsError: 0,
     });
   });
 

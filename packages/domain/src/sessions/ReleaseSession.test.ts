@@ -12,7 +12,7 @@ async function setUp() {
   const release = (ownerId = OWNER, sessionId = session.id) =>
     releaseSession.execute({ ownerId, projectId: project.id, sessionId });
   const storedSession = async () => (await sessions.findInProject(project.id, session.id))!;
-  return { clock, provider, session, release, storedSession, projects, project };
+  return { clock, provider, session, sessions, release, storedSession, projects, project };
 }
 
 describe('ReleaseSession', () => {
@@ -73,6 +73,29 @@ describe('ReleaseSession', () => {
     expect(stored.status).toBe('RUNNING');
     expect(stored.endedAt).toBeNull();
     expect(provider.running).toEqual([session.providerSessionId]);
+  });
+
+  it('stores the status alone, ended now, when the ended session cannot be stored whole', async () => {
+    const { clock, provider, session, sessions, release, storedSession } = await setUp();
+    clock.advance(30_000);
+    provider.setStatus(session.providerSessionId, 'TIMED_OUT');
+    clock.advance(30_000);
+    sessions.failNextUpdates(1);
+    const released = await release();
+    // TIMED_OUT as the provider reported, but ended now: its end time was part of what failed.
+    expect(released).toMatchObject({ status: 'TIMED_OUT', connectUrl: session.connectUrl });
+    expect(released.endedAt?.toISOString()).toBe('2026-03-01T12:01:00.000Z');
+    expect({ ...(await storedSession()) }).toEqual({ ...released });
+    expect(provider.running).toEqual([]);
+  });
+
+  it('reports the first error when the status-only write fails too, and changes nothing', async () => {
+    const { sessions, release, storedSession } = await setUp();
+    const refused = new Error('the database refused the row');
+    sessions.failNextUpdates(1, refused);
+    sessions.updateStatus = () => Promise.reject(new Error('down as well'));
+    await expect(release()).rejects.toBe(refused);
+    expect((await storedSession()).status).toBe('RUNNING');
   });
 
   it('releases sessions of an archived project', async () => {

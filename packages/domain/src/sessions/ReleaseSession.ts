@@ -13,7 +13,12 @@ export interface ReleaseSessionDeps {
   clock: Clock;
 }
 
-/** Asks the provider to end a session, which becomes `COMPLETED` (or the `ERROR`/`TIMED_OUT` the provider reports it already ended with). Idempotent; terminal sessions are returned unchanged. */
+/**
+ * Asks the provider to end a session, which becomes `COMPLETED` (or the `ERROR`/`TIMED_OUT` the
+ * provider reports it already ended with). Idempotent; terminal sessions are returned unchanged.
+ * When the ended session cannot be stored whole (a value from the provider the database refuses),
+ * its status is stored alone, ended now: the browser is gone, so the session must not stay active.
+ */
 export class ReleaseSession {
   private readonly deps: ReleaseSessionDeps;
 
@@ -31,8 +36,17 @@ export class ReleaseSession {
       reported && (reported.status === 'ERROR' || reported.status === 'TIMED_OUT')
         ? reported.status
         : 'COMPLETED';
+    const stored = session.answer;
     session.end(status, reported?.endedAt ?? this.deps.clock.now());
-    await this.deps.sessions.update(session);
-    return session;
+    try {
+      await this.deps.sessions.update(session);
+      return session;
+    } catch (error) {
+      const ended = session.asAnswered(stored);
+      ended.end(status, this.deps.clock.now());
+      // Values the service sets itself; should this fail too, the first error is the one to report.
+      await this.deps.sessions.updateStatus(ended).catch(() => Promise.reject(error));
+      return ended;
+    }
   }
 }

@@ -98,3 +98,30 @@ describe('/readyz while the database goes down and comes back', () => {
     expect((await t.request('/healthz')).status).toBe(200);
   });
 });
+
+describe('a session whose refreshed state the database refuses', () => {
+  it('GET answers 200 with the stored state and X-Sync-Error; release still ends it (200 COMPLETED)', async () => {
+    const { token, projectId } = await start();
+    const base = `/v1/browserbase/projects/${projectId}/sessions`;
+    const created = (await (await t.request(base, { method: 'POST', token, json: {} })).json()) as {
+      id: string;
+      providerSessionId: string;
+    };
+    t.provider.setStatus(created.providerSessionId, 'PENDING');
+    t.sessions.failNextUpdates(3, new RangeError('Invalid time value'));
+
+    const got = await t.request(`${base}/${created.id}`, { token });
+    expect(got.status).toBe(200);
+    expect(got.headers.get('X-Sync-Error')).toBe('internal');
+    expect(((await got.json()) as { status: string }).status).toBe('RUNNING');
+    expect(t.rawLogs.join('\n')).toContain('Invalid time value');
+
+    const released = await t.request(`${base}/${created.id}:release`, { method: 'POST', token });
+    expect(released.status).toBe(200);
+    expect(((await released.json()) as { status: string }).status).toBe('COMPLETED');
+    expect(t.provider.running).toEqual([]);
+    const again = await t.request(`${base}/${created.id}`, { token });
+    expect(again.headers.get('X-Sync-Error')).toBeNull();
+    expect(((await again.json()) as { status: string }).status).toBe('COMPLETED');
+  });
+});

@@ -143,6 +143,7 @@ export async function createTestApp(
       callback();
     },
   });
+  const logger = pino({ level: 'debug' }, sink);
   const deps: HttpAppDeps = {
     signUp: new SignUp({ identity, users, rateLimiter, clock }),
     signIn: new SignIn({ identity, rateLimiter }),
@@ -159,7 +160,7 @@ export async function createTestApp(
     deleteProject: new DeleteProject({ projects, sessions, provider }),
     createSession: new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock }),
     listSessions: new ListSessions({ projects, sessions }),
-    getSession: new GetSession({ projects, sessions, provider, clock }),
+    getSession: new GetSession({ projects, sessions, provider, clock, logger }),
     releaseSession: new ReleaseSession({ projects, sessions, provider, clock }),
     getSessionLogs: new GetSessionLogs({ projects, sessions, provider }),
     getSessionStats: new GetSessionStats({ projects, sessions, clock }),
@@ -170,7 +171,7 @@ export async function createTestApp(
     deleteAgent: new DeleteAgent({ projects, agents }),
     providerName: provider.name,
     checkReadiness: async () => {},
-    logger: pino({ level: 'debug' }, sink),
+    logger,
     ...options.overrides,
   };
   const app = createHttpApp(deps);
