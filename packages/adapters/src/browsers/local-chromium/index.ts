@@ -1,6 +1,15 @@
 export { ALLOWED_CDP_DOMAINS, checkCdpCommand, type PolicyDecision } from './cdpCommandPolicy.ts';
 export { buildConnectUrl, connectPath } from './connectPath.ts';
 export { CONTEXT_ID_PATTERN, contextProfileDir } from './contextProfileDir.ts';
+export { EgressPolicy, type EgressPolicyOptions, type EgressVerdict } from './egress/EgressPolicy.ts';
+export {
+  EgressProxy,
+  type EgressProxyOptions,
+  type EgressRefusal,
+  type EgressRefusalListener,
+} from './egress/EgressProxy.ts';
+export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from './egress/egressRanges.ts';
+export type { EgressLookup } from './egress/resolveDestination.ts';
 export { extractNpmChromium } from './extractNpmChromium.ts';
 export {
   CHROMIUM_COMMAND_NAMES,

@@ -1,0 +1,78 @@
+import type { LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import type { EgressPolicy } from './EgressPolicy.ts';
+
+/** Resolves a host name to its addresses (`dns.lookup` with `all: true` by default). */
+export type EgressLookup = (hostname: string) => Promise<readonly LookupAddress[]>;
+
+/**
+ * Where a proxied request may go: the addresses the policy allows, or why it goes nowhere —
+ * `refused` by the policy (reported), or unresolvable (not a refusal: the name has no address).
+ */
+export type Destination =
+  | { reachable: true; addresses: LookupAddress[] }
+  | { reachable: false; refused: true; reason: string; address?: string }
+  | { reachable: false; refused: false; reason: string };
+
+const LOOPBACK: readonly LookupAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+
+/**
+ * Resolves a proxy target host (as the client sent it) and judges every address. An IP literal,
+ * including shorthands a URL parser reads as IPv4 (`127.1`, `2130706433`, `0x7f.1`), is judged
+ * without lookup; `localhost` and `*.localhost` mean the loopback addresses, without DNS; other names
+ * are checked against host-name entries, then resolved. Addresses the policy refuses are dropped;
+ * the destination is refused when none is left (the first refusal is the reason).
+ */
+export async function resolveDestination(
+  hostname: string,
+  policy: EgressPolicy,
+  lookup: EgressLookup,
+): Promise<Destination> {
+  const host = canonicalHost(hostname);
+  if (host === null) return { reachable: false, refused: true, reason: `not a valid host (${hostname})` };
+  const family = isIP(host);
+  if (family !== 0) return judge([{ address: host, family }], policy);
+  const named = policy.checkHost(host);
+  if (!named.allowed) return { reachable: false, refused: true, reason: named.reason };
+  if (host === 'localhost' || host.endsWith('.localhost')) return judge(LOOPBACK, policy, host);
+  let addresses: readonly LookupAddress[];
+  try {
+    addresses = await lookup(host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'lookup failed';
+    return { reachable: false, refused: false, reason: `${code} (${host})` };
+  }
+  return judge(addresses, policy, host);
+}
+
+function judge(addresses: readonly LookupAddress[], policy: EgressPolicy, via?: string): Destination {
+  const allowed: LookupAddress[] = [];
+  let refusal: Destination | undefined;
+  for (const { address, family } of addresses) {
+    const verdict = policy.check(address, via);
+    if (verdict.allowed) allowed.push({ address, family });
+    else refusal ??= { reachable: false, refused: true, reason: verdict.reason, address };
+  }
+  if (allowed.length > 0) return { reachable: true, addresses: allowed };
+  return refusal ?? { reachable: false, refused: false, reason: `no address (${via})` };
+}
+
+/**
+ * The host as a browser's URL parser reads it (IPv4 shorthands expanded, IPv6 compressed,
+ * percent-decoded, lower case), without brackets or final dot; null if it is not a host.
+ * CONNECT targets arrive unparsed, so `127.1` must be read here rather than left to DNS.
+ */
+function canonicalHost(hostname: string): string | null {
+  if (/[/?#@\\\s]/.test(hostname) || (hostname.includes(':') && !/^\[[^\]]*\]$/.test(hostname))) {
+    return null;
+  }
+  try {
+    const host = new URL(`http://${hostname}/`).hostname;
+    return host.startsWith('[') ? host.slice(1, -1) : host.replace(/\.$/, '');
+  } catch {
+    return null;
+  }
+}
