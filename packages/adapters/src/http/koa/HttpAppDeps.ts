@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import type { AgentRouteDeps } from './routes/agentRoutes.ts';
 import type { AuthRouteDeps } from './routes/authRoutes.ts';
+import type { MetricsEndpointOptions } from './routes/metricsRoute.ts';
 import type { ProjectRouteDeps } from './routes/projectRoutes.ts';
 import type { SessionRouteDeps } from './routes/sessionRoutes.ts';
 
@@ -22,6 +23,11 @@ export interface HttpAppDeps extends AuthRouteDeps, ProjectRouteDeps, SessionRou
   checkReadiness: () => Promise<void>;
   /** Request counts and latencies are recorded here and served at `/metrics`; a private one when absent. */
   metrics?: MetricsRegistry | undefined;
+  /**
+   * Who may read `/metrics` (`token`: a bearer token of its own) and whether this app serves it
+   * (`separate`: no, `createMetricsApp` does, on another address). Default: served here, open.
+   */
+  metricsEndpoint?: MetricsEndpointOptions | undefined;
   /** Request and error logs go here; the app adds redaction of credentials and tokens. */
   logger: Logger;
   /** Origins allowed to call from browsers (`*` for any). CORS stays closed when absent or empty. */

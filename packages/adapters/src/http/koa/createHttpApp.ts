@@ -1,3 +1,4 @@
+import { AuthError } from '@browserdeck/domain';
 import Koa from 'koa';
 import { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import type { HttpAppDeps } from './HttpAppDeps.ts';
@@ -7,8 +8,10 @@ import { requestContext } from './middleware/requestContext.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeout } from './middleware/requestTimeout.ts';
 import { resolveRoute } from './middleware/resolveRoute.ts';
 import { securityHeaders } from './middleware/securityHeaders.ts';
+import { metricsRoute } from './routes/metricsRoute.ts';
 import { buildRouteTable } from './routes/routeTable.ts';
 import { buildRouter } from './routing/buildRouter.ts';
+import type { AnyRoute } from './routing/RouteDefinition.ts';
 
 /** Log paths pino censors, in case a header, credential or token ever reaches a log line. */
 const SECRET_KEYS = [
@@ -35,24 +38,54 @@ export const REDACTED_LOG_PATHS = SECRET_KEYS.flatMap((key) => [
 /**
  * The Browserdeck HTTP API as a Koa application: request ids, problem+json errors, timeouts, CORS,
  * 404/405 handling and every route of the route table. Mount it with `app.listen()` or
- * `app.callback()`; it holds no resources of its own.
+ * `app.callback()` (on a `node:http` server made with `httpServerOptions`); it holds no resources
+ * of its own. With `metricsEndpoint.separate`, `/metrics` is not among its routes: serve
+ * `createMetricsApp(deps)` on another address.
  */
 export function createHttpApp(deps: HttpAppDeps): Koa {
+  const metrics = deps.metrics ?? new MetricsRegistry();
+  const routes = buildRouteTable({ ...deps, metrics });
+  return composeApp({ ...deps, metrics }, routes, (app) => {
+    app.use(cors(deps.corsOrigins ?? []));
+    const { requestScope } = deps;
+    if (requestScope) app.use((_ctx, next) => requestScope(() => next().then(() => undefined)));
+  });
+}
+
+/** What `createMetricsApp` needs: the API app's deps will do, with the registry both share. */
+export type MetricsAppDeps = Pick<
+  HttpAppDeps,
+  'logger' | 'metricsEndpoint' | 'requestTimeoutMs' | 'trustProxy' | 'translateError'
+> & { metrics: MetricsRegistry; authenticate?: HttpAppDeps['authenticate'] };
+
+/**
+ * An app that serves only `GET /metrics` (with `metricsEndpoint.token`, behind that bearer token),
+ * with the API app's request ids, problem answers, security headers and timeout; anything else is
+ * 404. For `METRICS_LISTEN`: give it the deps of `createHttpApp` (with `metricsEndpoint.separate`,
+ * so the API app does not serve it too) and listen on the metrics address.
+ */
+export function createMetricsApp(deps: MetricsAppDeps): Koa {
+  const routes = [metricsRoute({ metrics: deps.metrics, token: deps.metricsEndpoint?.token })];
+  return composeApp(deps, routes);
+}
+
+/** The middleware every app of the adapter has, around `routes`; `inner` adds more before routing. */
+function composeApp(deps: MetricsAppDeps, routes: AnyRoute[], inner: (app: Koa) => void = () => {}): Koa {
   const trustProxy = deps.trustProxy ?? false;
   const app = new Koa({ proxy: trustProxy, maxIpsCount: trustProxy ? 1 : 0 });
   app.silent = true;
   const log = deps.logger.child({ component: 'http' }, { redact: { paths: REDACTED_LOG_PATHS } });
-  const metrics = deps.metrics ?? new MetricsRegistry();
-  const routes = buildRouteTable({ ...deps, metrics });
-  const router = buildRouter(routes, { authenticate: deps.authenticate });
-
-  app.use(requestContext(log, metrics));
+  const router = buildRouter(routes, { authenticate: deps.authenticate ?? NO_ACCESS_TOKENS });
+  app.use(requestContext(log, deps.metrics));
   app.use(securityHeaders());
   app.use(errorHandler({ translateError: deps.translateError }));
   app.use(requestTimeout(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
-  app.use(cors(deps.corsOrigins ?? []));
-  const { requestScope } = deps;
-  if (requestScope) app.use((_ctx, next) => requestScope(() => next().then(() => undefined)));
+  inner(app);
   app.use(resolveRoute(router, routes));
   return app;
 }
+
+/** For an app without routes that take access tokens (the metrics app): refuses any. */
+const NO_ACCESS_TOKENS: HttpAppDeps['authenticate'] = {
+  execute: () => Promise.reject(new AuthError('unauthorized', 'This address takes no access tokens.')),
+};

@@ -1,4 +1,4 @@
-export { createHttpApp, REDACTED_LOG_PATHS } from './createHttpApp.ts';
+export { createHttpApp, createMetricsApp, type MetricsAppDeps, REDACTED_LOG_PATHS } from './createHttpApp.ts';
 export { ERROR_STATUS, type ErrorStatus } from './errors/errorStatus.ts';
 export { refuseUpgrade } from './errors/refuseUpgrade.ts';
 export { type ProblemBody, problemBody } from './errors/writeProblem.ts';
@@ -10,6 +10,7 @@ export type { OpenApiDocument, OpenApiOperation } from './openapi/OpenApiDocumen
 export { renderDocsHtml } from './openapi/renderDocsHtml.ts';
 export type { AgentRouteDeps } from './routes/agentRoutes.ts';
 export type { AuthRouteDeps } from './routes/authRoutes.ts';
+export type { MetricsEndpointOptions } from './routes/metricsRoute.ts';
 export type { OperationalRouteDeps } from './routes/operationalRoutes.ts';
 export type { ProjectRouteDeps } from './routes/projectRoutes.ts';
 export { PROVIDER_ALIAS } from './routes/providerScope.ts';

@@ -4,6 +4,7 @@ import type { MetricsRegistry } from '../../../observability/MetricsRegistry.ts'
 import type { OpenApiDocument } from '../openapi/OpenApiDocument.ts';
 import { DOCS_CONTENT_SECURITY_POLICY } from '../openapi/renderDocsHtml.ts';
 import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
+import { type MetricsEndpointOptions, metricsRoute } from './metricsRoute.ts';
 
 /** What the operational endpoints need. */
 export interface OperationalRouteDeps {
@@ -11,6 +12,8 @@ export interface OperationalRouteDeps {
   checkReadiness: () => Promise<void>;
   /** Served in Prometheus text format at `/metrics`. */
   metrics: MetricsRegistry;
+  /** Who may read `/metrics`, and whether this app serves it at all. */
+  metricsEndpoint?: MetricsEndpointOptions | undefined;
   /** The OpenAPI document of the whole route table. */
   document: () => OpenApiDocument;
   /** The HTML reference page rendered from that document. */
@@ -20,7 +23,10 @@ export interface OperationalRouteDeps {
 const TAG = 'Operations';
 const Status = z.object({ status: z.literal('ok') });
 
-/** `/healthz`, `/readyz`, `/metrics`, `/openapi.json`, `/docs` (SPEC §8). No authentication. */
+/**
+ * `/healthz`, `/readyz`, `/metrics`, `/openapi.json`, `/docs` (SPEC §8). No access token; `/metrics`
+ * may need its own bearer token, or be served by another app (`metricsEndpoint`).
+ */
 export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
   return [
     defineRoute({
@@ -51,22 +57,9 @@ export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
         return { status: 200, body: { status: 'ok' } };
       },
     }),
-    defineRoute({
-      method: 'GET',
-      path: '/metrics',
-      operationId: 'metrics',
-      summary: 'Prometheus metrics: requests by route and status, latencies, provider calls, active sessions',
-      tag: TAG,
-      auth: false,
-      responses: {
-        200: { description: 'Prometheus text exposition format 0.0.4.', contentType: 'text/plain' },
-      },
-      handle: async () => ({
-        status: 200,
-        body: await deps.metrics.render(),
-        contentType: 'text/plain; version=0.0.4; charset=utf-8',
-      }),
-    }),
+    ...(deps.metricsEndpoint?.separate
+      ? []
+      : [metricsRoute({ ...deps, token: deps.metricsEndpoint?.token })]),
     defineRoute({
       method: 'GET',
       path: '/openapi.json',

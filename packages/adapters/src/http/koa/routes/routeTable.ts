@@ -27,6 +27,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
     ...operationalRoutes({
       checkReadiness: deps.checkReadiness,
       metrics: deps.metrics,
+      metricsEndpoint: deps.metricsEndpoint,
       document: getDocument,
       docsHtml: () => {
         html ??= renderDocsHtml(getDocument());

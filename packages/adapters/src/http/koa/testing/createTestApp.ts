@@ -41,6 +41,7 @@ import {
 } from '@browserdeck/domain/testing';
 import type Koa from 'koa';
 import { pino } from 'pino';
+import { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
 import { createHttpApp } from '../createHttpApp.ts';
 import type { HttpAppDeps } from '../HttpAppDeps.ts';
 
@@ -172,6 +173,7 @@ export async function createTestApp(
     providerName: provider.name,
     checkReadiness: async () => {},
     logger,
+    metrics: new MetricsRegistry(),
     ...options.overrides,
   };
   const app = createHttpApp(deps);
