@@ -60,4 +60,24 @@ describe('a host app embedding Browserdeck', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toContain('application/problem+json');
   });
+
+  it('passes the metrics option through: /browserdeck/metrics takes the token it was given', async () => {
+    const host = await createHostApp({
+      orm,
+      dataDir: dir,
+      logger: pino({ level: 'silent' }),
+      metricsEndpoint: { token: 'host-metrics-token-0123456789' },
+    });
+    const guarded = host.listen(0, '127.0.0.1');
+    await new Promise((r) => guarded.once('listening', r));
+    try {
+      const at = `http://127.0.0.1:${(guarded.address() as AddressInfo).port}/browserdeck/metrics`;
+      expect((await fetch(at)).status).toBe(401);
+      const res = await fetch(at, { headers: { Authorization: 'Bearer host-metrics-token-0123456789' } });
+      expect(res.status).toBe(200);
+      expect((await fetch(`${base}/browserdeck/metrics`)).status).toBe(200);
+    } finally {
+      await new Promise((r) => guarded.close(r));
+    }
+  });
 });

@@ -6,6 +6,7 @@ import {
   JwtTokenService,
   LocalIdentityProvider,
   loadOrCreateJwtKeys,
+  type MetricsEndpointOptions,
   MikroOrmLocalIdentityStore,
   MikroOrmProjectRepository,
   MikroOrmUserRepository,
@@ -45,6 +46,8 @@ export async function createHostApp(options: {
   orm: BrowserdeckOrm;
   dataDir: string;
   logger: Logger;
+  /** Who may read `/browserdeck/metrics` (e.g. `{ token }`); open when absent. */
+  metricsEndpoint?: MetricsEndpointOptions;
 }): Promise<Koa> {
   const { orm } = options;
   const clock = new SystemClock();
@@ -94,6 +97,7 @@ export async function createHostApp(options: {
     checkReadiness: () => checkDatabase(orm),
     translateError: toDatabaseError,
     logger: options.logger,
+    metricsEndpoint: options.metricsEndpoint,
   });
   const handleBrowserdeck = browserdeck.callback();
 

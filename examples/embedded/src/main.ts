@@ -10,5 +10,7 @@ const { tightened } = await securePrivateDir(dataDir);
 if (tightened.length > 0) logger.warn({ dataDir, tightened }, 'made the data folder 0700 and its files 0600');
 const orm = await createMikroOrm({ databaseUrl: `sqlite:${dataDir}/host.sqlite` });
 await migrateToLatest(orm);
-const app = await createHostApp({ orm, dataDir, logger });
+// The same option the standalone server reads: a bearer token for /browserdeck/metrics.
+const metricsToken = process.env.METRICS_TOKEN || undefined;
+const app = await createHostApp({ orm, dataDir, logger, metricsEndpoint: { token: metricsToken } });
 app.listen(Number(process.env.PORT ?? 4000), '127.0.0.1');

@@ -79,3 +79,44 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(name);
   });
 });
+
+describe('loadConfig: /metrics protection and the request cut-off', () => {
+  it('leaves /metrics open and on the API address, and the cut-off at 30 s, by default', () => {
+    const cfg = loadConfig({});
+    expect(cfg.METRICS_TOKEN).toBeUndefined();
+    expect(cfg.METRICS_LISTEN).toBeUndefined();
+    expect(cfg.REQUEST_TIMEOUT_SEC).toBe(30);
+  });
+
+  it('reads METRICS_TOKEN, METRICS_LISTEN (IPv4, name, bracketed IPv6, port 0) and REQUEST_TIMEOUT_SEC', () => {
+    const token = 'abcdefghijklmnop-._~+/0123==';
+    expect(loadConfig({ METRICS_TOKEN: ` ${token} ` }).METRICS_TOKEN).toBe(token);
+    expect(loadConfig({ METRICS_LISTEN: '127.0.0.1:9464' }).METRICS_LISTEN).toEqual({
+      host: '127.0.0.1',
+      port: 9464,
+    });
+    expect(loadConfig({ METRICS_LISTEN: 'metrics.internal:9100' }).METRICS_LISTEN).toEqual({
+      host: 'metrics.internal',
+      port: 9100,
+    });
+    expect(loadConfig({ METRICS_LISTEN: '[::1]:0' }).METRICS_LISTEN).toEqual({ host: '::1', port: 0 });
+    expect(loadConfig({ REQUEST_TIMEOUT_SEC: '5' }).REQUEST_TIMEOUT_SEC).toBe(5);
+  });
+
+  it.each([
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_TOKEN: 'has spaces in it, sixteen+' }, 'METRICS_TOKEN'],
+    [{ METRICS_TOKEN: `${'x'.repeat(20)}"` }, 'METRICS_TOKEN'],
+    [{ METRICS_LISTEN: '9464' }, 'METRICS_LISTEN'],
+    [{ METRICS_LISTEN: '127.0.0.1' }, 'METRICS_LISTEN'],
+    [{ METRICS_LISTEN: '127.0.0.1:65536' }, 'METRICS_LISTEN'],
+    [{ METRICS_LISTEN: '::1:9464' }, 'METRICS_LISTEN'],
+    [{ METRICS_LISTEN: 'http://127.0.0.1:9464' }, 'METRICS_LISTEN'],
+    [{ METRICS_LISTEN: '127.0.0.1:3000' }, 'METRICS_LISTEN: must differ from HOST:PORT'],
+    [{ REQUEST_TIMEOUT_SEC: '0' }, 'REQUEST_TIMEOUT_SEC'],
+    [{ REQUEST_TIMEOUT_SEC: 'soon' }, 'REQUEST_TIMEOUT_SEC'],
+  ])('refuses %j naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+});

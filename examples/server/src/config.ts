@@ -9,6 +9,31 @@ const optionalText = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
+/** `METRICS_TOKEN`: a bearer token (RFC 6750 token68 characters), long enough not to be guessed. */
+const metricsToken = z
+  .string()
+  .trim()
+  .regex(
+    /^[A-Za-z0-9\-._~+/]{16,1024}=*$/,
+    'must be 16 to 1024 characters of A-Z a-z 0-9 - . _ ~ + / (a bearer token)',
+  )
+  .optional();
+
+/** `METRICS_LISTEN`: `host:port` (an IPv6 host in brackets, `[::1]:9464`); port 0 picks a free one. */
+const listenAddress = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/.exec(text);
+    const port = Number(match?.[3]);
+    if (!match || port > 65535) {
+      ctx.addIssue({ code: 'custom', message: 'must be host:port, e.g. 127.0.0.1:9464 or [::1]:9464' });
+      return z.NEVER;
+    }
+    return { host: (match[1] ?? match[2]) as string, port };
+  })
+  .optional();
+
 /** Environment variables of SPEC §9, with their defaults. */
 const EnvSchema = z.object({
   PORT: integer(0, 65535).default(3000),
@@ -39,6 +64,10 @@ const EnvSchema = z.object({
   JWT_PRIVATE_KEY: optionalText,
   SECRET_KEY: optionalText,
   RECONCILE_INTERVAL_SEC: integer(1, 3600).default(15),
+  METRICS_TOKEN: metricsToken,
+  METRICS_LISTEN: listenAddress,
+  // SPEC §10's cut-off (30 s); lower it for tests, raise it behind a proxy that waits longer.
+  REQUEST_TIMEOUT_SEC: integer(1, 3600).default(30),
   // Attempts a minute (SPEC §3 defaults); raised for load tests that sign in from one address.
   AUTH_RATE_LIMIT_PER_ADDRESS: integer(1, 1_000_000).default(DEFAULT_AUTH_RATE_LIMITS.perAddress.limit),
   AUTH_RATE_LIMIT_SIGNIN_PER_EMAIL: integer(1, 1_000_000).default(
@@ -89,6 +118,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (cfg.IDENTITY_PROVIDER === 'supabase') {
     const absent = missing(['SUPABASE_URL', 'SUPABASE_ANON_KEY']);
     if (absent.length) throw new ConfigError(`IDENTITY_PROVIDER=supabase needs ${absent.join(', ')}`);
+  }
+  if (
+    cfg.METRICS_LISTEN &&
+    cfg.METRICS_LISTEN.port !== 0 &&
+    cfg.METRICS_LISTEN.port === cfg.PORT &&
+    cfg.METRICS_LISTEN.host === cfg.HOST
+  ) {
+    throw new ConfigError(
+      'Invalid configuration:\n  METRICS_LISTEN: must differ from HOST:PORT (the API listens there)',
+    );
   }
   if (cfg.BROWSER_PROVIDER === 'browserbase') {
     const absent = missing(['BROWSERBASE_API_KEY', 'BROWSERBASE_PROJECT_ID']);

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   logger.info(
     {
       url: running.url,
+      ...(running.metricsUrl ? { metricsUrl: running.metricsUrl } : {}),
       publicUrl: config.publicUrl,
       database: config.databaseUrl.split(':')[0],
       identity: config.IDENTITY_PROVIDER,

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import {
   type ConnectRefusal,
+  httpServerOptions,
   type PrivateDirReport,
   refuseUpgrade,
   securePrivateDir,
@@ -24,6 +25,8 @@ export interface RunningServer {
   /** The address it listens on, e.g. `http://127.0.0.1:3000`. */
   readonly url: string;
   readonly server: Server;
+  /** Where `/metrics` is served when `METRICS_LISTEN` is set, e.g. `http://127.0.0.1:9464`. */
+  readonly metricsUrl?: string | undefined;
   /** Stops accepting, lets in-flight requests finish (up to `graceMs`), stops the reconciler, closes every browser, then the database. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -41,7 +44,12 @@ export async function startServer(requested: Config, logger: Logger): Promise<Ru
   const orm = await container.getAsync(TOKENS.Orm);
   const app = await container.getAsync(TOKENS.HttpApp);
   const provider = await container.getAsync(TOKENS.ProviderBackend);
-  const server = createServer(app.callback());
+  // Node bounds what the app never sees (slow headers, a body after an early answer), above its cut-off.
+  const serverOptions = httpServerOptions(config.REQUEST_TIMEOUT_SEC * 1000);
+  const server = createServer(serverOptions, app.callback());
+  const metricsServer = config.METRICS_LISTEN
+    ? createServer(serverOptions, (await container.getAsync(TOKENS.MetricsApp)).callback())
+    : undefined;
   // The local provider serves each session's CDP WebSocket on this server.
   const upgrades = 'handleUpgrade' in provider ? (provider as UpgradeHandler) : undefined;
   // Refusals (and handshakes to any other path) are answered like every API error.
@@ -61,21 +69,30 @@ export async function startServer(requested: Config, logger: Logger): Promise<Ru
     intervalSec: config.RECONCILE_INTERVAL_SEC,
     clock: await container.getAsync(TOKENS.Clock),
   });
-  server.listen(config.PORT, config.HOST);
-  await once(server, 'listening');
+  const metricsUrl =
+    metricsServer && config.METRICS_LISTEN
+      ? await listen(metricsServer, config.METRICS_LISTEN.port, config.METRICS_LISTEN.host)
+      : undefined;
+  const url = await listen(server, config.PORT, config.HOST).catch((error: unknown) => {
+    metricsServer?.close();
+    throw error;
+  });
   reconciler.start();
-  const { address, port } = server.address() as AddressInfo;
-  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   let stopping: Promise<void> | undefined;
   return {
     url,
     server,
+    metricsUrl,
     stop(graceMs = 10_000) {
       stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        const metricsClosed = new Promise<void>((resolve) =>
+          metricsServer ? metricsServer.close(() => resolve()) : resolve(),
+        );
         server.closeIdleConnections();
+        metricsServer?.closeAllConnections();
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        await Promise.all([closed, reconciler.stop()]);
+        await Promise.all([closed, metricsClosed, reconciler.stop()]);
         clearTimeout(timer);
         if ('close' in provider) await (provider as { close(): Promise<void> }).close();
         await orm.close();
@@ -83,6 +100,14 @@ export async function startServer(requested: Config, logger: Logger): Promise<Ru
       return stopping;
     },
   };
+}
+
+/** Listens on `host:port` (rejects when it cannot, e.g. the address is taken); the `http://` URL. */
+async function listen(server: Server, port: number, host: string): Promise<string> {
+  server.listen(port, host);
+  await once(server, 'listening');
+  const { address, port: bound } = server.address() as AddressInfo;
+  return `http://${address.includes(':') ? `[${address}]` : address}:${bound}`;
 }
 
 /** One line when the data folder had looser modes (narrowed now) or some could not be narrowed. */

@@ -1,4 +1,10 @@
-import type { BrowserdeckOrm, LocalIdentityStore, MetricsRegistry, SecretBox } from '@browserdeck/adapters';
+import type {
+  BrowserdeckOrm,
+  HttpAppDeps,
+  LocalIdentityStore,
+  MetricsRegistry,
+  SecretBox,
+} from '@browserdeck/adapters';
 import type {
   AgentRepository,
   ArchiveProject,
@@ -92,5 +98,9 @@ export const TOKENS = {
   GetAgent: token<GetAgent>('GetAgent'),
   UpdateAgent: token<UpdateAgent>('UpdateAgent'),
   DeleteAgent: token<DeleteAgent>('DeleteAgent'),
+  /** What both apps are built from (one `MetricsRegistry`, one `metricsEndpoint`). */
+  HttpAppDeps: token<HttpAppDeps>('HttpAppDeps'),
   HttpApp: token<Koa>('HttpApp'),
+  /** Serves only `/metrics`; listened on when `METRICS_LISTEN` is set. */
+  MetricsApp: token<Koa>('MetricsApp'),
 } as const;
