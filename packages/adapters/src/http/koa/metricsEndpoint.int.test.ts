@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMetricsApp } from './createHttpApp.ts';
 import type { OpenApiDocument } from './openapi/OpenApiDocument.ts';
 import { assertProblem } from './testing/assertProblem.ts';
-import { createTestApp, type TestApp } from './testing/createTestApp.ts';
+import { createTestApp, type TestApp, type TestAppOptions } from './testing/createTestApp.ts';
 
 let t: TestApp | undefined;
 let metricsServer: Server | undefined;
@@ -19,13 +19,18 @@ afterEach(async () => {
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
+async function start(options?: TestAppOptions): Promise<TestApp> {
+  t = await createTestApp(options);
+  return t;
+}
+
 async function documentedPaths(app: TestApp): Promise<string[]> {
   return Object.keys(((await (await app.request('/openapi.json')).json()) as OpenApiDocument).paths);
 }
 
 describe('/metrics behind METRICS_TOKEN', () => {
   it('answers 401 problem without the token, with a wrong one, or with an access token; 200 with it', async () => {
-    const app = (t = await createTestApp({ overrides: { metricsEndpoint: { token: TOKEN } } }));
+    const app = await start({ overrides: { metricsEndpoint: { token: TOKEN } } });
     const user = await app.signUpAndIn();
     for (const authorization of [
       undefined,
@@ -50,7 +55,7 @@ describe('/metrics behind METRICS_TOKEN', () => {
   });
 
   it('documents the token and the 401 in the OpenAPI document', async () => {
-    const app = (t = await createTestApp({ overrides: { metricsEndpoint: { token: TOKEN } } }));
+    const app = await start({ overrides: { metricsEndpoint: { token: TOKEN } } });
     const doc = (await (await app.request('/openapi.json')).json()) as OpenApiDocument;
     const operation = doc.paths['/metrics']?.get;
     expect(operation?.description).toMatch(/Bearer <METRICS_TOKEN>/);
@@ -58,7 +63,7 @@ describe('/metrics behind METRICS_TOKEN', () => {
   });
 
   it('stays open without a token', async () => {
-    const app = (t = await createTestApp());
+    const app = await start();
     expect((await app.request('/metrics')).status).toBe(200);
   });
 });
@@ -72,7 +77,7 @@ describe('/metrics on a separate address (METRICS_LISTEN)', () => {
   }
 
   it('is a 404 on the API app, left out of its document, and served by the metrics app', async () => {
-    const app = (t = await createTestApp({ overrides: { metricsEndpoint: { separate: true } } }));
+    const app = await start({ overrides: { metricsEndpoint: { separate: true } } });
     for (const path of ['/metrics', '/Metrics', '/metrics/']) {
       await assertProblem(await app.request(path), 404, 'not_found');
     }
@@ -93,9 +98,9 @@ describe('/metrics on a separate address (METRICS_LISTEN)', () => {
   });
 
   it('asks for the token there too when both are configured', async () => {
-    const app = (t = await createTestApp({
+    const app = await start({
       overrides: { metricsEndpoint: { separate: true, token: TOKEN } },
-    }));
+    });
     const metricsUrl = await serveMetrics(app);
     await assertProblem(await fetch(`${metricsUrl}/metrics`), 401, 'unauthorized');
     const res = await fetch(`${metricsUrl}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
