@@ -121,7 +121,7 @@ describe('LocalChromiumProvider: connecting, logs, contexts (real Chromium)', ()
     await expect(page.goto('file:///etc/hostname')).rejects.toThrow();
     const cdp = await browser.newBrowserCDPSession();
     await expect(cdp.send('Target.createTarget', { url: 'file:///etc/hostname' })).rejects.toThrow(
-      /is not allowed/,
+      /may not open file: URLs/,
     );
     await expect(
       cdp.send('Extensions.loadUnpacked' as 'Browser.getVersion', { path: '/tmp' } as never),

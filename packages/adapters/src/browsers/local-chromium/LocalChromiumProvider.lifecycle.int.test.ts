@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ProviderError, SystemClock } from '@browserdeck/domain';
 import { chromium } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { processTree } from '../testing/browserProcesses.ts';
 import { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import {
@@ -71,12 +72,10 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
     const { provider, scratch } = await setUp();
     const session = await provider.create(browserRequest());
     const browser = await chromium.connectOverCDP(session.connectUrl);
-    const cdp = await browser.newBrowserCDPSession();
-    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
-      processInfo: Array<{ type: string; id: number }>;
-    };
-    const pid = processInfo.find((p) => p.type === 'browser')!.id;
-    process.kill(pid, 'SIGKILL');
+    const tree = await processTree(provider.inspect(session.providerSessionId)!.pid);
+    // The browser's main process (inside its confinement), not a renderer or a launcher.
+    const main = tree.find((p) => /chrom/i.test(p.cmdline.split(' ')[0]!) && !p.cmdline.includes('--type='))!;
+    process.kill(main.pid, 'SIGKILL');
     await eventually(async () => (await provider.get(session.providerSessionId))?.status !== 'RUNNING');
     expect(await provider.get(session.providerSessionId)).toMatchObject({
       status: 'ERROR',
@@ -131,12 +130,7 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
     expect(provider.usage).toEqual({ sessions: 0, warm: 1 });
     const [warmPid] = await mainBrowserPids(scratch.dir);
     const session = await provider.create(browserRequest());
-    const browser = await chromium.connectOverCDP(session.connectUrl);
-    const cdp = await browser.newBrowserCDPSession();
-    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
-      processInfo: Array<{ type: string; id: number }>;
-    };
-    expect(processInfo.find((p) => p.type === 'browser')!.id).toBe(warmPid);
+    expect(provider.inspect(session.providerSessionId)!.pid).toBe(warmPid);
     expect(await provider.logs(session.providerSessionId)).toEqual([]);
     await provider.warmPoolSettled();
     expect(provider.usage).toEqual({ sessions: 1, warm: 1 });
@@ -198,15 +192,20 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
 });
 
 /**
- * Browser main processes whose profile is under `dir`: each leads its own process group (children,
- * even one caught between fork and exec with its parent's command line, do not).
+ * The browsers whose profile is under `dir`, one pid each: the leader of its process group (the
+ * confinement's launcher) whose parent is not itself one of them (bubblewrap starts a second
+ * group inside; children caught between fork and exec with their parent's command line lead none).
  */
 async function mainBrowserPids(dir: string): Promise<number[]> {
-  const pids: number[] = [];
+  const leaders = new Map<number, number>();
   for (const pid of await processesUsing(dir)) {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-    const processGroup = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-    if (processGroup === pid) pids.push(pid);
+    const [ppid, processGroup] = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .slice(1, 3)
+      .map(Number);
+    if (processGroup === pid) leaders.set(pid, ppid!);
   }
-  return pids;
+  return [...leaders].filter(([, ppid]) => !leaders.has(ppid)).map(([pid]) => pid);
 }
