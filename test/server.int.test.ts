@@ -201,6 +201,10 @@ describe('sessions through the standalone server with the local Chromium provide
       const page = await browser.contexts()[0]!.newPage();
       await page.setContent('<title>deck</title><p id="p">hello</p>');
       expect(await page.textContent('#p')).toBe('hello');
+      // On npm start's defaults a page cannot reach the host's loopback: not even this server's /metrics.
+      const probe = await browser.contexts()[0]!.newPage();
+      await expect(probe.goto(`${server.url}/metrics`)).rejects.toThrow(/ERR_EMPTY_RESPONSE|ERR_TUNNEL/);
+      await probe.close();
 
       // Console output reaches the logs, paged with cursors signed by the server's key.
       await page.evaluate(() => {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { EgressPolicy } from '@browserdeck/adapters';
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from '@browserdeck/domain';
 import { z } from 'zod';
 
@@ -8,6 +9,16 @@ const optionalText = z
   .trim()
   .transform((v) => (v === '' ? undefined : v))
   .optional();
+
+/** `EGRESS_ALLOW` / `EGRESS_DENY`: comma-separated CIDRs, addresses or host names, each checked. */
+function egressList(text: string, ctx: z.RefinementCtx<string>): string[] {
+  try {
+    return EgressPolicy.parseList(text);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+}
 
 /** `METRICS_TOKEN`: a bearer token (RFC 6750 token68 characters), long enough not to be guessed. */
 const metricsToken = z
@@ -59,6 +70,16 @@ const EnvSchema = z.object({
   CHROMIUM_PATH: optionalText,
   LOCAL_MAX_SESSIONS: integer(1, 1000).default(4),
   LOCAL_WARM_BROWSERS: integer(0, 100).default(1),
+  // Default: half of LOCAL_MAX_SESSIONS, at least 1 (resolved below).
+  LOCAL_MAX_SESSIONS_PER_PROJECT: integer(1, 1000).optional(),
+  LOCAL_ISOLATION: z.enum(['on', 'off', 'bubblewrap', 'namespaces']).default('on'),
+  BROWSER_USER: optionalText,
+  EGRESS_ALLOW_PRIVATE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  EGRESS_ALLOW: z.string().default('').transform(egressList),
+  EGRESS_DENY: z.string().default('').transform(egressList),
   ACCESS_TOKEN_TTL_SEC: integer(30, 86_400).default(900),
   REFRESH_TOKEN_TTL_SEC: integer(60, 31_536_000).default(2_592_000),
   JWT_PRIVATE_KEY: optionalText,
@@ -119,6 +140,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const absent = missing(['SUPABASE_URL', 'SUPABASE_ANON_KEY']);
     if (absent.length) throw new ConfigError(`IDENTITY_PROVIDER=supabase needs ${absent.join(', ')}`);
   }
+  if (
+    cfg.LOCAL_MAX_SESSIONS_PER_PROJECT !== undefined &&
+    cfg.LOCAL_MAX_SESSIONS_PER_PROJECT > cfg.LOCAL_MAX_SESSIONS
+  )
+    throw new ConfigError(
+      `Invalid configuration:\n  LOCAL_MAX_SESSIONS_PER_PROJECT: must be at most LOCAL_MAX_SESSIONS (${cfg.LOCAL_MAX_SESSIONS})`,
+    );
   if (
     cfg.METRICS_LISTEN &&
     cfg.METRICS_LISTEN.port !== 0 &&

@@ -40,6 +40,14 @@ export function browsersModule(config: Config): ContainerModule {
           chromiumPath: config.CHROMIUM_PATH,
           maxSessions: config.LOCAL_MAX_SESSIONS,
           warmBrowsers: config.LOCAL_WARM_BROWSERS,
+          maxSessionsPerProject: config.LOCAL_MAX_SESSIONS_PER_PROJECT,
+          isolation: config.LOCAL_ISOLATION,
+          browserUser: config.BROWSER_USER,
+          egress: {
+            allowPrivate: config.EGRESS_ALLOW_PRIVATE,
+            allow: config.EGRESS_ALLOW,
+            deny: config.EGRESS_DENY,
+          },
           clock,
           logger,
         });
