@@ -1,6 +1,7 @@
 /**
  * Local provider benchmark: warm create, cold create, and create → CDP connected through the
- * connectUrl → first `Runtime.evaluate` answered. Median and p95 over RUNS runs each.
+ * connectUrl → first `Runtime.evaluate` answered. Median and p95 over RUNS runs each, with the
+ * browsers confined at `BENCH_ISOLATION` (default `on`: the strongest level of this host).
  *
  *   npm exec -- node --conditions=source bench/localProvider.ts [runs]
  */
@@ -15,6 +16,7 @@ import { type CreateBrowserRequest, SystemClock } from '@browserdeck/domain';
 import { LocalChromiumProvider } from '../packages/adapters/src/browsers/local-chromium/index.ts';
 
 const RUNS = Number(process.argv[2] ?? 20);
+const ISOLATION = (process.env.BENCH_ISOLATION ?? 'on') as 'on' | 'off' | 'bubblewrap' | 'namespaces';
 const WARM_UP = 2;
 const request: CreateBrowserRequest = {
   sessionId: 'bench',
@@ -41,7 +43,9 @@ function makeProvider(warmBrowsers: number): LocalChromiumProvider {
     dataDir: scratch,
     tempDir: scratch,
     maxSessions: 4,
+    maxSessionsPerProject: 4,
     warmBrowsers,
+    isolation: ISOLATION,
     clock: new SystemClock(),
   });
 }
@@ -103,6 +107,7 @@ const percentile = (values: number[], p: number): number => {
 };
 
 const rows: Array<[string, number[], string]> = [];
+let level = ISOLATION as string;
 try {
   provider = makeProvider(1);
   await provider.start();
@@ -137,6 +142,9 @@ try {
   provider = makeProvider(0);
   const cold = provider;
   await cold.start();
+  level =
+    (await (warm as { isolationLevel?: () => Promise<string> }).isolationLevel?.()) ??
+    'none (before issue 14)';
   rows.push([
     'cold create',
     await measure(
@@ -155,7 +163,9 @@ try {
   await rm(scratch, { recursive: true, force: true });
 }
 
-console.log(`local provider, ${RUNS} runs each (after ${WARM_UP} warm-up runs), milliseconds`);
+console.log(
+  `local provider, isolation ${level}, ${RUNS} runs each (after ${WARM_UP} warm-up runs), milliseconds`,
+);
 console.log('| measurement | p50 | p95 | target p50 |');
 console.log('|---|---:|---:|---:|');
 for (const [name, times, target] of rows)
