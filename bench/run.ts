@@ -6,7 +6,7 @@
  * Chromium provider (localProvider.ts, spawned), sessions at scale (scale.ts) and the mixed-load
  * soak (soak.ts). Every server runs in its own process; all traffic is to 127.0.0.1. Knobs
  * (environment): BENCH_ROUNDS (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS (32),
- * BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5), BENCH_SCENARIOS
+ * BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5), BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS
  * (sqlite,postgres,provider,local,scale,soak), BENCH_PROFILE (auto | always | never), and the
  * scenarios' own: BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES
  * (200), SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
@@ -39,6 +39,7 @@ const DURATION = num('BENCH_DURATION_SEC', 5);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 32);
 const PROVIDER_REQUESTS = num('BENCH_PROVIDER_REQUESTS', 300);
 const LOCAL_RUNS = num('BENCH_LOCAL_RUNS', 5);
+const ISOLATION_RUNS = num('BENCH_ISOLATION_RUNS', 20);
 const SCENARIOS = new Set(
   (process.env.BENCH_SCENARIOS ?? 'sqlite,postgres,provider,local,scale,soak').split(','),
 );
@@ -71,12 +72,12 @@ async function scenario<T>(name: string, run: () => Promise<T>): Promise<T | und
   }
 }
 
-/** Runs bench/localProvider.ts in its own process (bounded to 5 minutes); returns its table. */
-function runLocalProvider(runs: number): Promise<string> {
+/** Runs a browser benchmark script in its own process (bounded to 5 minutes); returns its output. */
+function runSpawned(script: string, runs: number): Promise<string> {
   return new Promise((done, fail) => {
     const child = spawn(
       process.execPath,
-      ['--conditions=source', resolve(import.meta.dirname, 'localProvider.ts'), String(runs)],
+      ['--conditions=source', resolve(import.meta.dirname, script), String(runs)],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
@@ -86,7 +87,7 @@ function runLocalProvider(runs: number): Promise<string> {
     child.once('exit', (code) => {
       clearTimeout(timer);
       if (code === 0) done(out.trim());
-      else fail(new Error(`localProvider.ts exited with ${code}:\n${out.trim().slice(-1500)}`));
+      else fail(new Error(`${script} exited with ${code}:\n${out.trim().slice(-1500)}`));
     });
   });
 }
@@ -105,6 +106,7 @@ const summaryRow = (db: string, s: Summary) => [
 const throughput: ThroughputResult[] = [];
 let overhead: OverheadResult | undefined;
 let localTable: string | undefined;
+let isolationTable: string | undefined;
 let scale: ScaleBenchResult | undefined;
 let soak: SoakResult | undefined;
 let profile: ProfileTop[] | undefined;
@@ -168,9 +170,13 @@ try {
   }
   if (SCENARIOS.has('local')) {
     localTable = await scenario(`Local provider (bench/localProvider.ts ${LOCAL_RUNS})`, () =>
-      runLocalProvider(LOCAL_RUNS),
+      runSpawned('localProvider.ts', LOCAL_RUNS),
     );
     if (localTable) log(localTable);
+    isolationTable = await scenario(`Browser isolation (bench/browserIsolation.ts ${ISOLATION_RUNS})`, () =>
+      runSpawned('browserIsolation.ts', ISOLATION_RUNS),
+    );
+    if (isolationTable) log(isolationTable);
   }
 
   if (SCENARIOS.has('scale')) {
@@ -350,6 +356,8 @@ out.push(
     ? `\`bench/localProvider.ts ${LOCAL_RUNS}\`, spawned:\n\n${localTable}\n`
     : 'Not measured in this run.\n',
 );
+if (isolationTable)
+  out.push(`\`bench/browserIsolation.ts ${ISOLATION_RUNS}\`, spawned:\n\n${isolationTable}\n`);
 
 out.push(scale ? scale.markdown.trimEnd() : '## 4. Scale\n\nNot measured in this run.', '');
 for (const f of scale?.figures ?? []) {
