@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
+import { dirname } from 'node:path';
 import type { Duplex } from 'node:stream';
 import {
   type BrowserProvider,
@@ -271,7 +272,7 @@ export class LocalChromiumProvider implements BrowserProvider {
     this.confinement ??= BrowserConfinement.setUp({
       setting: this.options.isolation ?? 'on',
       browserUser: this.options.browserUser,
-      hiddenPaths: [this.options.dataDir, ...(this.options.hiddenPaths ?? [process.cwd()])],
+      hiddenPaths: [this.options.dataDir, ...(this.options.hiddenPaths ?? serviceFolders())],
       logger: this.logger,
     }).catch((error: unknown) => {
       this.confinement = null;
@@ -291,6 +292,12 @@ export class LocalChromiumProvider implements BrowserProvider {
       logBufferSize: this.options.logBufferSize ?? 1000,
     });
   }
+}
+
+/** The service's own folders: where it runs from and where its main module lives. */
+function serviceFolders(): string[] {
+  const main = process.argv[1];
+  return main ? [process.cwd(), dirname(main)] : [process.cwd()];
 }
 
 /** This host's own addresses, which browsers may never reach (the service listens on some of them). */

@@ -24,7 +24,7 @@ export interface LocalChromiumProviderOptions {
   readonly isolation?: IsolationSetting | undefined;
   /** `BROWSER_USER`: who browsers run as (default: `browserdeck-browser`, created when the service is root). */
   readonly browserUser?: string | undefined;
-  /** Folders browsers must never see besides `dataDir` (default: the service's working folder). */
+  /** Folders browsers must never see besides `dataDir` (default: the working folder and the main module's folder). */
   readonly hiddenPaths?: readonly string[] | undefined;
   /**
    * What browsers may reach beyond the public internet (`EGRESS_ALLOW_PRIVATE`, `EGRESS_ALLOW`,

@@ -92,6 +92,18 @@ describe('checkCdpCommand', () => {
     ).toBe(true);
   });
 
+  it('refuses browser contexts with a proxy of their own: they would bypass the egress proxy', () => {
+    for (const params of [
+      { proxyServer: 'direct://' },
+      { proxyBypassList: '*' },
+      { proxyServer: 'http://127.0.0.1:1' },
+    ])
+      expect(refusal({ id: 1, method: 'Target.createBrowserContext', params })).toMatch(/egress proxy/);
+    expect(
+      check({ id: 1, method: 'Target.createBrowserContext', params: { disposeOnDetach: true } }).allowed,
+    ).toBe(true);
+  });
+
   it('refuses file: URLs however they are spelled', () => {
     for (const url of [
       'file:///etc/passwd',

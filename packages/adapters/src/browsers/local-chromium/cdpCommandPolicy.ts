@@ -145,6 +145,14 @@ export function checkCdpCommand(raw: string, folders: SessionFolders): PolicyDec
     p.flatten !== true
   )
     return refuse(-32602, `${method} needs flatten: true (nested sessions are not supported).`);
+  if (
+    method === 'Target.createBrowserContext' &&
+    (p.proxyServer !== undefined || p.proxyBypassList !== undefined)
+  )
+    return refuse(
+      -32602,
+      `${method}: proxyServer and proxyBypassList are not allowed (every request goes through the egress proxy).`,
+    );
   if (URL_METHODS.has(method) && typeof p.url === 'string' && opensFile(p.url))
     return refuse(-32602, `${method} may not open file: URLs.`);
   if (method === 'DOM.setFileInputFiles' || method === 'Page.handleFileChooser') {

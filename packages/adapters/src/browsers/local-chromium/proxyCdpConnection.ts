@@ -7,6 +7,14 @@ import { checkCdpCommand, type SessionFolders } from './cdpCommandPolicy.ts';
 /** The largest message a client may send (a larger frame closes the connection with 1009 before it is read). */
 export const MAX_CLIENT_MESSAGE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * What may wait for a client that does not read (browser → client): past it the client is
+ * disconnected (1008) rather than buffered without end.
+ */
+const MAX_UNREAD_BYTES = 64 * 1024 * 1024;
+/** Messages a client may send before its browser session is open (it opens in milliseconds). */
+const MAX_EARLY_MESSAGES = 1000;
+
 /** One WebSocket server for every connect endpoint: handshakes only (`noServer`), no compression. */
 const sockets = new WebSocketServer({
   noServer: true,
@@ -19,7 +27,8 @@ const sockets = new WebSocketServer({
  * Completes a client's WebSocket handshake (`ws`) and connects it to the browser through `router`
  * with a browser session of its own. Every client message passes `checkCdpCommand` first: a
  * refused one is answered with a CDP error naming the rule and never reaches the browser. When the
- * browser falls behind, reading from the client pauses until it catches up. Returns nothing; the
+ * browser falls behind, reading from the client pauses until it catches up; a client that does not
+ * read what the browser sends is disconnected once 64 MiB wait for it. Returns nothing; the
  * raw `socket` is what the session tracks (destroying it ends the connection).
  */
 export function proxyCdpConnection(
@@ -33,7 +42,9 @@ export function proxyCdpConnection(
     let connection: CdpConnection | null = null;
     let closed = false;
     const reply = (message: CdpIncoming): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      if (ws.readyState !== ws.OPEN) return;
+      if (ws.bufferedAmount > MAX_UNREAD_BYTES) ws.close(1008, 'The client does not read its messages.');
+      else ws.send(JSON.stringify(message));
     };
     const forward = (raw: string): void => {
       const decision = checkCdpCommand(raw, target.folders);
@@ -50,7 +61,8 @@ export function proxyCdpConnection(
     ws.on('message', (data, isBinary) => {
       const raw = isBinary ? Buffer.concat(toBuffers(data)).toString('utf8') : String(data);
       if (connection) forward(raw);
-      else queued.push(raw);
+      else if (queued.push(raw) > MAX_EARLY_MESSAGES)
+        ws.close(1008, 'Too many messages before the session opened.');
     });
     ws.on('error', () => ws.terminate());
     ws.on('close', () => {

@@ -235,6 +235,12 @@ export function describeBrowserIsolationContract(name: string, setUp: () => Prom
           socket.onerror = () => resolve('error');
         })`);
         expect(ws).toBe('error');
+        // A context with a proxy of its own (or none) would go around the egress proxy: refused.
+        for (const server of ['direct://', `http://127.0.0.1:${port}`])
+          await expect(browser.newContext({ proxy: { server } })).rejects.toThrow(/egress proxy/);
+        await expect(
+          browser.newContext({ proxy: { server: 'http://example.test:1', bypass: '*' } }),
+        ).rejects.toThrow(/egress proxy/);
         expect(loopback.hits).toEqual([]);
         const refusals = (await harness.logs(session.id)).filter(
           (l) => l.method === 'Browserdeck.egressRefused',

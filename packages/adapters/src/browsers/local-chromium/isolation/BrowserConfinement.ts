@@ -84,7 +84,10 @@ const NAMESPACE_SCRIPT = [
   '  shift',
   'done',
   'shift',
-  'mount -t tmpfs -o mode=1777,nosuid,nodev browserdeck-tmp /tmp',
+  // Writable places the host's processes and other browsers share: each browser gets its own.
+  'for d in /tmp /var/tmp /dev/shm; do',
+  '  if [ -d "$d" ]; then mount -t tmpfs -o mode=1777,nosuid,nodev browserdeck-tmp "$d"; fi',
+  'done',
   'mkdir -p "$browser" "$profile"',
   `mount --move ${STAGED_BROWSER} "$browser"`,
   'mount -o remount,bind,ro "$browser"',
@@ -106,11 +109,19 @@ export class BrowserConfinement {
   /** Who browsers run as; null when they run as the service's own user. */
   readonly user: BrowserUser | null;
   private readonly hidden: readonly string[];
+  /** Absolute paths of the tools, found on the service's PATH (browsers get a minimal one). */
+  private readonly tools: Tools;
 
-  private constructor(level: IsolationLevel, user: BrowserUser | null, hidden: readonly string[]) {
+  private constructor(
+    level: IsolationLevel,
+    user: BrowserUser | null,
+    hidden: readonly string[],
+    tools: Tools,
+  ) {
     this.level = level;
     this.user = user;
     this.hidden = hidden;
+    this.tools = tools;
   }
 
   /**
@@ -130,11 +141,20 @@ export class BrowserConfinement {
         {},
         'LOCAL_ISOLATION=off: local browsers run UNCONFINED as the service user and can read its files; use this only for single-user development',
       );
-      return new BrowserConfinement('off', null, hidden);
+      return new BrowserConfinement('off', null, hidden, {
+        setpriv: 'setpriv',
+        bwrap: 'bwrap',
+        unshare: 'unshare',
+      });
     }
     const isRoot = process.getuid?.() === 0;
     const missing: string[] = [];
     const setpriv = await which('setpriv');
+    const tools: Tools = {
+      setpriv: setpriv ?? 'setpriv',
+      bwrap: (await which('bwrap')) ?? 'bwrap',
+      unshare: (await which('unshare')) ?? 'unshare',
+    };
     let user: BrowserUser | null = null;
     if (isRoot) {
       if (!setpriv) missing.push("setpriv (util-linux) to switch to the browser's user");
@@ -144,8 +164,8 @@ export class BrowserConfinement {
     }
     const candidates: IsolationLevel[] = setting === 'on' ? ['bubblewrap', 'namespaces'] : [setting];
     for (const level of candidates) {
-      const problem = missing.length > 0 ? null : await probe(level, isRoot, user);
-      if (missing.length === 0 && problem === null) return new BrowserConfinement(level, user, hidden);
+      const problem = missing.length > 0 ? null : await probe(level, isRoot, user, tools);
+      if (missing.length === 0 && problem === null) return new BrowserConfinement(level, user, hidden, tools);
       if (problem) missing.push(problem);
     }
     throw new Error(
@@ -171,9 +191,7 @@ export class BrowserConfinement {
     const env = browserEnv(launch.profileDir);
     if (this.level === 'off') return { command: launch.executablePath, args: [...launch.args], env };
     const browserDir = dirname(await realpath(launch.executablePath));
-    const switchUser = this.user
-      ? ['setpriv', `--reuid=${this.user.uid}`, `--regid=${this.user.gid}`, '--clear-groups', '--']
-      : [];
+    const switchUser = this.user ? switchTo(this.tools, this.user) : [];
     if (this.level === 'bubblewrap') {
       // As root, the folders are staged where the browser's user (who runs bwrap) can reach them.
       const staged = this.user !== null;
@@ -191,10 +209,10 @@ export class BrowserConfinement {
         ...['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'],
         ...['--die-with-parent', '--new-session'],
       ];
-      const bwrap = [...switchUser, 'bwrap', ...view, '--', launch.executablePath, ...launch.args];
+      const bwrap = [...switchUser, this.tools.bwrap, ...view, '--', launch.executablePath, ...launch.args];
       if (!staged) return { command: bwrap[0]!, args: bwrap.slice(1), env };
       return {
-        command: 'unshare',
+        command: this.tools.unshare,
         args: [
           ...['--mount', '--propagation', 'private', '--'],
           ...['sh', '-c', BUBBLEWRAP_STAGE_SCRIPT, 'browserdeck-stage', launch.profileDir, browserDir],
@@ -205,9 +223,10 @@ export class BrowserConfinement {
     }
     const hide = [...this.hidden].sort((a, b) => a.length - b.length);
     return {
-      command: 'unshare',
+      command: this.tools.unshare,
       args: [
-        ...['--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--mount-proc', '--'],
+        ...['--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--mount-proc'],
+        ...['--ipc', '--uts', '--'],
         ...[
           'sh',
           '-c',
@@ -251,20 +270,30 @@ async function systemBinds(): Promise<string[]> {
   return args;
 }
 
+interface Tools {
+  readonly setpriv: string;
+  readonly bwrap: string;
+  readonly unshare: string;
+}
+
+/** `setpriv` to the browser's user: its own uid and gid, no supplementary groups. */
+function switchTo(tools: Tools, user: BrowserUser): string[] {
+  return [tools.setpriv, `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--'];
+}
+
 /** Null when `level` works on this host; else what is missing. */
 async function probe(
   level: IsolationLevel,
   isRoot: boolean,
   user: BrowserUser | null,
+  tools: Tools,
 ): Promise<string | null> {
-  const prefix = user
-    ? ['setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--']
-    : [];
+  const prefix = user ? switchTo(tools, user) : [];
   if (level === 'bubblewrap') {
     if (!(await which('bwrap'))) return 'bubblewrap (bwrap) is not installed';
     const check = [
       ...prefix,
-      'bwrap',
+      tools.bwrap,
       ...(await systemBinds()),
       '--unshare-pid',
       '--die-with-parent',
@@ -278,7 +307,17 @@ async function probe(
   if (level === 'namespaces') {
     if (!isRoot) return 'the namespaces level needs the service to run as root';
     if (!(await which('unshare'))) return 'unshare (util-linux) is not installed';
-    return (await succeeds(['unshare', '--mount', '--pid', '--fork', '--mount-proc', '--', 'true']))
+    return (await succeeds([
+      tools.unshare,
+      '--mount',
+      '--pid',
+      '--fork',
+      '--mount-proc',
+      '--ipc',
+      '--uts',
+      '--',
+      'true',
+    ]))
       ? null
       : 'unshare cannot create a mount namespace here';
   }
