@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -18,19 +20,22 @@ export const DEFAULT_BROWSER_USER = 'browserdeck-browser';
  * else `browserdeck-browser`, created as a system account without a home or login shell when it
  * does not exist yet (the service runs as root).
  */
-export async function resolveBrowserUser(name: string | undefined): Promise<BrowserUser> {
-  const wanted = name ?? DEFAULT_BROWSER_USER;
+export async function resolveBrowserUser(
+  name: string | undefined,
+  defaultName: string = DEFAULT_BROWSER_USER,
+): Promise<BrowserUser> {
+  const wanted = name ?? defaultName;
   let user = await lookUp(wanted);
   if (!user && name === undefined) {
     try {
-      await run('useradd', [
-        '--system',
-        '--no-create-home',
-        '--home-dir',
-        '/nonexistent',
-        '--shell',
-        '/usr/sbin/nologin',
-        '--user-group',
+      // useradd checks for the name before it locks the account files, so two at once can both
+      // create it: check and create under a lock file shared by every process (util-linux flock).
+      await run('flock', [
+        join(tmpdir(), 'browserdeck-useradd.lock'),
+        'sh',
+        '-c',
+        'id -u "$1" >/dev/null 2>&1 || useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin --user-group "$1"',
+        'browserdeck-useradd',
         wanted,
       ]);
     } catch (error) {
