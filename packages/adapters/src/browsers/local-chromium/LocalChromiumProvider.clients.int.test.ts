@@ -1,17 +1,10 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SystemClock } from '@browserdeck/domain';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalChromiumProvider } from './LocalChromiumProvider.ts';
-import {
-  browserRequest,
-  eventually,
-  makeScratchDir,
-  requireChromium,
-  startConnectServer,
-} from './testing/localChromiumTestKit.ts';
+import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
+import { browserRequest, eventually, startLocalProvider } from './testing/localChromiumTestKit.ts';
 
 const UPLOAD_PAGE = `data:text/html,<input type="file" id="f"><p id="out"></p><script>
   document.getElementById('f').onchange = async (e) => {
@@ -21,32 +14,17 @@ const UPLOAD_PAGE = `data:text/html,<input type="file" id="f"><p id="out"></p><s
 const DOWNLOAD_PAGE = `data:text/html,<a id="d" download="report.txt" href="data:text/plain,downloaded%20by%20the%20page">get</a>`;
 
 describe('LocalChromiumProvider: Playwright and Puppeteer clients on confined browsers (real Chromium)', () => {
-  let scratch: Awaited<ReturnType<typeof makeScratchDir>>;
-  let connect: Awaited<ReturnType<typeof startConnectServer>>;
+  let started: Awaited<ReturnType<typeof startLocalProvider>>;
   let provider: LocalChromiumProvider;
+  let scratch: string;
 
   beforeAll(async () => {
-    await requireChromium();
-    scratch = await makeScratchDir();
-    connect = await startConnectServer();
-    provider = new LocalChromiumProvider({
-      publicUrl: connect.publicUrl,
-      dataDir: scratch.dir,
-      tempDir: scratch.dir,
-      maxSessions: 2,
-      maxSessionsPerProject: 2,
-      warmBrowsers: 0,
-      clock: new SystemClock(),
-    });
-    connect.attach(provider);
-    await provider.start();
+    started = await startLocalProvider();
+    provider = started.provider;
+    scratch = started.dataDir;
   });
 
-  afterAll(async () => {
-    await provider?.close();
-    await connect?.close();
-    await scratch?.remove();
-  });
+  afterAll(() => started?.close());
 
   it("Playwright uploads a file from the client's disk and the page's download lands in the session's folder", async () => {
     const session = await provider.create(browserRequest());
@@ -55,7 +33,7 @@ describe('LocalChromiumProvider: Playwright and Puppeteer clients on confined br
       const page = await browser.contexts()[0]!.newPage();
       await page.goto(UPLOAD_PAGE);
       // A path on the client's side: Playwright sends the file's contents, never the path.
-      const local = join(scratch.dir, 'from-the-client.txt');
+      const local = join(scratch, 'from-the-client.txt');
       await writeFile(local, 'uploaded by the client');
       await page.setInputFiles('#f', local);
       await expect.poll(() => page.textContent('#out')).toBe('uploaded by the client');

@@ -1,45 +1,21 @@
-import { SystemClock } from '@browserdeck/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBrowserIsolationContract } from '../testing/describeBrowserIsolationContract.ts';
 import type { IsolationLevel } from './isolation/BrowserConfinement.ts';
-import { LocalChromiumProvider } from './LocalChromiumProvider.ts';
-import {
-  browserRequest,
-  makeScratchDir,
-  requireChromium,
-  startConnectServer,
-} from './testing/localChromiumTestKit.ts';
+import { browserRequest, startLocalProvider } from './testing/localChromiumTestKit.ts';
 
 /** A provider on the defaults `npm start` uses (egress closed), at one isolation level. */
 async function startProvider(
   level: Exclude<IsolationLevel, 'off'>,
   options: { maxSessions?: number; maxSessionsPerProject?: number } = {},
 ) {
-  await requireChromium();
-  const scratch = await makeScratchDir();
-  const connect = await startConnectServer();
-  const provider = new LocalChromiumProvider({
-    publicUrl: connect.publicUrl,
-    dataDir: scratch.dir,
-    tempDir: scratch.dir,
+  const started = await startLocalProvider({
     maxSessions: options.maxSessions ?? 4,
     maxSessionsPerProject: options.maxSessionsPerProject ?? 4,
     warmBrowsers: 1,
     isolation: level,
-    clock: new SystemClock(),
   });
-  connect.attach(provider);
-  await provider.start();
-  expect(await provider.isolationLevel()).toBe(level);
-  return {
-    provider,
-    dataDir: scratch.dir,
-    close: async () => {
-      await provider.close();
-      await connect.close();
-      await scratch.remove();
-    },
-  };
+  expect(await started.provider.isolationLevel()).toBe(level);
+  return started;
 }
 
 // Both levels run for real on every machine that runs the tests (.ci/run installs bubblewrap; the

@@ -3,10 +3,11 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CreateBrowserRequest } from '@browserdeck/domain';
+import { type CreateBrowserRequest, SystemClock } from '@browserdeck/domain';
 import { refuseUpgrade } from '../../../http/koa/errors/refuseUpgrade.ts';
 import { findChromium, HOW_TO_PROVIDE_CHROMIUM } from '../findChromium.ts';
-import type { LocalChromiumProvider } from '../LocalChromiumProvider.ts';
+import { LocalChromiumProvider } from '../LocalChromiumProvider.ts';
+import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
 import { TEMP_PROFILE_PREFIX } from '../PreparedBrowser.ts';
 
 /**
@@ -20,6 +21,42 @@ export async function requireChromium(): Promise<string> {
       `The local provider tests need a Chromium and none was found. ${HOW_TO_PROVIDE_CHROMIUM}`,
     );
   return found.path;
+}
+
+/**
+ * A started provider on a scratch folder, its upgrades served by a loopback HTTP server, as a host
+ * runs it: `npm start`'s egress defaults, the strongest isolation level, two slots a project may
+ * fill. `close` stops the browsers and removes everything.
+ */
+export async function startLocalProvider(overrides: Partial<LocalChromiumProviderOptions> = {}): Promise<{
+  provider: LocalChromiumProvider;
+  dataDir: string;
+  close(): Promise<void>;
+}> {
+  await requireChromium();
+  const scratch = await makeScratchDir();
+  const connect = await startConnectServer();
+  const provider = new LocalChromiumProvider({
+    publicUrl: connect.publicUrl,
+    dataDir: scratch.dir,
+    tempDir: scratch.dir,
+    maxSessions: 2,
+    maxSessionsPerProject: 2,
+    warmBrowsers: 0,
+    clock: new SystemClock(),
+    ...overrides,
+  });
+  connect.attach(provider);
+  await provider.start();
+  return {
+    provider,
+    dataDir: scratch.dir,
+    close: async () => {
+      await provider.close();
+      await connect.close();
+      await scratch.remove();
+    },
+  };
 }
 
 /** A create request with sensible defaults. */
