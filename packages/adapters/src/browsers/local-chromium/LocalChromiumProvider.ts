@@ -98,7 +98,7 @@ export class LocalChromiumProvider implements BrowserProvider {
       {
         isolation: confinement.level,
         browserUser: confinement.user?.name ?? null,
-        egress: this.options.egress ?? {},
+        egress: this.egress.describe(),
       },
       `local provider: browsers run with isolation level ${confinement.level}`,
     );

@@ -190,7 +190,9 @@ export class BrowserConfinement {
   async wrap(launch: ConfinedLaunch): Promise<WrappedCommand> {
     const env = browserEnv(launch.profileDir);
     if (this.level === 'off') return { command: launch.executablePath, args: [...launch.args], env };
-    const browserDir = dirname(await realpath(launch.executablePath));
+    // The real file: a link's target may lie outside what the confined browser sees.
+    const executable = await realpath(launch.executablePath);
+    const browserDir = dirname(executable);
     const switchUser = this.user ? switchTo(this.tools, this.user) : [];
     if (this.level === 'bubblewrap') {
       // As root, the folders are staged where the browser's user (who runs bwrap) can reach them.
@@ -209,7 +211,7 @@ export class BrowserConfinement {
         ...['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'],
         ...['--die-with-parent', '--new-session'],
       ];
-      const bwrap = [...switchUser, this.tools.bwrap, ...view, '--', launch.executablePath, ...launch.args];
+      const bwrap = [...switchUser, this.tools.bwrap, ...view, '--', executable, ...launch.args];
       if (!staged) return { command: bwrap[0]!, args: bwrap.slice(1), env };
       return {
         command: this.tools.unshare,
@@ -238,7 +240,7 @@ export class BrowserConfinement {
           '--',
         ],
         ...switchUser,
-        launch.executablePath,
+        executable,
         ...launch.args,
       ],
       env,
