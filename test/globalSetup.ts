@@ -1,15 +1,17 @@
 import type { TestProject } from 'vitest/node';
+import { ensureBubblewrap } from './ensureBubblewrap.ts';
 import type {} from './postgres.ts';
 import { startPostgresServer } from './postgresServer.ts';
 
 /**
  * Shared set-up for integration tests: a PostgreSQL server (`DATABASE_URL` when it is a
  * `postgres://` URL, else a throwaway embedded one) whose admin URL tests read with
- * `inject('postgresAdminUrl')` — see `createTestDatabase` in `test/postgres.ts`.
+ * `inject('postgresAdminUrl')` — see `createTestDatabase` in `test/postgres.ts`; and bubblewrap for
+ * the browser isolation suite (`ensureBubblewrap`).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   keepFailedExitCode();
-  const server = await startPostgresServer();
+  const [server] = await Promise.all([startPostgresServer(), ensureBubblewrap()]);
   project.provide('postgresAdminUrl', server.adminUrl);
   return () => server.stop();
 }
