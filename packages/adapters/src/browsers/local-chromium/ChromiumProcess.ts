@@ -115,6 +115,7 @@ export class ChromiumProcess {
         cleanup();
         resolve(new ChromiumProcess(child, pipe, options.profileDir, stderr));
       };
+      const stopListening = pipe.onMessage(onAnswer);
       const onExit = (code: number | null, signal: string | null): void =>
         fail(`it exited (code ${code}, signal ${signal}) before DevTools answered`);
       const onError = (error: Error): void => fail(error.message, error);
@@ -123,6 +124,7 @@ export class ChromiumProcess {
         options.startTimeoutMs ?? 30_000,
       );
       const cleanup = (): void => {
+        stopListening();
         clearTimeout(timer);
         child.stderr!.off('data', onData);
         child.off('exit', onExit);
@@ -131,7 +133,6 @@ export class ChromiumProcess {
       child.stderr!.on('data', onData);
       child.once('exit', onExit);
       child.once('error', onError);
-      pipe.onMessage(onAnswer);
       pipe.send(JSON.stringify({ id: READY_PROBE_ID, method: 'Browser.getVersion' }));
     });
   }

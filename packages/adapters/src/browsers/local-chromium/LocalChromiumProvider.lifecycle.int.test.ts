@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ProviderError, SystemClock } from '@browserdeck/domain';
+import { ProviderError } from '@browserdeck/domain';
 import { chromium } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { processTree } from '../testing/browserProcesses.ts';
-import { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import {
   browserRequest,
@@ -13,7 +12,7 @@ import {
   makeScratchDir,
   processesUsing,
   requireChromium,
-  startConnectServer,
+  startLocalProvider,
   startPageServer,
   tempProfilesIn,
   upgradeStatus,
@@ -31,24 +30,13 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
   });
 
   async function setUp(options: Partial<LocalChromiumProviderOptions> = {}) {
-    const scratch = await makeScratchDir();
-    const connect = await startConnectServer();
-    const provider = new LocalChromiumProvider({
-      publicUrl: connect.publicUrl,
-      dataDir: scratch.dir,
-      tempDir: scratch.dir,
-      maxSessions: 2,
-      maxSessionsPerProject: 2,
-      warmBrowsers: 0,
+    const { provider, dataDir, close } = await startLocalProvider({
       // The page server is on loopback, which the egress proxy refuses unless allowed.
       egress: { allow: ['127.0.0.1/32'] },
-      clock: new SystemClock(),
       ...options,
     });
-    connect.attach(provider);
-    cleanups.push(scratch.remove, connect.close, () => provider.close());
-    await provider.start();
-    return { provider, scratch };
+    cleanups.push(close);
+    return { provider, scratch: { dir: dataDir } };
   }
 
   it('ends a session that outlives its timeout as TIMED_OUT and kills its browser', async () => {

@@ -127,7 +127,7 @@ export class LocalChromiumProvider implements BrowserProvider {
     const { contextId, projectId } = request;
     const profileDir =
       contextId === null ? null : contextProfileDir(this.options.dataDir, projectId, contextId);
-    const contextKey = contextId === null ? null : `${projectId}/${contextId}`;
+    const contextKey = contextKeyOf(projectId, contextId);
     await this.confine();
     await this.locator.locate();
     const now = this.options.clock.now();
@@ -257,7 +257,8 @@ export class LocalChromiumProvider implements BrowserProvider {
   private retire(session: LocalBrowserSession): void {
     this.live.delete(session.id);
     this.freeProjectSlot(session.projectId);
-    if (session.contextId !== null) this.contextsInUse.delete(`${session.projectId}/${session.contextId}`);
+    const contextKey = contextKeyOf(session.projectId, session.contextId);
+    if (contextKey !== null) this.contextsInUse.delete(contextKey);
     this.archive.add(session.snapshot, session.keyDigest, session.logs());
     this.pool.refill();
   }
@@ -292,6 +293,11 @@ export class LocalChromiumProvider implements BrowserProvider {
       logBufferSize: this.options.logBufferSize ?? 1000,
     });
   }
+}
+
+/** A context in use, named within its project (the same id in two projects is two contexts). */
+function contextKeyOf(projectId: string, contextId: string | null): string | null {
+  return contextId === null ? null : `${projectId}/${contextId}`;
 }
 
 /** The service's own folders: where it runs from and where its main module lives. */

@@ -1,5 +1,6 @@
 import type { Clock, SessionLogEntry } from '@browserdeck/domain';
 import type { CdpClient, CdpEvent } from './cdp/CdpClient.ts';
+import type { EgressRefusal } from './egress/EgressProxy.ts';
 import { RingBuffer } from './RingBuffer.ts';
 
 /** CDP events recorded as session logs. `Network.responseReceived` is stored as a response. */
@@ -21,14 +22,6 @@ export const BLOCKED_URL_PATTERNS: ReadonlyArray<{ urlPattern: string }> = [{ ur
 
 /** The log `method` of a request the egress proxy refused. */
 export const EGRESS_REFUSED_METHOD = 'Browserdeck.egressRefused';
-
-/** What the egress proxy reports of a refused request. */
-export interface EgressRefusalRecord {
-  readonly host: string;
-  readonly port: number;
-  readonly address?: string | undefined;
-  readonly reason: string;
-}
 
 /**
  * Records a browser's console, exception, log and network events into a bounded ring buffer, in
@@ -72,7 +65,7 @@ export class SessionLogRecorder {
    * Records a request the egress proxy refused (`Browserdeck.egressRefused`, page -1: the proxy
    * does not know which page asked), with the destination and the reason.
    */
-  recordEgressRefusal(refusal: EgressRefusalRecord): void {
+  recordEgressRefusal(refusal: EgressRefusal): void {
     const timestamp = this.clock.now().getTime();
     const params = {
       host: refusal.host,

@@ -66,16 +66,22 @@ export async function findChromium(options: FindChromiumOptions = {}): Promise<F
   for (const path of options.systemPaths ?? SYSTEM_CHROMIUM_PATHS) {
     if (await isExecutableFile(path)) return { path, source: 'system' };
   }
-  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
   for (const name of options.commandNames ?? CHROMIUM_COMMAND_NAMES) {
-    for (const dir of dirs) {
-      const path = join(dir, name);
-      if (await isExecutableFile(path)) return { path, source: 'system' };
-    }
+    const path = await findOnPath(name, env.PATH);
+    if (path) return { path, source: 'system' };
   }
   if (options.useNpmPackage === false) return null;
   const path = await extractNpmChromium(options.npmCacheDir);
   return path ? { path, source: 'npm' } : null;
+}
+
+/** The first executable file called `name` in the folders of `pathVariable` (a `PATH` value); null when none. */
+export async function findOnPath(name: string, pathVariable: string | undefined): Promise<string | null> {
+  for (const dir of (pathVariable ?? '').split(delimiter).filter(Boolean)) {
+    const path = join(dir, name);
+    if (await isExecutableFile(path)) return path;
+  }
+  return null;
 }
 
 async function requireExecutable(path: string, name = 'chromiumPath'): Promise<string> {

@@ -46,9 +46,13 @@ export class CdpPipe {
     });
   }
 
-  /** Calls `listener` with every message the browser sends. */
-  onMessage(listener: (message: string) => void): void {
+  /** Calls `listener` with every message the browser sends; returns a function that stops it. */
+  onMessage(listener: (message: string) => void): () => void {
     this.messageListeners.push(listener);
+    return () => {
+      const index = this.messageListeners.indexOf(listener);
+      if (index !== -1) this.messageListeners.splice(index, 1);
+    };
   }
 
   /** Calls `listener` once when the pipe closes (the browser exited or was killed). */

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { chmod, chown, lstat, readlink, realpath } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '@browserdeck/domain';
+import { findOnPath } from '../findChromium.ts';
 import { type BrowserUser, resolveBrowserUser } from './browserUser.ts';
 
 const run = promisify(execFile);
@@ -109,19 +110,23 @@ export class BrowserConfinement {
   /** Who browsers run as; null when they run as the service's own user. */
   readonly user: BrowserUser | null;
   private readonly hidden: readonly string[];
-  /** Absolute paths of the tools, found on the service's PATH (browsers get a minimal one). */
+  /** Absolute paths of the tools, found once on the service's PATH (browsers get a minimal one). */
   private readonly tools: Tools;
+  /** bubblewrap's read-only view of the system folders, worked out once. */
+  private readonly binds: readonly string[];
 
   private constructor(
     level: IsolationLevel,
     user: BrowserUser | null,
     hidden: readonly string[],
     tools: Tools,
+    binds: readonly string[],
   ) {
     this.level = level;
     this.user = user;
     this.hidden = hidden;
     this.tools = tools;
+    this.binds = binds;
   }
 
   /**
@@ -141,31 +146,28 @@ export class BrowserConfinement {
         {},
         'LOCAL_ISOLATION=off: local browsers run UNCONFINED as the service user and can read its files; use this only for single-user development',
       );
-      return new BrowserConfinement('off', null, hidden, {
-        setpriv: 'setpriv',
-        bwrap: 'bwrap',
-        unshare: 'unshare',
-      });
+      return new BrowserConfinement('off', null, hidden, { setpriv: null, bwrap: null, unshare: null }, []);
     }
     const isRoot = process.getuid?.() === 0;
     const missing: string[] = [];
-    const setpriv = await which('setpriv');
     const tools: Tools = {
-      setpriv: setpriv ?? 'setpriv',
-      bwrap: (await which('bwrap')) ?? 'bwrap',
-      unshare: (await which('unshare')) ?? 'unshare',
+      setpriv: await findOnPath('setpriv', process.env.PATH),
+      bwrap: await findOnPath('bwrap', process.env.PATH),
+      unshare: await findOnPath('unshare', process.env.PATH),
     };
+    const binds = await systemBinds();
     let user: BrowserUser | null = null;
     if (isRoot) {
-      if (!setpriv) missing.push("setpriv (util-linux) to switch to the browser's user");
+      if (!tools.setpriv) missing.push("setpriv (util-linux) to switch to the browser's user");
       else user = await resolveBrowserUser(options.browserUser);
     } else if (options.browserUser !== undefined) {
       missing.push(`root, to run browsers as BROWSER_USER=${options.browserUser}`);
     }
     const candidates: IsolationLevel[] = setting === 'on' ? ['bubblewrap', 'namespaces'] : [setting];
     for (const level of candidates) {
-      const problem = missing.length > 0 ? null : await probe(level, isRoot, user, tools);
-      if (missing.length === 0 && problem === null) return new BrowserConfinement(level, user, hidden, tools);
+      const problem = missing.length > 0 ? null : await probe(level, isRoot, user, tools, binds);
+      if (missing.length === 0 && problem === null)
+        return new BrowserConfinement(level, user, hidden, tools, binds);
       if (problem) missing.push(problem);
     }
     throw new Error(
@@ -198,7 +200,7 @@ export class BrowserConfinement {
       // As root, the folders are staged where the browser's user (who runs bwrap) can reach them.
       const staged = this.user !== null;
       const view = [
-        ...(await systemBinds()),
+        ...this.binds,
         ...['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'],
         ...['--ro-bind', staged ? STAGED_BROWSER : browserDir, browserDir],
         ...[
@@ -211,10 +213,10 @@ export class BrowserConfinement {
         ...['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'],
         ...['--die-with-parent', '--new-session'],
       ];
-      const bwrap = [...switchUser, this.tools.bwrap, ...view, '--', executable, ...launch.args];
+      const bwrap = [...switchUser, this.tools.bwrap!, ...view, '--', executable, ...launch.args];
       if (!staged) return { command: bwrap[0]!, args: bwrap.slice(1), env };
       return {
-        command: this.tools.unshare,
+        command: this.tools.unshare!,
         args: [
           ...['--mount', '--propagation', 'private', '--'],
           ...['sh', '-c', BUBBLEWRAP_STAGE_SCRIPT, 'browserdeck-stage', launch.profileDir, browserDir],
@@ -225,7 +227,7 @@ export class BrowserConfinement {
     }
     const hide = [...this.hidden].sort((a, b) => a.length - b.length);
     return {
-      command: this.tools.unshare,
+      command: this.tools.unshare!,
       args: [
         ...['--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--mount-proc'],
         ...['--ipc', '--uts', '--'],
@@ -272,15 +274,16 @@ async function systemBinds(): Promise<string[]> {
   return args;
 }
 
+/** The tools' absolute paths; null where not installed (a level that needs one is refused at set-up). */
 interface Tools {
-  readonly setpriv: string;
-  readonly bwrap: string;
-  readonly unshare: string;
+  readonly setpriv: string | null;
+  readonly bwrap: string | null;
+  readonly unshare: string | null;
 }
 
 /** `setpriv` to the browser's user: its own uid and gid, no supplementary groups. */
 function switchTo(tools: Tools, user: BrowserUser): string[] {
-  return [tools.setpriv, `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--'];
+  return [tools.setpriv!, `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--'];
 }
 
 /** Null when `level` works on this host; else what is missing. */
@@ -289,26 +292,22 @@ async function probe(
   isRoot: boolean,
   user: BrowserUser | null,
   tools: Tools,
+  binds: readonly string[],
 ): Promise<string | null> {
   const prefix = user ? switchTo(tools, user) : [];
   if (level === 'bubblewrap') {
-    if (!(await which('bwrap'))) return 'bubblewrap (bwrap) is not installed';
-    const check = [
-      ...prefix,
-      tools.bwrap,
-      ...(await systemBinds()),
-      '--unshare-pid',
-      '--die-with-parent',
-      '--',
-      'true',
-    ];
+    if (!tools.bwrap) return 'bubblewrap (bwrap) is not installed';
+    // As root the browser's folders are staged in a mount namespace first (see `wrap`).
+    if (user && !tools.unshare)
+      return "unshare (util-linux) is not installed, to stage the browser's folders";
+    const check = [...prefix, tools.bwrap, ...binds, '--unshare-pid', '--die-with-parent', '--', 'true'];
     return (await succeeds(check))
       ? null
       : 'bubblewrap cannot create namespaces for the browser user (are unprivileged user namespaces disabled?)';
   }
   if (level === 'namespaces') {
     if (!isRoot) return 'the namespaces level needs the service to run as root';
-    if (!(await which('unshare'))) return 'unshare (util-linux) is not installed';
+    if (!tools.unshare) return 'unshare (util-linux) is not installed';
     return (await succeeds([
       tools.unshare,
       '--mount',
@@ -333,18 +332,4 @@ async function succeeds(command: string[]): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-async function which(name: string): Promise<string | null> {
-  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
-    const path = join(dir, name);
-    if (
-      await lstat(path).then(
-        () => true,
-        () => false,
-      )
-    )
-      return path;
-  }
-  return null;
 }
