@@ -86,12 +86,15 @@ async function openPage(cdp: CdpClient): Promise<string> {
   return String(sessionId);
 }
 
-async function timeLoad(cdp: CdpClient, sessionId: string, n: number): Promise<number> {
-  const loaded = new Promise<void>((resolve) => {
-    cdp.onEvent((event) => {
-      if (event.method === 'Page.loadEventFired' && event.sessionId === sessionId) resolve();
-    });
+/** The next load event of each page session, resolved by one listener per client. */
+const loadWaiters = new Map<string, () => void>();
+for (const browser of [proxied, direct])
+  browser.cdp.onEvent((event) => {
+    if (event.method === 'Page.loadEventFired' && event.sessionId) loadWaiters.get(event.sessionId)?.();
   });
+
+async function timeLoad(cdp: CdpClient, sessionId: string, n: number): Promise<number> {
+  const loaded = new Promise<void>((resolve) => loadWaiters.set(sessionId, resolve));
   const start = performance.now();
   const navigation = await cdp.send('Page.navigate', { url: `${pageUrl}?n=${n}` }, sessionId);
   if (navigation.errorText) throw new Error(`navigation failed: ${String(navigation.errorText)}`);
