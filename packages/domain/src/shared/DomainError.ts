@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'agent_inactive',
   'idempotency_key_reused',
   'session_ended',
+  'session_on_other_instance',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',

@@ -26,6 +26,7 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   agent_inactive: { status: 409, title: 'Agent inactive' },
   idempotency_key_reused: { status: 409, title: 'Idempotency key reused' },
   session_ended: { status: 410, title: 'Session ended' },
+  session_on_other_instance: { status: 503, title: 'Session on another instance' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   rate_limited: { status: 429, title: 'Too many requests' },
