@@ -1,8 +1,5 @@
 import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM as PostgreSqlMikroORM } from '@mikro-orm/postgresql';
-import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
-import { BoundPostgreSqlDriver, BoundSqliteDriver } from './boundParameterDrivers.ts';
 import { persistenceEntities } from './entities/persistenceEntities.ts';
 import { postgresqlMigrations } from './migrations/postgresql/postgresqlMigrations.ts';
 import { sqliteMigrations } from './migrations/sqlite/sqliteMigrations.ts';
@@ -30,7 +27,9 @@ const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
  * database that is down surfaces on the first query, not here. SQLite files get their parent
  * folder created (0700), mode 0600 for the database and its `-wal`/`-shm` (`securePrivateSqliteFiles`),
  * WAL journaling, foreign keys, and a busy timeout. Every value is sent as a bound parameter, never
- * spliced into SQL text (`boundParameterDrivers.ts`). Close it with `orm.close()`.
+ * spliced into SQL text (`bindingParameters.ts`). Close it with `orm.close()`. Only the dialect's driver
+ * package is loaded (`@mikro-orm/postgresql` or `@mikro-orm/sqlite`, optional peers); a missing one is
+ * named in the error.
  */
 export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<BrowserdeckOrm> {
   const location = parseDatabaseUrl(options.databaseUrl);
@@ -44,7 +43,10 @@ export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<Br
     discovery: { checkDuplicateTableNames: true },
   };
   if (location.dialect === 'postgresql') {
-    const orm = await PostgreSqlMikroORM.init({
+    const [{ MikroORM }, { BoundPostgreSqlDriver }] = await loadDriver('@mikro-orm/postgresql', () =>
+      Promise.all([import('@mikro-orm/postgresql'), import('./BoundPostgreSqlDriver.ts')]),
+    );
+    const orm = await MikroORM.init({
       ...common,
       driver: BoundPostgreSqlDriver,
       clientUrl: location.url,
@@ -55,8 +57,11 @@ export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<Br
     return orm as unknown as BrowserdeckOrm;
   }
   const file = location.path === ':memory:' ? null : location.path;
+  const [{ MikroORM }, { BoundSqliteDriver }] = await loadDriver('@mikro-orm/sqlite', () =>
+    Promise.all([import('@mikro-orm/sqlite'), import('./BoundSqliteDriver.ts')]),
+  );
   if (file) await securePrivateSqliteFiles(file);
-  const orm = await SqliteMikroORM.init({
+  const orm = await MikroORM.init({
     ...common,
     driver: BoundSqliteDriver,
     dbName: location.path,
@@ -71,4 +76,21 @@ export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<Br
     await securePrivateSqliteFiles(file);
   }
   return orm as unknown as BrowserdeckOrm;
+}
+
+/** Runs `load`; when the driver package is not installed, says which one to install. */
+async function loadDriver<T>(name: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const missing =
+      (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && String(error).includes(name);
+    if (!missing) throw error;
+    throw new Error(
+      `This database needs the ${name} package: npm i ${name} (the version of @mikro-orm/core).`,
+      {
+        cause: error,
+      },
+    );
+  }
 }

@@ -1,6 +1,5 @@
 import {
   type AnyEntity,
-  type Configuration,
   type Dictionary,
   type EntityData,
   isRaw,
@@ -9,9 +8,7 @@ import {
   raw,
   type Transaction,
 } from '@mikro-orm/core';
-import { PostgreSqlConnection, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { AbstractSqlConnection, NativeQueryBuilder, RawQueryFragment } from '@mikro-orm/sql';
-import { SqliteConnection, SqliteDriver } from '@mikro-orm/sqlite';
 import { CompiledQuery } from 'kysely';
 import { bindQuery, type Placeholder } from './bindQuery.ts';
 
@@ -28,9 +25,10 @@ type AbortOptions = Parameters<ReturnType<AbstractSqlConnection['getClient']>['e
  * `Base` with `execute` sending values as bound parameters. MikroORM 7's `execute` splices every
  * parameter into the SQL text (`platform.formatQuery`) and sends the text alone; this override reads
  * the statement the same way (`bindQuery`) and hands Kysely the placeholders and the values. Logging,
- * error conversion and result shapes stay MikroORM's.
+ * error conversion and result shapes stay MikroORM's. Typed as `Base` itself: only `execute` changes,
+ * with the same signature.
  */
-function bindingParameters<C extends SqlConnectionClass>(Base: C, placeholder: Placeholder) {
+export function bindingParameters<C extends SqlConnectionClass>(Base: C, placeholder: Placeholder): C {
   abstract class BoundParameterConnection extends Base {
     override async execute<
       T extends QueryResult | EntityData<AnyEntity> | EntityData<AnyEntity>[] = EntityData<AnyEntity>[],
@@ -77,38 +75,4 @@ function bindingParameters<C extends SqlConnectionClass>(Base: C, placeholder: P
     }
   }
   return BoundParameterConnection;
-}
-
-/** better-sqlite3 through MikroORM, every value bound (`?`). */
-class BoundSqliteConnection extends bindingParameters(SqliteConnection, () => '?') {}
-
-/** `pg` through MikroORM, every value bound (`$1`, `$2`, …). */
-class BoundPostgreSqlConnection extends bindingParameters(PostgreSqlConnection, (n) => `$${n}`) {}
-
-/**
- * MikroORM's SQLite driver on `BoundSqliteConnection`. Pass it as the `driver` option; it is still a
- * `SqliteDriver` for everything else.
- */
-export class BoundSqliteDriver extends SqliteDriver {
-  constructor(config: Configuration) {
-    super(config);
-    Object.assign(this, {
-      connection: new BoundSqliteConnection(this.config),
-      replicas: this.createReplicas((options) => new BoundSqliteConnection(this.config, options, 'read')),
-    });
-  }
-}
-
-/**
- * MikroORM's PostgreSQL driver on `BoundPostgreSqlConnection`. Pass it as the `driver` option; it is
- * still a `PostgreSqlDriver` (so `dialectOf` knows it) for everything else.
- */
-export class BoundPostgreSqlDriver extends PostgreSqlDriver {
-  constructor(config: Configuration) {
-    super(config);
-    Object.assign(this, {
-      connection: new BoundPostgreSqlConnection(this.config),
-      replicas: this.createReplicas((options) => new BoundPostgreSqlConnection(this.config, options, 'read')),
-    });
-  }
 }
