@@ -1,5 +1,7 @@
 export * from './browsers/browserbase/index.ts';
 export * from './browsers/local-chromium/index.ts';
+export * from './browsers/ProviderCapabilities.ts';
+export * from './composition/index.ts';
 export * from './http/koa/index.ts';
 export * from './identity/local/index.ts';
 export * from './identity/supabase/index.ts';

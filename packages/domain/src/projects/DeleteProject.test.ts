@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ReleaseSession } from '../sessions/ReleaseSession.ts';
 import type { Logger } from '../shared/Logger.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
+import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
 import { DeleteProject } from './DeleteProject.ts';
 
 const OWNER = 'owner-1';
@@ -86,10 +87,14 @@ describe('DeleteProject with sessions', () => {
     expect(await projects.findOwned(OWNER, project.id)).not.toBeNull();
   });
 
-  it('deletes without provider calls when it tracks no sessions', async () => {
-    const { projects, project, provider } = await setUp();
-    await new DeleteProject({ projects }).execute({ ownerId: OWNER, projectId: project.id });
+  it('deletes without provider calls when the project has no active session', async () => {
+    const { projects, provider, addProject } = await givenSessionWorld();
+    const idle = await addProject('Idle', 'idle');
+    await new DeleteProject({ projects, sessions: new InMemorySessionRepository(), provider }).execute({
+      ownerId: OWNER,
+      projectId: idle.id,
+    });
     expect(provider.calls).toEqual([]);
-    expect(await projects.findOwned(OWNER, project.id)).toBeNull();
+    expect(await projects.findOwned(OWNER, idle.id)).toBeNull();
   });
 });

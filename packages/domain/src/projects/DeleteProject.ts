@@ -7,9 +7,9 @@ import type { ProjectRepository } from './ProjectRepository.ts';
 
 export interface DeleteProjectDeps {
   projects: ProjectRepository;
-  /** When sessions are tracked: their browsers are released before the project goes. */
-  sessions?: SessionRepository;
-  provider?: BrowserProvider;
+  /** The project's active sessions: their browsers are released before the project goes. */
+  sessions: SessionRepository;
+  provider: BrowserProvider;
   logger?: Logger;
 }
 
@@ -27,24 +27,22 @@ export class DeleteProject {
   async execute(input: { ownerId: string; projectId: string }): Promise<void> {
     const project = await findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
     const { sessions, provider } = this.deps;
-    if (sessions && provider) {
-      const active = await sessions.listActiveInProject(project.id);
-      await Promise.all(
-        active.map((session) =>
-          provider.release(session.providerSessionId, session.providerProjectId).catch((error: unknown) => {
-            (this.deps.logger ?? silentLogger).warn(
-              {
-                projectId: project.id,
-                sessionId: session.id,
-                providerSessionId: session.providerSessionId,
-                error: String(error),
-              },
-              'could not release a session of a deleted project',
-            );
-          }),
-        ),
-      );
-    }
+    const active = await sessions.listActiveInProject(project.id);
+    await Promise.all(
+      active.map((session) =>
+        provider.release(session.providerSessionId, session.providerProjectId).catch((error: unknown) => {
+          (this.deps.logger ?? silentLogger).warn(
+            {
+              projectId: project.id,
+              sessionId: session.id,
+              providerSessionId: session.providerSessionId,
+              error: String(error),
+            },
+            'could not release a session of a deleted project',
+          );
+        }),
+      ),
+    );
     if (!(await this.deps.projects.delete(input.ownerId, project.id))) throw new NotFoundError('Project');
   }
 }

@@ -21,6 +21,7 @@ import { BrowserConfinement, type IsolationLevel } from './isolation/BrowserConf
 import { LocalBrowserSession } from './LocalBrowserSession.ts';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
+import type { ComposableBrowserProvider, ProviderCapabilities } from '../ProviderCapabilities.ts';
 import { type ConnectRefusal, serveConnectUpgrade } from './serveConnectUpgrade.ts';
 import { WarmPool } from './WarmPool.ts';
 
@@ -34,10 +35,12 @@ const REFILL_DELAY_MS = 250;
  * through the service's own signed WebSocket endpoint (`handleUpgrade`) and its command allowlist.
  * Contexts and slots are per project. See docs/adr/0003-local-chromium-provider.md and docs/security.md.
  */
-export class LocalChromiumProvider implements BrowserProvider {
+export class LocalChromiumProvider implements ComposableBrowserProvider {
   readonly name = 'local';
   readonly regions: readonly string[] = ['local'];
   readonly defaultProviderProjectId = 'local';
+  /** It serves connect WebSockets (`handleUpgrade`) and holds browsers (`start`, `close`). */
+  readonly capabilities: ProviderCapabilities = { upgrades: this, lifecycle: this };
   private readonly options: LocalChromiumProviderOptions;
   private readonly logger: Logger;
   private readonly live = new Map<string, LocalBrowserSession>();

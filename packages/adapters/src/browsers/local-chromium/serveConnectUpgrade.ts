@@ -1,15 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { UpgradeRefusal } from '../ProviderCapabilities.ts';
 import { parseConnectRequest } from './connectPath.ts';
 import type { LocalBrowserSession } from './LocalBrowserSession.ts';
 import { proxyCdpConnection } from './proxyCdpConnection.ts';
 import { signingKeyMatches } from './signingKey.ts';
 
 /** Why a connect request is refused: the host answers it as an API error (`refuseUpgrade`). */
-export interface ConnectRefusal {
-  code: 'not_found' | 'unauthorized' | 'session_ended';
-  detail: string;
-}
+export type ConnectRefusal = UpgradeRefusal;
 
 /** What the provider knows of a session id: its key digest, and the session while it runs. */
 export type ConnectLookup = (

@@ -1,4 +1,4 @@
-import type { Authenticate, DomainError } from '@browserdeck/domain';
+import type { DomainError } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import type { AgentRouteDeps } from './routes/agentRoutes.ts';
@@ -8,32 +8,20 @@ import type { ProjectRouteDeps } from './routes/projectRoutes.ts';
 import type { SessionRouteDeps } from './routes/sessionRoutes.ts';
 
 /**
- * Everything the Koa app needs: the domain use cases (typed structurally, so a host may pass any object
- * with a matching `execute`), a readiness probe, a logger and a few HTTP settings.
+ * The use cases behind the routes, grouped by feature like the composition's `useCases` (which fits
+ * here as it is). Typed structurally: any object with a matching `execute` will do.
  */
-export interface HttpAppDeps extends AuthRouteDeps, ProjectRouteDeps, SessionRouteDeps, AgentRouteDeps {
-  /**
-   * The configured cloud-browser provider's name (`local`, `browserbase`): the `{provider}` segment of
-   * `/v1/{provider}/projects/…`, which also accepts the alias `cloudbrowser`.
-   */
-  providerName: string;
-  /** Turns a bearer access token into its principal (401 `unauthorized` otherwise). */
-  authenticate: Pick<Authenticate, 'execute'>;
+export interface HttpUseCases {
+  auth: AuthRouteDeps;
+  projects: ProjectRouteDeps;
+  sessions: SessionRouteDeps;
+  agents: AgentRouteDeps;
+}
+
+/** How the app reaches its database: readiness, error translation, a per-request scope. */
+export interface HttpDatabaseHooks {
   /** Resolves when the database answers; throws when it does not (`/readyz` → 503). */
   checkReadiness: () => Promise<void>;
-  /** Request counts and latencies are recorded here and served at `/metrics`; a private one when absent. */
-  metrics?: MetricsRegistry | undefined;
-  /**
-   * Who may read `/metrics` (`token`: a bearer token of its own) and whether this app serves it
-   * (`separate`: no, `createMetricsApp` does, on another address). Default: served here, open.
-   */
-  metricsEndpoint?: MetricsEndpointOptions | undefined;
-  /** Request and error logs go here; the app adds redaction of credentials and tokens. */
-  logger: Logger;
-  /** Origins allowed to call from browsers (`*` for any). CORS stays closed when absent or empty. */
-  corsOrigins?: string[] | undefined;
-  /** Requests running longer are cut off with 503 `request_timeout`. Default 30 000. */
-  requestTimeoutMs?: number | undefined;
   /** Maps adapter errors (e.g. database constraint violations) to domain errors; else 500. */
   translateError?: ((error: unknown) => DomainError | undefined) | undefined;
   /**
@@ -41,6 +29,35 @@ export interface HttpAppDeps extends AuthRouteDeps, ProjectRouteDeps, SessionRou
    * `(next) => RequestContext.create(orm.em, next)`.
    */
   requestScope?: ((next: () => Promise<void>) => Promise<void>) | undefined;
+}
+
+/** HTTP settings; every one has a safe default. */
+export interface HttpSettings {
+  /** Origins allowed to call from browsers (`*` for any). CORS stays closed when absent or empty. */
+  corsOrigins?: string[] | undefined;
+  /** Requests running longer are cut off with 503 `request_timeout`. Default 30 000. */
+  requestTimeoutMs?: number | undefined;
   /** Take the client address from `X-Forwarded-For` (last hop only). Only behind a trusted proxy. */
   trustProxy?: boolean | undefined;
+  /**
+   * Who may read `/metrics` (`token`: a bearer token of its own) and whether this app serves it
+   * (`separate`: no, `createMetricsApp` does, on another address). Default: served here, open.
+   */
+  metricsEndpoint?: MetricsEndpointOptions | undefined;
+}
+
+/** Everything the Koa app needs, grouped: use cases by feature, the database hooks, settings. */
+export interface HttpAppDeps {
+  useCases: HttpUseCases;
+  /**
+   * The configured cloud-browser provider's name (`local`, `browserbase`): the `{provider}` segment of
+   * `/v1/{provider}/projects/…`, which also accepts the alias `cloudbrowser`.
+   */
+  providerName: string;
+  database: HttpDatabaseHooks;
+  /** Request and error logs go here; the app adds redaction of credentials and tokens. */
+  logger: Logger;
+  /** Request counts and latencies are recorded here and served at `/metrics`; a private one when absent. */
+  metrics?: MetricsRegistry | undefined;
+  settings?: HttpSettings | undefined;
 }

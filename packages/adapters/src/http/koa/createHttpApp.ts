@@ -1,7 +1,7 @@
 import { AuthError } from '@browserdeck/domain';
 import Koa from 'koa';
 import { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
-import type { HttpAppDeps } from './HttpAppDeps.ts';
+import type { HttpAppDeps, HttpDatabaseHooks, HttpUseCases } from './HttpAppDeps.ts';
 import { cors } from './middleware/cors.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { requestContext } from './middleware/requestContext.ts';
@@ -46,17 +46,18 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   const metrics = deps.metrics ?? new MetricsRegistry();
   const routes = buildRouteTable({ ...deps, metrics });
   return composeApp({ ...deps, metrics }, routes, (app) => {
-    app.use(cors(deps.corsOrigins ?? []));
-    const { requestScope } = deps;
+    app.use(cors(deps.settings?.corsOrigins ?? []));
+    const { requestScope } = deps.database;
     if (requestScope) app.use((_ctx, next) => requestScope(() => next().then(() => undefined)));
   });
 }
 
 /** What `createMetricsApp` needs: the API app's deps will do, with the registry both share. */
-export type MetricsAppDeps = Pick<
-  HttpAppDeps,
-  'logger' | 'metricsEndpoint' | 'requestTimeoutMs' | 'trustProxy' | 'translateError'
-> & { metrics: MetricsRegistry; authenticate?: HttpAppDeps['authenticate'] };
+export interface MetricsAppDeps extends Pick<HttpAppDeps, 'logger' | 'settings'> {
+  metrics: MetricsRegistry;
+  database?: Pick<HttpDatabaseHooks, 'translateError'> | undefined;
+  useCases?: { auth: Pick<HttpUseCases['auth'], 'authenticate'> } | undefined;
+}
 
 /**
  * An app that serves only `GET /metrics` (with `metricsEndpoint.token`, behind that bearer token),
@@ -65,27 +66,27 @@ export type MetricsAppDeps = Pick<
  * so the API app does not serve it too) and listen on the metrics address.
  */
 export function createMetricsApp(deps: MetricsAppDeps): Koa {
-  const routes = [metricsRoute({ metrics: deps.metrics, token: deps.metricsEndpoint?.token })];
+  const routes = [metricsRoute({ metrics: deps.metrics, token: deps.settings?.metricsEndpoint?.token })];
   return composeApp(deps, routes);
 }
 
 /** The middleware every app of the adapter has, around `routes`; `inner` adds more before routing. */
 function composeApp(deps: MetricsAppDeps, routes: AnyRoute[], inner: (app: Koa) => void = () => {}): Koa {
-  const trustProxy = deps.trustProxy ?? false;
+  const trustProxy = deps.settings?.trustProxy ?? false;
   const app = new Koa({ proxy: trustProxy, maxIpsCount: trustProxy ? 1 : 0 });
   app.silent = true;
   const log = deps.logger.child({ component: 'http' }, { redact: { paths: REDACTED_LOG_PATHS } });
-  const router = buildRouter(routes, { authenticate: deps.authenticate ?? NO_ACCESS_TOKENS });
+  const router = buildRouter(routes, { authenticate: deps.useCases?.auth.authenticate ?? NO_ACCESS_TOKENS });
   app.use(requestContext(log, deps.metrics));
   app.use(securityHeaders());
-  app.use(errorHandler({ translateError: deps.translateError }));
-  app.use(requestTimeout(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
+  app.use(errorHandler({ translateError: deps.database?.translateError }));
+  app.use(requestTimeout(deps.settings?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
   inner(app);
   app.use(resolveRoute(router, routes));
   return app;
 }
 
 /** For an app without routes that take access tokens (the metrics app): refuses any. */
-const NO_ACCESS_TOKENS: HttpAppDeps['authenticate'] = {
+const NO_ACCESS_TOKENS: HttpUseCases['auth']['authenticate'] = {
   execute: () => Promise.reject(new AuthError('unauthorized', 'This address takes no access tokens.')),
 };

@@ -2,7 +2,7 @@ export { createHttpApp, createMetricsApp, type MetricsAppDeps, REDACTED_LOG_PATH
 export { ERROR_STATUS, type ErrorStatus } from './errors/errorStatus.ts';
 export { refuseUpgrade } from './errors/refuseUpgrade.ts';
 export { type ProblemBody, problemBody } from './errors/writeProblem.ts';
-export type { HttpAppDeps } from './HttpAppDeps.ts';
+export type { HttpAppDeps, HttpDatabaseHooks, HttpSettings, HttpUseCases } from './HttpAppDeps.ts';
 export { type HttpServerTimeouts, httpServerOptions } from './httpServerOptions.ts';
 export { CUT_OFF_FLUSH_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './middleware/requestTimeout.ts';
 export { buildOpenApiDocument } from './openapi/buildOpenApiDocument.ts';

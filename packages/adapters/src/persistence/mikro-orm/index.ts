@@ -2,6 +2,7 @@ export { type BrowserdeckOrm, DATABASE_DIALECTS, type DatabaseDialect, dialectOf
 export { checkDatabase } from './checkDatabase.ts';
 export { countActiveSessions } from './countActiveSessions.ts';
 export { type CreateMikroOrmOptions, createMikroOrm } from './createMikroOrm.ts';
+export { createMikroOrmStorage } from './createMikroOrmStorage.ts';
 export { AgentSchema, type StoredAgent } from './entities/AgentSchema.ts';
 export { BrowserSessionSchema, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
 export { IdempotencyKeySchema } from './entities/IdempotencyKeySchema.ts';

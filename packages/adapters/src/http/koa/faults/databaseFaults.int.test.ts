@@ -1,8 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toDatabaseError } from '../../../persistence/mikro-orm/toDatabaseError.ts';
-import type { HttpAppDeps } from '../HttpAppDeps.ts';
 import { assertProblem } from '../testing/assertProblem.ts';
-import { createTestApp, type TestApp, type TestAppOptions } from '../testing/createTestApp.ts';
+import {
+  createTestApp,
+  type TestApp,
+  type TestAppOptions,
+  type TestAppOverrides,
+} from '../testing/createTestApp.ts';
 
 /**
  * What the API answers when the database goes away: use cases failing with a driver's connection
@@ -34,7 +38,7 @@ async function start(options: TestAppOptions = {}): Promise<{ token: string; pro
 const failing = { execute: () => Promise.reject(refused()) };
 
 describe('a use case failing because the database cannot be reached', () => {
-  it.each<[keyof HttpAppDeps, string, (projectId: string) => string, unknown]>([
+  it.each<[keyof TestAppOverrides, string, (projectId: string) => string, unknown]>([
     ['listProjects', 'GET', () => '/v1/projects', undefined],
     ['getProject', 'GET', (id) => `/v1/projects/${id}`, undefined],
     ['createProject', 'POST', () => '/v1/projects', { name: 'Another' }],

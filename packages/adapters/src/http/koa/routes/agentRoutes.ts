@@ -14,11 +14,11 @@ import { PROVIDER_PROJECT_PATH, providerPathValues } from './providerScope.ts';
 
 /** The use cases behind `/v1/{provider}/projects/{project_id}/agents`. */
 export interface AgentRouteDeps {
-  createAgent: Pick<CreateAgent, 'execute'>;
-  listAgents: Pick<ListAgents, 'execute'>;
-  getAgent: Pick<GetAgent, 'execute'>;
-  updateAgent: Pick<UpdateAgent, 'execute'>;
-  deleteAgent: Pick<DeleteAgent, 'execute'>;
+  create: Pick<CreateAgent, 'execute'>;
+  list: Pick<ListAgents, 'execute'>;
+  get: Pick<GetAgent, 'execute'>;
+  update: Pick<UpdateAgent, 'execute'>;
+  delete: Pick<DeleteAgent, 'execute'>;
 }
 
 const TAG = 'Agents';
@@ -45,7 +45,7 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       handle: async ({ principal, params, body }) => ({
         status: 201,
         body: presentAgent(
-          await deps.createAgent.execute({
+          await deps.create.execute({
             ownerId: principal.userId,
             projectId: params.project_id,
             agent: body,
@@ -64,7 +64,7 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       responses: { 200: { description: 'The agents.', schema: AgentListSchema } },
       errors: ['not_found'],
       handle: async ({ principal, params, query }) => {
-        const agents = await deps.listAgents.execute({
+        const agents = await deps.list.execute({
           ownerId: principal.userId,
           projectId: params.project_id,
           activeOnly: query.active_only,
@@ -84,7 +84,7 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       handle: async ({ principal, params }) => ({
         status: 200,
         body: presentAgent(
-          await deps.getAgent.execute({
+          await deps.get.execute({
             ownerId: principal.userId,
             projectId: params.project_id,
             agentId: params.agent_id,
@@ -106,7 +106,7 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       handle: async ({ principal, params, body }) => ({
         status: 200,
         body: presentAgent(
-          await deps.updateAgent.execute({
+          await deps.update.execute({
             ownerId: principal.userId,
             projectId: params.project_id,
             agentId: params.agent_id,
@@ -126,7 +126,7 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       responses: { 204: { description: 'Deleted; no body.' } },
       errors: ['not_found'],
       handle: async ({ principal, params }) => {
-        await deps.deleteAgent.execute({
+        await deps.delete.execute({
           ownerId: principal.userId,
           projectId: params.project_id,
           agentId: params.agent_id,

@@ -1,4 +1,12 @@
-import type { GetCurrentUser, RefreshSession, SignIn, SignOut, SignUp, SyncUser } from '@browserdeck/domain';
+import type {
+  Authenticate,
+  GetCurrentUser,
+  RefreshSession,
+  SignIn,
+  SignOut,
+  SignUp,
+  SyncUser,
+} from '@browserdeck/domain';
 import { presentTokenGrant } from '../presenters/presentTokenGrant.ts';
 import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
 import {
@@ -14,6 +22,8 @@ import { emptyBody } from '../schemas/commonSchemas.ts';
 
 /** The use cases behind `/v1/auth`. */
 export interface AuthRouteDeps {
+  /** Turns a bearer access token into its principal (401 `unauthorized` otherwise). */
+  authenticate: Pick<Authenticate, 'execute'>;
   signUp: Pick<SignUp, 'execute'>;
   signIn: Pick<SignIn, 'execute'>;
   refreshSession: Pick<RefreshSession, 'execute'>;

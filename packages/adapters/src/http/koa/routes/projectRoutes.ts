@@ -19,12 +19,12 @@ import {
 
 /** The use cases behind `/v1/projects`. */
 export interface ProjectRouteDeps {
-  createProject: Pick<CreateProject, 'execute'>;
-  listProjects: Pick<ListProjects, 'execute'>;
-  getProject: Pick<GetProject, 'execute'>;
-  updateProject: Pick<UpdateProject, 'execute'>;
-  archiveProject: Pick<ArchiveProject, 'execute'>;
-  deleteProject: Pick<DeleteProject, 'execute'>;
+  create: Pick<CreateProject, 'execute'>;
+  list: Pick<ListProjects, 'execute'>;
+  get: Pick<GetProject, 'execute'>;
+  update: Pick<UpdateProject, 'execute'>;
+  archive: Pick<ArchiveProject, 'execute'>;
+  delete: Pick<DeleteProject, 'execute'>;
 }
 
 const TAG = 'Projects';
@@ -46,7 +46,7 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       errors: ['slug_taken'],
       handle: async ({ principal, body }) => ({
         status: 201,
-        body: presentProject(await deps.createProject.execute({ ownerId: principal.userId, ...body })),
+        body: presentProject(await deps.create.execute({ ownerId: principal.userId, ...body })),
       }),
     }),
     defineRoute({
@@ -59,7 +59,7 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       query: ListProjectsQuery,
       responses: { 200: { description: 'The projects.', schema: ProjectListSchema } },
       handle: async ({ principal, query }) => {
-        const projects = await deps.listProjects.execute({
+        const projects = await deps.list.execute({
           ownerId: principal.userId,
           archived: query.archived,
         });
@@ -79,7 +79,7 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       handle: async ({ principal, params }) => ({
         status: 200,
         body: presentProject(
-          await deps.getProject.execute({ ownerId: principal.userId, projectId: params.project_id }),
+          await deps.get.execute({ ownerId: principal.userId, projectId: params.project_id }),
         ),
       }),
     }),
@@ -98,7 +98,7 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       handle: async ({ principal, params, body }) => ({
         status: 200,
         body: presentProject(
-          await deps.updateProject.execute({
+          await deps.update.execute({
             ownerId: principal.userId,
             projectId: params.project_id,
             ...body,
@@ -121,7 +121,7 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       handle: async ({ principal, params }) => ({
         status: 200,
         body: presentProject(
-          await deps.archiveProject.execute({ ownerId: principal.userId, projectId: params.project_id }),
+          await deps.archive.execute({ ownerId: principal.userId, projectId: params.project_id }),
         ),
       }),
     }),
@@ -136,7 +136,7 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       responses: { 204: { description: 'Deleted; no body.' } },
       errors: ['not_found'],
       handle: async ({ principal, params }) => {
-        await deps.deleteProject.execute({ ownerId: principal.userId, projectId: params.project_id });
+        await deps.delete.execute({ ownerId: principal.userId, projectId: params.project_id });
         return { status: 204 };
       },
     }),

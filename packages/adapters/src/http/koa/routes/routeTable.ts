@@ -25,19 +25,19 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
   };
   table.push(
     ...operationalRoutes({
-      checkReadiness: deps.checkReadiness,
+      checkReadiness: deps.database.checkReadiness,
       metrics: deps.metrics,
-      metricsEndpoint: deps.metricsEndpoint,
+      metricsEndpoint: deps.settings?.metricsEndpoint,
       document: getDocument,
       docsHtml: () => {
         html ??= renderDocsHtml(getDocument());
         return html;
       },
     }),
-    ...authRoutes(deps),
-    ...projectRoutes(deps),
-    ...sessionRoutes(deps, deps.providerName),
-    ...agentRoutes(deps, deps.providerName),
+    ...authRoutes(deps.useCases.auth),
+    ...projectRoutes(deps.useCases.projects),
+    ...sessionRoutes(deps.useCases.sessions, deps.providerName),
+    ...agentRoutes(deps.useCases.agents, deps.providerName),
   );
   return table;
 }

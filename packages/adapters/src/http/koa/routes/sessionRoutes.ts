@@ -25,12 +25,12 @@ import { PROVIDER_PROJECT_PATH, providerPathValues } from './providerScope.ts';
 
 /** The use cases behind `/v1/{provider}/projects/{project_id}/sessions`. */
 export interface SessionRouteDeps {
-  createSession: Pick<CreateSession, 'execute'>;
-  listSessions: Pick<ListSessions, 'execute'>;
-  getSession: Pick<GetSession, 'execute'>;
-  releaseSession: Pick<ReleaseSession, 'execute'>;
-  getSessionLogs: Pick<GetSessionLogs, 'execute'>;
-  getSessionStats: Pick<GetSessionStats, 'execute'>;
+  create: Pick<CreateSession, 'execute'>;
+  list: Pick<ListSessions, 'execute'>;
+  get: Pick<GetSession, 'execute'>;
+  release: Pick<ReleaseSession, 'execute'>;
+  logs: Pick<GetSessionLogs, 'execute'>;
+  stats: Pick<GetSessionStats, 'execute'>;
 }
 
 const TAG = 'Sessions';
@@ -78,7 +78,7 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
         ...PROVIDER_ERRORS,
       ],
       handle: async ({ principal, params, headers, body }) => {
-        const { session, replayed } = await deps.createSession.execute({
+        const { session, replayed } = await deps.create.execute({
           ...ids(params, principal.userId),
           request: body,
           idempotencyKey: headers['Idempotency-Key'],
@@ -99,7 +99,7 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
       responses: { 200: { description: 'One page of sessions.', schema: SessionPageSchema } },
       errors: ['not_found'],
       handle: async ({ principal, params, query }) => {
-        const page = await deps.listSessions.execute({ ...ids(params, principal.userId), ...query });
+        const page = await deps.list.execute({ ...ids(params, principal.userId), ...query });
         const { total, limit, offset } = page;
         return { status: 200, body: { sessions: page.sessions.map(presentSession), total, limit, offset } };
       },
@@ -117,7 +117,7 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
       errors: ['not_found'],
       handle: async ({ principal, params }) => ({
         status: 200,
-        body: presentSessionStats(await deps.getSessionStats.execute(ids(params, principal.userId))),
+        body: presentSessionStats(await deps.stats.execute(ids(params, principal.userId))),
       }),
     }),
     defineRoute({
@@ -139,7 +139,7 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
       },
       errors: ['not_found'],
       handle: async ({ principal, params }) => {
-        const { session, syncError } = await deps.getSession.execute({
+        const { session, syncError } = await deps.get.execute({
           ...ids(params, principal.userId),
           sessionId: params.session_id,
         });
@@ -161,7 +161,7 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
       handle: async ({ principal, params }) => ({
         status: 200,
         body: presentSession(
-          await deps.releaseSession.execute({
+          await deps.release.execute({
             ...ids(params, principal.userId),
             sessionId: params.session_id,
           }),
@@ -182,7 +182,7 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
       errors: ['not_found', 'provider_rate_limited', ...PROVIDER_ERRORS],
       handle: async ({ principal, params, query }) => ({
         status: 200,
-        body: await deps.getSessionLogs.execute({
+        body: await deps.logs.execute({
           ...ids(params, principal.userId),
           sessionId: params.session_id,
           ...query,

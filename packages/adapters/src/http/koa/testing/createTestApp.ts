@@ -1,33 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import {
-  ArchiveProject,
-  Authenticate,
-  CreateAgent,
-  CreateProject,
-  CreateSession,
-  DeleteAgent,
-  DeleteProject,
-  FixedWindowRateLimiter,
-  GetAgent,
-  GetCurrentUser,
-  GetProject,
-  GetSession,
-  GetSessionLogs,
-  GetSessionStats,
-  type IdentityProvider,
-  ListAgents,
-  ListProjects,
-  ListSessions,
-  RefreshSession,
-  ReleaseSession,
-  SignIn,
-  SignOut,
-  SignUp,
-  SyncUser,
-  UpdateAgent,
-  UpdateProject,
-} from '@browserdeck/domain';
+import { FixedWindowRateLimiter, type IdentityProvider } from '@browserdeck/domain';
 import {
   FakeBrowserProvider,
   InMemoryAgentRepository,
@@ -41,9 +15,50 @@ import {
 } from '@browserdeck/domain/testing';
 import type Koa from 'koa';
 import { pino } from 'pino';
+import { createBrowserdeck } from '../../../composition/createBrowserdeck.ts';
 import { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
 import { createHttpApp } from '../createHttpApp.ts';
-import type { HttpAppDeps } from '../HttpAppDeps.ts';
+import type { HttpAppDeps, HttpDatabaseHooks, HttpSettings, HttpUseCases } from '../HttpAppDeps.ts';
+
+/** Where each use case a test may replace sits in `HttpAppDeps.useCases`. */
+const USE_CASE_SLOTS = {
+  signUp: ['auth', 'signUp'],
+  signIn: ['auth', 'signIn'],
+  refreshSession: ['auth', 'refreshSession'],
+  signOut: ['auth', 'signOut'],
+  authenticate: ['auth', 'authenticate'],
+  getCurrentUser: ['auth', 'getCurrentUser'],
+  syncUser: ['auth', 'syncUser'],
+  createProject: ['projects', 'create'],
+  listProjects: ['projects', 'list'],
+  getProject: ['projects', 'get'],
+  updateProject: ['projects', 'update'],
+  archiveProject: ['projects', 'archive'],
+  deleteProject: ['projects', 'delete'],
+  createSession: ['sessions', 'create'],
+  listSessions: ['sessions', 'list'],
+  getSession: ['sessions', 'get'],
+  releaseSession: ['sessions', 'release'],
+  getSessionLogs: ['sessions', 'logs'],
+  getSessionStats: ['sessions', 'stats'],
+  createAgent: ['agents', 'create'],
+  listAgents: ['agents', 'list'],
+  getAgent: ['agents', 'get'],
+  updateAgent: ['agents', 'update'],
+  deleteAgent: ['agents', 'delete'],
+} as const;
+
+type UseCaseSlots = typeof USE_CASE_SLOTS;
+
+/**
+ * What a test may replace, by name: any one use case (`createSession`, `listProjects`, …), a
+ * database hook or an HTTP setting.
+ */
+export type TestAppOverrides = {
+  [K in keyof UseCaseSlots]?: HttpUseCases[UseCaseSlots[K][0]][UseCaseSlots[K][1] &
+    keyof HttpUseCases[UseCaseSlots[K][0]]];
+} & Partial<HttpDatabaseHooks> &
+  HttpSettings;
 
 /** What an identity factory of createTestApp is given: the app's clock and ids. */
 export interface TestIdentityContext {
@@ -61,7 +76,7 @@ export interface TestAppOptions<I extends IdentityProvider = InMemoryIdentityPro
   /** The app's clock; default a ManualClock at 2026-01-01T00:00:00Z. */
   clock?: ManualClock;
   /** Replaces any dependency of the app (a use case, `checkReadiness`, `translateError`, …). */
-  overrides?: Partial<HttpAppDeps>;
+  overrides?: TestAppOverrides;
   /** The fake provider's name, also the `{provider}` path segment. Default `browserbase`. */
   providerName?: string;
   /** The fake provider's regions, the first being the default. Default: Browserbase's four. */
@@ -132,7 +147,6 @@ export async function createTestApp(
     name: options.providerName ?? 'browserbase',
     ...(options.regions ? { regions: options.regions } : {}),
   });
-  const rateLimiter = new FixedWindowRateLimiter({ clock });
   const rawLogs: string[] = [];
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
@@ -145,37 +159,29 @@ export async function createTestApp(
     },
   });
   const logger = pino({ level: 'debug' }, sink);
-  const deps: HttpAppDeps = {
-    signUp: new SignUp({ identity, users, rateLimiter, clock }),
-    signIn: new SignIn({ identity, rateLimiter }),
-    refreshSession: new RefreshSession({ identity }),
-    signOut: new SignOut({ identity }),
-    getCurrentUser: new GetCurrentUser({ users, clock }),
-    syncUser: new SyncUser({ users, projects, ids, clock }),
-    authenticate: new Authenticate({ identity }),
-    createProject: new CreateProject({ projects, ids, clock }),
-    listProjects: new ListProjects({ projects }),
-    getProject: new GetProject({ projects }),
-    updateProject: new UpdateProject({ projects, clock }),
-    archiveProject: new ArchiveProject({ projects, clock }),
-    deleteProject: new DeleteProject({ projects, sessions, provider }),
-    createSession: new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock }),
-    listSessions: new ListSessions({ projects, sessions }),
-    getSession: new GetSession({ projects, sessions, provider, clock, logger }),
-    releaseSession: new ReleaseSession({ projects, sessions, provider, clock }),
-    getSessionLogs: new GetSessionLogs({ projects, sessions, provider }),
-    getSessionStats: new GetSessionStats({ projects, sessions, clock }),
-    createAgent: new CreateAgent({ projects, agents, provider, ids, clock }),
-    listAgents: new ListAgents({ projects, agents }),
-    getAgent: new GetAgent({ projects, agents }),
-    updateAgent: new UpdateAgent({ projects, agents, provider, clock }),
-    deleteAgent: new DeleteAgent({ projects, agents }),
-    providerName: provider.name,
-    checkReadiness: async () => {},
+  const { checkReadiness, translateError, requestScope, ...rest } = options.overrides ?? {};
+  const browserdeck = await createBrowserdeck({
+    database: {
+      storage: {
+        users,
+        projects,
+        sessions,
+        agents,
+        idempotency,
+        rateLimiter: new FixedWindowRateLimiter({ clock }),
+        database: { checkReadiness: async () => {} },
+      },
+    },
+    identity: { provider: identity },
+    browsers: { provider },
+    // A key of its own, so log cursors are signed as in production and nothing is written to disk.
+    secretKey: randomBytes(32).toString('base64'),
     logger,
+    clock,
+    ids,
     metrics: new MetricsRegistry(),
-    ...options.overrides,
-  };
+  });
+  const deps = withOverrides(browserdeck.http.deps, { checkReadiness, translateError, requestScope }, rest);
   const app = createHttpApp(deps);
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
@@ -212,11 +218,13 @@ export async function createTestApp(
     };
   };
 
-  const close = () =>
-    new Promise<void>((resolve, reject) => {
+  const close = async () => {
+    await new Promise<void>((resolve, reject) => {
       server.closeAllConnections();
       server.close((error) => (error ? reject(error) : resolve()));
     });
+    await browserdeck.close();
+  };
 
   return {
     app,
@@ -236,4 +244,27 @@ export async function createTestApp(
     signUpAndIn,
     close,
   };
+}
+
+/** The composition's deps with a test's replacements: use cases by name, hooks and settings. */
+function withOverrides(
+  deps: HttpAppDeps,
+  hooks: Partial<HttpDatabaseHooks>,
+  overrides: Omit<TestAppOverrides, keyof HttpDatabaseHooks>,
+): HttpAppDeps {
+  const useCases = {
+    auth: { ...deps.useCases.auth },
+    projects: { ...deps.useCases.projects },
+    sessions: { ...deps.useCases.sessions },
+    agents: { ...deps.useCases.agents },
+  };
+  const settings: HttpSettings = { ...deps.settings };
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value === undefined) continue;
+    const slot = USE_CASE_SLOTS[name as keyof UseCaseSlots];
+    if (slot) (useCases[slot[0]] as Record<string, unknown>)[slot[1]] = value;
+    else (settings as Record<string, unknown>)[name] = value;
+  }
+  const defined = Object.fromEntries(Object.entries(hooks).filter(([, value]) => value !== undefined));
+  return { ...deps, useCases, database: { ...deps.database, ...defined }, settings };
 }

@@ -1,0 +1,49 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { BrowserdeckUseCases, IdentityProvider } from '@browserdeck/domain';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
+import type { HttpAppDeps } from '../http/koa/HttpAppDeps.ts';
+import type { HttpServerTimeouts } from '../http/koa/httpServerOptions.ts';
+import type { MetricsRegistry } from '../observability/MetricsRegistry.ts';
+import type { BrowserdeckStorage } from './BrowserdeckStorage.ts';
+
+/** Browserdeck's HTTP side, for a host's own server. */
+export interface BrowserdeckHttp {
+  /** The whole API as a Koa app: `app.callback()` on a server, or `mount('/prefix', app)` in a host. */
+  readonly app: Koa;
+  /** The same API as one Koa middleware, to mount the ordinary Koa way under any prefix. */
+  readonly middleware: Koa.Middleware;
+  /**
+   * Answers WebSocket upgrades: sessions' `connectUrl` connects (local provider); anything else is
+   * refused with a problem answer. `server.on('upgrade', http.handleUpgrade)`.
+   */
+  readonly handleUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** An app serving only `/metrics`, for `settings.metricsEndpoint.separate` (another address). */
+  createMetricsApp(): Koa;
+  /** `node:http` server timeouts that fit the request cut-off: `createServer(serverOptions, …)`. */
+  readonly serverOptions: HttpServerTimeouts;
+  /** What the app was built from (use cases, database hooks, settings). */
+  readonly deps: HttpAppDeps;
+}
+
+/** A composed Browserdeck: what `createBrowserdeck` returns. */
+export interface Browserdeck {
+  /** Every use case by feature, for in-process calls with the same rules as HTTP. */
+  readonly useCases: BrowserdeckUseCases;
+  readonly http: BrowserdeckHttp;
+  /** The browser provider as built (with its declared capabilities), before measuring. */
+  readonly provider: ComposableBrowserProvider;
+  readonly identity: IdentityProvider;
+  readonly storage: BrowserdeckStorage;
+  readonly metrics: MetricsRegistry;
+  readonly logger: Logger;
+  /** Starts the background work: the reconciler that keeps sessions' status fresh. Idempotent. */
+  start(): void;
+  /**
+   * Stops the background work (waiting for a pass in progress), ends every browser the provider
+   * holds, and closes the database when the composition opened it. Close the HTTP server first.
+   */
+  close(): Promise<void>;
+}

@@ -1,0 +1,84 @@
+import type { AuthRateLimits, Clock, IdentityProvider, IdGenerator } from '@browserdeck/domain';
+import type { Logger } from 'pino';
+import type { BrowserbaseProviderDeps } from '../browsers/browserbase/BrowserbaseProvider.ts';
+import type { LocalChromiumProviderOptions } from '../browsers/local-chromium/LocalChromiumProviderOptions.ts';
+import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
+import type { HttpSettings } from '../http/koa/HttpAppDeps.ts';
+import type { MetricsRegistry } from '../observability/MetricsRegistry.ts';
+import type { BrowserdeckOrm } from '../persistence/mikro-orm/BrowserdeckOrm.ts';
+import type { BrowserdeckStorage } from './BrowserdeckStorage.ts';
+
+/**
+ * The database: a URL the composition opens, migrates and closes (`sqlite:…`, `postgres://…`); a
+ * MikroORM instance the host opened, migrated and closes itself; or ready-made storage (e.g. the
+ * domain's in-memory ports in tests).
+ */
+export type DatabaseOption = { url: string } | { orm: BrowserdeckOrm } | { storage: BrowserdeckStorage };
+
+/** Local identity settings: users, argon2id credentials and EdDSA tokens in Browserdeck's database. */
+export interface LocalIdentityOptions {
+  /** PEM of an Ed25519 private key; default: `jwt-ed25519.pem` in the data folder, made once. */
+  jwtPrivateKeyPem?: string | undefined;
+  accessTokenTtlSec?: number | undefined;
+  refreshTokenTtlSec?: number | undefined;
+}
+
+/** Supabase Auth (GoTrue) settings. */
+export interface SupabaseIdentityOptions {
+  url: string;
+  anonKey: string;
+  /** HS256 secret of older projects; without it, tokens are checked against the project's JWKS. */
+  jwtSecret?: string | undefined;
+}
+
+/** The identity provider: local (default), Supabase Auth, or one the host built. */
+export type IdentityOption =
+  | { local: LocalIdentityOptions }
+  | { supabase: SupabaseIdentityOptions }
+  | { provider: IdentityProvider };
+
+/** Local Chromium settings; the composition supplies the data folder, public URL, clock and logger. */
+export type LocalBrowsersOptions = Partial<
+  Omit<LocalChromiumProviderOptions, 'dataDir' | 'publicUrl' | 'clock' | 'logger'>
+>;
+
+/** The browser provider: local Chromium (default), Browserbase, or one the host built. */
+export type BrowsersOption =
+  | { local: LocalBrowsersOptions }
+  | { browserbase: Omit<BrowserbaseProviderDeps, 'clock' | 'logger'> }
+  | { provider: ComposableBrowserProvider };
+
+/** What `createBrowserdeck` takes. Every field has a default that fits an app embedding Browserdeck. */
+export interface BrowserdeckOptions {
+  /**
+   * Keys, the default SQLite database and local browser profiles live here; it is made private
+   * (0700, its files 0600). Default `./data`.
+   */
+  dataDir?: string | undefined;
+  /** Default: SQLite at `<dataDir>/browserdeck.sqlite`. */
+  database?: DatabaseOption | undefined;
+  /** Default: `{ local: {} }`. */
+  identity?: IdentityOption | undefined;
+  /** Default: `{ local: {} }`. */
+  browsers?: BrowsersOption | undefined;
+  /**
+   * Where clients reach this API, with the prefix a host mounts it under (e.g.
+   * `https://app.example.com/browserdeck`): local sessions' `connectUrl`s are built from it.
+   * Default `http://127.0.0.1:3000`.
+   */
+  publicUrl?: string | undefined;
+  /** Seals secrets at rest and signs log cursors (base64 of 32 bytes, or any passphrase); default: `secret.key` in the data folder, made once. */
+  secretKey?: string | undefined;
+  /** Default: pino at `info` on standard output. */
+  logger?: Logger | undefined;
+  clock?: Clock | undefined;
+  ids?: IdGenerator | undefined;
+  /** Where request, provider and session metrics are recorded; a new registry when absent. */
+  metrics?: MetricsRegistry | undefined;
+  /** Sign-in and sign-up attempts a minute; the contract's defaults when absent. */
+  rateLimits?: AuthRateLimits | undefined;
+  /** CORS origins, request cut-off, proxy trust and `/metrics` access. */
+  http?: HttpSettings | undefined;
+  /** Seconds between passes that refresh active sessions from the provider (`start()`). Default 15. */
+  reconcileIntervalSec?: number | undefined;
+}

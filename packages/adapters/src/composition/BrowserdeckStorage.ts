@@ -1,0 +1,36 @@
+import type {
+  AgentRepository,
+  IdempotencyStore,
+  ProjectRepository,
+  RateLimiter,
+  SessionRepository,
+  UserRepository,
+} from '@browserdeck/domain';
+import type { HttpDatabaseHooks } from '../http/koa/HttpAppDeps.ts';
+import type { LocalIdentityStore } from '../identity/local/LocalIdentityStore.ts';
+import type { IssuedRefreshTokenStore } from '../identity/supabase/IssuedRefreshTokenStore.ts';
+import type { RevokedSessionStore } from '../identity/supabase/RevokedSessionStore.ts';
+
+/**
+ * Where Browserdeck keeps its data: the repositories the use cases need, the stores the identity
+ * providers need, and the hooks the HTTP app uses to check and scope the database. The MikroORM
+ * adapter builds one (`createMikroOrmStorage`); tests build one from the domain's in-memory ports.
+ */
+export interface BrowserdeckStorage {
+  users: UserRepository;
+  projects: ProjectRepository;
+  sessions: SessionRepository;
+  agents: AgentRepository;
+  idempotency: IdempotencyStore;
+  /** Shared by every instance on the same database when it lives there. */
+  rateLimiter: RateLimiter;
+  /** Credentials and sign-in sessions of the local identity provider (its default needs them). */
+  localIdentity?: LocalIdentityStore | undefined;
+  /** Sign-outs and refresh tokens the Supabase identity provider must share between instances. */
+  supabase?:
+    | { revokedSessions: RevokedSessionStore; issuedRefreshTokens: IssuedRefreshTokenStore }
+    | undefined;
+  database: HttpDatabaseHooks;
+  /** Sessions PENDING or RUNNING in every project, for the `browserdeck_active_sessions` gauge. */
+  countActiveSessions?: (() => Promise<number>) | undefined;
+}

@@ -1,0 +1,154 @@
+import { resolve } from 'node:path';
+import { createUseCases, SystemClock } from '@browserdeck/domain';
+import compose from 'koa-compose';
+import { pino } from 'pino';
+import { createHttpApp, createMetricsApp } from '../http/koa/createHttpApp.ts';
+import { refuseUpgrade } from '../http/koa/errors/refuseUpgrade.ts';
+import type { HttpAppDeps } from '../http/koa/HttpAppDeps.ts';
+import { httpServerOptions } from '../http/koa/httpServerOptions.ts';
+import { InstrumentedBrowserProvider } from '../observability/InstrumentedBrowserProvider.ts';
+import { MetricsRegistry } from '../observability/MetricsRegistry.ts';
+import { loadOrCreateSecretKey } from '../persistence/secrets/loadOrCreateSecretKey.ts';
+import { SecretBox } from '../persistence/secrets/SecretBox.ts';
+import { securePrivateDir } from '../shared/securePrivateDir.ts';
+import { UuidV7Generator } from '../shared/UuidV7Generator.ts';
+import type { Browserdeck, BrowserdeckHttp } from './Browserdeck.ts';
+import type { BrowserdeckOptions } from './BrowserdeckOptions.ts';
+import { logPrivateDataDir } from './logPrivateDataDir.ts';
+import { openBrowsers } from './openBrowsers.ts';
+import { openIdentity } from './openIdentity.ts';
+import { openStorage } from './openStorage.ts';
+import { SessionReconciler } from './SessionReconciler.ts';
+
+/**
+ * Composes Browserdeck from the adapters a host chose, once, for every host: the standalone server,
+ * an app that embeds it, and the HTTP tests. Defaults fit an embedding app: SQLite in the data
+ * folder, local identity, local Chromium. Adapter modules a host does not choose are never loaded.
+ * Returns the use cases by feature, the HTTP app with its upgrade handler, and `start`/`close` for
+ * the background work and the resources it opened (docs/adr/0011-one-composition.md).
+ */
+export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promise<Browserdeck> {
+  const dataDir = resolve(options.dataDir ?? './data');
+  const logger = options.logger ?? pino({ base: { service: 'browserdeck' } });
+  const clock = options.clock ?? new SystemClock();
+  const ids = options.ids ?? new UuidV7Generator();
+  const metrics = options.metrics ?? new MetricsRegistry();
+  const browsersOption = options.browsers ?? { local: {} };
+  // Once, before anything is written there; created now only for local browsers' profiles (keys and
+  // the SQLite file create it 0700 themselves when they are the first to write).
+  logPrivateDataDir(logger, await securePrivateDir(dataDir, { create: 'local' in browsersOption }));
+  const secretKey = await loadOrCreateSecretKey({ dataDir, secretKey: options.secretKey });
+  logger.info(
+    { source: secretKey.source, file: secretKey.file },
+    'secrets at rest are sealed with AES-256-GCM',
+  );
+  const secrets = new SecretBox(secretKey.key);
+
+  const database = options.database ?? { url: `sqlite:${resolve(dataDir, 'browserdeck.sqlite')}` };
+  const opened = await openStorage(database, { secrets, clock });
+  const closers: Array<() => Promise<void>> = [opened.close];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  };
+  try {
+    const { storage } = opened;
+    const identity = await openIdentity(options.identity ?? { local: {} }, {
+      storage,
+      dataDir,
+      clock,
+      ids,
+      logger,
+    });
+    const publicUrl = (options.publicUrl ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+    const provider = await openBrowsers(browsersOption, { dataDir, publicUrl, clock, logger });
+    const lifecycle = provider.capabilities?.lifecycle;
+    if (lifecycle) {
+      await lifecycle.start();
+      closers.push(() => lifecycle.close());
+    }
+    const useCases = createUseCases({
+      ...storage,
+      identity,
+      provider: new InstrumentedBrowserProvider({ provider, metrics }),
+      cursorSigner: secrets.signer('log-cursor'),
+      clock,
+      ids,
+      logger,
+      rateLimits: options.rateLimits,
+    });
+    const { countActiveSessions } = storage;
+    if (countActiveSessions) {
+      metrics.gauge('browserdeck_active_sessions', 'Sessions PENDING or RUNNING, in every project.', () =>
+        countActiveSessions(),
+      );
+    }
+    const http = composeHttp(
+      {
+        useCases,
+        providerName: provider.name,
+        database: storage.database,
+        logger,
+        metrics,
+        settings: options.http,
+      },
+      provider.capabilities?.upgrades,
+    );
+    const reconciler = new SessionReconciler({
+      reconcile: useCases.sessions.reconcile,
+      logger,
+      intervalSec: options.reconcileIntervalSec ?? 15,
+      clock,
+    });
+    closers.push(() => reconciler.stop());
+    let started = false;
+    let closing: Promise<void> | undefined;
+    return {
+      useCases,
+      http,
+      provider,
+      identity,
+      storage,
+      metrics,
+      logger,
+      start() {
+        if (started || closing) return;
+        started = true;
+        reconciler.start();
+      },
+      close() {
+        closing ??= closeAll();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await closeAll().catch((closeError: unknown) =>
+      logger.warn({ err: closeError }, 'could not close what was opened before the failure'),
+    );
+    throw error;
+  }
+}
+
+/** The HTTP side: the app, the same as a middleware, the upgrade handler and server options. */
+function composeHttp(
+  deps: HttpAppDeps,
+  upgrades: NonNullable<Browserdeck['provider']['capabilities']>['upgrades'],
+): BrowserdeckHttp {
+  const app = createHttpApp(deps);
+  return {
+    app,
+    middleware: compose(app.middleware),
+    handleUpgrade(req, socket, head) {
+      const outcome = upgrades?.handleUpgrade(req, socket, head) ?? false;
+      if (outcome === true) return;
+      const path = (req.url ?? '/').split('?')[0];
+      const { code, detail } = outcome || {
+        code: 'not_found' as const,
+        detail: `There is no WebSocket endpoint at ${path}.`,
+      };
+      refuseUpgrade(req, socket, code, detail);
+    },
+    createMetricsApp: () => createMetricsApp({ ...deps, metrics: deps.metrics ?? new MetricsRegistry() }),
+    serverOptions: httpServerOptions(deps.settings?.requestTimeoutMs),
+    deps,
+  };
+}

@@ -1,0 +1,14 @@
+export type { Browserdeck, BrowserdeckHttp } from './Browserdeck.ts';
+export type {
+  BrowserdeckOptions,
+  BrowsersOption,
+  DatabaseOption,
+  IdentityOption,
+  LocalBrowsersOptions,
+  LocalIdentityOptions,
+  SupabaseIdentityOptions,
+} from './BrowserdeckOptions.ts';
+export type { BrowserdeckStorage } from './BrowserdeckStorage.ts';
+export { createBrowserdeck } from './createBrowserdeck.ts';
+export { LOCAL_BROWSER_DEFAULTS } from './openBrowsers.ts';
+export { SessionReconciler, type SessionReconcilerOptions } from './SessionReconciler.ts';

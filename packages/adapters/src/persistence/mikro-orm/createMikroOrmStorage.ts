@@ -1,0 +1,44 @@
+import type { Clock } from '@browserdeck/domain';
+import type { BrowserdeckStorage } from '../../composition/BrowserdeckStorage.ts';
+import type { SecretBox } from '../secrets/SecretBox.ts';
+import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
+import { checkDatabase } from './checkDatabase.ts';
+import { countActiveSessions } from './countActiveSessions.ts';
+import { MikroOrmAgentRepository } from './MikroOrmAgentRepository.ts';
+import { MikroOrmIdempotencyStore } from './MikroOrmIdempotencyStore.ts';
+import { MikroOrmIssuedRefreshTokenStore } from './MikroOrmIssuedRefreshTokenStore.ts';
+import { MikroOrmLocalIdentityStore } from './MikroOrmLocalIdentityStore.ts';
+import { MikroOrmProjectRepository } from './MikroOrmProjectRepository.ts';
+import { MikroOrmRateLimiter } from './MikroOrmRateLimiter.ts';
+import { MikroOrmRevokedSessionStore } from './MikroOrmRevokedSessionStore.ts';
+import { MikroOrmSessionRepository } from './MikroOrmSessionRepository.ts';
+import { MikroOrmUserRepository } from './MikroOrmUserRepository.ts';
+import { toDatabaseError } from './toDatabaseError.ts';
+
+/**
+ * Browserdeck's storage on a migrated MikroORM instance: every repository and store, with secrets
+ * (connect URLs, agent env, idempotent answers, rate-limit keys) sealed by `secrets`. Rate-limit
+ * windows, sign-outs and refresh tokens live in the database, so every instance on it shares them.
+ */
+export function createMikroOrmStorage(deps: {
+  orm: BrowserdeckOrm;
+  secrets: SecretBox;
+  clock: Clock;
+}): BrowserdeckStorage {
+  const { orm, secrets, clock } = deps;
+  return {
+    users: new MikroOrmUserRepository({ orm }),
+    projects: new MikroOrmProjectRepository({ orm }),
+    sessions: new MikroOrmSessionRepository({ orm, secrets }),
+    agents: new MikroOrmAgentRepository({ orm, secrets }),
+    idempotency: new MikroOrmIdempotencyStore({ orm, secrets }),
+    rateLimiter: new MikroOrmRateLimiter({ orm, clock, secrets }),
+    localIdentity: new MikroOrmLocalIdentityStore({ orm }),
+    supabase: {
+      revokedSessions: new MikroOrmRevokedSessionStore({ orm }),
+      issuedRefreshTokens: new MikroOrmIssuedRefreshTokenStore({ orm }),
+    },
+    database: { checkReadiness: () => checkDatabase(orm), translateError: toDatabaseError },
+    countActiveSessions: () => countActiveSessions(orm),
+  };
+}

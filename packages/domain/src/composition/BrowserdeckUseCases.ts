@@ -1,0 +1,77 @@
+import type { CreateAgent } from '../agents/CreateAgent.ts';
+import type { DeleteAgent } from '../agents/DeleteAgent.ts';
+import type { GetAgent } from '../agents/GetAgent.ts';
+import type { ListAgents } from '../agents/ListAgents.ts';
+import type { UpdateAgent } from '../agents/UpdateAgent.ts';
+import type { Authenticate } from '../auth/Authenticate.ts';
+import type { GetCurrentUser } from '../auth/GetCurrentUser.ts';
+import type { RefreshSession } from '../auth/RefreshSession.ts';
+import type { SignIn } from '../auth/SignIn.ts';
+import type { SignOut } from '../auth/SignOut.ts';
+import type { SignUp } from '../auth/SignUp.ts';
+import type { SyncUser } from '../auth/SyncUser.ts';
+import type { ArchiveProject } from '../projects/ArchiveProject.ts';
+import type { CreateProject } from '../projects/CreateProject.ts';
+import type { DeleteProject } from '../projects/DeleteProject.ts';
+import type { GetProject } from '../projects/GetProject.ts';
+import type { ListProjects } from '../projects/ListProjects.ts';
+import type { UpdateProject } from '../projects/UpdateProject.ts';
+import type { CreateSession } from '../sessions/CreateSession.ts';
+import type { GetSession } from '../sessions/GetSession.ts';
+import type { GetSessionLogs } from '../sessions/GetSessionLogs.ts';
+import type { GetSessionStats } from '../sessions/GetSessionStats.ts';
+import type { ListSessions } from '../sessions/ListSessions.ts';
+import type { ReconcileSessions } from '../sessions/ReconcileSessions.ts';
+import type { ReleaseSession } from '../sessions/ReleaseSession.ts';
+
+/** Sign-up, sign-in, tokens and the current user. */
+export interface AuthUseCases {
+  signUp: SignUp;
+  signIn: SignIn;
+  refreshSession: RefreshSession;
+  signOut: SignOut;
+  authenticate: Authenticate;
+  getCurrentUser: GetCurrentUser;
+  syncUser: SyncUser;
+}
+
+/** A user's projects. */
+export interface ProjectUseCases {
+  create: CreateProject;
+  list: ListProjects;
+  get: GetProject;
+  update: UpdateProject;
+  archive: ArchiveProject;
+  delete: DeleteProject;
+}
+
+/** Cloud-browser sessions in a project, and the background refresh of their status. */
+export interface SessionUseCases {
+  create: CreateSession;
+  list: ListSessions;
+  get: GetSession;
+  release: ReleaseSession;
+  logs: GetSessionLogs;
+  stats: GetSessionStats;
+  reconcile: ReconcileSessions;
+}
+
+/** Stored agents in a project. */
+export interface AgentUseCases {
+  create: CreateAgent;
+  list: ListAgents;
+  get: GetAgent;
+  update: UpdateAgent;
+  delete: DeleteAgent;
+}
+
+/**
+ * Every use case, grouped by feature: what an in-process host calls (`useCases.projects.list
+ * .execute({ ownerId })`), with the same rules an HTTP client gets.
+ */
+export interface BrowserdeckUseCases {
+  auth: AuthUseCases;
+  projects: ProjectUseCases;
+  sessions: SessionUseCases;
+  agents: AgentUseCases;
+}

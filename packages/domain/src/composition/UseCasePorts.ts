@@ -1,0 +1,36 @@
+import type { AgentRepository } from '../agents/AgentRepository.ts';
+import type { AuthRateLimits } from '../auth/authRateLimits.ts';
+import type { IdentityProvider } from '../auth/IdentityProvider.ts';
+import type { UserRepository } from '../auth/UserRepository.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
+import type { IdempotencyStore } from '../sessions/IdempotencyStore.ts';
+import type { CursorSigner } from '../sessions/logCursor.ts';
+import type { SessionRepository } from '../sessions/SessionRepository.ts';
+import type { Clock } from '../shared/Clock.ts';
+import type { IdGenerator } from '../shared/IdGenerator.ts';
+import type { Logger } from '../shared/Logger.ts';
+import type { RateLimiter } from '../shared/RateLimiter.ts';
+
+/**
+ * Every port the use cases need, once. Nothing here is optional that would weaken a rule when left
+ * out: the provider (deleting a project releases its browsers) and the cursor signer (log cursors
+ * cannot be forged) are required.
+ */
+export interface UseCasePorts {
+  identity: IdentityProvider;
+  users: UserRepository;
+  projects: ProjectRepository;
+  sessions: SessionRepository;
+  agents: AgentRepository;
+  idempotency: IdempotencyStore;
+  rateLimiter: RateLimiter;
+  provider: BrowserProvider;
+  /** Signs log cursors with a key (e.g. an HMAC), so a client cannot forge a position. */
+  cursorSigner: CursorSigner;
+  clock: Clock;
+  ids: IdGenerator;
+  logger?: Logger | undefined;
+  /** Sign-in and sign-up attempts a minute; SPEC's defaults when absent. */
+  rateLimits?: AuthRateLimits | undefined;
+}

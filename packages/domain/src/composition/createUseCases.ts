@@ -1,0 +1,72 @@
+import { CreateAgent } from '../agents/CreateAgent.ts';
+import { DeleteAgent } from '../agents/DeleteAgent.ts';
+import { GetAgent } from '../agents/GetAgent.ts';
+import { ListAgents } from '../agents/ListAgents.ts';
+import { UpdateAgent } from '../agents/UpdateAgent.ts';
+import { Authenticate } from '../auth/Authenticate.ts';
+import { GetCurrentUser } from '../auth/GetCurrentUser.ts';
+import { RefreshSession } from '../auth/RefreshSession.ts';
+import { SignIn } from '../auth/SignIn.ts';
+import { SignOut } from '../auth/SignOut.ts';
+import { SignUp } from '../auth/SignUp.ts';
+import { SyncUser } from '../auth/SyncUser.ts';
+import { ArchiveProject } from '../projects/ArchiveProject.ts';
+import { CreateProject } from '../projects/CreateProject.ts';
+import { DeleteProject } from '../projects/DeleteProject.ts';
+import { GetProject } from '../projects/GetProject.ts';
+import { ListProjects } from '../projects/ListProjects.ts';
+import { UpdateProject } from '../projects/UpdateProject.ts';
+import { CreateSession } from '../sessions/CreateSession.ts';
+import { GetSession } from '../sessions/GetSession.ts';
+import { GetSessionLogs } from '../sessions/GetSessionLogs.ts';
+import { GetSessionStats } from '../sessions/GetSessionStats.ts';
+import { ListSessions } from '../sessions/ListSessions.ts';
+import { ReconcileSessions } from '../sessions/ReconcileSessions.ts';
+import { ReleaseSession } from '../sessions/ReleaseSession.ts';
+import type { BrowserdeckUseCases } from './BrowserdeckUseCases.ts';
+import type { UseCasePorts } from './UseCasePorts.ts';
+
+/**
+ * Builds every use case from one set of ports: the single list of use cases, which every host
+ * (the HTTP app, the standalone server, an embedding app, the test app) gets through the library's
+ * composition instead of wiring its own.
+ */
+export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
+  const { identity, users, projects, sessions, agents, idempotency, rateLimiter, provider } = ports;
+  const { clock, ids, logger, rateLimits, cursorSigner } = ports;
+  return {
+    auth: {
+      signUp: new SignUp({ identity, users, rateLimiter, clock, rateLimits }),
+      signIn: new SignIn({ identity, rateLimiter, rateLimits }),
+      refreshSession: new RefreshSession({ identity }),
+      signOut: new SignOut({ identity }),
+      authenticate: new Authenticate({ identity }),
+      getCurrentUser: new GetCurrentUser({ users, clock }),
+      syncUser: new SyncUser({ users, projects, ids, clock }),
+    },
+    projects: {
+      create: new CreateProject({ projects, ids, clock }),
+      list: new ListProjects({ projects }),
+      get: new GetProject({ projects }),
+      update: new UpdateProject({ projects, clock }),
+      archive: new ArchiveProject({ projects, clock }),
+      delete: new DeleteProject({ projects, sessions, provider, logger }),
+    },
+    sessions: {
+      create: new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock, logger }),
+      list: new ListSessions({ projects, sessions }),
+      get: new GetSession({ projects, sessions, provider, clock, logger }),
+      release: new ReleaseSession({ projects, sessions, provider, clock }),
+      logs: new GetSessionLogs({ projects, sessions, provider, cursorSigner }),
+      stats: new GetSessionStats({ projects, sessions, clock }),
+      reconcile: new ReconcileSessions({ sessions, provider, clock, logger }),
+    },
+    agents: {
+      create: new CreateAgent({ projects, agents, provider, ids, clock }),
+      list: new ListAgents({ projects, agents }),
+      get: new GetAgent({ projects, agents }),
+      update: new UpdateAgent({ projects, agents, provider, clock }),
+      delete: new DeleteAgent({ projects, agents }),
+    },
+  };
+}
