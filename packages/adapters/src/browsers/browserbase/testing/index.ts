@@ -1,0 +1,1 @@
+export { type FakeBrowserbaseApi, fakeBrowserbaseApi } from './fakeBrowserbaseApi.ts';

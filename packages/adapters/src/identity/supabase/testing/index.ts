@@ -1,0 +1,2 @@
+export { FakeGoTrue } from './FakeGoTrue.ts';
+export { ANON_KEY, supabaseTestKit } from './supabaseTestKit.ts';
