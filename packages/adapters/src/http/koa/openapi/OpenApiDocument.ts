@@ -13,14 +13,28 @@ export interface OpenApiOperation {
   responses: Record<string, JsonObject>;
 }
 
+/** Where the API is served: a URL reference the document's paths are relative to. */
+export interface OpenApiServer {
+  url: string;
+  description?: string;
+}
+
 /** The OpenAPI 3.1 document served at `/openapi.json`. */
 export interface OpenApiDocument {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
-  tags: Array<{ name: string }>;
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    contact: { name: string };
+    license: { name: string; identifier: string };
+  };
+  servers: OpenApiServer[];
+  tags: Array<{ name: string; description?: string }>;
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: {
     schemas: Record<string, JsonObject>;
+    responses: Record<string, JsonObject>;
     securitySchemes: Record<string, JsonObject>;
   };
 }

@@ -2,28 +2,50 @@ import type { ErrorCode } from '@browserdeck/domain';
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors/errorStatus.ts';
 import type { AnyRoute } from '../routing/RouteDefinition.ts';
-import { ProblemSchema } from '../schemas/commonSchemas.ts';
+import { COMPONENT_SCHEMAS } from './componentSchemas.ts';
 import type { JsonObject, OpenApiDocument, OpenApiOperation } from './OpenApiDocument.ts';
+import { type ResponseJsonSchemas, responseJsonSchemas, schemaRef } from './responseJsonSchemas.ts';
+import { TAG_DESCRIPTIONS } from './tagDescriptions.ts';
 
 /**
- * The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a zod schema, without `$schema`. Responses use
- * `input` too: their schemas have no transforms, and it leaves objects open to fields added later
- * (`output` would close them with `additionalProperties: false`).
+ * The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a zod schema, written out in full (no `$ref`),
+ * without `$schema`. Responses use `input` too: their schemas have no transforms, and it leaves
+ * objects open to fields added later (`output` would close them with `additionalProperties: false`).
  */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonObject {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
   return rest;
 }
 
+/** The answer Node's HTTP server gives any request whose headers are too large, before the app sees it. */
+const HEADERS_TOO_LARGE: JsonObject = {
+  description:
+    'Request headers over the limit of Node’s HTTP server (`maxHeaderSize`, 16 KiB by default): ' +
+    'Node answers before the app sees the request, with no body, and closes the connection.',
+};
+
 /**
  * The OpenAPI 3.1 document of a route table, generated from the same zod schemas that validate the
- * requests, so the numbers in the document are the numbers the server enforces.
+ * requests, so the numbers in the document are the numbers the server enforces. Request bodies and
+ * parameters are written out in each operation; the resources the API answers are named
+ * `components/schemas` (`COMPONENT_SCHEMAS`). Its one server is `serverUrl` (default `/`), a URL
+ * relative to where the document is served; `withMountPrefix` sets it for an app under a prefix.
  */
-export function buildOpenApiDocument(routes: readonly AnyRoute[]): OpenApiDocument {
+export function buildOpenApiDocument(
+  routes: readonly AnyRoute[],
+  options: { serverUrl?: string } = {},
+): OpenApiDocument {
+  const responseSchemas = routes.flatMap((route) =>
+    Object.values(route.responses).flatMap((spec) => (spec.schema ? [spec.schema] : [])),
+  );
+  const schemas = responseJsonSchemas(COMPONENT_SCHEMAS, responseSchemas);
   const paths: OpenApiDocument['paths'] = {};
   for (const route of routes) {
     paths[route.path] ??= {};
-    (paths[route.path] as Record<string, OpenApiOperation>)[route.method.toLowerCase()] = operationOf(route);
+    (paths[route.path] as Record<string, OpenApiOperation>)[route.method.toLowerCase()] = operationOf(
+      route,
+      schemas,
+    );
   }
   return {
     openapi: '3.1.0',
@@ -31,17 +53,45 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[]): OpenApiDocume
       title: 'Browserdeck API',
       version: '1',
       description: 'Projects, cloud-browser sessions and agents behind one HTTP JSON API.',
+      contact: { name: 'Browserdeck' },
+      license: { name: 'Apache License 2.0', identifier: 'Apache-2.0' },
     },
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    servers: [{ url: options.serverUrl ?? '/', description: 'Where this document is served.' }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => {
+      const description = TAG_DESCRIPTIONS[name];
+      return description ? { name, description } : { name };
+    }),
     paths,
     components: {
-      schemas: { Problem: jsonSchemaOf(ProblemSchema) },
+      schemas: referencedSchemas(paths, schemas.components),
+      responses: { HeadersTooLarge: HEADERS_TOO_LARGE },
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   };
 }
 
-function operationOf(route: AnyRoute): OpenApiOperation {
+/** The named schemas the operations refer to, directly or through one another, in the table's order. */
+function referencedSchemas(
+  paths: OpenApiDocument['paths'],
+  components: Record<string, JsonObject>,
+): Record<string, JsonObject> {
+  const prefix = schemaRef('').$ref as string;
+  const refsIn = (value: unknown): string[] =>
+    [...JSON.stringify(value).matchAll(/"\$ref":"([^"]+)"/g)]
+      .map((match) => match[1] as string)
+      .filter((ref) => ref.startsWith(prefix))
+      .map((ref) => ref.slice(prefix.length));
+  const reached = new Set<string>();
+  const pending = refsIn(paths);
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (reached.has(name)) continue;
+    reached.add(name);
+    pending.push(...refsIn(components[name]));
+  }
+  return Object.fromEntries(Object.entries(components).filter(([name]) => reached.has(name)));
+}
+
+function operationOf(route: AnyRoute, schemas: ResponseJsonSchemas): OpenApiOperation {
   const operation: OpenApiOperation = {
     operationId: route.operationId,
     summary: route.summary,
@@ -52,7 +102,11 @@ function operationOf(route: AnyRoute): OpenApiOperation {
       ...(route.query ? parametersOf(route.query, 'query') : []),
       ...(route.headers ? parametersOf(route.headers, 'header') : []),
     ],
-    responses: { ...successResponses(route), ...errorResponses(errorCodesOf(route)) },
+    responses: {
+      ...successResponses(route, schemas),
+      ...errorResponses(errorCodesOf(route)),
+      431: { $ref: '#/components/responses/HeadersTooLarge' },
+    },
   };
   if (route.description) operation.description = route.description;
   if (route.body) {
@@ -85,7 +139,7 @@ function parametersOf(
   });
 }
 
-function successResponses(route: AnyRoute): Record<string, JsonObject> {
+function successResponses(route: AnyRoute, schemas: ResponseJsonSchemas): Record<string, JsonObject> {
   const responses: Record<string, JsonObject> = {};
   for (const [status, spec] of Object.entries(route.responses)) {
     const response: JsonObject = { description: spec.description };
@@ -98,7 +152,7 @@ function successResponses(route: AnyRoute): Record<string, JsonObject> {
       );
     }
     if (spec.schema || spec.contentType) {
-      const schema = spec.schema ? jsonSchemaOf(spec.schema) : {};
+      const schema = spec.schema ? schemas.of(spec.schema) : {};
       response.content = { [spec.contentType ?? 'application/json']: { schema } };
     }
     responses[status] = response;
@@ -130,7 +184,7 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, JsonObject>
     responses[String(status)] = {
       description: `Problem: ${statusCodes.map((c) => `\`${c}\``).join(', ')}.`,
       'x-error-codes': statusCodes,
-      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      content: { 'application/problem+json': { schema: schemaRef('Problem') } },
     };
     if (status === 429) {
       (responses['429'] as JsonObject).headers = {

@@ -68,8 +68,12 @@ function renderOperation(path: string, method: string, op: OpenApiOperation): st
   return parts.join('\n');
 }
 
-/** A self-contained HTML API reference rendered from the OpenAPI document (no external assets). */
-export function renderDocsHtml(document: OpenApiDocument): string {
+/**
+ * A self-contained HTML API reference rendered from the OpenAPI document (no external assets), for an
+ * app mounted under `mountPrefix` (`''` at the root): its link to the document starts with it.
+ */
+export function renderDocsHtml(document: OpenApiDocument, mountPrefix = ''): string {
+  const documentPath = escapeHtml(`${mountPrefix}/openapi.json`);
   const byTag = new Map<string, string[]>();
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(operations)) {
@@ -91,7 +95,7 @@ export function renderDocsHtml(document: OpenApiDocument): string {
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(document.info.title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>
 <body><h1>${escapeHtml(document.info.title)}</h1><p>${escapeHtml(document.info.description)}</p>
-<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${document.openapi}).
+<p>Machine-readable: <a href="${documentPath}">${documentPath}</a> (OpenAPI ${document.openapi}).
 Every error is <code>application/problem+json</code> with a stable <code>code</code>; see <a href="#errors">Errors</a>.</p>
 <nav>${nav}<a href="#errors">Errors</a></nav>
 ${sections.join('\n')}

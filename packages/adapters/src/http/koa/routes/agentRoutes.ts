@@ -38,6 +38,9 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       path: BASE,
       operationId: 'createAgent',
       summary: 'Create an agent',
+      description:
+        'An agent holds the defaults of the sessions started with its `agentId`. `name` is required ' +
+        'and unique within the project; `envVars` are encrypted at rest and never logged.',
       params: providerProjectParams,
       body: CreateAgentBody,
       responses: { 201: { description: 'The new agent.', schema: AgentSchema } },
@@ -59,6 +62,7 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       path: BASE,
       operationId: 'listAgents',
       summary: 'List agents, newest first',
+      description: 'All agents by default; `active_only=true` leaves the inactive ones out.',
       params: providerProjectParams,
       query: ListAgentsQuery,
       responses: { 200: { description: 'The agents.', schema: AgentListSchema } },
@@ -78,6 +82,7 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       path: `${BASE}/{agent_id}`,
       operationId: 'getAgent',
       summary: 'Read an agent',
+      description: 'An agent of another project or another user is a 404, like a missing one.',
       params: agentParams,
       responses: { 200: one },
       errors: ['not_found'],

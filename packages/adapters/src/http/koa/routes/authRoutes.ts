@@ -42,6 +42,9 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       path: '/v1/auth/signup',
       operationId: 'signUp',
       summary: 'Create a user',
+      description:
+        'The e-mail is normalised (NFKC, trimmed, lower-cased) and must not be registered yet. ' +
+        'Rate limited per client address and per e-mail.',
       tag: TAG,
       auth: false,
       body: SignUpBody,
@@ -57,6 +60,9 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       path: '/v1/auth/signin',
       operationId: 'signIn',
       summary: 'Exchange e-mail and password for a token pair',
+      description:
+        'An unknown e-mail and a wrong password get the same answer. Rate limited per client address ' +
+        'and per e-mail. The access token is short-lived; the refresh token rotates on every use.',
       tag: TAG,
       auth: false,
       body: SignInBody,
@@ -101,6 +107,7 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       path: '/v1/auth/me',
       operationId: 'getCurrentUser',
       summary: 'The user the bearer token identifies',
+      description: 'A token whose sign-in session has ended (sign-out, refresh-token reuse) is a 401.',
       tag: TAG,
       auth: true,
       responses: { 200: { description: 'The current user.', schema: UserEnvelope } },

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
 import type { OpenApiDocument } from '../openapi/OpenApiDocument.ts';
 import { DOCS_CONTENT_SECURITY_POLICY } from '../openapi/renderDocsHtml.ts';
+import { withMountPrefix } from '../openapi/withMountPrefix.ts';
 import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
+import { StatusSchema } from '../schemas/commonSchemas.ts';
 import { type MetricsEndpointOptions, metricsRoute } from './metricsRoute.ts';
 
 /** What the operational endpoints need. */
@@ -14,14 +16,13 @@ export interface OperationalRouteDeps {
   metrics: MetricsRegistry;
   /** Who may read `/metrics`, and whether this app serves it at all. */
   metricsEndpoint?: MetricsEndpointOptions | undefined;
-  /** The OpenAPI document of the whole route table. */
+  /** The OpenAPI document of the whole route table, as served at the root. */
   document: () => OpenApiDocument;
-  /** The HTML reference page rendered from that document. */
-  docsHtml: () => string;
+  /** The HTML reference page rendered from that document, for an app mounted under `mountPrefix`. */
+  docsHtml: (mountPrefix: string) => string;
 }
 
 const TAG = 'Operations';
-const Status = z.object({ status: z.literal('ok') });
 
 /**
  * `/healthz`, `/readyz`, `/metrics`, `/openapi.json`, `/docs` (SPEC §8). No access token; `/metrics`
@@ -34,9 +35,11 @@ export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
       path: '/healthz',
       operationId: 'health',
       summary: 'The process is alive',
+      description:
+        'Answers as long as the process serves requests, and checks nothing else: a liveness probe.',
       tag: TAG,
       auth: false,
-      responses: { 200: { description: 'Alive.', schema: Status } },
+      responses: { 200: { description: 'Alive.', schema: StatusSchema } },
       handle: async () => ({ status: 200, body: { status: 'ok' } }),
     }),
     defineRoute({
@@ -44,9 +47,10 @@ export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
       path: '/readyz',
       operationId: 'readiness',
       summary: 'The database answers',
+      description: 'Answers 200 when the database answers a query, else 503: a readiness probe.',
       tag: TAG,
       auth: false,
-      responses: { 200: { description: 'Ready to serve.', schema: Status } },
+      responses: { 200: { description: 'Ready to serve.', schema: StatusSchema } },
       errors: ['database_unavailable'],
       handle: async () => {
         try {
@@ -65,18 +69,24 @@ export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
       path: '/openapi.json',
       operationId: 'openApiDocument',
       summary: 'This API as an OpenAPI 3.1 document',
+      description:
+        'Generated from the schemas that validate the requests. Its server is the path this API is mounted under.',
       tag: TAG,
       auth: false,
       responses: {
         200: { description: 'The document.', schema: z.looseObject({ openapi: z.literal('3.1.0') }) },
       },
-      handle: async () => ({ status: 200, body: deps.document() }),
+      handle: async ({ mountPrefix }) => ({
+        status: 200,
+        body: withMountPrefix(deps.document(), mountPrefix),
+      }),
     }),
     defineRoute({
       method: 'GET',
       path: '/docs',
       operationId: 'apiReference',
       summary: 'A readable API reference page',
+      description: 'The OpenAPI document as one self-contained HTML page, with every error code.',
       tag: TAG,
       auth: false,
       responses: {
@@ -88,9 +98,9 @@ export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
           },
         },
       },
-      handle: async () => ({
+      handle: async ({ mountPrefix }) => ({
         status: 200,
-        body: deps.docsHtml(),
+        body: deps.docsHtml(mountPrefix),
         contentType: 'text/html; charset=utf-8',
         headers: { 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY },
       }),

@@ -54,6 +54,7 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       path: '/v1/projects',
       operationId: 'listProjects',
       summary: 'List projects, newest first',
+      description: 'The active projects by default; `archived=true` lists the archived ones instead.',
       tag: TAG,
       auth: true,
       query: ListProjectsQuery,
@@ -71,6 +72,7 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       path: '/v1/projects/{project_id}',
       operationId: 'getProject',
       summary: 'Read a project',
+      description: 'Archived projects can be read too. Another user’s project is a 404, like a missing one.',
       tag: TAG,
       auth: true,
       params: projectIdParams,
@@ -130,6 +132,9 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       path: '/v1/projects/{project_id}',
       operationId: 'deleteProject',
       summary: 'Delete a project with its sessions and agents (hard delete)',
+      description:
+        'Sessions still active at the provider are released first (best effort: a failed release is ' +
+        'logged and does not block the delete). Archive the project instead to keep its records.',
       tag: TAG,
       auth: true,
       params: projectIdParams,

@@ -18,7 +18,6 @@ import { sessionRoutes } from './sessionRoutes.ts';
 export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }): AnyRoute[] {
   const table: AnyRoute[] = [];
   let document: OpenApiDocument | undefined;
-  let html: string | undefined;
   const getDocument = () => {
     document ??= buildOpenApiDocument(table);
     return document;
@@ -29,10 +28,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
       metrics: deps.metrics,
       metricsEndpoint: deps.settings?.metricsEndpoint,
       document: getDocument,
-      docsHtml: () => {
-        html ??= renderDocsHtml(getDocument());
-        return html;
-      },
+      docsHtml: (mountPrefix) => renderDocsHtml(getDocument(), mountPrefix),
     }),
     ...authRoutes(deps.useCases.auth),
     ...projectRoutes(deps.useCases.projects),

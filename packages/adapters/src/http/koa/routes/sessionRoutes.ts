@@ -110,6 +110,9 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
       path: `${BASE}/dashboard/stats`,
       operationId: 'getSessionStats',
       summary: 'Session statistics of the project',
+      description:
+        'Counts by status, sessions created in the last 24 hours and browser time, computed by the ' +
+        'database over all the project’s sessions.',
       params: providerProjectParams,
       responses: {
         200: { description: 'Aggregates over all the project’s sessions.', schema: SessionStatsSchema },
@@ -174,6 +177,9 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
       path: `${BASE}/{session_id}/logs`,
       operationId: 'getSessionLogs',
       summary: 'Page through the session’s provider logs',
+      description:
+        'The CDP events the provider recorded, paged here: pass `nextCursor` back as `cursor` until it ' +
+        'is null. A cursor is opaque; a forged or altered one is a 400.',
       params: sessionParams,
       query: SessionLogsQuery,
       responses: {

@@ -18,6 +18,8 @@ export interface RouteRequest<P, Q, B, A extends boolean, H = undefined> {
   /** The client's address (`ctx.ip`; proxy headers only when `trustProxy`). */
   clientAddress: string;
   requestId: string;
+  /** The path prefix the app is mounted under (`''` at the root), for links the answer carries. */
+  mountPrefix: string;
 }
 
 /** What a route handler answers. `body` is sent as JSON unless `contentType` says otherwise. */

@@ -2,6 +2,7 @@ import type { Authenticate } from '@browserdeck/domain';
 import { Router, type RouterMiddleware } from '@koa/router';
 import { httpState } from '../HttpState.ts';
 import { authenticateRequest } from './authenticateRequest.ts';
+import { mountPrefix } from './mountPrefix.ts';
 import { parseRequest } from './parseRequest.ts';
 import type { AnyRoute } from './RouteDefinition.ts';
 import { readJsonBody } from './readJsonBody.ts';
@@ -44,6 +45,7 @@ function routeHandler(route: AnyRoute, deps: BuildRouterDeps): RouterMiddleware 
       principal,
       clientAddress: ctx.ip,
       requestId: state.requestId,
+      mountPrefix: mountPrefix(ctx),
     });
     if (state.timedOut) return;
     ctx.set('Cache-Control', 'no-store');

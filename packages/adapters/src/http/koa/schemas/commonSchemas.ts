@@ -51,6 +51,9 @@ export const emptyBody = z.strictObject({}).optional();
 /** An ISO 8601 UTC timestamp with milliseconds, as every response writes it. */
 export const timestamp = z.iso.datetime({ precision: 3 });
 
+/** What `/healthz` and `/readyz` answer when all is well. */
+export const StatusSchema = z.object({ status: z.literal('ok') });
+
 /** One field that failed validation. */
 export const FieldErrorSchema = z.object({
   path: z.string().meta({ description: 'Dotted field path; "" is the whole input.' }),

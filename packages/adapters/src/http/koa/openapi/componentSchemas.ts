@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import { AgentSchema } from '../schemas/agentSchemas.ts';
+import {
+  SignOutResponse,
+  SyncResponse,
+  TokenResponse,
+  UserEnvelope,
+  UserSchema,
+} from '../schemas/authSchemas.ts';
+import { FieldErrorSchema, ProblemSchema, StatusSchema } from '../schemas/commonSchemas.ts';
+import { ProjectSchema } from '../schemas/projectSchemas.ts';
+import {
+  LogEntrySchema,
+  SessionLogsSchema,
+  SessionPageSchema,
+  SessionSchema,
+  SessionStatsSchema,
+} from '../schemas/sessionSchemas.ts';
+
+/**
+ * The schemas the OpenAPI document names in `components/schemas`, by name. Wherever the document
+ * shows one of them (a response, or a field of another schema) it shows a `$ref` to its entry; a
+ * schema not listed here is written out where it is used. A feature adds the resources it answers.
+ */
+export const COMPONENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+  Problem: ProblemSchema,
+  FieldError: FieldErrorSchema,
+  Status: StatusSchema,
+  User: UserSchema,
+  UserEnvelope,
+  TokenGrant: TokenResponse,
+  SignOutMessage: SignOutResponse,
+  SyncResult: SyncResponse,
+  Project: ProjectSchema,
+  Session: SessionSchema,
+  SessionPage: SessionPageSchema,
+  SessionStats: SessionStatsSchema,
+  SessionLogPage: SessionLogsSchema,
+  LogEntry: LogEntrySchema,
+  Agent: AgentSchema,
+};
