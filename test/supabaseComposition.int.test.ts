@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IdentityProvider } from '@browserdeck/domain';
-import type { Container } from 'inversify';
 import nock from 'nock';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../examples/server/src/config.ts';
 import { createContainer } from '../examples/server/src/createContainer.ts';
 import { TOKENS as T } from '../examples/server/src/tokens.ts';
+import type { Browserdeck } from '../packages/adapters/src/composition/Browserdeck.ts';
 import { hashIssuedRefreshToken } from '../packages/adapters/src/identity/supabase/IssuedRefreshTokenStore.ts';
 import { FakeGoTrue } from '../packages/adapters/src/identity/supabase/testing/FakeGoTrue.ts';
-import type { BrowserdeckOrm } from '../packages/adapters/src/persistence/mikro-orm/BrowserdeckOrm.ts';
+import { createMikroOrm } from '../packages/adapters/src/persistence/mikro-orm/createMikroOrm.ts';
 
 /**
  * The server's composition with `IDENTITY_PROVIDER=supabase`: two containers (two servers) on one
@@ -20,29 +20,34 @@ import type { BrowserdeckOrm } from '../packages/adapters/src/persistence/mikro-
 describe('server composition with IDENTITY_PROVIDER=supabase', () => {
   const dir = mkdtempSync(join(tmpdir(), 'browserdeck-supabase-'));
   let gotrue: FakeGoTrue;
-  const containers: Container[] = [];
+  const composed: Browserdeck[] = [];
 
   beforeAll(async () => {
     nock.disableNetConnect();
     gotrue = await new FakeGoTrue({ now: () => new Date() }).start();
   });
   afterAll(async () => {
-    for (const container of containers) await (await container.getAsync(T.Orm)).close(true);
+    for (const browserdeck of composed) await browserdeck.close();
     nock.cleanAll();
     nock.enableNetConnect();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function server(): Promise<{ identity: IdentityProvider; orm: BrowserdeckOrm }> {
+  async function server(): Promise<{ identity: IdentityProvider }> {
     const config = loadConfig({
       DATA_DIR: dir,
       IDENTITY_PROVIDER: 'supabase',
       SUPABASE_URL: gotrue.url,
       SUPABASE_ANON_KEY: 'sb_publishable_test',
+      // Never called here; it keeps Chromium out of the composition.
+      BROWSER_PROVIDER: 'browserbase',
+      BROWSERBASE_API_KEY: 'bb_test',
+      BROWSERBASE_PROJECT_ID: 'proj',
     });
     const container = await createContainer(config, pino({ level: 'silent' }));
-    containers.push(container);
-    return { identity: await container.getAsync(T.IdentityProvider), orm: await container.getAsync(T.Orm) };
+    const browserdeck = await container.getAsync(T.Browserdeck);
+    composed.push(browserdeck);
+    return { identity: browserdeck.identity };
   }
 
   it('stores revocations in the shared database: a sign-out on one server is honoured by the other', async () => {
@@ -54,7 +59,10 @@ describe('server composition with IDENTITY_PROVIDER=supabase', () => {
     expect((await b.identity.authenticate(grant.accessToken)).sessionId).toBe(principal.sessionId);
     await a.identity.signOut(principal);
     await expect(b.identity.authenticate(grant.accessToken)).rejects.toMatchObject({ code: 'unauthorized' });
-    const connection = b.orm.em.getConnection();
+    // What is stored, read through a connection of the test's own to the shared file.
+    const orm = await createMikroOrm({ databaseUrl: `sqlite:${join(dir, 'browserdeck.sqlite')}` });
+    onTestFinished(() => orm.close(true));
+    const connection = orm.em.getConnection();
     expect(await connection.execute('select session_id from supabase_revoked_sessions')).toEqual([
       { session_id: principal.sessionId },
     ]);

@@ -1,17 +1,26 @@
-import { MetricsRegistry, UuidV7Generator } from '@browserdeck/adapters';
-import { SystemClock } from '@browserdeck/domain';
+import type { BrowserdeckOptions } from '@browserdeck/adapters';
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { TOKENS as T } from '../tokens.ts';
 
-/** Configuration, logging, metrics, time and ids. */
+/** Configuration, logging, and the settings of `createBrowserdeck` that are not an adapter. */
 export function coreModule(config: Config, logger: Logger): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(T.Config).toConstantValue(config);
     bind(T.Logger).toConstantValue(logger);
-    bind(T.Clock).toConstantValue(new SystemClock());
-    bind(T.Metrics).toConstantValue(new MetricsRegistry());
-    bind(T.IdGenerator).toConstantValue(new UuidV7Generator());
+    bind(T.BrowserdeckOptions).toConstantValue({
+      dataDir: config.dataDir,
+      publicUrl: config.publicUrl,
+      secretKey: config.SECRET_KEY,
+      logger,
+      rateLimits: config.authRateLimits,
+      reconcileIntervalSec: config.RECONCILE_INTERVAL_SEC,
+      http: {
+        corsOrigins: config.CORS_ORIGINS,
+        requestTimeoutMs: config.REQUEST_TIMEOUT_SEC * 1000,
+        metricsEndpoint: { token: config.METRICS_TOKEN, separate: config.METRICS_LISTEN !== undefined },
+      },
+    } satisfies BrowserdeckOptions);
   });
 }
