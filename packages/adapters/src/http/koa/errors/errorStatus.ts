@@ -40,7 +40,10 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   internal: { status: 500, title: 'Internal error' },
 };
 
-/** The `type` URI of a problem: the error's entry in the `/docs` reference page. */
-export function problemType(code: ErrorCode): string {
-  return `/docs#error-${code}`;
+/**
+ * The `type` URI of a problem: the error's entry in the `/docs` reference page of an app mounted
+ * under `mountPrefix` (`''` at the root; see `mountPrefix(ctx)`).
+ */
+export function problemType(code: ErrorCode, mountPrefix = ''): string {
+  return `${mountPrefix}/docs#error-${code}`;
 }

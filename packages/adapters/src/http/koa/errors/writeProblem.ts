@@ -1,5 +1,6 @@
 import type { DomainError, FieldError } from '@browserdeck/domain';
 import type { Context } from 'koa';
+import { mountPrefix } from '../routing/mountPrefix.ts';
 import { ERROR_STATUS, problemType } from './errorStatus.ts';
 
 /** The RFC 9457 body of every error answer (SPEC §2). */
@@ -13,11 +14,14 @@ export interface ProblemBody {
   errors?: FieldError[];
 }
 
-/** Builds the problem body for `error`. `detail` is the error's message, written for people. */
-export function problemBody(error: DomainError, requestId: string): ProblemBody {
+/**
+ * Builds the problem body for `error`. `detail` is the error's message, written for people; `type`
+ * links the error's entry in `/docs` under `mountPrefix` (`''` at the root).
+ */
+export function problemBody(error: DomainError, requestId: string, mountPrefix = ''): ProblemBody {
   const { status, title } = ERROR_STATUS[error.code];
   const body: ProblemBody = {
-    type: problemType(error.code),
+    type: problemType(error.code, mountPrefix),
     title,
     status,
     detail: error.message,
@@ -32,10 +36,11 @@ export function problemBody(error: DomainError, requestId: string): ProblemBody 
 
 /**
  * Answers the request with `error` as `application/problem+json`, with `Retry-After` when the error
- * carries one and `WWW-Authenticate` on 401 `unauthorized` (RFC 6750).
+ * carries one and `WWW-Authenticate` on 401 `unauthorized` (RFC 6750). Its `type` follows the prefix
+ * the app is mounted under.
  */
 export function writeProblem(ctx: Context, error: DomainError, requestId: string): void {
-  const body = problemBody(error, requestId);
+  const body = problemBody(error, requestId, mountPrefix(ctx));
   ctx.status = body.status;
   ctx.body = body;
   ctx.type = 'application/problem+json';

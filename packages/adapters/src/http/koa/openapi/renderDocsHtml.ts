@@ -37,7 +37,21 @@ function schemaOf(content: unknown): unknown {
   return media?.schema;
 }
 
-function renderOperation(path: string, method: string, op: OpenApiOperation): string {
+/** The component name `value` refers to with a `$ref` under `prefix` (`#/components/schemas/`, …). */
+function refName(value: unknown, prefix: string): string | undefined {
+  const ref = (value as JsonObject | undefined)?.$ref;
+  return typeof ref === 'string' && ref.startsWith(prefix) ? ref.slice(prefix.length) : undefined;
+}
+
+const SCHEMAS = '#/components/schemas/';
+const RESPONSES = '#/components/responses/';
+
+function renderOperation(
+  path: string,
+  method: string,
+  op: OpenApiOperation,
+  components: OpenApiDocument['components'],
+): string {
   const parts = [
     `<section id="${escapeHtml(op.operationId)}">`,
     `<h3><span class="m">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>`,
@@ -59,10 +73,13 @@ function renderOperation(path: string, method: string, op: OpenApiOperation): st
     );
   }
   parts.push('<h4>Responses</h4>');
-  for (const [status, response] of Object.entries(op.responses)) {
+  for (const [status, entry] of Object.entries(op.responses)) {
+    const response = components.responses[refName(entry, RESPONSES) ?? ''] ?? entry;
     const schema = status.startsWith('2') ? schemaOf(response.content) : undefined;
-    parts.push(`<p><b>${escapeHtml(status)}</b> ${escapeHtml(String(response.description))}</p>`);
-    if (schema && Object.keys(schema).length > 0) parts.push(pre(schema));
+    const named = refName(schema, SCHEMAS);
+    const link = named ? `: <a href="#schema-${escapeHtml(named)}">${escapeHtml(named)}</a>` : '';
+    parts.push(`<p><b>${escapeHtml(status)}</b> ${escapeHtml(String(response.description))}${link}</p>`);
+    if (!named && schema && Object.keys(schema).length > 0) parts.push(pre(schema));
   }
   parts.push('</section>');
   return parts.join('\n');
@@ -78,13 +95,17 @@ export function renderDocsHtml(document: OpenApiDocument, mountPrefix = ''): str
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(operations)) {
       const tag = op.tags[0] ?? 'Other';
-      byTag.set(tag, [...(byTag.get(tag) ?? []), renderOperation(path, method, op)]);
+      byTag.set(tag, [...(byTag.get(tag) ?? []), renderOperation(path, method, op, document.components)]);
     }
   }
   const slug = (tag: string) => `tag-${tag.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   const nav = [...byTag.keys()].map((t) => `<a href="#${slug(t)}">${escapeHtml(t)}</a>`).join('');
   const sections = [...byTag].map(
     ([t, ops]) => `<h2 id="${slug(t)}">${escapeHtml(t)}</h2>\n${ops.join('\n')}`,
+  );
+  const schemas = Object.entries(document.components.schemas).map(
+    ([name, schema]) =>
+      `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${pre(schema)}</section>`,
   );
   const errorRows = ERROR_CODES.map(
     (code) =>
@@ -97,8 +118,10 @@ export function renderDocsHtml(document: OpenApiDocument, mountPrefix = ''): str
 <body><h1>${escapeHtml(document.info.title)}</h1><p>${escapeHtml(document.info.description)}</p>
 <p>Machine-readable: <a href="${documentPath}">${documentPath}</a> (OpenAPI ${document.openapi}).
 Every error is <code>application/problem+json</code> with a stable <code>code</code>; see <a href="#errors">Errors</a>.</p>
-<nav>${nav}<a href="#errors">Errors</a></nav>
+<nav>${nav}<a href="#schemas">Schemas</a><a href="#errors">Errors</a></nav>
 ${sections.join('\n')}
+<h2 id="schemas">Schemas</h2>
+${schemas.join('\n')}
 <h2 id="errors">Errors</h2><p>Problem body:</p>${pre(document.components.schemas.Problem)}
 <table><tr><th>code</th><th>status</th><th>title</th></tr>${errorRows.join('')}</table>
 </body></html>
