@@ -35,9 +35,9 @@ export function metricsRoute(deps: { metrics: MetricsRegistry; token?: string | 
     path: '/metrics',
     operationId: 'metrics',
     summary: 'Prometheus metrics: requests by route and status, latencies, provider calls, active sessions',
-    ...(token
-      ? { description: 'This server protects it: send `Authorization: Bearer <METRICS_TOKEN>`.' }
-      : {}),
+    description: token
+      ? 'This server protects it: send `Authorization: Bearer <METRICS_TOKEN>`.'
+      : 'Open on this server: anyone who can reach this address may read it.',
     tag: 'Operations',
     auth: false,
     ...(token
