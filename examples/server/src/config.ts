@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { EgressPolicy } from '@browserdeck/adapters';
+import { EgressPolicy } from '@browserdeck/adapters/local-chromium';
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from '@browserdeck/domain';
 import { z } from 'zod';
 

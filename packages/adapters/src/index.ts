@@ -1,12 +1,5 @@
-export * from './browsers/browserbase/index.ts';
-export * from './browsers/local-chromium/index.ts';
+// The composition only: each adapter family has its own subpath export (`/mikro-orm`,
+// `/local-chromium`, `/browserbase`, `/identity-local`, `/identity-supabase`, `/http-koa`, …), so a
+// host loads just the adapters it chose; `createBrowserdeck` loads its defaults on demand.
 export * from './browsers/ProviderCapabilities.ts';
 export * from './composition/index.ts';
-export * from './http/koa/index.ts';
-export * from './identity/local/index.ts';
-export * from './identity/supabase/index.ts';
-export * from './observability/index.ts';
-export * from './persistence/mikro-orm/index.ts';
-export * from './persistence/secrets/index.ts';
-export * from './shared/securePrivateDir.ts';
-export * from './shared/UuidV7Generator.ts';
