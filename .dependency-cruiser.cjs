@@ -1,0 +1,117 @@
+/**
+ * The dependency rule of docs/architecture.md, checked by `npm run boundaries` (part of `npm test`):
+ * `depcruise packages examples test bench scripts --config .dependency-cruiser.cjs`.
+ * Paths are the real files an import resolves to (workspace packages through their `source`
+ * export condition), relative to the repository; a package's tests are `*.test.ts` files and its
+ * test kits live in `testing/` folders.
+ */
+
+/** Test kits (in-memory ports, contract suites, test apps) and the fuzz tests' helpers. */
+const TEST_SUPPORT = '/(testing|fuzz)/';
+/** A package's or example's files that ship or run in production: not tests, not test support. */
+const SHIPPED = {
+  path: '^(packages|examples)/[^/]+/src/',
+  pathNot: ['\\.test\\.ts$', TEST_SUPPORT],
+};
+const TEST_FILE = '\\.test\\.ts$';
+const INVERSIFY = '(^|/)node_modules/(inversify|@inversifyjs/[^/]+)/|^(inversify|@inversifyjs/)';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-imports-only-itself',
+      comment:
+        'The domain imports nothing but itself: no node: modules, no npm packages, no other workspace. ' +
+        'Time, ids and randomness come through its ports.',
+      severity: 'error',
+      from: { path: '^packages/domain/src/', pathNot: [TEST_FILE, '^packages/domain/src/testing/'] },
+      to: { pathNot: '^packages/domain/src/' },
+    },
+    {
+      name: 'domain-tests-import-only-itself-and-vitest',
+      comment: "The domain's tests and test kit (testing/) may import vitest besides the domain itself.",
+      severity: 'error',
+      from: { path: [`^packages/domain/src/.*${TEST_FILE}`, '^packages/domain/src/testing/'] },
+      to: { pathNot: ['^packages/domain/src/', '(^|/)node_modules/(vitest|@vitest/[^/]+)/'] },
+    },
+    {
+      name: 'only-examples-import-inversify',
+      comment: 'The library stays DI-agnostic: only the example hosts use Inversify.',
+      severity: 'error',
+      from: { pathNot: '^examples/' },
+      to: { path: INVERSIFY },
+    },
+    {
+      name: 'nothing-imports-the-examples',
+      comment:
+        'The examples are hosts: nothing depends on them (no package, benchmark, script or other example). ' +
+        "test/ holds the server's own integration tests and may import it.",
+      severity: 'error',
+      from: { pathNot: ['^examples/', '^test/'] },
+      to: { path: ['^examples/', '^@browserdeck/example'] },
+    },
+    {
+      name: 'examples-do-not-import-each-other',
+      severity: 'error',
+      from: { path: '^examples/([^/]+)/' },
+      to: { path: '^examples/', pathNot: '^examples/$1/' },
+    },
+    {
+      name: 'shipped-code-imports-no-tests-or-tools',
+      comment:
+        "Published and production code never reaches into the repository's tests, benchmarks or scripts, " +
+        'nor into any test file. (Package tests may use the shared helpers in test/.)',
+      severity: 'error',
+      from: SHIPPED,
+      to: { path: ['^(test|bench|scripts)/', TEST_FILE] },
+    },
+    {
+      name: 'shipped-code-imports-no-test-kits',
+      comment:
+        'Test kits (testing/ folders: in-memory ports, contract suites, test apps; fuzz/ helpers) are ' +
+        'for tests; production code does not load them.',
+      severity: 'error',
+      from: SHIPPED,
+      to: { path: TEST_SUPPORT },
+    },
+    {
+      name: 'other-test-kits-only-through-their-public-subpath',
+      comment:
+        "A package reaches another package's test kit only through its public `/testing` subpath " +
+        "(the folder's index.ts), never by a deep or relative path.",
+      severity: 'error',
+      from: { path: '^packages/([^/]+)/' },
+      to: { path: '^packages/(?!$1/)[^/]+/src/(testing|.*/testing)/', pathNot: '/testing/index\\.ts$' },
+    },
+    {
+      name: 'workspaces-import-each-other-by-name',
+      comment:
+        'A package or example imports another one by its package name (`@browserdeck/domain`), which ' +
+        'is what a host installing the tarballs gets, never by a relative path into its folder.',
+      severity: 'error',
+      from: { path: '^(packages|examples)/([^/]+)/' },
+      to: { path: '^(packages|examples)/', pathNot: '^$1/$2/', dependencyTypes: ['local'] },
+    },
+    {
+      name: 'no-unresolvable-imports',
+      comment: 'Every import resolves to a file or a node: module (else the rules above could not see it).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // dependency-cruiser's tsc parser needs TypeScript < 7; swc parses TypeScript without it, and
+    // keeps type-only imports, so a domain file may not even name a vendor's type.
+    parser: 'swc',
+    moduleSystems: ['es6', 'cjs'],
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|data|coverage)/' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['source', 'import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+  },
+};
