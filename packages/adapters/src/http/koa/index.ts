@@ -16,6 +16,7 @@ export type { ProjectRouteDeps } from './routes/projectRoutes.ts';
 export { PROVIDER_ALIAS } from './routes/providerScope.ts';
 export { buildRouteTable } from './routes/routeTable.ts';
 export type { SessionRouteDeps } from './routes/sessionRoutes.ts';
+export { MAX_BODY_BYTES } from './routing/parseJsonBody.ts';
 export {
   type AnyRoute,
   defineRoute,
@@ -26,4 +27,3 @@ export {
   type RouteRequest,
   type RouteResult,
 } from './routing/RouteDefinition.ts';
-export { MAX_BODY_BYTES } from './routing/readJsonBody.ts';

@@ -3,9 +3,9 @@ import { Router, type RouterMiddleware } from '@koa/router';
 import { httpState } from '../HttpState.ts';
 import { authenticateRequest } from './authenticateRequest.ts';
 import { mountPrefix } from './mountPrefix.ts';
+import { parseJsonBody } from './parseJsonBody.ts';
 import { parseRequest } from './parseRequest.ts';
-import type { AnyRoute } from './RouteDefinition.ts';
-import { readJsonBody } from './readJsonBody.ts';
+import type { AnyRoute, HttpMethod } from './RouteDefinition.ts';
 import { toKoaPath } from './toKoaPath.ts';
 
 /** What the route handlers need beyond the routes themselves. */
@@ -23,12 +23,21 @@ export function buildRouter(routes: readonly AnyRoute[], deps: BuildRouterDeps):
   for (const route of routes) {
     if (seen.has(route.operationId)) throw new Error(`Duplicate operationId ${route.operationId}`);
     seen.add(route.operationId);
-    router.register(toKoaPath(route.path), [route.method], [routeHandler(route, deps)], {
-      name: route.operationId,
-    });
+    REGISTER[route.method](router, route.operationId, toKoaPath(route.path), routeHandler(route, deps));
   }
   return router;
 }
+
+type Register = (router: Router, name: string, path: string, handler: RouterMiddleware) => void;
+
+/** The router's named-route method for each HTTP method. */
+const REGISTER: Record<HttpMethod, Register> = {
+  GET: (router, name, path, handler) => router.get(name, path, handler),
+  POST: (router, name, path, handler) => router.post(name, path, handler),
+  PUT: (router, name, path, handler) => router.put(name, path, handler),
+  PATCH: (router, name, path, handler) => router.patch(name, path, handler),
+  DELETE: (router, name, path, handler) => router.delete(name, path, handler),
+};
 
 /** Authenticate → read the body → validate with zod → call the use case → write the result. */
 function routeHandler(route: AnyRoute, deps: BuildRouterDeps): RouterMiddleware {
@@ -37,7 +46,7 @@ function routeHandler(route: AnyRoute, deps: BuildRouterDeps): RouterMiddleware 
     const principal = route.auth
       ? await authenticateRequest(ctx.get('Authorization'), deps.authenticate)
       : undefined;
-    const body = route.body ? await readJsonBody(ctx.req) : undefined;
+    const body = route.body ? await parseJsonBody(ctx) : undefined;
     const headers = route.headers ? declaredHeaders(route.headers, ctx.headers) : undefined;
     const input = parseRequest(route, { params: ctx.params, query: ctx.query, body, headers });
     const result = await route.handle({
