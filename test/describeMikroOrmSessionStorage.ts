@@ -207,6 +207,7 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
           'name',
           'project_id',
           'provider',
+          'provider_instance_id',
           'provider_project_id',
           'provider_session_id',
           'region',
@@ -226,6 +227,7 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
         status: 'RUNNING',
         timeout_sec: 300,
         ended_at: null,
+        provider_instance_id: null,
         sync_lease_until: null,
       });
       await sessionsOn(db.orm).claimForSync(created, new Date(created.getTime() + 30_123), 5);

@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
+import { CreateSession } from '../sessions/CreateSession.ts';
 import { ReleaseSession } from '../sessions/ReleaseSession.ts';
 import type { Logger } from '../shared/Logger.ts';
+import type { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
+import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
 import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
 import { DeleteProject } from './DeleteProject.ts';
 
@@ -96,5 +99,45 @@ describe('DeleteProject with sessions', () => {
     });
     expect(provider.calls).toEqual([]);
     expect(await projects.findOwned(OWNER, idle.id)).toBeNull();
+  });
+});
+
+describe('DeleteProject with sessions on two instances of a provider whose browsers live in one process', () => {
+  it('releases its own sessions, refuses while another instance holds some, and deletes once retried there', async () => {
+    const world = await givenTwoInstances();
+    const { projects, sessions, provider, other, project, clock } = world;
+    const onA = await world.startSession();
+    const { session: onB } = await new CreateSession({ ...world, provider: other }).execute({
+      ownerId: OWNER,
+      projectId: project.id,
+      request: {},
+    });
+    provider.calls.length = 0;
+    other.calls.length = 0;
+    const deleteOn = (p: FakeBrowserProvider) =>
+      new DeleteProject({ projects, sessions, provider: p, clock }).execute({
+        ownerId: OWNER,
+        projectId: project.id,
+      });
+    clock.advance(5_000);
+
+    await expect(deleteOn(other)).rejects.toMatchObject({ code: 'session_on_other_instance' });
+    expect(await projects.findOwned(OWNER, project.id)).not.toBeNull();
+    // b released its own browser and stored that; a's session and browser are as they were.
+    expect(other.calls).toEqual([
+      { op: 'release', providerSessionId: onB.providerSessionId, providerProjectId: onB.providerProjectId },
+    ]);
+    expect(other.running).toEqual([]);
+    expect(await sessions.findInProject(project.id, onB.id)).toMatchObject({
+      status: 'COMPLETED',
+      endedAt: clock.now(),
+    });
+    expect(provider.calls).toEqual([]);
+    expect(provider.running).toEqual([onA.providerSessionId]);
+    expect(await sessions.findInProject(project.id, onA.id)).toEqual(onA);
+
+    await deleteOn(provider);
+    expect(provider.running).toEqual([]);
+    expect(await projects.findOwned(OWNER, project.id)).toBeNull();
   });
 });

@@ -1,7 +1,11 @@
 import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
+import { SessionOnOtherInstanceError } from '../sessions/SessionOnOtherInstanceError.ts';
 import type { SessionRepository } from '../sessions/SessionRepository.ts';
+import { heldElsewhere } from '../sessions/sessionReach.ts';
+import type { Clock } from '../shared/Clock.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
+import { SystemClock } from '../shared/SystemClock.ts';
 import { findOwnedProject } from './findOwnedProject.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
 
@@ -11,11 +15,19 @@ export interface DeleteProjectDeps {
   sessions: SessionRepository;
   provider: BrowserProvider;
   logger?: Logger;
+  /** When sessions released here are stored as ended, should the delete be refused (default the system clock). */
+  clock?: Clock;
 }
+
+const SYSTEM_CLOCK = new SystemClock();
 
 /**
  * Hard-deletes a project with its sessions and agents. Sessions still active at the provider are
  * released first, best effort: a release that fails is logged and does not block the delete.
+ * Sessions whose browsers another server instance holds cannot be stopped from here: the ones this
+ * instance holds are released (and stored as ended), and the delete is refused with
+ * `session_on_other_instance`, the project kept, until those have ended or the delete is retried on
+ * the instance holding them.
  */
 export class DeleteProject {
   private readonly deps: DeleteProjectDeps;
@@ -28,21 +40,42 @@ export class DeleteProject {
     const project = await findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
     const { sessions, provider } = this.deps;
     const active = await sessions.listActiveInProject(project.id);
-    await Promise.all(
-      active.map((session) =>
-        provider.release(session.providerSessionId, session.providerProjectId).catch((error: unknown) => {
-          (this.deps.logger ?? silentLogger).warn(
-            {
-              projectId: project.id,
-              sessionId: session.id,
-              providerSessionId: session.providerSessionId,
-              error: String(error),
+    const elsewhere = active.filter((session) => heldElsewhere(session, provider));
+    const released = await Promise.all(
+      active
+        .filter((session) => !elsewhere.includes(session))
+        .map((session) =>
+          provider.release(session.providerSessionId, session.providerProjectId).then(
+            (reported) => ({ session, reported }),
+            (error: unknown) => {
+              (this.deps.logger ?? silentLogger).warn(
+                {
+                  projectId: project.id,
+                  sessionId: session.id,
+                  providerSessionId: session.providerSessionId,
+                  error: String(error),
+                },
+                'could not release a session of a deleted project',
+              );
+              return null;
             },
-            'could not release a session of a deleted project',
-          );
-        }),
-      ),
+          ),
+        ),
     );
+    if (elsewhere.length > 0) {
+      // The project stays: what was released here is stored as ended, so that a retry on the
+      // instance holding the rest finds only its own sessions active.
+      const now = (this.deps.clock ?? SYSTEM_CLOCK).now();
+      for (const { session, reported } of released.filter((r) => r !== null)) {
+        const status =
+          reported?.status === 'ERROR' || reported?.status === 'TIMED_OUT' ? reported.status : 'COMPLETED';
+        session.end(status, reported?.endedAt ?? now);
+        await sessions.updateStatus(session).catch(() => {});
+      }
+      throw new SessionOnOtherInstanceError(
+        'Some of this project’s sessions run on another server instance, which alone can stop their browsers; release them there, or retry the delete later.',
+      );
+    }
     if (!(await this.deps.projects.delete(input.ownerId, project.id))) throw new NotFoundError('Project');
   }
 }

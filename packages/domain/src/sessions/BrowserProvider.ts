@@ -11,6 +11,11 @@ export interface ProviderSessionSnapshot {
   readonly startedAt: Date;
   readonly endedAt: Date | null;
   readonly expiresAt: Date | null;
+  /**
+   * The provider instance holding the browser, when only it can reach it (`BrowserProvider.instanceId`);
+   * absent or null when every instance can.
+   */
+  readonly instanceId?: string | null;
 }
 
 /** What a provider needs to start a browser. Script and env stay with us. */
@@ -37,6 +42,13 @@ export interface BrowserProvider {
   readonly regions: readonly string[];
   /** The provider project used when a request names none. */
   readonly defaultProviderProjectId: string;
+  /**
+   * Set by a provider whose browsers live in this process only (`local`): the id every snapshot it
+   * hands out carries, stored with the session. A session stored with another instance's id is out
+   * of this provider's reach: it is neither asked about nor taken as gone (`sessionReach`). Absent
+   * when every instance reaches every session (Browserbase).
+   */
+  readonly instanceId?: string;
   /** Starts a browser. Never retried automatically: a retry could start a second billed browser. */
   create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot>;
   /** The session's current state, or null when the provider no longer knows it. */

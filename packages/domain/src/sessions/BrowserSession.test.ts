@@ -143,3 +143,40 @@ describe('BrowserSession', () => {
     expect(s.env).toEqual({ A: '1' });
   });
 });
+
+describe('BrowserSession.expire', () => {
+  it('ends an active session as TIMED_OUT at its end of life, updated and synced now', () => {
+    const s = session();
+    expect(s.providerInstanceId).toBeNull();
+    expect(s.endOfLife.toISOString()).toBe(at(300).toISOString());
+    expect(s.expire(at(900))).toBe(true);
+    expect(s.status).toBe('TIMED_OUT');
+    expect(s.endedAt?.toISOString()).toBe(at(300).toISOString());
+    expect(s.updatedAt.toISOString()).toBe(at(900).toISOString());
+    expect(s.lastSyncedAt.toISOString()).toBe(at(900).toISOString());
+  });
+
+  it('takes startedAt + timeoutSec as the end of life without an expiresAt', () => {
+    const s = session({ expiresAt: null, startedAt: at(10) });
+    expect(s.endOfLife.toISOString()).toBe(at(310).toISOString());
+    s.expire(at(1_000));
+    expect(s.endedAt?.toISOString()).toBe(at(310).toISOString());
+  });
+
+  it('keeps a terminal status and its end time; only lastSyncedAt moves', () => {
+    const s = session();
+    s.end('COMPLETED', at(20));
+    expect(s.expire(at(900))).toBe(false);
+    expect(s).toMatchObject({
+      status: 'COMPLETED',
+      endedAt: at(20),
+      updatedAt: at(20),
+      lastSyncedAt: at(900),
+    });
+  });
+
+  it('records the provider instance a snapshot names', () => {
+    expect(session({ instanceId: 'instance-a' }).providerInstanceId).toBe('instance-a');
+    expect(session({ instanceId: null }).providerInstanceId).toBeNull();
+  });
+});

@@ -28,6 +28,11 @@ export class BrowserSession implements SessionSettings {
   readonly provider!: string;
   readonly providerSessionId!: string;
   readonly providerProjectId!: string;
+  /**
+   * The provider instance that holds the browser, when only that one server instance can reach it
+   * (the local provider's `instanceId`); null when every instance can (Browserbase).
+   */
+  readonly providerInstanceId!: string | null;
   readonly status!: SessionStatus;
   readonly connectUrl!: string;
   readonly seleniumRemoteUrl!: string | null;
@@ -66,6 +71,7 @@ export class BrowserSession implements SessionSettings {
       env: { ...settings.env },
       providerSessionId: snapshot.providerSessionId,
       providerProjectId: snapshot.providerProjectId,
+      providerInstanceId: snapshot.instanceId ?? null,
       status: snapshot.status,
       connectUrl: snapshot.connectUrl,
       seleniumRemoteUrl: snapshot.seleniumRemoteUrl,
@@ -132,6 +138,24 @@ export class BrowserSession implements SessionSettings {
     writable(this).lastSyncedAt = now;
     if (isTerminalStatus(this.status)) return false;
     this.end('COMPLETED', now);
+    return true;
+  }
+
+  /** When the session ends at the latest: its `expiresAt`, else `startedAt + timeoutSec`. */
+  get endOfLife(): Date {
+    return this.expiresAt ?? new Date(this.startedAt.getTime() + this.timeoutSec * 1000);
+  }
+
+  /**
+   * Ends an active session past its end of life that only another instance could ask about: its
+   * browser cannot have outlived `endOfLife` (the provider stops browsers at their timeout), so it
+   * is `TIMED_OUT`, ended then. Returns whether it changed.
+   */
+  expire(now: Date): boolean {
+    writable(this).lastSyncedAt = now;
+    if (isTerminalStatus(this.status)) return false;
+    this.end('TIMED_OUT', this.endOfLife);
+    writable(this).updatedAt = now;
     return true;
   }
 

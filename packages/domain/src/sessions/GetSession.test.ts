@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../shared/DomainError.ts';
 import type { Logger } from '../shared/Logger.ts';
+import type { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
+import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
 import { GetSession } from './GetSession.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 
@@ -135,5 +137,62 @@ describe('GetSession', () => {
     project.archive(clock.now());
     await projects.update(project);
     expect((await get()).session.status).toBe('RUNNING');
+  });
+});
+
+describe('GetSession of a session another instance holds', () => {
+  async function setUpTwo() {
+    const world = await givenTwoInstances();
+    const session = await world.startSession({ timeoutSec: 120 });
+    world.provider.calls.length = 0;
+    const getOn = (provider: FakeBrowserProvider) =>
+      new GetSession({ ...world, provider }).execute({
+        ownerId: OWNER,
+        projectId: world.project.id,
+        sessionId: session.id,
+      });
+    const stored = async () => (await world.sessions.findInProject(world.project.id, session.id))!;
+    return { ...world, session, getOn, stored };
+  }
+
+  it('answers it as stored with session_on_other_instance, asks no provider and changes nothing', async () => {
+    const { clock, provider, other, session, getOn, stored } = await setUpTwo();
+    expect(session.providerInstanceId).toBe('instance-a');
+    clock.advance(30_000);
+    const { session: got, syncError } = await getOn(other);
+    expect(syncError).toBe('session_on_other_instance');
+    expect(got).toMatchObject({ id: session.id, status: 'RUNNING', endedAt: null });
+    expect(got.lastSyncedAt.toISOString()).toBe(session.lastSyncedAt.toISOString());
+    expect(other.calls).toEqual([]);
+    expect(provider.calls).toEqual([]);
+    expect(await stored()).toEqual(session);
+    expect(provider.running).toEqual([session.providerSessionId]);
+  });
+
+  it('still refreshes it on the instance holding it', async () => {
+    const { clock, provider, session, getOn } = await setUpTwo();
+    clock.advance(10_000);
+    provider.setStatus(session.providerSessionId, 'TIMED_OUT');
+    const { session: got, syncError } = await getOn(provider);
+    expect(syncError).toBeNull();
+    expect(got.status).toBe('TIMED_OUT');
+    expect(provider.calls).toEqual([{ op: 'get', providerSessionId: session.providerSessionId }]);
+  });
+
+  it('ends it as TIMED_OUT at its expiresAt once 5 minutes past it, still without asking a provider', async () => {
+    const { clock, provider, other, session, getOn, stored } = await setUpTwo();
+    // 120 s of life, then 300 s of grace: a millisecond short of it, it is left alone.
+    clock.advance(420_000 - 1);
+    expect((await getOn(other)).syncError).toBe('session_on_other_instance');
+    expect((await stored()).status).toBe('RUNNING');
+    clock.advance(1);
+    const { session: got, syncError } = await getOn(other);
+    expect(syncError).toBeNull();
+    expect(got.status).toBe('TIMED_OUT');
+    const saved = await stored();
+    expect(saved.status).toBe('TIMED_OUT');
+    expect(saved.endedAt?.toISOString()).toBe(session.expiresAt!.toISOString());
+    expect(saved.updatedAt.toISOString()).toBe(clock.now().toISOString());
+    expect([...other.calls, ...provider.calls]).toEqual([]);
   });
 });

@@ -22,6 +22,8 @@ export interface GetSessionDeps {
  * One session, refreshed from the provider first when it is still active. When the provider cannot
  * be reached, or its answer cannot be stored, the stored state is returned with `syncError` set
  * (the HTTP layer's `X-Sync-Error`); the reconciler retries it, and ends it as `ERROR` if it must.
+ * A session whose browser another instance holds is read from any instance: answered as stored,
+ * with `syncError` `session_on_other_instance` (see `syncSession`).
  */
 export class GetSession {
   private readonly deps: GetSessionDeps;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
+import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
 import { GetSessionLogs } from './GetSessionLogs.ts';
 import { CHECKSUM_CURSOR_SIGNER, type CursorSigner, encodeLogCursor } from './logCursor.ts';
+import { ReleaseSession } from './ReleaseSession.ts';
 
 /** A stand-in for a keyed MAC: the checksum of the text under a secret prefix. */
 const keyedSigner = (secret: string): CursorSigner => ({
@@ -121,5 +124,32 @@ describe('GetSessionLogs', () => {
     await expect(logs({ ownerId: 'owner-2' })).rejects.toMatchObject({ code: 'not_found' });
     provider.failNext('logs', 'provider_timeout');
     await expect(logs()).rejects.toMatchObject({ code: 'provider_timeout' });
+  });
+});
+
+describe('GetSessionLogs of a session another instance holds', () => {
+  it('refuses with session_on_other_instance, active or ended, and the instance holding it answers', async () => {
+    const { projects, sessions, provider, other, project, startSession, clock } = await givenTwoInstances();
+    const session = await startSession();
+    provider.addLog(session.providerSessionId, {
+      timestamp: 1,
+      method: 'Runtime.consoleAPICalled',
+      pageId: 0,
+    });
+    const logsOn = (p: FakeBrowserProvider) =>
+      new GetSessionLogs({ projects, sessions, provider: p }).execute({
+        ownerId: OWNER,
+        projectId: project.id,
+        sessionId: session.id,
+      });
+    await expect(logsOn(other)).rejects.toMatchObject({ code: 'session_on_other_instance' });
+    await new ReleaseSession({ projects, sessions, provider, clock }).execute({
+      ownerId: OWNER,
+      projectId: project.id,
+      sessionId: session.id,
+    });
+    await expect(logsOn(other)).rejects.toMatchObject({ code: 'session_on_other_instance' });
+    expect(other.calls).toEqual([]);
+    expect((await logsOn(provider)).logs).toHaveLength(1);
   });
 });

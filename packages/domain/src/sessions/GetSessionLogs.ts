@@ -5,7 +5,9 @@ import type { BrowserProvider } from './BrowserProvider.ts';
 import { findSession } from './findSession.ts';
 import { type CursorSigner, decodeLogCursor, encodeLogCursor } from './logCursor.ts';
 import type { SessionLogEntry } from './SessionLogEntry.ts';
+import { SessionOnOtherInstanceError } from './SessionOnOtherInstanceError.ts';
 import type { SessionRepository } from './SessionRepository.ts';
+import { heldElsewhere } from './sessionReach.ts';
 import { SESSION_LOGS_DEFAULT_LIMIT, SESSION_LOGS_MAX_LIMIT } from './sessionRules.ts';
 
 export interface GetSessionLogsDeps {
@@ -16,7 +18,11 @@ export interface GetSessionLogsDeps {
   cursorSigner?: CursorSigner;
 }
 
-/** A page of a session's provider logs. The provider returns them unpaged; we page with opaque cursors. */
+/**
+ * A page of a session's provider logs. The provider returns them unpaged; we page with opaque
+ * cursors. A session another instance holds is refused with `session_on_other_instance`: its logs
+ * are there.
+ */
 export class GetSessionLogs {
   private readonly deps: GetSessionLogsDeps;
 
@@ -43,6 +49,8 @@ export class GetSessionLogs {
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     const offset =
       input.cursor === undefined ? 0 : decodeLogCursor(session.id, input.cursor, this.deps.cursorSigner);
+    // The logs live with the browser's provider instance, ended sessions' too.
+    if (heldElsewhere(session, this.deps.provider)) throw new SessionOnOtherInstanceError();
     const all = await this.deps.provider.logs(session.providerSessionId);
     const logs = all.slice(offset, offset + limit);
     const next = offset + logs.length;

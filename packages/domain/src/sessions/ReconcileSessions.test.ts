@@ -2,9 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../shared/Logger.ts';
 import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
+import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
 import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
 import { ManualClock } from '../testing/ManualClock.ts';
 import type { BrowserSession } from './BrowserSession.ts';
+import { CreateSession } from './CreateSession.ts';
 import { ReconcileSessions } from './ReconcileSessions.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 
@@ -140,5 +142,65 @@ describe('ReconcileSessions', () => {
     expect(reports.map((r) => r.claimed)).toEqual([50, 50, 20]);
     const gets = provider.calls.flatMap((c) => (c.op === 'get' ? [c.providerSessionId] : []));
     expect(gets.sort()).toEqual(started.map((s) => s.providerSessionId).sort());
+  });
+});
+
+describe('ReconcileSessions with two instances of a provider whose browsers live in one process', () => {
+  async function setUpTwo() {
+    const world = await givenTwoInstances();
+    const onA = [
+      await world.startSession({ timeoutSec: 120 }),
+      await world.startSession({ timeoutSec: 600 }),
+    ];
+    const createOnB = new CreateSession({ ...world, provider: world.other });
+    const { session: onB } = await createOnB.execute({
+      ownerId: OWNER,
+      projectId: world.project.id,
+      request: { timeoutSec: 120 },
+    });
+    world.provider.calls.length = 0;
+    world.other.calls.length = 0;
+    const reconcileOn = (provider: FakeBrowserProvider) =>
+      new ReconcileSessions({ sessions: world.sessions, provider, clock: world.clock }).execute({
+        batchSize: 10,
+        concurrency: 2,
+        leaseSec: 30,
+      });
+    const stored = async (s: BrowserSession) => (await world.sessions.findInProject(world.project.id, s.id))!;
+    return { ...world, onA, onB, reconcileOn, stored };
+  }
+
+  it('claims and refreshes only its own sessions: the other instance’s stay as stored, their browsers running', async () => {
+    const { clock, provider, other, onA, onB, reconcileOn, stored } = await setUpTwo();
+    clock.advance(60_000);
+    expect(await reconcileOn(other)).toEqual({ claimed: 1, synced: 1, failed: 0, endedAsError: 0 });
+    expect(other.calls).toEqual([{ op: 'get', providerSessionId: onB.providerSessionId }]);
+    expect(provider.calls).toEqual([]);
+    for (const s of onA) expect(await stored(s)).toEqual(s);
+    expect(provider.running).toEqual(onA.map((s) => s.providerSessionId));
+    // Instance a refreshes its own two, and leaves b's alone.
+    expect(await reconcileOn(provider)).toEqual({ claimed: 2, synced: 2, failed: 0, endedAsError: 0 });
+    expect(provider.calls.map((c) => (c.op === 'get' ? c.providerSessionId : c.op)).sort()).toEqual(
+      onA.map((s) => s.providerSessionId).sort(),
+    );
+    expect((await stored(onB)).lastSyncedAt.toISOString()).toBe(clock.now().toISOString());
+  });
+
+  it('ends another instance’s session as TIMED_OUT once 5 minutes past its expiresAt, asking no provider', async () => {
+    const { clock, provider, other, onA, onB, reconcileOn, stored } = await setUpTwo();
+    // onA[0] and onB expire after 120 s, onA[1] after 600 s.
+    clock.advance(420_000 - 1);
+    expect(await reconcileOn(other)).toMatchObject({ claimed: 1, synced: 1 });
+    expect((await stored(onA[0]!)).status).toBe('RUNNING');
+    clock.advance(1);
+    expect(await reconcileOn(other)).toEqual({ claimed: 2, synced: 2, failed: 0, endedAsError: 0 });
+    const expired = await stored(onA[0]!);
+    expect(expired.status).toBe('TIMED_OUT');
+    expect(expired.endedAt?.toISOString()).toBe(onA[0]!.expiresAt!.toISOString());
+    expect(await stored(onA[1]!)).toEqual(onA[1]);
+    expect(provider.calls).toEqual([]);
+    expect(other.calls.every((c) => c.op === 'get' && c.providerSessionId === onB.providerSessionId)).toBe(
+      true,
+    );
   });
 });

@@ -43,6 +43,10 @@ const DEFAULT_INTERVAL_SEC = 15;
  * (`syncRetryAt`), and one whose refresh keeps failing to be stored is ended as `ERROR` with a
  * status-only write when the provider says it has ended or it is past its end of life
  * (`syncGiveUpReason`); one still running at the provider then is released there first.
+ *
+ * Sessions another instance holds (`BrowserProvider.instanceId`) are not claimed, so neither
+ * refreshed nor taken as gone from here, unless their `expiresAt` is past by the policy's
+ * `expiryGraceSec`: then nobody refreshed them in all that time, and they are ended as `TIMED_OUT`.
  */
 export class ReconcileSessions {
   private readonly deps: ReconcileSessionsDeps;
@@ -62,11 +66,16 @@ export class ReconcileSessions {
   }): Promise<ReconcileReport> {
     const now = this.deps.clock.now();
     const retry = input.retry ?? syncRetryPolicy(DEFAULT_INTERVAL_SEC);
+    // Another instance's sessions are its to refresh; only those long past their end of life are claimed.
     const claimed = await this.deps.sessions.claimForSync(
       now,
       new Date(now.getTime() + input.leaseSec * 1000),
       input.batchSize,
       input.syncedBefore,
+      {
+        instanceId: this.deps.provider.instanceId ?? null,
+        othersExpiredBefore: new Date(now.getTime() - retry.expiryGraceSec * 1000),
+      },
     );
     // The repository honours the cut-off (its contract suite checks it on every implementation).
     const report: ReconcileReport = { claimed: claimed.length, synced: 0, failed: 0, endedAsError: 0 };
@@ -87,7 +96,7 @@ export class ReconcileSessions {
     const stored = session.asAnswered(session.answer);
     let sync: SessionSync;
     try {
-      sync = await syncSession(session, this.deps);
+      sync = await syncSession(session, this.deps, retry.expiryGraceSec);
     } catch (error) {
       this.logger.warn({ sessionId: session.id, error: String(error) }, 'session sync failed');
       await this.holdBack(stored, retry);

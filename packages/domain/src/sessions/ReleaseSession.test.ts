@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
+import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 
 const OWNER = 'owner-1';
@@ -112,5 +114,57 @@ describe('ReleaseSession', () => {
       code: 'not_found',
     });
     expect(provider.calls).toEqual([]);
+  });
+});
+
+describe('ReleaseSession of a session another instance holds', () => {
+  async function setUpTwo() {
+    const world = await givenTwoInstances();
+    const session = await world.startSession({ timeoutSec: 120 });
+    world.provider.calls.length = 0;
+    const releaseOn = (provider: FakeBrowserProvider) =>
+      new ReleaseSession({ ...world, provider }).execute({
+        ownerId: OWNER,
+        projectId: world.project.id,
+        sessionId: session.id,
+      });
+    const stored = async () => (await world.sessions.findInProject(world.project.id, session.id))!;
+    return { ...world, session, releaseOn, stored };
+  }
+
+  it('refuses with session_on_other_instance and leaves the session and its browser as they are', async () => {
+    const { clock, provider, other, session, releaseOn, stored } = await setUpTwo();
+    clock.advance(30_000);
+    await expect(releaseOn(other)).rejects.toMatchObject({
+      name: 'SessionOnOtherInstanceError',
+      code: 'session_on_other_instance',
+    });
+    expect(await stored()).toEqual(session);
+    expect(provider.running).toEqual([session.providerSessionId]);
+    expect([...other.calls, ...provider.calls]).toEqual([]);
+    // The instance holding it releases it.
+    const released = await releaseOn(provider);
+    expect(released.status).toBe('COMPLETED');
+    expect((await stored()).status).toBe('COMPLETED');
+    expect(provider.running).toEqual([]);
+  });
+
+  it('returns it unchanged once it has ended, from any instance', async () => {
+    const { other, provider, releaseOn } = await setUpTwo();
+    const ended = await releaseOn(provider);
+    const again = await releaseOn(other);
+    expect(again).toEqual(ended);
+    expect(other.calls).toEqual([]);
+  });
+
+  it('stores it TIMED_OUT at its expiresAt once 5 minutes past it, asking no provider', async () => {
+    const { clock, provider, other, session, releaseOn, stored } = await setUpTwo();
+    clock.advance(420_000);
+    const released = await releaseOn(other);
+    expect(released.status).toBe('TIMED_OUT');
+    expect(released.endedAt?.toISOString()).toBe(session.expiresAt!.toISOString());
+    expect((await stored()).status).toBe('TIMED_OUT');
+    expect((await stored()).updatedAt.toISOString()).toBe(clock.now().toISOString());
+    expect([...other.calls, ...provider.calls]).toEqual([]);
   });
 });

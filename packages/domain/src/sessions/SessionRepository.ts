@@ -18,6 +18,17 @@ export interface SessionStats {
   readonly totalBrowserSec: number;
 }
 
+/**
+ * Which sessions a reconciler may claim: those its provider instance can reach (`BrowserProvider.instanceId`),
+ * and other instances' ones only once they are long over.
+ */
+export interface SyncScope {
+  /** Sessions held by this instance, besides those of no instance (null: only those of none). */
+  readonly instanceId: string | null;
+  /** Another instance’s sessions are claimed too once their `expiresAt` is at or before this. */
+  readonly othersExpiredBefore: Date;
+}
+
 /** Where tracked sessions are kept. Reads are scoped by project. */
 export interface SessionRepository {
   add(session: BrowserSession): Promise<void>;
@@ -36,9 +47,17 @@ export interface SessionRepository {
    * claim on, and holds them until `leaseUntil`. Safe with several server instances on one database:
    * a session is never claimed by two at once. With `syncedBefore`, only sessions last synced
    * strictly before it are claimed, so a pass of several batches never takes a session it (or
-   * another instance) already refreshed after the pass began.
+   * another instance) already refreshed after the pass began. With `scope`, only the sessions it
+   * covers are claimed: a session of another instance only once its `expiresAt` is at or before
+   * `othersExpiredBefore`.
    */
-  claimForSync(now: Date, leaseUntil: Date, limit: number, syncedBefore?: Date): Promise<BrowserSession[]>;
+  claimForSync(
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    syncedBefore?: Date,
+    scope?: SyncScope,
+  ): Promise<BrowserSession[]>;
   /**
    * Holds the sync claim on `session` until `until`, writing nothing else: the reconciler's back-off
    * after a refresh that failed. An ended or unknown session is left alone.

@@ -3,6 +3,7 @@ import { DomainError, type ErrorCode } from '../shared/DomainError.ts';
 import type { BrowserProvider } from './BrowserProvider.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import type { SessionRepository } from './SessionRepository.ts';
+import { OTHER_INSTANCE_EXPIRY_GRACE_SEC, sessionReach } from './sessionReach.ts';
 
 /** How a refresh went. */
 export interface SessionSync {
@@ -23,22 +24,32 @@ export interface SessionSync {
  * is down, or refuses a value the provider sent), the session is answered as stored with the
  * error's code. An error the provider adapter did not translate is thrown. Terminal sessions are
  * left alone.
+ *
+ * A session another instance holds (`sessionReach`) is never asked about, nor taken as gone: it is
+ * answered as stored with `session_on_other_instance`, unless it is past its end of life by
+ * `graceSec`, when it is ended as `TIMED_OUT` (`BrowserSession.expire`) and stored like a refresh.
  */
 export async function syncSession(
   session: BrowserSession,
   deps: { provider: BrowserProvider; sessions: SessionRepository; clock: Clock },
+  graceSec: number = OTHER_INSTANCE_EXPIRY_GRACE_SEC,
 ): Promise<SessionSync> {
   if (!session.isActive) return { session, syncError: null };
-  let snapshot: Awaited<ReturnType<BrowserProvider['get']>>;
-  try {
-    snapshot = await deps.provider.get(session.providerSessionId);
-  } catch (error) {
-    if (error instanceof DomainError) return { session, syncError: error.code };
-    throw error;
+  const reach = sessionReach(session, deps.provider, deps.clock.now(), graceSec);
+  if (reach === 'elsewhere') return { session, syncError: 'session_on_other_instance' };
+  let snapshot: Awaited<ReturnType<BrowserProvider['get']>> = null;
+  if (reach === 'here') {
+    try {
+      snapshot = await deps.provider.get(session.providerSessionId);
+    } catch (error) {
+      if (error instanceof DomainError) return { session, syncError: error.code };
+      throw error;
+    }
   }
   const stored = session.answer;
   const now = deps.clock.now();
-  if (snapshot) session.applyProviderSnapshot(snapshot, now);
+  if (reach === 'expired_elsewhere') session.expire(now);
+  else if (snapshot) session.applyProviderSnapshot(snapshot, now);
   else session.markGone(now);
   try {
     await deps.sessions.update(session);

@@ -22,6 +22,7 @@ export class FakeBrowserProvider implements BrowserProvider {
   readonly name: string;
   readonly regions: readonly string[];
   readonly defaultProviderProjectId = 'fake-project';
+  readonly instanceId?: string;
   readonly calls: FakeProviderCall[] = [];
   private readonly sessions = new Map<
     string,
@@ -31,8 +32,14 @@ export class FakeBrowserProvider implements BrowserProvider {
   private counter = 0;
   private readonly clock: Clock;
 
-  constructor(options: { clock: Clock; name?: string; regions?: readonly string[] }) {
+  /**
+   * With `instanceId`, it stands for one instance of a provider whose browsers live in one process
+   * (as `local`): its snapshots carry the id, and two fakes with different ids know nothing of each
+   * other's sessions, like two server instances.
+   */
+  constructor(options: { clock: Clock; name?: string; regions?: readonly string[]; instanceId?: string }) {
     this.clock = options.clock;
+    if (options.instanceId !== undefined) this.instanceId = options.instanceId;
     this.name = options.name ?? 'fake';
     this.regions = options.regions ?? ['us-west-2', 'us-east-1', 'eu-central-1', 'ap-southeast-1'];
   }
@@ -79,7 +86,8 @@ export class FakeBrowserProvider implements BrowserProvider {
   async create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
     this.calls.push({ op: 'create', request });
     this.throwIfFailing('create');
-    const id = `fake-${++this.counter}`;
+    const id =
+      this.instanceId === undefined ? `fake-${++this.counter}` : `fake-${this.instanceId}-${++this.counter}`;
     const now = this.clock.now();
     const snapshot: ProviderSessionSnapshot = {
       providerSessionId: id,
@@ -90,6 +98,7 @@ export class FakeBrowserProvider implements BrowserProvider {
       startedAt: now,
       endedAt: null,
       expiresAt: new Date(now.getTime() + request.timeoutSec * 1000),
+      ...(this.instanceId === undefined ? {} : { instanceId: this.instanceId }),
     };
     this.sessions.set(id, { snapshot, logs: [] });
     return snapshot;

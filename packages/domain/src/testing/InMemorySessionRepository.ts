@@ -1,5 +1,10 @@
 import type { BrowserSession } from '../sessions/BrowserSession.ts';
-import type { SessionPage, SessionRepository, SessionStats } from '../sessions/SessionRepository.ts';
+import type {
+  SessionPage,
+  SessionRepository,
+  SessionStats,
+  SyncScope,
+} from '../sessions/SessionRepository.ts';
 import { SESSION_STATUSES, type SessionStatus } from '../sessions/sessionStatus.ts';
 import { cloneEntity } from './cloneEntity.ts';
 
@@ -96,12 +101,21 @@ export class InMemorySessionRepository implements SessionRepository {
     leaseUntil: Date,
     limit: number,
     syncedBefore?: Date,
+    scope?: SyncScope,
   ): Promise<BrowserSession[]> {
     const cutOff = syncedBefore?.getTime() ?? Number.POSITIVE_INFINITY;
+    const inScope = (s: BrowserSession) =>
+      !scope ||
+      s.providerInstanceId === null ||
+      s.providerInstanceId === scope.instanceId ||
+      (s.expiresAt !== null && s.expiresAt <= scope.othersExpiredBefore);
     const free = [...this.sessions.values()]
       .filter(
         (s) =>
-          s.isActive && (this.leases.get(s.id) ?? 0) <= now.getTime() && s.lastSyncedAt.getTime() < cutOff,
+          s.isActive &&
+          inScope(s) &&
+          (this.leases.get(s.id) ?? 0) <= now.getTime() &&
+          s.lastSyncedAt.getTime() < cutOff,
       )
       .sort((a, b) => a.lastSyncedAt.getTime() - b.lastSyncedAt.getTime())
       .slice(0, limit);

@@ -121,6 +121,18 @@ export function describeBrowserProviderContract(
       if (again) expect(isTerminalStatus(again.status)).toBe(true);
     });
 
+    it('stamps its instanceId on every snapshot when it has one, and none otherwise', async () => {
+      const { provider, request } = await setUp();
+      const created = await createBrowser(provider, request);
+      const got = await provider.get(created.providerSessionId);
+      const released = await provider.release(created.providerSessionId);
+      const expected = provider.instanceId ?? null;
+      if (provider.instanceId !== undefined) expect(provider.instanceId.length).toBeGreaterThan(0);
+      for (const snapshot of [created, got, released]) {
+        if (snapshot) expect(snapshot.instanceId ?? null).toBe(expected);
+      }
+    });
+
     it('answers null for a session it does not know', async () => {
       const { provider } = await setUp();
       expect(await provider.get(UNKNOWN_ID)).toBeNull();

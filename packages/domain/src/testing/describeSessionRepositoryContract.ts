@@ -24,6 +24,9 @@ interface SessionSpec {
   startedAt?: Date;
   endedAt?: Date | null;
   lastSyncedAt?: Date;
+  expiresAt?: Date | null;
+  /** The provider instance holding it (none by default). */
+  instanceId?: string;
 }
 
 /** The provider's view of a stored session, as an unchanged refresh would report it. */
@@ -103,7 +106,8 @@ export function describeSessionRepositoryContract(
           seleniumRemoteUrl: null,
           startedAt,
           endedAt,
-          expiresAt: null,
+          expiresAt: spec.expiresAt ?? null,
+          ...(spec.instanceId === undefined ? {} : { instanceId: spec.instanceId }),
         },
         now: createdAt,
       });
@@ -149,6 +153,7 @@ export function describeSessionRepositoryContract(
             startedAt: new Date(base + 5),
             endedAt: null,
             expiresAt: new Date(base + 21_600 * SEC + 7),
+            instanceId: 'instance-0190c000-a',
           },
           now: new Date(base + 9),
         });
@@ -156,6 +161,7 @@ export function describeSessionRepositoryContract(
         const found = await sessions.findInProject(P1, original.id);
         expect(found).toBeInstanceOf(BrowserSession);
         expect(fieldsOf(found!)).toEqual(fieldsOf(original));
+        expect(found!.providerInstanceId).toBe('instance-0190c000-a');
         expect(found!.isActive).toBe(true);
       });
 
@@ -175,6 +181,7 @@ export function describeSessionRepositoryContract(
           extensionId: null,
           contextId: null,
           agentId: null,
+          providerInstanceId: null,
           env: {},
         });
         expect(found!.isActive).toBe(false);
@@ -452,6 +459,56 @@ export function describeSessionRepositoryContract(
         await addAll(sessions, [newer, atCutOff, older]);
         expect(ids(await sessions.claimForSync(now, leaseUntil, 10, syncedAt(20)))).toEqual([older.id]);
         expect(ids(await sessions.claimForSync(now, leaseUntil, 10))).toEqual(ids([atCutOff, newer]));
+      });
+
+      it('with a scope, claims sessions of no instance or of its own, and others’ once expired by its cut-off', async () => {
+        const sessions = await setUp();
+        const cutOff = new Date(now.getTime() - 300 * SEC);
+        const ofNone = session({ lastSyncedAt: syncedAt(1), expiresAt: new Date(now.getTime() + HOUR) });
+        const mine = session({
+          lastSyncedAt: syncedAt(2),
+          instanceId: 'a',
+          expiresAt: new Date(now.getTime() + HOUR),
+        });
+        const theirs = session({
+          lastSyncedAt: syncedAt(3),
+          instanceId: 'b',
+          expiresAt: new Date(cutOff.getTime() + 1),
+        });
+        const theirsAtCutOff = session({ lastSyncedAt: syncedAt(4), instanceId: 'b', expiresAt: cutOff });
+        const theirsLongAgo = session({
+          lastSyncedAt: syncedAt(5),
+          instanceId: 'b',
+          expiresAt: new Date(base),
+          projectId: P2,
+        });
+        const theirsNoExpiry = session({ lastSyncedAt: syncedAt(6), instanceId: 'b' });
+        const theirsEnded = session({
+          lastSyncedAt: syncedAt(7),
+          instanceId: 'b',
+          status: 'COMPLETED',
+          expiresAt: new Date(base),
+        });
+        const all = [ofNone, mine, theirs, theirsAtCutOff, theirsLongAgo, theirsNoExpiry, theirsEnded];
+        await addAll(sessions, all);
+        const scoped = await sessions.claimForSync(now, leaseUntil, 10, undefined, {
+          instanceId: 'a',
+          othersExpiredBefore: cutOff,
+        });
+        expect(ids(scoped)).toEqual(ids([ofNone, mine, theirsAtCutOff, theirsLongAgo]));
+        expect(scoped.map((s) => s.providerInstanceId)).toEqual([null, 'a', 'b', 'b']);
+        // A claimer of no instance (Browserbase) takes sessions of none and others' expired ones.
+        const fresh = await setUp();
+        await addAll(fresh, all);
+        const ofNoInstance = await fresh.claimForSync(now, leaseUntil, 10, undefined, {
+          instanceId: null,
+          othersExpiredBefore: cutOff,
+        });
+        expect(ids(ofNoInstance)).toEqual(ids([ofNone, theirsAtCutOff, theirsLongAgo]));
+        // Without a scope, every active session.
+        expect(ids(await fresh.claimForSync(now, leaseUntil, 10))).toEqual(
+          ids([mine, theirs, theirsNoExpiry]),
+        );
       });
 
       it('postponeSync holds the claim until the given time and changes nothing else', async () => {

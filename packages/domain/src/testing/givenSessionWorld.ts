@@ -13,16 +13,17 @@ import { SequentialIdGenerator } from './SequentialIdGenerator.ts';
 /**
  * The in-memory world session use-case tests start from: a clock at 2026-03-01T12:00Z, every store,
  * a fake provider, one active project owned by `ownerId` (`addProject` adds more), and `startSession`
- * to create sessions through the real `CreateSession`.
+ * to create sessions through the real `CreateSession`. With `instanceId`, the fake provider stands
+ * for one instance of a provider whose browsers live in one process (see `givenTwoInstances`).
  */
-export async function givenSessionWorld() {
+export async function givenSessionWorld(options: { instanceId?: string } = {}) {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
   const ids = new SequentialIdGenerator();
   const projects = new InMemoryProjectRepository();
   const sessions = new InMemorySessionRepository();
   const agents = new InMemoryAgentRepository();
   const idempotency = new InMemoryIdempotencyStore();
-  const provider = new FakeBrowserProvider({ clock });
+  const provider = new FakeBrowserProvider({ clock, ...options });
   const ownerId = 'owner-1';
   const project = Project.create({ id: ids.next(), ownerId, name: 'Main', slug: 'main', now: clock.now() });
   await projects.add(project);

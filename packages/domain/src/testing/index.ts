@@ -28,6 +28,7 @@ export {
 export { describeUserRepositoryContract } from './describeUserRepositoryContract.ts';
 export { FakeBrowserProvider, type FakeProviderCall } from './FakeBrowserProvider.ts';
 export { givenSessionWorld } from './givenSessionWorld.ts';
+export { givenTwoInstances } from './givenTwoInstances.ts';
 export { InMemoryAgentRepository } from './InMemoryAgentRepository.ts';
 export { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.ts';
 export { InMemoryIdentityProvider } from './InMemoryIdentityProvider.ts';

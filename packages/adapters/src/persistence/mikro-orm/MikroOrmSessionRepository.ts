@@ -6,9 +6,10 @@ import {
   type SessionRepository,
   type SessionStats,
   type SessionStatus,
+  type SyncScope,
 } from '@browserdeck/domain';
 import type { SecretBox } from '../secrets/SecretBox.ts';
-import { type BrowserdeckOrm, dialectOf } from './BrowserdeckOrm.ts';
+import { type BrowserdeckOrm, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
 import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { BrowserSessionSchema, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
 import { nativeSqlOf } from './NativeSql.ts';
@@ -45,23 +46,30 @@ const ACTIVE = ACTIVE_SESSION_STATUSES.map((s) => `'${s}'`).join(', ');
 const NO_CUT_OFF = new Date('9999-12-31T00:00:00.000Z');
 
 /**
+ * With a scope: sessions of no instance, of the claimer's, or of another once expired by the cut-off.
+ * The two parameters are the claimer's instance id (null matches nothing) and the cut-off.
+ */
+const SCOPE_SQL = `and (provider_instance_id is null or provider_instance_id = ?
+        or (expires_at is not null and expires_at <= ?))`;
+
+/**
  * The reconciler's claim, one statement. PostgreSQL: `for update skip locked`, so concurrent
  * claimers pass over each other's rows, and a row another claimer leased in the meantime fails the
  * re-checked `where`. SQLite serializes writers, so the plain statement is already exclusive.
+ * Parameters: lease end, now, synced-before cut-off, then the scope's two (when scoped), then the limit.
  */
+function claimSql(dialect: DatabaseDialect, scoped: boolean): string {
+  return `update browser_sessions set sync_lease_until = ? where id in (
+      select id from browser_sessions
+      where status in (${ACTIVE}) and (sync_lease_until is null or sync_lease_until <= ?)
+        and last_synced_at < ? ${scoped ? SCOPE_SQL : ''}
+      order by last_synced_at, id limit ?${dialect === 'postgresql' ? ' for update skip locked' : ''})
+    returning *`;
+}
+
 const CLAIM_SQL = {
-  postgresql: `update browser_sessions set sync_lease_until = ? where id in (
-      select id from browser_sessions
-      where status in (${ACTIVE}) and (sync_lease_until is null or sync_lease_until <= ?)
-        and last_synced_at < ?
-      order by last_synced_at, id limit ? for update skip locked)
-    returning *`,
-  sqlite: `update browser_sessions set sync_lease_until = ? where id in (
-      select id from browser_sessions
-      where status in (${ACTIVE}) and (sync_lease_until is null or sync_lease_until <= ?)
-        and last_synced_at < ?
-      order by last_synced_at, id limit ?)
-    returning *`,
+  postgresql: { scoped: claimSql('postgresql', true), all: claimSql('postgresql', false) },
+  sqlite: { scoped: claimSql('sqlite', true), all: claimSql('sqlite', false) },
 } as const;
 
 /**
@@ -186,17 +194,20 @@ export class MikroOrmSessionRepository implements SessionRepository {
     leaseUntil: Date,
     limit: number,
     syncedBefore?: Date,
+    scope?: SyncScope,
   ): Promise<BrowserSession[]> {
     if (limit <= 0) return [];
     const dialect = dialectOf(this.deps.orm);
+    const scopeParams = scope ? [scope.instanceId, sqlTime(dialect, scope.othersExpiredBefore)] : [];
     const rows = await withDatabaseErrors(async () => {
       const em = this.em();
       const raw = await em
         .getConnection()
-        .execute<Record<string, unknown>[]>(CLAIM_SQL[dialect], [
+        .execute<Record<string, unknown>[]>(CLAIM_SQL[dialect][scope ? 'scoped' : 'all'], [
           sqlTime(dialect, leaseUntil),
           sqlTime(dialect, now),
           sqlTime(dialect, syncedBefore ?? NO_CUT_OFF),
+          ...scopeParams,
           Math.floor(limit),
         ]);
       return raw.map((r) => em.map(BrowserSessionSchema, r) as StoredBrowserSession);

@@ -15,6 +15,7 @@ export function toSessionRow(session: BrowserSession, secrets: SecretBox): Store
     provider: session.provider,
     providerSessionId: session.providerSessionId,
     providerProjectId: session.providerProjectId,
+    providerInstanceId: session.providerInstanceId,
     status: session.status,
     connectUrl: secrets.seal(session.connectUrl),
     seleniumRemoteUrl: session.seleniumRemoteUrl,
@@ -48,6 +49,7 @@ export function toBrowserSession(row: StoredBrowserSession, secrets: SecretBox):
     provider: row.provider,
     providerSessionId: row.providerSessionId,
     providerProjectId: row.providerProjectId,
+    providerInstanceId: row.providerInstanceId ?? null,
     status: row.status as SessionStatus,
     connectUrl: openConnectUrl(secrets, row.connectUrl),
     seleniumRemoteUrl: row.seleniumRemoteUrl ?? null,
@@ -94,6 +96,7 @@ export interface SessionDbRow {
   provider: string;
   provider_session_id: string;
   provider_project_id: string;
+  provider_instance_id: string | null;
   status: string;
   connect_url: string;
   selenium_remote_url: string | null;
@@ -114,7 +117,8 @@ export interface SessionDbRow {
 }
 
 /** Every column of `browser_sessions` but `sync_lease_until`, in `SessionDbRow`'s shape. */
-export const SELECT_SESSION = `select id, project_id, provider, provider_session_id, provider_project_id, status,
+export const SELECT_SESSION = `select id, project_id, provider, provider_session_id, provider_project_id,
+    provider_instance_id, status,
     connect_url, selenium_remote_url, created_at, updated_at, started_at, ended_at, expires_at, last_synced_at,
     name, script, env, region, timeout_sec, extension_id, context_id, agent_id
   from browser_sessions`;
@@ -131,6 +135,7 @@ export function toBrowserSessionFromDb(row: SessionDbRow, secrets: SecretBox): B
       provider: row.provider,
       providerSessionId: row.provider_session_id,
       providerProjectId: row.provider_project_id,
+      providerInstanceId: row.provider_instance_id,
       status: row.status as SessionStatus,
       connectUrl: row.connect_url,
       seleniumRemoteUrl: row.selenium_remote_url,

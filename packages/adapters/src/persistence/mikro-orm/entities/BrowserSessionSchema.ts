@@ -10,7 +10,15 @@ import { ProjectSchema } from './ProjectSchema.ts';
  */
 export type StoredBrowserSession = Omit<
   BrowserSession,
-  'env' | 'isActive' | 'applyProviderSnapshot' | 'markGone' | 'end' | 'answer' | 'asAnswered'
+  | 'env'
+  | 'isActive'
+  | 'applyProviderSnapshot'
+  | 'markGone'
+  | 'end'
+  | 'answer'
+  | 'asAnswered'
+  | 'endOfLife'
+  | 'expire'
 > & {
   env: string;
   syncLeaseUntil: Date | null;
@@ -31,6 +39,7 @@ export const BrowserSessionSchema = defineEntity<StoredBrowserSession>({
     provider: p.text(),
     providerSessionId: p.text(),
     providerProjectId: p.text(),
+    providerInstanceId: p.text().nullable(),
     status: p.text(),
     connectUrl: p.text(),
     seleniumRemoteUrl: p.text().nullable(),
