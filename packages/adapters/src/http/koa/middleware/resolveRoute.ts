@@ -1,7 +1,8 @@
-import type { Layer, Router } from '@koa/router';
+import type { Router, RouterContext } from '@koa/router';
 import type { Middleware } from 'koa';
 import { httpError } from '../errors/toDomainError.ts';
 import { httpState } from '../HttpState.ts';
+import { matchRoutes, type RouteMatch } from '../routing/matchRoutes.ts';
 import type { AnyRoute } from '../routing/RouteDefinition.ts';
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -18,28 +19,21 @@ export function resolveRoute(
   routes: readonly AnyRoute[] = [],
 ): Middleware & { router: Router } {
   const pathValues = new Map(routes.map((route) => [route.operationId, route.pathValues]));
-  const allowsValues = (layer: Layer, path: string): boolean => {
-    const allowed = pathValues.get(layer.name ?? '');
+  const accepts = (match: RouteMatch): boolean => {
+    if (Object.values(match.rawParams).some((value) => value.includes(':'))) return false;
+    const allowed = pathValues.get(match.name);
     if (!allowed) return true;
-    const params = layer.params(path, layer.captures(path));
     return Object.entries(allowed).every(([name, values]) =>
-      values.some((value) => value.toLowerCase() === params[name]?.toLowerCase()),
+      values.some((value) => value.toLowerCase() === match.params[name]?.toLowerCase()),
     );
   };
   const middleware: Middleware = async (ctx, next) => {
     const path = ctx.path;
-    const candidates = router
-      .match(path, ctx.method)
-      .path.filter(
-        (layer) =>
-          layer.methods.length > 0 &&
-          !layer.captures(path).some((v) => v?.includes(':')) &&
-          allowsValues(layer, path),
-      );
+    const candidates = matchRoutes(router, path).filter(accepts);
     if (candidates.length === 0) throw httpError('not_found', `There is no route ${ctx.method} ${path}.`);
-    const chosen = candidates.find((layer) => layer.methods.includes(ctx.method));
+    const chosen = candidates.find((match) => match.methods.includes(ctx.method));
     if (!chosen) {
-      const methods = new Set(candidates.flatMap((layer) => layer.methods));
+      const methods = new Set(candidates.flatMap((match) => match.methods));
       const allow = METHOD_ORDER.filter((m) => methods.has(m)).join(', ');
       ctx.set('Allow', allow);
       if (ctx.method === 'OPTIONS') {
@@ -48,14 +42,11 @@ export function resolveRoute(
       }
       throw httpError('method_not_allowed', `${ctx.method} is not allowed on ${path}; allowed: ${allow}.`);
     }
-    const state = httpState(ctx);
-    state.routePath = String(chosen.path);
-    const routed = ctx as unknown as Parameters<Layer['stack'][number]>[0];
-    routed.params = chosen.params(path, chosen.captures(path));
-    // Its handler (buildRouter gives each layer exactly one), straight away: no second dispatch.
-    const [handle] = chosen.stack;
-    if (!handle) throw new Error(`The route ${chosen.name} has no handler.`);
-    await handle(routed, next);
+    httpState(ctx).routePath = chosen.path;
+    const routed = ctx as RouterContext;
+    routed.params = chosen.params;
+    // Its handler straight away: the router would match the path a second time.
+    await chosen.handle(routed, next);
   };
   // Like @koa/router's own middleware, it names the router it serves (tools list routes from it).
   return Object.assign(middleware, { router });
