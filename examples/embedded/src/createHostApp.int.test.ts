@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type IncomingMessage, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { pino } from 'pino';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +77,23 @@ describe('a host app embedding Browserdeck', () => {
     expect(await res.text()).toContain('browserdeck_active_sessions');
   });
 
+  it('refuses a WebSocket upgrade it cannot serve with a problem whose type follows the prefix', async () => {
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request(`${host.url}/browserdeck/v1/local/sessions/unknown`, {
+        headers: { Connection: 'Upgrade', Upgrade: 'websocket' },
+      });
+      req
+        .on('response', resolve)
+        .on('upgrade', () => reject(new Error('upgraded')))
+        .on('error', reject);
+      req.end();
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toBe('application/problem+json');
+    const body = JSON.parse(await text(res)) as { type: string };
+    expect(body.type).toBe('/browserdeck/docs#error-not_found');
+  });
+
   it('hands out a local session under the prefix that Playwright drives over connectUrl, then releases it', async () => {
     const user = await signedIn('driver@example.com');
     const project = (await call('/browserdeck/v1/auth/sync', { method: 'POST', token: user.token })).body
@@ -100,7 +119,7 @@ describe('a host app embedding Browserdeck', () => {
       method: 'POST',
       token: user.token,
     });
-    expect(released.res.status).toBe(200);
+    expect(released.res.status, JSON.stringify(released.body)).toBe(200);
     expect(released.body.status).toBe('COMPLETED');
     // The in-process use case sees what the HTTP client did.
     const listed = await host.browserdeck.useCases.sessions.list.execute({

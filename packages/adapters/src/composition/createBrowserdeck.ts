@@ -92,6 +92,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
         settings: options.http,
       },
       provider.capabilities?.upgrades,
+      new URL(publicUrl).pathname.replace(/\/+$/, ''),
     );
     const reconciler = new SessionReconciler({
       reconcile: useCases.sessions.reconcile,
@@ -132,6 +133,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
 function composeHttp(
   deps: HttpAppDeps,
   upgrades: NonNullable<Browserdeck['provider']['capabilities']>['upgrades'],
+  mountPrefix: string,
 ): BrowserdeckHttp {
   const app = createHttpApp(deps);
   return {
@@ -145,7 +147,7 @@ function composeHttp(
         code: 'not_found' as const,
         detail: `There is no WebSocket endpoint at ${path}.`,
       };
-      refuseUpgrade(req, socket, code, detail);
+      refuseUpgrade(req, socket, code, detail, mountPrefix);
     },
     createMetricsApp: () => createMetricsApp({ ...deps, metrics: deps.metrics ?? new MetricsRegistry() }),
     serverOptions: httpServerOptions(deps.settings?.requestTimeoutMs),

@@ -9,12 +9,19 @@ import { problemBody } from './writeProblem.ts';
  * Answers an HTTP upgrade (a WebSocket handshake) that cannot be served the way every API error is
  * answered (SPEC §2): the problem body of `code`, `application/problem+json`, and the caller's sane
  * `X-Request-Id` echoed (else a new one); then closes the connection. Koa never sees upgrades, so
- * this writes the response on the socket itself.
+ * this writes the response on the socket itself. `mountPrefix` is where the API is served (e.g.
+ * `/browserdeck`), for the problem's `type` link.
  */
-export function refuseUpgrade(req: IncomingMessage, client: Duplex, code: ErrorCode, detail: string): void {
+export function refuseUpgrade(
+  req: IncomingMessage,
+  client: Duplex,
+  code: ErrorCode,
+  detail: string,
+  mountPrefix = '',
+): void {
   const header = req.headers['x-request-id'];
   const requestId = pickRequestId(typeof header === 'string' ? header : undefined);
-  const problem = problemBody(new DomainError(code, detail), requestId);
+  const problem = problemBody(new DomainError(code, detail), requestId, mountPrefix);
   const body = JSON.stringify(problem);
   const security = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`);
   client.on('error', () => {});
