@@ -1,2 +1,1 @@
 export { FakeGoTrue } from './FakeGoTrue.ts';
-export { ANON_KEY, supabaseTestKit } from './supabaseTestKit.ts';
