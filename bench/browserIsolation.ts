@@ -29,6 +29,7 @@ import {
 } from '../packages/adapters/src/browsers/local-chromium/isolation/BrowserConfinement.ts';
 import { PreparedBrowser } from '../packages/adapters/src/browsers/local-chromium/PreparedBrowser.ts';
 import { proxyCdpConnection } from '../packages/adapters/src/browsers/local-chromium/proxyCdpConnection.ts';
+import { TemporaryProfiles } from '../packages/adapters/src/browsers/local-chromium/TemporaryProfiles.ts';
 import { fmt, median, percentile, table } from './stats.ts';
 
 const RUNS = Number(process.argv[2] ?? 30);
@@ -60,7 +61,7 @@ const confinement = await BrowserConfinement.setUp({
 const launch = (egress: EgressPolicy | null) =>
   PreparedBrowser.launch({
     executablePath: chromium.path,
-    profile: { kind: 'temporary', parentDir: scratch },
+    profile: { kind: 'temporary', profiles: new TemporaryProfiles(scratch) },
     confinement,
     egress,
     clock: new SystemClock(),

@@ -66,6 +66,8 @@ export class LocalBrowserSession {
   static start(options: {
     browser: PreparedBrowser;
     request: CreateBrowserRequest;
+    /** The provider instance holding the browser, stamped on its snapshots. */
+    instanceId: string;
     publicUrl: string;
     clock: Clock;
     timeoutSec: number;
@@ -84,6 +86,7 @@ export class LocalBrowserSession {
         startedAt: now,
         endedAt: null,
         expiresAt: new Date(now.getTime() + options.timeoutSec * 1000),
+        instanceId: options.instanceId,
       },
       keyDigest: digestSigningKey(key),
       projectId: options.request.projectId,

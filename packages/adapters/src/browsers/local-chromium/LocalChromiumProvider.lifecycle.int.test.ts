@@ -142,6 +142,50 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
     await expect(provider.create(browserRequest())).rejects.toMatchObject({ code: 'provider_unavailable' });
   });
 
+  it('close() waits for a create under way, and leaves no temporary profile behind', async () => {
+    const { provider, scratch } = await setUp({ maxSessions: 3, warmBrowsers: 0 });
+    const released = await provider.create(browserRequest());
+    await provider.release(released.providerSessionId);
+    await provider.create(browserRequest());
+    // No warm browser: this create launches one, and is still at it when close() begins.
+    const underWay = provider.create(browserRequest()).catch((e: unknown) => e);
+    await eventually(async () => (await tempProfilesIn(scratch.dir)).length === 2);
+    await provider.close();
+    expect(await tempProfilesIn(scratch.dir)).toEqual([]);
+    expect(await underWay).toMatchObject({ code: 'provider_unavailable' });
+    await eventually(async () => (await processesUsing(scratch.dir)).length === 0);
+  });
+
+  it('leaves no temporary profile when the process exits without close()', async () => {
+    const scratch = await makeScratchDir();
+    cleanups.push(scratch.remove);
+    const script = `
+      import { SystemClock } from '@browserdeck/domain';
+      import { LocalChromiumProvider } from ${JSON.stringify(join(import.meta.dirname, 'index.ts'))};
+      const provider = new LocalChromiumProvider({ publicUrl: 'http://127.0.0.1:1', dataDir: ${JSON.stringify(scratch.dir)},
+        tempDir: ${JSON.stringify(scratch.dir)}, maxSessions: 2, maxSessionsPerProject: 2, warmBrowsers: 1, clock: new SystemClock() });
+      await provider.start();
+      await provider.create({ sessionId: 's', projectId: 'p', providerProjectId: 'local', region: 'local',
+        timeoutSec: 300, contextId: null, extensionId: null });
+      await provider.warmPoolSettled();
+      console.log(JSON.stringify({ profiles: (await import('node:fs')).readdirSync(${JSON.stringify(scratch.dir)}).length }));
+      process.exit(0);`;
+    const service = spawn(process.execPath, ['--conditions=source', '--input-type=module', '-e', script], {
+      cwd: import.meta.dirname,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    service.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => service.once('exit', resolve));
+    expect(code).toBe(0);
+    // Two browsers had their profiles (the session's and the warm one's), and none is left.
+    expect(JSON.parse(output)).toEqual({ profiles: 2 });
+    expect(await tempProfilesIn(scratch.dir)).toEqual([]);
+    await eventually(async () => (await processesUsing(scratch.dir)).length === 0);
+  });
+
   it('browsers die with the service even when it is killed outright (SIGKILL)', async () => {
     const scratch = await makeScratchDir();
     cleanups.push(scratch.remove);

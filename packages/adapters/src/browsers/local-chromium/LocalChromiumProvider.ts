@@ -1,9 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import type { Duplex } from 'node:stream';
 import {
-  type BrowserProvider,
   type CreateBrowserRequest,
   type Logger,
   ProviderError,
@@ -12,6 +12,7 @@ import {
   silentLogger,
   TIMEOUT_MIN_SEC,
 } from '@browserdeck/domain';
+import type { ComposableBrowserProvider, ProviderCapabilities } from '../ProviderCapabilities.ts';
 import { ChromiumLocator } from './ChromiumLocator.ts';
 import { capacityError } from './capacityError.ts';
 import { contextProfileDir } from './contextProfileDir.ts';
@@ -21,8 +22,8 @@ import { BrowserConfinement, type IsolationLevel } from './isolation/BrowserConf
 import { LocalBrowserSession } from './LocalBrowserSession.ts';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
-import type { ComposableBrowserProvider, ProviderCapabilities } from '../ProviderCapabilities.ts';
 import { type ConnectRefusal, serveConnectUpgrade } from './serveConnectUpgrade.ts';
+import { TemporaryProfiles } from './TemporaryProfiles.ts';
 import { WarmPool } from './WarmPool.ts';
 
 /** How long after handing out a warm browser its replacement starts (see `WarmPool.refillSoon`). */
@@ -39,6 +40,8 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   readonly name = 'local';
   readonly regions: readonly string[] = ['local'];
   readonly defaultProviderProjectId = 'local';
+  /** Stamped on every session it starts: browsers live in this process, out of other instances' reach. */
+  readonly instanceId: string;
   /** It serves connect WebSockets (`handleUpgrade`) and holds browsers (`start`, `close`). */
   readonly capabilities: ProviderCapabilities = { upgrades: this, lifecycle: this };
   private readonly options: LocalChromiumProviderOptions;
@@ -53,11 +56,16 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   private readonly archive: EndedSessionArchive;
   private readonly pool: WarmPool;
   private readonly locator: ChromiumLocator;
+  private readonly profiles: TemporaryProfiles;
+  /** Creates under way, which `close` waits for (a browser they launch is stopped as they see it closed). */
+  private readonly creating = new Set<Promise<unknown>>();
   private reserved = 0;
   private closed = false;
+  /** The process exits without `close`: browsers die with it, and their temporary profiles go. */
   private readonly killAllNow = (): void => {
     for (const session of this.live.values()) session.browser.process.killNow();
     for (const browser of this.pool.readyBrowsers()) browser.process.killNow();
+    this.profiles.removeAllSync();
   };
 
   constructor(options: LocalChromiumProviderOptions) {
@@ -71,14 +79,19 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     this.maxPerProject = perProject;
     this.options = options;
     this.logger = options.logger ?? silentLogger;
+    this.instanceId = options.instanceId ?? randomUUID();
+    this.profiles = new TemporaryProfiles(options.tempDir ?? tmpdir(), this.logger);
     this.egress = new EgressPolicy({ ...options.egress, ownAddresses: ownAddresses() });
-    this.locator = new ChromiumLocator({ ...options.chromiumSearch, chromiumPath: options.chromiumPath });
+    this.locator = new ChromiumLocator(
+      { ...options.chromiumSearch, chromiumPath: options.chromiumPath },
+      this.logger,
+    );
     this.archive = new EndedSessionArchive({
       maxSessions: options.endedSessionRetention ?? 1000,
       maxWithLogs: options.endedLogRetention ?? 100,
     });
     this.pool = new WarmPool({
-      launch: () => this.launch({ kind: 'temporary', parentDir: this.tempDir }),
+      launch: () => this.launch({ kind: 'temporary', profiles: this.profiles }),
       target: options.warmBrowsers,
       freeSlots: () =>
         this.closed || !this.locator.searched
@@ -126,6 +139,16 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   }
 
   async create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
+    const creating = this.createSession(request);
+    this.creating.add(creating);
+    creating.then(
+      () => this.creating.delete(creating),
+      () => this.creating.delete(creating),
+    );
+    return creating;
+  }
+
+  private async createSession(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
     if (this.closed) throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
     const { contextId, projectId } = request;
     const profileDir =
@@ -163,7 +186,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
           await this.pool.evictOne();
         browser = await this.launch(
           profileDir === null
-            ? { kind: 'temporary', parentDir: this.tempDir }
+            ? { kind: 'temporary', profiles: this.profiles }
             : { kind: 'persistent', dir: profileDir },
         );
       }
@@ -233,21 +256,23 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     });
   }
 
-  /** Stops every browser (sessions end as COMPLETED), empties the warm pool, removes temporary profiles. */
+  /**
+   * Stops every browser (sessions end as COMPLETED), empties the warm pool, waits for creates under
+   * way, and removes every temporary profile left.
+   */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([this.pool.close(), ...[...this.live.values()].map((s) => s.end('COMPLETED'))]);
+    await Promise.allSettled([...this.creating]);
+    await this.profiles.removeAll();
     process.off('exit', this.killAllNow);
-  }
-
-  private get tempDir(): string {
-    return this.options.tempDir ?? tmpdir();
   }
 
   private open(browser: PreparedBrowser, request: CreateBrowserRequest): LocalBrowserSession {
     const session = LocalBrowserSession.start({
       browser,
       request,
+      instanceId: this.instanceId,
       publicUrl: this.options.publicUrl,
       clock: this.options.clock,
       timeoutSec: Math.max(request.timeoutSec, this.options.minTimeoutSec ?? TIMEOUT_MIN_SEC),

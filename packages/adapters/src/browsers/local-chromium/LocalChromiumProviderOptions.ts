@@ -43,6 +43,14 @@ export interface LocalChromiumProviderOptions {
   readonly endedSessionRetention?: number;
   /** Ended sessions whose logs are still kept (default 100). */
   readonly endedLogRetention?: number;
+  /**
+   * This provider's id among the server instances sharing one database (default: a random UUID per
+   * provider). Every session it starts is stored with it, and another instance leaves such a
+   * session alone (`BrowserProvider.instanceId`). Give each running instance its own; a stable one
+   * (e.g. per host or pod) lets a restarted instance recognise its earlier sessions, whose browsers
+   * stopped with it, and end them at once instead of when they expire.
+   */
+  readonly instanceId?: string | undefined;
   /** Where else to look for a browser (environment, system paths, npm fallback); tests narrow it. */
   readonly chromiumSearch?: Omit<FindChromiumOptions, 'chromiumPath'>;
 }

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import type { Clock } from '@browserdeck/domain';
 import { ChromiumProcess } from './ChromiumProcess.ts';
 import { CdpClient } from './cdp/CdpClient.ts';
@@ -9,13 +8,11 @@ import type { EgressPolicy } from './egress/EgressPolicy.ts';
 import { EgressProxy } from './egress/EgressProxy.ts';
 import type { BrowserConfinement } from './isolation/BrowserConfinement.ts';
 import { SessionLogRecorder } from './SessionLogRecorder.ts';
+import type { TemporaryProfiles } from './TemporaryProfiles.ts';
 
-/** Prefix of the temporary profile folders, under the provider's temporary folder. */
-export const TEMP_PROFILE_PREFIX = 'browserdeck-profile-';
-
-/** Which profile a browser runs with. */
+/** Which profile a browser runs with: a fresh folder of `profiles`, or a persistent folder. */
 export type ProfileChoice =
-  | { readonly kind: 'temporary'; readonly parentDir: string }
+  | { readonly kind: 'temporary'; readonly profiles: TemporaryProfiles }
   | { readonly kind: 'persistent'; readonly dir: string };
 
 /** How long a browser with a persistent profile may take to shut down cleanly. */
@@ -40,8 +37,8 @@ export class PreparedBrowser {
   readonly router: CdpRouter;
   readonly cdp: CdpClient;
   readonly recorder: SessionLogRecorder;
-  /** True for a fresh temporary profile, removed when the browser stops. */
-  readonly temporary: boolean;
+  /** Where a fresh temporary profile came from, removed when the browser stops; null for a persistent one. */
+  readonly temporary: TemporaryProfiles | null;
   private readonly proxy: EgressProxy | null;
   private disposal: Promise<void> | null = null;
 
@@ -50,7 +47,7 @@ export class PreparedBrowser {
     router: CdpRouter;
     cdp: CdpClient;
     recorder: SessionLogRecorder;
-    temporary: boolean;
+    temporary: TemporaryProfiles | null;
     proxy: EgressProxy | null;
   }) {
     this.process = parts.process;
@@ -65,11 +62,9 @@ export class PreparedBrowser {
   static async launch(
     settings: BrowserLaunchSettings & { profile: ProfileChoice },
   ): Promise<PreparedBrowser> {
-    const temporary = settings.profile.kind === 'temporary';
-    const profileDir =
-      settings.profile.kind === 'temporary'
-        ? await mkdtemp(join(settings.profile.parentDir, TEMP_PROFILE_PREFIX))
-        : settings.profile.dir;
+    const { profile } = settings;
+    const temporary = profile.kind === 'temporary' ? profile.profiles : null;
+    const profileDir = profile.kind === 'temporary' ? await profile.profiles.create() : profile.dir;
     let process: ChromiumProcess | null = null;
     let proxy: EgressProxy | null = null;
     try {
@@ -96,7 +91,7 @@ export class PreparedBrowser {
     } catch (error) {
       await process?.kill();
       await proxy?.close();
-      if (temporary) await removeProfile(profileDir);
+      await temporary?.remove(profileDir);
       throw error;
     }
   }
@@ -130,10 +125,6 @@ export class PreparedBrowser {
     else await this.process.stopGracefully(PERSISTENT_SHUTDOWN_GRACE_MS);
     this.cdp.close();
     await this.proxy?.close();
-    if (this.temporary) await removeProfile(this.profileDir);
+    await this.temporary?.remove(this.profileDir);
   }
-}
-
-async function removeProfile(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 }

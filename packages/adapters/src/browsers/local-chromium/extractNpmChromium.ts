@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, constants, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { access, constants, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,17 +9,28 @@ import { createBrotliDecompress } from 'node:zlib';
 const PACKAGE = '@sparticuz/chromium';
 const inflight = new Map<string, Promise<string | null>>();
 
+/** An unpack about to start: the package version, its compressed size and where it goes. */
+export interface NpmChromiumUnpack {
+  readonly version: string;
+  readonly compressedBytes: number;
+  readonly target: string;
+}
+
 /**
  * The Chromium shipped inside the optional npm package `@sparticuz/chromium` (a brotli-compressed
  * `chrome-headless-shell`), unpacked once into `<cacheDir>/browserdeck-chromium-<version>/chromium`.
  * Unlike the package's own `executablePath()` (which writes `/tmp/chromium` in place), the binary is
  * written to a temporary name and renamed, so concurrent processes never run a half-written file.
- * Null when the package is not installed.
+ * Null when the package is not installed. `onUnpack` is told before an unpack starts (not when the
+ * browser is there already, nor when another caller of this process is unpacking it).
  */
-export async function extractNpmChromium(cacheDir: string = tmpdir()): Promise<string | null> {
+export async function extractNpmChromium(
+  cacheDir: string = tmpdir(),
+  onUnpack?: (unpack: NpmChromiumUnpack) => void,
+): Promise<string | null> {
   const existing = inflight.get(cacheDir);
   if (existing) return existing;
-  const promise = extract(cacheDir).catch((error: unknown) => {
+  const promise = extract(cacheDir, onUnpack).catch((error: unknown) => {
     inflight.delete(cacheDir);
     throw error;
   });
@@ -27,7 +38,10 @@ export async function extractNpmChromium(cacheDir: string = tmpdir()): Promise<s
   return promise;
 }
 
-async function extract(cacheDir: string): Promise<string | null> {
+async function extract(
+  cacheDir: string,
+  onUnpack: ((unpack: NpmChromiumUnpack) => void) | undefined,
+): Promise<string | null> {
   const packageDir = locatePackage();
   if (!packageDir) return null;
   const manifest = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as {
@@ -37,6 +51,7 @@ async function extract(cacheDir: string): Promise<string | null> {
   const target = join(cacheDir, `browserdeck-chromium-${manifest.version}`, 'chromium');
   if (await isExecutable(target)) return target;
   if (!(await exists(source))) return null;
+  onUnpack?.({ version: manifest.version, compressedBytes: (await stat(source)).size, target });
   await mkdir(dirname(target), { recursive: true });
   const partial = `${target}.${process.pid}.${Date.now()}.partial`;
   try {

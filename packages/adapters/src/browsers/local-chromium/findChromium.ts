@@ -1,7 +1,7 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { ProviderError } from '@browserdeck/domain';
-import { extractNpmChromium } from './extractNpmChromium.ts';
+import { extractNpmChromium, type NpmChromiumUnpack } from './extractNpmChromium.ts';
 
 /** Where a Chromium executable came from. */
 export type ChromiumSource = 'option' | 'env' | 'system' | 'npm';
@@ -26,6 +26,8 @@ export interface FindChromiumOptions {
   readonly useNpmPackage?: boolean;
   /** Where the npm package's browser is unpacked (default the OS temporary folder). */
   readonly npmCacheDir?: string | undefined;
+  /** Told before the npm package's browser is unpacked (a first start: some 190 MB are written). */
+  readonly onUnpack?: ((unpack: NpmChromiumUnpack) => void) | undefined;
 }
 
 /** Usual locations of a system Chromium or Chrome on Linux. */
@@ -71,7 +73,7 @@ export async function findChromium(options: FindChromiumOptions = {}): Promise<F
     if (path) return { path, source: 'system' };
   }
   if (options.useNpmPackage === false) return null;
-  const path = await extractNpmChromium(options.npmCacheDir);
+  const path = await extractNpmChromium(options.npmCacheDir, options.onUnpack);
   return path ? { path, source: 'npm' } : null;
 }
 

@@ -10,7 +10,7 @@ export {
 } from './egress/EgressProxy.ts';
 export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from './egress/egressRanges.ts';
 export type { EgressLookup } from './egress/resolveDestination.ts';
-export { extractNpmChromium } from './extractNpmChromium.ts';
+export { extractNpmChromium, type NpmChromiumUnpack } from './extractNpmChromium.ts';
 export {
   CHROMIUM_COMMAND_NAMES,
   type ChromiumSource,

@@ -8,7 +8,7 @@ import { refuseUpgrade } from '../../../http/koa/errors/refuseUpgrade.ts';
 import { findChromium, HOW_TO_PROVIDE_CHROMIUM } from '../findChromium.ts';
 import { LocalChromiumProvider } from '../LocalChromiumProvider.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
-import { TEMP_PROFILE_PREFIX } from '../PreparedBrowser.ts';
+import { TEMP_PROFILE_PREFIX } from '../TemporaryProfiles.ts';
 
 /**
  * The browser these tests run, found as the provider finds it. Throws (failing the suite, never
