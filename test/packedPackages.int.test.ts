@@ -371,11 +371,15 @@ interface RunningHost {
   output(): string;
 }
 
-/** Starts `host.ts` with Node's type stripping, recording every module it loads. */
+/**
+ * Starts `host.ts` with Node's type stripping, recording every module it loads. `PACKED_HOST_NODE`
+ * names another Node binary to run it on, e.g. the lowest version `engines` claims (22.17.0).
+ */
 async function startHost(app: string, env: Record<string, string>): Promise<RunningHost> {
   const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', join(repo, 'test/packedHost/recordLoads.ts'), 'host.ts'],
+    process.env.PACKED_HOST_NODE ?? process.execPath,
+    // Type stripping is on by default from Node 22.18; the flag turns it on for 22.17.
+    ['--experimental-strip-types', '--import', join(repo, 'test/packedHost/recordLoads.ts'), 'host.ts'],
     { cwd: app, env: toolEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
