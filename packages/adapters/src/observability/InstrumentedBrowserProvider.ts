@@ -34,6 +34,11 @@ export class InstrumentedBrowserProvider implements BrowserProvider {
     return this.inner.defaultProviderProjectId;
   }
 
+  /** The wrapped provider's: without it, sessions it started would look held by another instance. */
+  get instanceId(): string | undefined {
+    return this.inner.instanceId;
+  }
+
   create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
     return this.measure('create', () => this.inner.create(request));
   }
