@@ -242,3 +242,127 @@ describe('two server instances on one PostgreSQL database, Browserbase provider'
     expect(stale).toBe(0);
   });
 });
+
+describe('two server instances on one PostgreSQL database, local Chromium provider', () => {
+  let db: TestDatabase;
+  let orm: MikroORM;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  const dataDir = mkdtempSync(join(tmpdir(), 'browserdeck-multi-local-'));
+
+  /** The stored row of a session: what every instance reads. */
+  const row = async (id: string) => {
+    const [found] = await orm.em
+      .getConnection()
+      .execute<{ status: string; provider_instance_id: string | null; last_synced_at: string | Date }[]>(
+        'select status, provider_instance_id, last_synced_at from browser_sessions where id = ?',
+        [id],
+      );
+    return found!;
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    // Each instance runs its own LocalChromiumProvider (its browsers live in that process only).
+    const env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: db.url,
+      RECONCILE_INTERVAL_SEC: '1',
+      LOCAL_WARM_BROWSERS: '0',
+    };
+    a = await startServerProcess(env);
+    b = await startServerProcess(env);
+    orm = await MikroORM.init({
+      clientUrl: db.url,
+      entities: [],
+      discovery: { warnWhenNoEntities: false },
+      pool: { min: 0, max: 1 },
+    });
+  });
+
+  afterAll(async () => {
+    const exits = await Promise.all([a?.stop(), b?.stop()]);
+    await orm?.close(true);
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    expect(exits).toEqual([0, 0]);
+  });
+
+  it('leaves a session of instance A running when B reconciles, reads, releases or deletes its project; A releases it', async () => {
+    const { chromium } = await import('playwright-core');
+    const email = 'local-multi@example.com';
+    expect((await call(a, 'POST', '/v1/auth/signup', { body: { email, password: PASSWORD } })).status).toBe(
+      201,
+    );
+    const token = (await call(b, 'POST', '/v1/auth/signin', { body: { email, password: PASSWORD } })).body
+      .access_token as string;
+    const project = (await call(a, 'POST', '/v1/auth/sync', { token })).body.project;
+    const base = `/v1/local/projects/${project.id}/sessions`;
+
+    const created = await call(a, 'POST', base, { token, body: { timeoutSec: 300 } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'RUNNING', provider: 'local' });
+    const id = created.body.id as string;
+    const path = `${base}/${id}`;
+    expect((await row(id)).provider_instance_id).toEqual(expect.any(String));
+    const browser = await chromium.connectOverCDP(created.body.connectUrl);
+    try {
+      const page = await browser.contexts()[0]!.newPage();
+      await page.setContent('<p id="p">on A</p>');
+
+      // One on B too. Both reconcilers run every second: each refreshes its own session, and
+      // neither takes the other's as gone.
+      const onB = await call(b, 'POST', base, { token, body: { timeoutSec: 300 } });
+      expect(onB.status).toBe(201);
+      const idOnB = onB.body.id as string;
+      const synced = async () => [
+        new Date((await row(id)).last_synced_at).getTime(),
+        new Date((await row(idOnB)).last_synced_at).getTime(),
+      ];
+      const [firstA, firstB] = await synced();
+      await eventually('each instance refreshed its own session twice', async () => {
+        const [syncedA, syncedB] = await synced();
+        return syncedA! > firstA! + 1000 && syncedB! > firstB! + 1000;
+      });
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect([(await row(id)).status, (await row(idOnB)).status]).toEqual(['RUNNING', 'RUNNING']);
+      expect((await row(idOnB)).provider_instance_id).not.toBe((await row(id)).provider_instance_id);
+
+      // B reads it as stored, saying why it did not refresh it.
+      const readOnB = await call(b, 'GET', path, { token });
+      expect(readOnB.status).toBe(200);
+      expect(readOnB.body).toMatchObject({ id, status: 'RUNNING', endedAt: null });
+      expect(readOnB.headers.get('x-sync-error')).toBe('session_on_other_instance');
+      const readOnA = await call(a, 'GET', path, { token });
+      expect(readOnA.status).toBe(200);
+      expect(readOnA.headers.get('x-sync-error')).toBeNull();
+
+      // B cannot release it, nor serve its logs, nor delete its project: 503, and nothing changes.
+      const releaseOnB = await call(b, 'POST', `${path}:release`, { token });
+      expect(releaseOnB.status).toBe(503);
+      expect(releaseOnB.body.code).toBe('session_on_other_instance');
+      const logsOnB = await call(b, 'GET', `${path}/logs`, { token });
+      expect(logsOnB.status).toBe(503);
+      expect(logsOnB.body.code).toBe('session_on_other_instance');
+      // B's delete releases B's own session, and refuses because of A's.
+      const deleteOnB = await call(b, 'DELETE', `/v1/projects/${project.id}`, { token });
+      expect(deleteOnB.status).toBe(503);
+      expect(deleteOnB.body.code).toBe('session_on_other_instance');
+      expect((await call(a, 'GET', `/v1/projects/${project.id}`, { token })).status).toBe(200);
+      expect((await row(idOnB)).status).toBe('COMPLETED');
+      expect((await row(id)).status).toBe('RUNNING');
+      expect(browser.isConnected()).toBe(true);
+      expect(await page.textContent('#p')).toBe('on A');
+
+      // A releases it: stored COMPLETED, its browser gone; then B may delete the project.
+      const releaseOnA = await call(a, 'POST', `${path}:release`, { token });
+      expect(releaseOnA.status).toBe(200);
+      expect(releaseOnA.body.status).toBe('COMPLETED');
+      expect((await row(id)).status).toBe('COMPLETED');
+      await eventually('the browser is gone', () => !browser.isConnected());
+      expect((await call(b, 'DELETE', `/v1/projects/${project.id}`, { token })).status).toBe(204);
+    } finally {
+      await browser.close().catch(() => {});
+    }
+  });
+});
