@@ -50,7 +50,7 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       get: new GetProject({ projects }),
       update: new UpdateProject({ projects, clock }),
       archive: new ArchiveProject({ projects, clock }),
-      delete: new DeleteProject({ projects, sessions, provider, logger }),
+      delete: new DeleteProject({ projects, sessions, provider, clock, logger }),
     },
     sessions: {
       create: new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock, logger }),
