@@ -1,0 +1,55 @@
+import type { BrowsersOption, DatabaseOption, IdentityOption } from '@browserdeck/adapters';
+import type { Config } from './config.ts';
+
+/** The database from `DATABASE_URL` (SQLite in `DATA_DIR` by default), opened and migrated by the composition. */
+export function databaseOption(config: Config): DatabaseOption {
+  return { url: config.databaseUrl };
+}
+
+/** The identity provider chosen by `IDENTITY_PROVIDER`. */
+export function identityOption(config: Config): IdentityOption {
+  if (config.IDENTITY_PROVIDER === 'supabase') {
+    return {
+      supabase: {
+        url: config.SUPABASE_URL ?? '',
+        anonKey: config.SUPABASE_ANON_KEY ?? '',
+        jwtSecret: config.SUPABASE_JWT_SECRET,
+      },
+    };
+  }
+  return {
+    local: {
+      jwtPrivateKeyPem: config.JWT_PRIVATE_KEY,
+      accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
+      refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,
+    },
+  };
+}
+
+/** The cloud-browser provider chosen by `BROWSER_PROVIDER`. */
+export function browsersOption(config: Config): BrowsersOption {
+  if (config.BROWSER_PROVIDER === 'browserbase') {
+    return {
+      browserbase: {
+        apiKey: config.BROWSERBASE_API_KEY ?? '',
+        projectId: config.BROWSERBASE_PROJECT_ID ?? '',
+        baseUrl: config.BROWSERBASE_BASE_URL,
+      },
+    };
+  }
+  return {
+    local: {
+      chromiumPath: config.CHROMIUM_PATH,
+      maxSessions: config.LOCAL_MAX_SESSIONS,
+      warmBrowsers: config.LOCAL_WARM_BROWSERS,
+      maxSessionsPerProject: config.LOCAL_MAX_SESSIONS_PER_PROJECT,
+      isolation: config.LOCAL_ISOLATION,
+      browserUser: config.BROWSER_USER,
+      egress: {
+        allowPrivate: config.EGRESS_ALLOW_PRIVATE,
+        allow: config.EGRESS_ALLOW,
+        deny: config.EGRESS_DENY,
+      },
+    },
+  };
+}
