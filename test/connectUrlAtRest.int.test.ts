@@ -14,7 +14,7 @@ import { type BrowserbaseStandIn, startBrowserbaseStandIn } from './browserbaseS
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 
 /**
- * SPEC §10, "connect signing keys are never stored in plain text", through the server on both
+ * http-api.md §10, "connect signing keys are never stored in plain text", through the server on both
  * databases: the Browserbase stand-in hands out `connectUrl`s with `?signingKey=sk-<id>`.
  */
 describe.each<DatabaseDialect>(['sqlite', 'postgresql'])('connect URLs at rest (%s)', (dialect) => {

@@ -192,7 +192,7 @@ describe('two server instances on one PostgreSQL database, Browserbase provider'
       const created = answers.filter((r) => r.status === 201);
       expect(created.length).toBeGreaterThanOrEqual(1);
       expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
-      // The other one is the same session, or the in-progress conflict of SPEC §2/§5.
+      // The other one is the same session, or the in-progress conflict of http-api.md §2/§5.
       for (const answer of answers.filter((r) => r.status !== 201)) {
         expect(answer.status).toBe(409);
         expect(answer.body.code).toBe('idempotency_key_reused');

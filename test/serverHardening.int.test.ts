@@ -11,7 +11,7 @@ import { type BrowserbaseStandIn, startBrowserbaseStandIn } from './browserbaseS
 const METRICS_TOKEN = 'server-metrics-token-0123456789';
 
 /**
- * SPEC §9–10 through the standalone server: `METRICS_TOKEN` and `METRICS_LISTEN` wired from the
+ * http-api.md §9–10 through the standalone server: `METRICS_TOKEN` and `METRICS_LISTEN` wired from the
  * environment, and the request cut-off (`REQUEST_TIMEOUT_SEC`, 1 s here) closing sockets.
  */
 describe('the server: /metrics protection and the request cut-off', () => {

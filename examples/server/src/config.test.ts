@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
-  it('gives the SPEC §9 defaults for an empty environment', () => {
+  it('gives the http-api.md §9 defaults for an empty environment', () => {
     const cfg = loadConfig({});
     expect(cfg).toMatchObject({
       PORT: 3000,

@@ -45,7 +45,7 @@ const listenAddress = z
   })
   .optional();
 
-/** Environment variables of SPEC §9, with their defaults. */
+/** Environment variables of http-api.md §9, with their defaults. */
 const EnvSchema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -87,9 +87,9 @@ const EnvSchema = z.object({
   RECONCILE_INTERVAL_SEC: integer(1, 3600).default(15),
   METRICS_TOKEN: metricsToken,
   METRICS_LISTEN: listenAddress,
-  // SPEC §10's cut-off (30 s); lower it for tests, raise it behind a proxy that waits longer.
+  // http-api.md §10's cut-off (30 s); lower it for tests, raise it behind a proxy that waits longer.
   REQUEST_TIMEOUT_SEC: integer(1, 3600).default(30),
-  // Attempts a minute (SPEC §3 defaults); raised for load tests that sign in from one address.
+  // Attempts a minute (http-api.md §3 defaults); raised for load tests that sign in from one address.
   AUTH_RATE_LIMIT_PER_ADDRESS: integer(1, 1_000_000).default(DEFAULT_AUTH_RATE_LIMITS.perAddress.limit),
   AUTH_RATE_LIMIT_SIGNIN_PER_EMAIL: integer(1, 1_000_000).default(
     DEFAULT_AUTH_RATE_LIMITS.signInPerEmail.limit,

@@ -21,7 +21,7 @@ function capturingLogger() {
   return { logger, lines };
 }
 
-describe('DATA_DIR is private (SPEC §10)', () => {
+describe('DATA_DIR is private (http-api.md §10)', () => {
   let root: string;
   beforeEach(async () => {
     root = await mkdtemp(join(tmpdir(), 'browserdeck-datadir-'));

@@ -21,7 +21,7 @@ export interface PrivateDirReport {
 }
 
 /**
- * Makes `dir` a private data folder (SPEC §10: 0700, files 0600). Missing, it is created with mode
+ * Makes `dir` a private data folder (http-api.md §10: 0700, files 0600). Missing, it is created with mode
  * 0700 (and so are missing parents) unless `create` is false. Existing, the folder becomes 0700 if
  * group or others had any access, and so does every regular file directly in it become 0600 (the
  * SQLite database and its `-wal`/`-shm`, `jwt-ed25519.pem`, `secret.key`, leftovers): files from an

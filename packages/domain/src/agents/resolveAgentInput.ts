@@ -4,7 +4,7 @@ import type { AgentFields } from './agentRules.ts';
 /** Agent fields as a client sends them: every one optional (name is required on create only). */
 export type AgentInput = { readonly [K in keyof AgentFields]?: AgentFields[K] | undefined };
 
-/** The fields of a new agent: the input, trimmed, over the defaults of SPEC §6. */
+/** The fields of a new agent: the input, trimmed, over the defaults of http-api.md §6. */
 export function agentFieldsForCreate(
   input: AgentInput & { name: string },
   defaultRegion: string,

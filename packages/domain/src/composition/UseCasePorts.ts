@@ -31,6 +31,6 @@ export interface UseCasePorts {
   clock: Clock;
   ids: IdGenerator;
   logger?: Logger | undefined;
-  /** Sign-in and sign-up attempts a minute; SPEC's defaults when absent. */
+  /** Sign-in and sign-up attempts a minute; the contract's defaults when absent. */
   rateLimits?: AuthRateLimits | undefined;
 }

@@ -341,7 +341,7 @@ describe('CreateSession', () => {
       expect(await stored()).toHaveLength(1);
     });
 
-    it('answers a retry with the first response even after the session changed (SPEC §5)', async () => {
+    it('answers a retry with the first response even after the session changed (http-api.md §5)', async () => {
       const { create, clock, sessions } = await setUp();
       const first = await create({ name: 'once' }, 'key-ended');
       clock.advance(30_000);

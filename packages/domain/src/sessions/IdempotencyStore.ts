@@ -9,7 +9,7 @@ export interface IdempotencyRecord {
    * even if recording the answer failed. (Null only on keys claimed before ids were chosen up front.)
    */
   readonly sessionId: string | null;
-  /** How that session was when the first request answered (SPEC: a retry gets the first response); null while it runs. */
+  /** How that session was when the first request answered (the contract: a retry gets the first response); null while it runs. */
   readonly answer: SessionAnswer | null;
   /** When the request holding the key claimed it: a claim unanswered for long was abandoned. */
   readonly claimedAt: Date;

@@ -11,7 +11,7 @@ import {
   SESSION_NAME_MAX_LENGTH,
 } from './sessionRules.ts';
 
-/** A session create request: every field optional (SPEC §5). */
+/** A session create request: every field optional (http-api.md §5). */
 export interface SessionRequest {
   readonly projectId?: string | undefined;
   readonly name?: string | undefined;

@@ -1,6 +1,6 @@
 import { type Checks, utf8Length } from '../shared/checks.ts';
 
-/** Session and agent limits (SPEC §5–6). The HTTP schemas import these. */
+/** Session and agent limits (http-api.md §5–6). The HTTP schemas import these. */
 export const SESSION_NAME_MAX_LENGTH = 200;
 export const SCRIPT_MAX_BYTES = 256 * 1024;
 export const ENV_MAX_KEYS = 100;

@@ -1,4 +1,4 @@
-/** Every status a session can have (SPEC §5). */
+/** Every status a session can have (http-api.md §5). */
 export const SESSION_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'ERROR', 'TIMED_OUT'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 

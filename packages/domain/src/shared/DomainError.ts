@@ -1,4 +1,4 @@
-/** Every machine-readable error code the service can answer with (SPEC §2). Closed on purpose. */
+/** Every machine-readable error code the service can answer with (http-api.md §2). Closed on purpose. */
 export const ERROR_CODES = [
   'validation_failed',
   'malformed_json',

@@ -1,5 +1,5 @@
 /**
- * Which characters a stored string may hold (SPEC §10). Three kinds of field:
+ * Which characters a stored string may hold (http-api.md §10). Three kinds of field:
  *
  * - `name`: names, e-mails and ids (project, agent and session names, provider ids). No control
  *   character at all: C0 (U+0000–U+001F), DEL and C1 (U+007F–U+009F).

@@ -33,7 +33,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
 }
 
 /**
- * Behaviour every `AgentRepository` must have (SPEC §6): round trips, names unique per project
+ * Behaviour every `AgentRepository` must have (http-api.md §6): round trips, names unique per project
  * (also under concurrency), newest-first listing, project-scoped deletes. `create` gives a fresh,
  * empty store.
  */

@@ -23,7 +23,7 @@ const UNKNOWN_ID = '00000000-0000-4000-8000-00000000dead';
 const RELEASE_WAIT_MS = 5_000;
 
 /**
- * Behaviour every `BrowserProvider` must have (SPEC §7): create, get, release (idempotent), logs,
+ * Behaviour every `BrowserProvider` must have (http-api.md §7): create, get, release (idempotent), logs,
  * and unknown sessions answered with null. Browsers a test created are released afterwards.
  */
 export function describeBrowserProviderContract(

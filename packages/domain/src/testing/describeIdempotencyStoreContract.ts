@@ -34,7 +34,7 @@ const BODY = '{"name":"first","timeoutSec":300}';
 const OTHER_BODY = '{"name":"second","timeoutSec":300}';
 
 /**
- * Behaviour every `IdempotencyStore` must have (SPEC §5 `Idempotency-Key`): one claim per key and
+ * Behaviour every `IdempotencyStore` must have (http-api.md §5 `Idempotency-Key`): one claim per key and
  * scope, also under concurrency; completion, release, take-over of an abandoned claim, and expiry.
  * A returned record's `fingerprint` equals the caller's when the bodies match and differs from it
  * when they do not (stores may keep only a digest). `create` gives a fresh, empty store.

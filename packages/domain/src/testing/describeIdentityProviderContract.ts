@@ -22,7 +22,7 @@ async function expectCode(promise: Promise<unknown>, code: ErrorCode): Promise<D
 }
 
 /**
- * Behaviour every `IdentityProvider` must have (SPEC §3): credentials, token rotation with reuse
+ * Behaviour every `IdentityProvider` must have (http-api.md §3): credentials, token rotation with reuse
  * detection, sign-out that also ends access tokens. `create` gives a fresh provider with no users.
  */
 export function describeIdentityProviderContract(

@@ -60,7 +60,7 @@ function writableCopy(session: BrowserSession, fields: Partial<BrowserSession>):
 }
 
 /**
- * Behaviour every `SessionRepository` must have (SPEC §5): round trips, project scoping, paging,
+ * Behaviour every `SessionRepository` must have (http-api.md §5): round trips, project scoping, paging,
  * statistics, and the reconciler's claim, which must be exclusive under concurrency.
  * `create` gives a fresh, empty store.
  */

@@ -1,4 +1,4 @@
-/** Regions Browserbase runs browsers in (SPEC §5); the first is the default. */
+/** Regions Browserbase runs browsers in (http-api.md §5); the first is the default. */
 export const BROWSERBASE_REGIONS = ['us-west-2', 'us-east-1', 'eu-central-1', 'ap-southeast-1'] as const;
 
 /** One Browserbase region code. */

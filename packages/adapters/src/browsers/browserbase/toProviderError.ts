@@ -17,7 +17,7 @@ export interface ProviderErrorContext {
 const MAX_DETAIL_CHARS = 300;
 
 /**
- * Maps whatever a Browserbase SDK call threw to a `ProviderError` (SPEC §2): 429 →
+ * Maps whatever a Browserbase SDK call threw to a `ProviderError` (http-api.md §2): 429 →
  * `provider_rate_limited` with `Retry-After` in seconds, any other status → `provider_error`,
  * our own timeout → `provider_timeout`, refused/reset/DNS → `provider_unavailable`, and a body we
  * cannot read → `provider_error`. Details name the status, never the API key.

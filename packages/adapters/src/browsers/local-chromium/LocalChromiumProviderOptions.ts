@@ -3,7 +3,7 @@ import type { EgressPolicyOptions } from './egress/EgressPolicy.ts';
 import type { FindChromiumOptions } from './findChromium.ts';
 import type { IsolationSetting } from './isolation/BrowserConfinement.ts';
 
-/** How the local provider is set up (SPEC §9: `PUBLIC_URL`, `DATA_DIR`, `CHROMIUM_PATH`, `LOCAL_*`). */
+/** How the local provider is set up (http-api.md §9: `PUBLIC_URL`, `DATA_DIR`, `CHROMIUM_PATH`, `LOCAL_*`). */
 export interface LocalChromiumProviderOptions {
   /** Base of the `connectUrl`s handed out (`http:` → `ws:`, `https:` → `wss:`; a path is kept). */
   readonly publicUrl: string;

@@ -29,7 +29,7 @@ export interface IsolationHarness {
 export const SERVICE_SECRET_VARIABLE = 'BROWSERDECK_ISOLATION_CANARY';
 
 /**
- * The isolation contract of every provider that runs browsers on our hosts (SPEC §7, issue 14): a
+ * The isolation contract of every provider that runs browsers on our hosts (http-api.md §7, issue 14): a
  * browser is a sealed box. Each case is a regression test for one finding of the security review
  * and drives a real browser through its `connectUrl`. Traffic goes only to loopback servers the
  * suite starts itself (which the egress proxy must refuse); private, link-local and public

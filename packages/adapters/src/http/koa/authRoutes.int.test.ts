@@ -27,7 +27,7 @@ describeAuthContract('local (LocalIdentityProvider, Ed25519 tokens, argon2id)', 
           clock,
           ids,
           tokens: new JwtTokenService({ keys }),
-          // Real argon2id at test cost; the SPEC cost is checked in LocalIdentityProvider.test.ts.
+          // Real argon2id at test cost; the contract's cost is checked in LocalIdentityProvider.test.ts.
           passwords: new Argon2PasswordHasher({ memoryCost: 64, timeCost: 1, parallelism: 1 }),
         }),
     }),

@@ -26,7 +26,7 @@ async function refused(res: Response, path: string): Promise<void> {
   expect(problem.errors?.map((e) => e.path)).toEqual([path]);
 }
 
-describe('control characters (SPEC §10)', () => {
+describe('control characters (http-api.md §10)', () => {
   it.each([
     ['NUL', '\u0000'],
     ['a tab', '\t'],
@@ -89,7 +89,7 @@ describe('control characters (SPEC §10)', () => {
   });
 });
 
-describe('e-mail normalisation (SPEC §10)', () => {
+describe('e-mail normalisation (http-api.md §10)', () => {
   it('signs up and in with NFKC look-alikes of one address, and refuses the second sign-up', async () => {
     const password = 'correct horse';
     const up = await call('POST', '/v1/auth/signup', { email: ' ＢＯＢ＠Example．com ', password });

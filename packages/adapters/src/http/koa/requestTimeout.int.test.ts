@@ -66,7 +66,7 @@ const SIGNIN_HEAD =
   'POST /v1/auth/signin HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n' +
   'Content-Length: 100000\r\n\r\n{"email":"';
 
-describe('request cut-off (SPEC §10)', () => {
+describe('request cut-off (http-api.md §10)', () => {
   it('answers a request still sending its body after the timeout 503, then closes its socket', async () => {
     t = await createTestApp({ overrides: { requestTimeoutMs: 300 } });
     const { answer, answeredAt, closedAt } = await slowRequest(t.baseUrl, SIGNIN_HEAD);

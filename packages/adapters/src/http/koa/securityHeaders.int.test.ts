@@ -13,7 +13,7 @@ function expectSecurityHeaders(res: Response, what: string, policy = API_POLICY)
   expect(res.headers.get('content-security-policy'), what).toBe(policy);
 }
 
-describe('security headers (SPEC §10)', () => {
+describe('security headers (http-api.md §10)', () => {
   it('are on every kind of answer: success, no content, problems, 404, 405, OPTIONS, HEAD, metrics', async () => {
     t = await createTestApp();
     const user = await t.signUpAndIn();

@@ -14,7 +14,7 @@ export interface Argon2Parameters {
   parallelism: number;
 }
 
-/** SPEC §10 (OWASP's minimum): 19 MiB, two passes, one lane. */
+/** http-api.md §10 (OWASP's minimum): 19 MiB, two passes, one lane. */
 export const DEFAULT_ARGON2_PARAMETERS: Argon2Parameters = Object.freeze({
   memoryCost: 19_456,
   timeCost: 2,
@@ -28,7 +28,7 @@ export const DEFAULT_ARGON2_PARAMETERS: Argon2Parameters = Object.freeze({
 export class Argon2PasswordHasher implements PasswordHasher {
   private readonly parameters: Argon2Parameters;
 
-  /** Parameters default to SPEC §10; lower them only in tests. */
+  /** Parameters default to http-api.md §10; lower them only in tests. */
   constructor(parameters: Partial<Argon2Parameters> = {}) {
     this.parameters = { ...DEFAULT_ARGON2_PARAMETERS, ...parameters };
   }

@@ -16,7 +16,7 @@ import { LocalIdentityProvider, type LocalIdentityProviderDeps } from './LocalId
 import type { LocalIdentityStore } from './LocalIdentityStore.ts';
 
 const keys = await importJwtKeys(newEd25519Pem());
-/** Real argon2id, cheap enough for many tests; one test below uses the SPEC parameters. */
+/** Real argon2id, cheap enough for many tests; one test below uses the contract's parameters. */
 const CHEAP = { memoryCost: 64, timeCost: 1, parallelism: 1 };
 const PASSWORD = 'correct horse battery';
 
@@ -68,7 +68,7 @@ describe('LocalIdentityProvider', () => {
     expect(build().identity.name).toBe('local');
   });
 
-  it('stores an argon2id hash with the SPEC parameters (m=19456, t=2, p=1) by default', async () => {
+  it('stores an argon2id hash with the contract parameters (m=19456, t=2, p=1) by default', async () => {
     const { identity, store } = build({ passwords: new Argon2PasswordHasher() });
     const user = await identity.signUp({ email: 'ada@example.com', password: PASSWORD, metadata: { a: 1 } });
     const stored = await store.findCredentialByEmail('ada@example.com');

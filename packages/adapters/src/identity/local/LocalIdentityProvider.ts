@@ -15,7 +15,7 @@ import type { LocalIdentityStore } from './LocalIdentityStore.ts';
 import type { PasswordHasher } from './PasswordHasher.ts';
 import { hashRefreshToken, newRefreshToken } from './refreshTokens.ts';
 
-/** SPEC §9 defaults: 15 minutes and 30 days. */
+/** http-api.md §9 defaults: 15 minutes and 30 days. */
 export const DEFAULT_ACCESS_TOKEN_TTL_SEC = 900;
 export const DEFAULT_REFRESH_TOKEN_TTL_SEC = 2_592_000;
 

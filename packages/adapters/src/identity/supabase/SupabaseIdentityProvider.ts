@@ -95,7 +95,7 @@ export class SupabaseIdentityProvider implements IdentityProvider {
       throw new ConflictError('email_taken', 'An account with this e-mail already exists.');
     }
     if (typeof user?.id !== 'string') throw new Error('GoTrue answered the sign-up with no user.');
-    // Sign-up hands out no tokens here (SPEC §3): end the session GoTrue opened.
+    // Sign-up hands out no tokens here (http-api.md §3): end the session GoTrue opened.
     if (typeof body.access_token === 'string') await this.logOut(body.access_token);
     return { id: user.id, email: typeof user.email === 'string' ? user.email : email };
   }

@@ -4,7 +4,7 @@ import { GoTrueRequestError } from './GoTrueRequestError.ts';
 /** The GoTrue calls whose refusals mean something to the domain. */
 export type GoTrueOperation = 'signUp' | 'signIn' | 'refresh';
 
-/** Same words for unknown e-mails and wrong passwords (SPEC §3). */
+/** Same words for unknown e-mails and wrong passwords (http-api.md §3). */
 export const INVALID_CREDENTIALS_MESSAGE = 'E-mail or password is wrong.';
 /** Unknown, expired, revoked or reused refresh tokens. */
 export const INVALID_REFRESH_TOKEN_MESSAGE = 'The refresh token is not valid.';

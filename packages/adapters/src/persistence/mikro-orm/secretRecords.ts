@@ -25,7 +25,7 @@ export function openSealedOrPlain(
 
 /**
  * The connect URL `browser_sessions.connect_url` holds: sealed (it carries the provider's signing
- * key, SPEC §10), or, in rows written before it was sealed, the plain URL, which has a scheme's `:`.
+ * key, http-api.md §10), or, in rows written before it was sealed, the plain URL, which has a scheme's `:`.
  */
 export function openConnectUrl(secrets: SecretBox, stored: string): string {
   return openSealedOrPlain(secrets, stored, (value) => value === '' || value.includes(':'));

@@ -6,7 +6,7 @@ import { openConnectUrl, openSecretRecord, sealSecretRecord } from './secretReco
 
 /**
  * The row for `session`, no sync lease. `env` and `connectUrl` are sealed: the connect URL carries
- * the provider's signing key (`?signingKey=…`), which is never stored in plain text (SPEC §10).
+ * the provider's signing key (`?signingKey=…`), which is never stored in plain text (http-api.md §10).
  */
 export function toSessionRow(session: BrowserSession, secrets: SecretBox): StoredBrowserSession {
   return {

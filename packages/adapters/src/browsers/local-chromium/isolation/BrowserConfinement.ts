@@ -10,7 +10,7 @@ import { type BrowserUser, resolveBrowserUser } from './browserUser.ts';
 const run = promisify(execFile);
 
 /**
- * How local browsers are confined (SPEC §7, docs/security.md):
+ * How local browsers are confined (http-api.md §7, docs/security.md):
  * - `bubblewrap`: an unprivileged user, Chromium's sandbox, and a bubblewrap filesystem view of
  *   system files (read-only), the browser's folder (read-only) and its own profile: nothing else.
  * - `namespaces`: an unprivileged user, Chromium's sandbox, and a mount namespace (util-linux

@@ -11,7 +11,7 @@ describe('ERROR_STATUS', () => {
     }
   });
 
-  it('states SPEC §2 statuses', () => {
+  it('states http-api.md §2 statuses', () => {
     expect(ERROR_STATUS.validation_failed.status).toBe(400);
     expect(ERROR_STATUS.method_not_allowed.status).toBe(405);
     expect(ERROR_STATUS.provider_timeout.status).toBe(504);

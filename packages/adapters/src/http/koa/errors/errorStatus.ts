@@ -7,7 +7,7 @@ export interface ErrorStatus {
 }
 
 /**
- * Every error code mapped to its HTTP status and problem title (SPEC §2). The `Record` type makes this
+ * Every error code mapped to its HTTP status and problem title (http-api.md §2). The `Record` type makes this
  * table exhaustive: adding a code to the domain's `ERROR_CODES` without a row here fails typecheck.
  */
 export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {

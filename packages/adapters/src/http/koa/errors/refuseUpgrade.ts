@@ -7,7 +7,7 @@ import { problemBody } from './writeProblem.ts';
 
 /**
  * Answers an HTTP upgrade (a WebSocket handshake) that cannot be served the way every API error is
- * answered (SPEC §2): the problem body of `code`, `application/problem+json`, and the caller's sane
+ * answered (http-api.md §2): the problem body of `code`, `application/problem+json`, and the caller's sane
  * `X-Request-Id` echoed (else a new one); then closes the connection. Koa never sees upgrades, so
  * this writes the response on the socket itself. `mountPrefix` is where the API is served (e.g.
  * `/browserdeck`), for the problem's `type` link.

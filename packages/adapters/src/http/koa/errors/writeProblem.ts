@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { mountPrefix } from '../routing/mountPrefix.ts';
 import { ERROR_STATUS, problemType } from './errorStatus.ts';
 
-/** The RFC 9457 body of every error answer (SPEC §2). */
+/** The RFC 9457 body of every error answer (http-api.md §2). */
 export interface ProblemBody {
   type: string;
   title: string;

@@ -6,7 +6,7 @@ import { assertProblem } from '../testing/assertProblem.ts';
 import { createTestApp, type TestApp, type TestUser } from '../testing/createTestApp.ts';
 
 /**
- * What the API answers when the cloud-browser provider fails (SPEC §2, §5), with sessions already in
+ * What the API answers when the cloud-browser provider fails (http-api.md §2, §5), with sessions already in
  * the project so that "nothing stored" is checked against a non-empty list, and what happens when
  * storing fails after the provider started a browser.
  */

@@ -7,7 +7,7 @@ const EXPOSE_HEADERS = 'X-Request-Id, Retry-After, X-Sync-Error, Idempotent-Repl
 
 /**
  * CORS for the configured origins only (`*` allows any), by `@koa/cors`. With no origins configured it
- * adds nothing: browsers then refuse cross-origin calls (SPEC §10: closed unless configured). Bearer
+ * adds nothing: browsers then refuse cross-origin calls (http-api.md §10: closed unless configured). Bearer
  * tokens travel in a header, so credentials (cookies) are never allowed.
  */
 export function cors(origins: readonly string[]): Middleware {

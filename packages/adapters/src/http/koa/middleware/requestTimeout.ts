@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { httpError } from '../errors/toDomainError.ts';
 import { httpState } from '../HttpState.ts';
 
-/** SPEC §10: a request that takes longer than this is cut off with 503. */
+/** http-api.md §10: a request that takes longer than this is cut off with 503. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** How long a cut-off connection may take to deliver its 503 before it is destroyed regardless. */

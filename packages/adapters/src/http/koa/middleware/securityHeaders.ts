@@ -6,7 +6,7 @@ import type { Middleware } from 'koa';
  */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-/** Headers every response carries, whatever answers it (SPEC §10). */
+/** Headers every response carries, whatever answers it (http-api.md §10). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'Content-Security-Policy': API_CONTENT_SECURITY_POLICY,

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AgentSchema } from '../schemas/agentSchemas.ts';
 import { isoTimestamp } from './isoTimestamp.ts';
 
-/** The JSON of an agent (SPEC §6). */
+/** The JSON of an agent (http-api.md §6). */
 export type AgentJson = z.output<typeof AgentSchema>;
 
 /** An agent as the API shows it: camelCase, ISO 8601 UTC timestamps with milliseconds. */

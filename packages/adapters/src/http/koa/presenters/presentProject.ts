@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ProjectSchema } from '../schemas/projectSchemas.ts';
 import { isoTimestamp } from './isoTimestamp.ts';
 
-/** The JSON of a project (SPEC §4). */
+/** The JSON of a project (http-api.md §4). */
 export type ProjectJson = z.output<typeof ProjectSchema>;
 
 /** A project as the API shows it: snake_case, ISO 8601 UTC timestamps with milliseconds. */

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { SessionSchema } from '../schemas/sessionSchemas.ts';
 import { isoTimestamp } from './isoTimestamp.ts';
 
-/** The JSON of a session (SPEC §5). */
+/** The JSON of a session (http-api.md §5). */
 export type SessionJson = z.output<typeof SessionSchema>;
 
 /**

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { TokenResponse } from '../schemas/authSchemas.ts';
 import { isoTimestamp } from './isoTimestamp.ts';
 
-/** The JSON of a token pair (SPEC §3). */
+/** The JSON of a token pair (http-api.md §3). */
 export type TokenResponseJson = z.output<typeof TokenResponse>;
 
 /** A sign-in or refresh grant as the API shows it. */

@@ -27,7 +27,7 @@ const one = { description: 'The agent.', schema: AgentSchema };
 
 /**
  * `/v1/{provider}/projects/{project_id}/agents`: stored session recipes of one of the caller's
- * projects (SPEC §6). `{provider}` is `providerName` or `cloudbrowser`; anything else is a 404.
+ * projects (http-api.md §6). `{provider}` is `providerName` or `cloudbrowser`; anything else is a 404.
  */
 export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRoute[] {
   const scope = { tag: TAG, auth: true as const, pathValues: providerPathValues(providerName) };

@@ -34,7 +34,7 @@ export interface AuthRouteDeps {
 
 const TAG = 'Authentication';
 
-/** `/v1/auth`: sign-up, sign-in, refresh, sign-out, current user, sync (SPEC §3). */
+/** `/v1/auth`: sign-up, sign-in, refresh, sign-out, current user, sync (http-api.md §3). */
 export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
   return [
     defineRoute({

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
 import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
 
-/** Who may read `/metrics` and which app serves it (SPEC §9: `METRICS_TOKEN`, `METRICS_LISTEN`). */
+/** Who may read `/metrics` and which app serves it (http-api.md §9: `METRICS_TOKEN`, `METRICS_LISTEN`). */
 export interface MetricsEndpointOptions {
   /**
    * When set, `/metrics` requires `Authorization: Bearer <token>`, compared in constant time;

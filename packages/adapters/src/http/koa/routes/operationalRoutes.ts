@@ -25,7 +25,7 @@ export interface OperationalRouteDeps {
 const TAG = 'Operations';
 
 /**
- * `/healthz`, `/readyz`, `/metrics`, `/openapi.json`, `/docs` (SPEC §8). No access token; `/metrics`
+ * `/healthz`, `/readyz`, `/metrics`, `/openapi.json`, `/docs` (http-api.md §8). No access token; `/metrics`
  * may need its own bearer token, or be served by another app (`metricsEndpoint`).
  */
 export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {

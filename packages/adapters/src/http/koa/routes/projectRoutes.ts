@@ -30,7 +30,7 @@ export interface ProjectRouteDeps {
 const TAG = 'Projects';
 const one = { description: 'The project.', schema: ProjectSchema };
 
-/** `/v1/projects`: the caller's projects. Another user's project is a 404 (SPEC §4). */
+/** `/v1/projects`: the caller's projects. Another user's project is a 404 (http-api.md §4). */
 export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
   return [
     defineRoute({

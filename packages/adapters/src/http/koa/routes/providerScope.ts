@@ -1,4 +1,4 @@
-/** The alias the `{provider}` path segment always accepts for the configured provider (SPEC §5). */
+/** The alias the `{provider}` path segment always accepts for the configured provider (http-api.md §5). */
 export const PROVIDER_ALIAS = 'cloudbrowser';
 
 /** The path of a project's session and agent routes; `{provider}` is checked through `pathValues`. */

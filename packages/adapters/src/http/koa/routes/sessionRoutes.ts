@@ -39,7 +39,7 @@ const PROVIDER_ERRORS = ['provider_error', 'provider_unavailable', 'provider_tim
 
 /**
  * `/v1/{provider}/projects/{project_id}/sessions`: cloud-browser sessions of one of the caller's
- * projects (SPEC §5). `{provider}` is `providerName` or `cloudbrowser`; anything else is a 404.
+ * projects (http-api.md §5). `{provider}` is `providerName` or `cloudbrowser`; anything else is a 404.
  */
 export function sessionRoutes(deps: SessionRouteDeps, providerName: string): AnyRoute[] {
   const pathValues = providerPathValues(providerName);

@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { httpError, isDomainError } from '../errors/toDomainError.ts';
 import { HTTP_METHODS } from './RouteDefinition.ts';
 
-/** SPEC §1: bodies over 1 MiB are refused with 413. */
+/** http-api.md §1: bodies over 1 MiB are refused with 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 const readJson = bodyParser({
@@ -37,7 +37,7 @@ export async function parseJsonBody(ctx: Context): Promise<unknown> {
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
     throw httpError('unsupported_media_type', 'Compressed request bodies are not accepted.');
   }
-  // Attached before the parser reads: it decodes leniently (U+FFFD for a bad byte), SPEC §1 says UTF-8.
+  // Attached before the parser reads: it decodes leniently (U+FFFD for a bad byte), http-api.md §1 says UTF-8.
   const utf8 = watchUtf8(req);
   try {
     let parsed = false;

@@ -4,7 +4,7 @@ import type { FieldError } from '@browserdeck/domain';
  * Every `__proto__` key in a parsed JSON body, as field errors. `JSON.parse` keeps such a key as an
  * own property, but zod's records drop it without a word and an assignment anywhere downstream would
  * replace an object's prototype instead of storing a value; so it is refused like any other invalid
- * field (SPEC §1: nothing is silently ignored). The walk is iterative: a deeply nested body cannot
+ * field (http-api.md §1: nothing is silently ignored). The walk is iterative: a deeply nested body cannot
  * overflow the stack.
  */
 export function protoKeyErrors(body: unknown): FieldError[] {

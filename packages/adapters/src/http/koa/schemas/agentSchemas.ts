@@ -79,7 +79,7 @@ export const ListAgentsQuery = z.object({
   active_only: queryBoolean.optional().meta({ description: 'true lists only active agents; default false.' }),
 });
 
-/** An agent as every agent endpoint answers it (SPEC §6); `projectId` is our project id. */
+/** An agent as every agent endpoint answers it (http-api.md §6); `projectId` is our project id. */
 export const AgentSchema = z.object({
   id: z.string(),
   projectId: z.string(),

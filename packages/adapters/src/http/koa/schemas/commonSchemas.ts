@@ -2,7 +2,7 @@ import { ERROR_CODES, jsonTextProblem, type TextKind, textProblem } from '@brows
 import { z } from 'zod';
 
 /**
- * A zod check for the domain's character rule of `kind` (SPEC §10: names refuse control
+ * A zod check for the domain's character rule of `kind` (http-api.md §10: names refuse control
  * characters, free text allows tab and line breaks, opaque values refuse NUL). Use it after `trim`.
  */
 export function textRule(kind: TextKind) {
@@ -24,7 +24,7 @@ export const uuidParam = z.guid({ message: 'must be a UUID' }).toLowerCase();
 /** `/projects/{project_id}…` */
 export const projectIdParams = z.object({ project_id: uuidParam });
 
-/** A query boolean: exactly `true` or `false` (SPEC §1). */
+/** A query boolean: exactly `true` or `false` (http-api.md §1). */
 export const queryBoolean = z
   .enum(['true', 'false'], { message: 'must be true or false' })
   .transform((value) => value === 'true');
@@ -60,7 +60,7 @@ export const FieldErrorSchema = z.object({
   message: z.string(),
 });
 
-/** RFC 9457 problem details, the body of every error (SPEC §2). */
+/** RFC 9457 problem details, the body of every error (http-api.md §2). */
 export const ProblemSchema = z
   .object({
     type: z.string().meta({ description: 'URI reference of the error code in /docs.' }),

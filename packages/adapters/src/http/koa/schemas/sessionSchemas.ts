@@ -84,7 +84,7 @@ export const SessionLogsQuery = z.object({
 
 const nullableTimestamp = timestamp.nullable();
 
-/** A session as create, get, release and list answer it (SPEC §5). */
+/** A session as create, get, release and list answer it (http-api.md §5). */
 export const SessionSchema = z.object({
   id: z.string(),
   providerSessionId: z.string(),

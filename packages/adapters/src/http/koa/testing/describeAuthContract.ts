@@ -26,7 +26,7 @@ export interface AuthContractOptions<W extends AuthContractWorld> {
 }
 
 /**
- * The HTTP auth contract of SPEC §3 through the real Koa app, for any identity provider: what a
+ * The HTTP auth contract of http-api.md §3 through the real Koa app, for any identity provider: what a
  * client sees must not depend on `IDENTITY_PROVIDER`.
  */
 export function describeAuthContract<W extends AuthContractWorld>(
