@@ -25,7 +25,7 @@ import { SessionReconciler } from './SessionReconciler.ts';
  * an app that embeds it, and the HTTP tests. Defaults fit an embedding app: SQLite in the data
  * folder, local identity, local Chromium. Adapter modules a host does not choose are never loaded.
  * Returns the use cases by feature, the HTTP app with its upgrade handler, and `start`/`close` for
- * the background work and the resources it opened (docs/adr/0011-one-composition.md).
+ * the background work and the resources it opened (docs/adr/0009-one-composition.md).
  */
 export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promise<Browserdeck> {
   const dataDir = resolve(options.dataDir ?? './data');
