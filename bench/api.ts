@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Child, freePort, startChild } from './childProcess.ts';
+import { freePort } from '../test/freePort.ts';
+import { type Child, startChild } from './childProcess.ts';
 
 const MAIN = resolve(import.meta.dirname, '../examples/server/src/main.ts');
 

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 
 /** A helper process the benchmark started, and how to stop it. */
 export interface Child {
@@ -8,20 +7,6 @@ export interface Child {
   output(): string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when it has exited. */
   stop(graceMs?: number): Promise<void>;
-}
-
-/** A free loopback port (the OS picks; another process may race us, which is acceptable here). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /**

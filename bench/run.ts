@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../test/freePort.ts';
 import { createDatabase, startPostgresServer } from '../test/postgresServer.ts';
 import {
   createLoad,
@@ -25,7 +26,7 @@ import {
   seededServer,
   type ThroughputResult,
 } from './apiThroughput.ts';
-import { type Child, freePort, startChild } from './childProcess.ts';
+import { type Child, startChild } from './childProcess.ts';
 import { load } from './load.ts';
 import { monotonicUs, type ProfileTop, type ProfileWindow, summariseProfile } from './profileSummary.ts';
 import { browserbaseEnv, type OverheadResult, runProviderOverhead } from './providerOverhead.ts';

@@ -5,7 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { type Child, freePort, startChild } from './childProcess.ts';
+import { freePort } from '../test/freePort.ts';
+import { type Child, startChild } from './childProcess.ts';
 
 const MAIN = resolve(import.meta.dirname, '../examples/server/src/main.ts');
 

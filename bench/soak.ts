@@ -15,9 +15,10 @@
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
+import { freePort } from '../test/freePort.ts';
 import { createDatabase, dropDatabase, startPostgresServer } from '../test/postgresServer.ts';
 import { startApiServer } from './api.ts';
-import { type Child, freePort, startChild } from './childProcess.ts';
+import { type Child, startChild } from './childProcess.ts';
 import { browserbaseEnv } from './providerOverhead.ts';
 import { cpuSeconds, type RssSample, rssMiB, sampleRss } from './rssSampler.ts';
 import { startWorkload } from './soakWorkload.ts';

@@ -102,12 +102,7 @@ describe('two server instances on one PostgreSQL database, Browserbase provider'
     // Each with its own API key, so the stand-in can tell their requests apart.
     a = await startServerProcess({ ...env, BROWSERBASE_API_KEY: 'test-api-key-a' });
     b = await startServerProcess({ ...env, BROWSERBASE_API_KEY: 'test-api-key-b' });
-    orm = await MikroORM.init({
-      clientUrl: db.url,
-      entities: [],
-      discovery: { warnWhenNoEntities: false },
-      pool: { min: 0, max: 1 },
-    });
+    orm = await openRawConnection(db.url);
   });
 
   afterAll(async () => {
@@ -272,12 +267,7 @@ describe('two server instances on one PostgreSQL database, local Chromium provid
     };
     a = await startServerProcess(env);
     b = await startServerProcess(env);
-    orm = await MikroORM.init({
-      clientUrl: db.url,
-      entities: [],
-      discovery: { warnWhenNoEntities: false },
-      pool: { min: 0, max: 1 },
-    });
+    orm = await openRawConnection(db.url);
   });
 
   afterAll(async () => {
@@ -366,3 +356,13 @@ describe('two server instances on one PostgreSQL database, local Chromium provid
     }
   });
 });
+
+/** A connection of the test's own, with no entities, to read what the servers stored. */
+function openRawConnection(url: string): Promise<MikroORM> {
+  return MikroORM.init({
+    clientUrl: url,
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
+    pool: { min: 0, max: 1 },
+  });
+}

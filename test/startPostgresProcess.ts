@@ -1,10 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, chown, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './freePort.ts';
 import { type PostgresAccount, postgresAccount } from './postgresAccount.ts';
 import type { PostgresServer } from './postgresServer.ts';
 
@@ -194,17 +194,4 @@ function explain(error: Error & { code?: unknown; killed?: boolean }, program: s
         : error.message.split('\n')[0];
   const lines = log.trim().split('\n').slice(-6).join('\n    ');
   return lines ? `${what}\n    ${lines}` : `${what}`;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }

@@ -1,11 +1,4 @@
-import type {
-  AgentRepository,
-  IdempotencyStore,
-  ProjectRepository,
-  RateLimiter,
-  SessionRepository,
-  UserRepository,
-} from '@browserdeck/domain';
+import type { UseCasePorts } from '@browserdeck/domain';
 import type { HttpDatabaseHooks } from '../http/koa/HttpAppDeps.ts';
 import type { LocalIdentityStore } from '../identity/local/LocalIdentityStore.ts';
 import type { IssuedRefreshTokenStore } from '../identity/supabase/IssuedRefreshTokenStore.ts';
@@ -16,14 +9,8 @@ import type { RevokedSessionStore } from '../identity/supabase/RevokedSessionSto
  * providers need, and the hooks the HTTP app uses to check and scope the database. The MikroORM
  * adapter builds one (`createMikroOrmStorage`); tests build one from the domain's in-memory ports.
  */
-export interface BrowserdeckStorage {
-  users: UserRepository;
-  projects: ProjectRepository;
-  sessions: SessionRepository;
-  agents: AgentRepository;
-  idempotency: IdempotencyStore;
-  /** Shared by every instance on the same database when it lives there. */
-  rateLimiter: RateLimiter;
+export interface BrowserdeckStorage
+  extends Pick<UseCasePorts, 'users' | 'projects' | 'sessions' | 'agents' | 'idempotency' | 'rateLimiter'> {
   /** Credentials and sign-in sessions of the local identity provider (its default needs them). */
   localIdentity?: LocalIdentityStore | undefined;
   /** Sign-outs and refresh tokens the Supabase identity provider must share between instances. */

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { createUseCases, SystemClock } from '@browserdeck/domain';
 import compose from 'koa-compose';
 import { pino } from 'pino';
+import type { UpgradeCapability } from '../browsers/ProviderCapabilities.ts';
 import { createHttpApp, createMetricsApp } from '../http/koa/createHttpApp.ts';
 import { refuseUpgrade } from '../http/koa/errors/refuseUpgrade.ts';
 import type { HttpAppDeps } from '../http/koa/HttpAppDeps.ts';
@@ -131,8 +132,8 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
 
 /** The HTTP side: the app, the same as a middleware, the upgrade handler and server options. */
 function composeHttp(
-  deps: HttpAppDeps,
-  upgrades: NonNullable<Browserdeck['provider']['capabilities']>['upgrades'],
+  deps: HttpAppDeps & { metrics: MetricsRegistry },
+  upgrades: UpgradeCapability | undefined,
   mountPrefix: string,
 ): BrowserdeckHttp {
   const app = createHttpApp(deps);
@@ -149,7 +150,7 @@ function composeHttp(
       };
       refuseUpgrade(req, socket, code, detail, mountPrefix);
     },
-    createMetricsApp: () => createMetricsApp({ ...deps, metrics: deps.metrics ?? new MetricsRegistry() }),
+    createMetricsApp: () => createMetricsApp(deps),
     serverOptions: httpServerOptions(deps.settings?.requestTimeoutMs),
     deps,
   };

@@ -21,19 +21,20 @@ describeBrowserProviderContract('FakeBrowserProvider (one instance of a local-st
 });
 
 describe('FakeBrowserProvider', () => {
+  const request = {
+    sessionId: 's',
+    projectId: 'p',
+    providerProjectId: 'fake-project',
+    region: 'us-west-2',
+    timeoutSec: 300,
+    contextId: null,
+    extensionId: null,
+  };
+
   it('with an instanceId, stands for one instance: another one knows none of its sessions', async () => {
     const clock = new ManualClock();
     const a = new FakeBrowserProvider({ clock, instanceId: 'instance-a' });
     const b = new FakeBrowserProvider({ clock, instanceId: 'instance-b' });
-    const request = {
-      sessionId: 's',
-      projectId: 'p',
-      providerProjectId: 'fake-project',
-      region: 'us-west-2',
-      timeoutSec: 300,
-      contextId: null,
-      extensionId: null,
-    };
     const created = await a.create(request);
     expect(created.instanceId).toBe('instance-a');
     expect((await b.create(request)).providerSessionId).not.toBe(created.providerSessionId);
@@ -44,15 +45,6 @@ describe('FakeBrowserProvider', () => {
   it('fails the next call of the given kind once, with the code and retry-after given', async () => {
     const provider = new FakeBrowserProvider({ clock: new ManualClock() });
     provider.failNext('create', 'provider_rate_limited', 7);
-    const request = {
-      sessionId: 's',
-      projectId: 'p',
-      providerProjectId: 'fake-project',
-      region: 'us-west-2',
-      timeoutSec: 300,
-      contextId: null,
-      extensionId: null,
-    };
     await expect(provider.create(request)).rejects.toMatchObject({
       code: 'provider_rate_limited',
       retryAfterSec: 7,

@@ -159,21 +159,11 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
   it('leaves no temporary profile when the process exits without close()', async () => {
     const scratch = await makeScratchDir();
     cleanups.push(scratch.remove);
-    const script = `
-      import { SystemClock } from '@browserdeck/domain';
-      import { LocalChromiumProvider } from ${JSON.stringify(join(import.meta.dirname, 'index.ts'))};
-      const provider = new LocalChromiumProvider({ publicUrl: 'http://127.0.0.1:1', dataDir: ${JSON.stringify(scratch.dir)},
-        tempDir: ${JSON.stringify(scratch.dir)}, maxSessions: 2, maxSessionsPerProject: 2, warmBrowsers: 1, clock: new SystemClock() });
-      await provider.start();
-      await provider.create({ sessionId: 's', projectId: 'p', providerProjectId: 'local', region: 'local',
-        timeoutSec: 300, contextId: null, extensionId: null });
-      await provider.warmPoolSettled();
-      console.log(JSON.stringify({ profiles: (await import('node:fs')).readdirSync(${JSON.stringify(scratch.dir)}).length }));
-      process.exit(0);`;
-    const service = spawn(process.execPath, ['--conditions=source', '--input-type=module', '-e', script], {
-      cwd: import.meta.dirname,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const service = spawnServiceWithBrowsers(
+      scratch.dir,
+      `console.log(JSON.stringify({ profiles: (await import('node:fs')).readdirSync(${JSON.stringify(scratch.dir)}).length }));
+      process.exit(0);`,
+    );
     let output = '';
     service.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -189,21 +179,11 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
   it('browsers die with the service even when it is killed outright (SIGKILL)', async () => {
     const scratch = await makeScratchDir();
     cleanups.push(scratch.remove);
-    const script = `
-      import { SystemClock } from '@browserdeck/domain';
-      import { LocalChromiumProvider } from ${JSON.stringify(join(import.meta.dirname, 'index.ts'))};
-      const provider = new LocalChromiumProvider({ publicUrl: 'http://127.0.0.1:1', dataDir: ${JSON.stringify(scratch.dir)},
-        tempDir: ${JSON.stringify(scratch.dir)}, maxSessions: 2, maxSessionsPerProject: 2, warmBrowsers: 1, clock: new SystemClock() });
-      await provider.start();
-      await provider.create({ sessionId: 's', projectId: 'p', providerProjectId: 'local', region: 'local',
-        timeoutSec: 300, contextId: null, extensionId: null });
-      await provider.warmPoolSettled();
-      console.log('ready');
-      setInterval(() => {}, 1000);`;
-    const service = spawn(process.execPath, ['--conditions=source', '--input-type=module', '-e', script], {
-      cwd: import.meta.dirname,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const service = spawnServiceWithBrowsers(
+      scratch.dir,
+      `console.log('ready');
+      setInterval(() => {}, 1000);`,
+    );
     await new Promise<void>((resolve, reject) => {
       service.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
       service.once('exit', (code) => reject(new Error(`the service exited early (${code})`)));
@@ -222,6 +202,27 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
     expect((error as Error).message).toMatch(/CHROMIUM_PATH.*apt-get install chromium.*@sparticuz\/chromium/);
   });
 });
+
+/**
+ * A service process with a local provider whose profiles and temporary folders are in `dir`: one
+ * session and one warm browser started, then `then` (a module's code) runs.
+ */
+function spawnServiceWithBrowsers(dir: string, then: string) {
+  const script = `
+      import { SystemClock } from '@browserdeck/domain';
+      import { LocalChromiumProvider } from ${JSON.stringify(join(import.meta.dirname, 'index.ts'))};
+      const provider = new LocalChromiumProvider({ publicUrl: 'http://127.0.0.1:1', dataDir: ${JSON.stringify(dir)},
+        tempDir: ${JSON.stringify(dir)}, maxSessions: 2, maxSessionsPerProject: 2, warmBrowsers: 1, clock: new SystemClock() });
+      await provider.start();
+      await provider.create({ sessionId: 's', projectId: 'p', providerProjectId: 'local', region: 'local',
+        timeoutSec: 300, contextId: null, extensionId: null });
+      await provider.warmPoolSettled();
+      ${then}`;
+  return spawn(process.execPath, ['--conditions=source', '--input-type=module', '-e', script], {
+    cwd: import.meta.dirname,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
 
 /**
  * The browsers whose profile is under `dir`, one pid each: the leader of its process group (the

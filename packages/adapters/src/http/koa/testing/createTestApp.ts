@@ -16,7 +16,6 @@ import {
 import type Koa from 'koa';
 import { pino } from 'pino';
 import { createBrowserdeck } from '../../../composition/createBrowserdeck.ts';
-import { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
 import { createHttpApp } from '../createHttpApp.ts';
 import type { HttpAppDeps, HttpDatabaseHooks, HttpSettings, HttpUseCases } from '../HttpAppDeps.ts';
 
@@ -179,7 +178,6 @@ export async function createTestApp(
     logger,
     clock,
     ids,
-    metrics: new MetricsRegistry(),
   });
   const deps = withOverrides(browserdeck.http.deps, { checkReadiness, translateError, requestScope }, rest);
   const app = createHttpApp(deps);
