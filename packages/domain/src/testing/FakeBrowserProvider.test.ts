@@ -57,15 +57,7 @@ describe('FakeBrowserProvider', () => {
   it('reports a status set on its side, with an end time for a terminal one', async () => {
     const clock = new ManualClock('2026-01-01T00:00:00.000Z');
     const provider = new FakeBrowserProvider({ clock });
-    const created = await provider.create({
-      sessionId: 's',
-      projectId: 'p',
-      providerProjectId: 'fake-project',
-      region: 'us-west-2',
-      timeoutSec: 300,
-      contextId: null,
-      extensionId: null,
-    });
+    const created = await provider.create(request);
     clock.advance(5_000);
     provider.setStatus(created.providerSessionId, 'TIMED_OUT');
     const got = await provider.get(created.providerSessionId);
