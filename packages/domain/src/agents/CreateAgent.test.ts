@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asUser } from '../auth/Caller.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { CreateAgent } from './CreateAgent.ts';
 import type { AgentInput } from './resolveAgentInput.ts';
@@ -10,7 +11,7 @@ async function setUp() {
   const other = await addProject('Other', 'other');
   const createAgent = new CreateAgent({ projects, agents, provider, ids, clock });
   const create = (agent: AgentInput & { name: string }, projectId = project.id, ownerId = OWNER) =>
-    createAgent.execute({ ownerId, projectId, agent });
+    createAgent.execute({ caller: asUser(ownerId), projectId, agent });
   const stored = () => agents.list(project.id, { activeOnly: false });
   return { projects, agents, project, other, create, stored };
 }

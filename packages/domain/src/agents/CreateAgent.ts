@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
@@ -25,14 +26,14 @@ export class CreateAgent {
   }
 
   async execute(input: {
-    ownerId: string;
+    caller: Caller;
     projectId: string;
     agent: AgentInput & { name: string };
   }): Promise<Agent> {
     const { regions } = this.deps.provider;
     const fields = agentFieldsForCreate(input.agent, regions[0] ?? '');
     checkAgentFields(fields, regions);
-    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, true);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, true);
     const agent = Agent.create({
       id: this.deps.ids.next(),
       projectId: project.id,

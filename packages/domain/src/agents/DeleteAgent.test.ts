@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asUser } from '../auth/Caller.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { CreateAgent } from './CreateAgent.ts';
@@ -12,7 +13,7 @@ async function setUp() {
     await givenSessionWorld();
   const other = await addProject('Other', 'other');
   const agent = await new CreateAgent({ projects, agents, provider, ids, clock }).execute({
-    ownerId: OWNER,
+    caller: asUser(OWNER),
     projectId: project.id,
     agent: { name: 'Crawler' },
   });
@@ -28,12 +29,16 @@ async function setUp() {
   const deleteAgent = new DeleteAgent({ projects, agents });
   const remove = (input: { agentId?: string; projectId?: string; ownerId?: string } = {}) =>
     deleteAgent.execute({
-      ownerId: input.ownerId ?? OWNER,
+      caller: asUser(input.ownerId ?? OWNER),
       projectId: input.projectId ?? project.id,
       agentId: input.agentId ?? agent.id,
     });
   const get = () =>
-    new GetAgent({ projects, agents }).execute({ ownerId: OWNER, projectId: project.id, agentId: agent.id });
+    new GetAgent({ projects, agents }).execute({
+      caller: asUser(OWNER),
+      projectId: project.id,
+      agentId: agent.id,
+    });
   return { projects, project, other, agent, sessions, createSession, remove, get };
 }
 
@@ -59,14 +64,14 @@ describe('DeleteAgent', () => {
   it('leaves sessions that ran the agent with their agentId', async () => {
     const { remove, agent, project, createSession, sessions } = await setUp();
     const { session } = await createSession.execute({
-      ownerId: OWNER,
+      caller: asUser(OWNER),
       projectId: project.id,
       request: { agentId: agent.id },
     });
     await remove();
     expect((await sessions.findInProject(project.id, session.id))?.agentId).toBe(agent.id);
     await expect(
-      createSession.execute({ ownerId: OWNER, projectId: project.id, request: { agentId: agent.id } }),
+      createSession.execute({ caller: asUser(OWNER), projectId: project.id, request: { agentId: agent.id } }),
     ).rejects.toMatchObject({ code: 'agent_not_found' });
   });
 

@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
@@ -11,8 +12,8 @@ export class DeleteAgent {
     this.deps = deps;
   }
 
-  async execute(input: { ownerId: string; projectId: string; agentId: string }): Promise<void> {
-    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
+  async execute(input: { caller: Caller; projectId: string; agentId: string }): Promise<void> {
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
     if (!(await this.deps.agents.delete(project.id, input.agentId))) throw new NotFoundError('Agent');
   }
 }

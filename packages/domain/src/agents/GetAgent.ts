@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { Agent } from './Agent.ts';
@@ -12,8 +13,8 @@ export class GetAgent {
     this.deps = deps;
   }
 
-  async execute(input: { ownerId: string; projectId: string; agentId: string }): Promise<Agent> {
-    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
+  async execute(input: { caller: Caller; projectId: string; agentId: string }): Promise<Agent> {
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
     return findAgent(this.deps.agents, project.id, input.agentId);
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asUser } from '../auth/Caller.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { CreateAgent } from './CreateAgent.ts';
 import { ListAgents } from './ListAgents.ts';
@@ -24,16 +25,16 @@ describe('ListAgents', () => {
       ['elsewhere', true, other.id],
     ] as const) {
       clock.advance(1_000);
-      await create.execute({ ownerId: OWNER, projectId, agent: { name, active } });
+      await create.execute({ caller: asUser(OWNER), projectId, agent: { name, active } });
       names.push(name);
     }
     const list = new ListAgents({ projects, agents });
     const namesOf = async (activeOnly?: boolean) =>
-      (await list.execute({ ownerId: OWNER, projectId: project.id, activeOnly })).map((a) => a.name);
+      (await list.execute({ caller: asUser(OWNER), projectId: project.id, activeOnly })).map((a) => a.name);
     expect(await namesOf()).toEqual(['third', 'second', 'first']);
     expect(await namesOf(false)).toEqual(['third', 'second', 'first']);
     expect(await namesOf(true)).toEqual(['third', 'first']);
-    await expect(list.execute({ ownerId: 'owner-2', projectId: project.id })).rejects.toMatchObject({
+    await expect(list.execute({ caller: asUser('owner-2'), projectId: project.id })).rejects.toMatchObject({
       code: 'not_found',
     });
     // Archived projects stay readable.

@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { Agent } from './Agent.ts';
@@ -12,11 +13,11 @@ export class ListAgents {
   }
 
   async execute(input: {
-    ownerId: string;
+    caller: Caller;
     projectId: string;
     activeOnly?: boolean | undefined;
   }): Promise<Agent[]> {
-    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
     return this.deps.agents.list(project.id, { activeOnly: input.activeOnly ?? false });
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asUser } from '../auth/Caller.ts';
 import { Project } from '../projects/Project.ts';
 import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
 import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
@@ -27,7 +28,7 @@ async function setUp() {
   await projects.add(project);
   const create = new CreateAgent({ projects, agents, provider, ids, clock });
   const agent = await create.execute({
-    ownerId: OWNER,
+    caller: asUser(OWNER),
     projectId: project.id,
     agent: {
       name: 'Crawler',
@@ -37,11 +38,15 @@ async function setUp() {
       timeoutSec: 600,
     },
   });
-  const sibling = await create.execute({ ownerId: OWNER, projectId: project.id, agent: { name: 'Sibling' } });
+  const sibling = await create.execute({
+    caller: asUser(OWNER),
+    projectId: project.id,
+    agent: { name: 'Sibling' },
+  });
   clock.advance(60_000);
   const updateAgent = new UpdateAgent({ projects, agents, provider, clock });
   const update = (changes: AgentInput, agentId = agent.id, ownerId = OWNER) =>
-    updateAgent.execute({ ownerId, projectId: project.id, agentId, changes });
+    updateAgent.execute({ caller: asUser(ownerId), projectId: project.id, agentId, changes });
   const stored = async () => (await agents.findInProject(project.id, agent.id))!;
   return { projects, project, agent, sibling, update, stored };
 }

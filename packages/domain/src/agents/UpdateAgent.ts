@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
@@ -25,7 +26,7 @@ export class UpdateAgent {
   }
 
   async execute(input: {
-    ownerId: string;
+    caller: Caller;
     projectId: string;
     agentId: string;
     changes: AgentInput;
@@ -33,7 +34,7 @@ export class UpdateAgent {
     if (!Object.values(input.changes).some((v) => v !== undefined)) {
       throw new ValidationError([{ path: '', message: 'give at least one field to change' }]);
     }
-    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, true);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, true);
     const agent = await findAgent(this.deps.agents, project.id, input.agentId);
     const fields = mergeAgentFields(agent.fields, input.changes);
     checkAgentFields(fields, this.deps.provider.regions);

@@ -1,12 +1,35 @@
-import { AuthError } from '../shared/DomainError.ts';
-import type { IdentityProvider, Principal } from './IdentityProvider.ts';
+import type { ApiKeyRepository } from '../apiKeys/ApiKeyRepository.ts';
+import type { ApiKeySecrets } from '../apiKeys/ApiKeySecrets.ts';
+import {
+  API_KEY_MARKER,
+  API_KEY_PATTERN,
+  API_KEY_USAGE_STAMP_INTERVAL_MS,
+  apiKeyPrefix,
+} from '../apiKeys/apiKeyRules.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import type { Clock } from '../shared/Clock.ts';
+import { AuthError, ForbiddenForApiKeyError } from '../shared/DomainError.ts';
+import { type Logger, silentLogger } from '../shared/Logger.ts';
+import { type ApiKeyCaller, type Caller, signedIn } from './Caller.ts';
+import type { IdentityProvider } from './IdentityProvider.ts';
 
 /** What Authenticate needs. */
 export interface AuthenticateDeps {
   identity: IdentityProvider;
+  apiKeys: ApiKeyRepository;
+  secrets: ApiKeySecrets;
+  projects: ProjectRepository;
+  clock: Clock;
+  logger?: Logger | undefined;
 }
 
-/** Turns a bearer access token into the principal it speaks for, or throws `unauthorized`. */
+const UNKNOWN_KEY = 'The API key is unknown, expired or revoked.';
+
+/**
+ * Turns a bearer credential into the caller it speaks for, or throws `unauthorized`: a project API
+ * key (`bdk_…`, http-api.md §12) or a user's access token. Keys are read from the store on every
+ * request, so a revocation holds at once on every instance.
+ */
 export class Authenticate {
   private readonly deps: AuthenticateDeps;
 
@@ -14,8 +37,36 @@ export class Authenticate {
     this.deps = deps;
   }
 
-  execute(input: { accessToken: string | undefined }): Promise<Principal> {
-    if (!input.accessToken) throw new AuthError('unauthorized', 'A bearer access token is required.');
-    return this.deps.identity.authenticate(input.accessToken);
+  async execute(input: { accessToken: string | undefined }): Promise<Caller> {
+    const token = input.accessToken;
+    if (!token) throw new AuthError('unauthorized', 'A bearer access token or API key is required.');
+    if (token.startsWith(API_KEY_MARKER)) return this.apiKey(token);
+    return signedIn(await this.deps.identity.authenticate(token));
+  }
+
+  private async apiKey(key: string): Promise<ApiKeyCaller> {
+    if (!API_KEY_PATTERN.test(key)) throw new AuthError('unauthorized', UNKNOWN_KEY);
+    const { apiKeys, secrets, clock } = this.deps;
+    const found = await apiKeys.findByPrefix(apiKeyPrefix(key));
+    const now = clock.now();
+    if (!found || !secrets.matches(key, found.digest) || !found.isUsableAt(now)) {
+      throw new AuthError('unauthorized', UNKNOWN_KEY);
+    }
+    const project = await this.deps.projects.findOwned(found.ownerId, found.projectId);
+    if (!project) throw new AuthError('unauthorized', UNKNOWN_KEY);
+    if (project.archived) {
+      throw new ForbiddenForApiKeyError('The key’s project is archived; keys act only in active projects.');
+    }
+    if (found.needsUsageStamp(now)) {
+      // Best effort: a failed stamp must not refuse a valid key.
+      const notBefore = new Date(now.getTime() - API_KEY_USAGE_STAMP_INTERVAL_MS);
+      await apiKeys.stampUsage(found.id, now, notBefore).catch((error: unknown) => {
+        (this.deps.logger ?? silentLogger).warn(
+          { keyId: found.id, error: String(error) },
+          'could not stamp API key use',
+        );
+      });
+    }
+    return { kind: 'apiKey', keyId: found.id, projectId: found.projectId, ownerId: found.ownerId };
   }
 }

@@ -3,6 +3,9 @@ import type { DeleteAgent } from '../agents/DeleteAgent.ts';
 import type { GetAgent } from '../agents/GetAgent.ts';
 import type { ListAgents } from '../agents/ListAgents.ts';
 import type { UpdateAgent } from '../agents/UpdateAgent.ts';
+import type { CreateApiKey } from '../apiKeys/CreateApiKey.ts';
+import type { ListApiKeys } from '../apiKeys/ListApiKeys.ts';
+import type { RevokeApiKey } from '../apiKeys/RevokeApiKey.ts';
 import type { Authenticate } from '../auth/Authenticate.ts';
 import type { GetCurrentUser } from '../auth/GetCurrentUser.ts';
 import type { RefreshSession } from '../auth/RefreshSession.ts';
@@ -65,13 +68,21 @@ export interface AgentUseCases {
   delete: DeleteAgent;
 }
 
+/** A project's API keys (http-api.md §12). */
+export interface ApiKeyUseCases {
+  create: CreateApiKey;
+  list: ListApiKeys;
+  revoke: RevokeApiKey;
+}
+
 /**
  * Every use case, grouped by feature: what an in-process host calls (`useCases.projects.list
- * .execute({ ownerId })`), with the same rules an HTTP client gets.
+ * .execute({ caller: asUser(userId) })`), with the same rules an HTTP client gets.
  */
 export interface BrowserdeckUseCases {
   auth: AuthUseCases;
   projects: ProjectUseCases;
   sessions: SessionUseCases;
   agents: AgentUseCases;
+  apiKeys: ApiKeyUseCases;
 }

@@ -1,4 +1,6 @@
 import type { AgentRepository } from '../agents/AgentRepository.ts';
+import type { ApiKeyRepository } from '../apiKeys/ApiKeyRepository.ts';
+import type { ApiKeySecrets } from '../apiKeys/ApiKeySecrets.ts';
 import type { AuthRateLimits } from '../auth/authRateLimits.ts';
 import type { IdentityProvider } from '../auth/IdentityProvider.ts';
 import type { UserRepository } from '../auth/UserRepository.ts';
@@ -23,6 +25,9 @@ export interface UseCasePorts {
   projects: ProjectRepository;
   sessions: SessionRepository;
   agents: AgentRepository;
+  apiKeys: ApiKeyRepository;
+  /** Makes and checks API key secrets (random bytes, SHA-256, constant-time comparison). */
+  apiKeySecrets: ApiKeySecrets;
   idempotency: IdempotencyStore;
   rateLimiter: RateLimiter;
   provider: BrowserProvider;

@@ -3,6 +3,9 @@ import { DeleteAgent } from '../agents/DeleteAgent.ts';
 import { GetAgent } from '../agents/GetAgent.ts';
 import { ListAgents } from '../agents/ListAgents.ts';
 import { UpdateAgent } from '../agents/UpdateAgent.ts';
+import { CreateApiKey } from '../apiKeys/CreateApiKey.ts';
+import { ListApiKeys } from '../apiKeys/ListApiKeys.ts';
+import { RevokeApiKey } from '../apiKeys/RevokeApiKey.ts';
 import { Authenticate } from '../auth/Authenticate.ts';
 import { GetCurrentUser } from '../auth/GetCurrentUser.ts';
 import { RefreshSession } from '../auth/RefreshSession.ts';
@@ -33,6 +36,7 @@ import type { UseCasePorts } from './UseCasePorts.ts';
  */
 export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
   const { identity, users, projects, sessions, agents, idempotency, rateLimiter, provider } = ports;
+  const { apiKeys, apiKeySecrets: secrets } = ports;
   const { clock, ids, logger, rateLimits, cursorSigner } = ports;
   return {
     auth: {
@@ -40,7 +44,7 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       signIn: new SignIn({ identity, rateLimiter, rateLimits }),
       refreshSession: new RefreshSession({ identity }),
       signOut: new SignOut({ identity }),
-      authenticate: new Authenticate({ identity }),
+      authenticate: new Authenticate({ identity, apiKeys, secrets, projects, clock, logger }),
       getCurrentUser: new GetCurrentUser({ users, clock }),
       syncUser: new SyncUser({ users, projects, ids, clock }),
     },
@@ -67,6 +71,11 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       get: new GetAgent({ projects, agents }),
       update: new UpdateAgent({ projects, agents, provider, clock }),
       delete: new DeleteAgent({ projects, agents }),
+    },
+    apiKeys: {
+      create: new CreateApiKey({ projects, apiKeys, secrets, ids, clock }),
+      list: new ListApiKeys({ projects, apiKeys }),
+      revoke: new RevokeApiKey({ projects, apiKeys, clock }),
     },
   };
 }

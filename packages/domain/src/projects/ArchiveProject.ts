@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { findOwnedProject } from './findOwnedProject.ts';
 import type { Project } from './Project.ts';
@@ -17,8 +18,8 @@ export class ArchiveProject {
     this.deps = deps;
   }
 
-  async execute(input: { ownerId: string; projectId: string }): Promise<Project> {
-    const project = await findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
+  async execute(input: { caller: Caller; projectId: string }): Promise<Project> {
+    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId, 'manage');
     if (!project.archived) {
       project.archive(this.deps.clock.now());
       await this.deps.projects.update(project);

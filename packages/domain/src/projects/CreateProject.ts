@@ -1,3 +1,4 @@
+import { type Caller, requireUser } from '../auth/Caller.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
@@ -9,7 +10,7 @@ import { checkProjectName, slugify, suffixSlug } from './projectRules.ts';
 const DERIVED_SLUG_ATTEMPTS = 20;
 
 export interface CreateProjectInput {
-  ownerId: string;
+  caller: Caller;
   name: string;
   /** When absent the slug is derived from the name, with a numeric suffix if the owner has it already. */
   slug?: string | undefined;
@@ -31,13 +32,14 @@ export class CreateProject {
   }
 
   async execute(input: CreateProjectInput): Promise<Project> {
+    const ownerId = requireUser(input.caller, 'Creating projects').userId;
     const name = input.name.trim();
     checkProjectName(name);
-    if (input.slug !== undefined) return this.add(input.ownerId, name, input.slug.trim());
+    if (input.slug !== undefined) return this.add(ownerId, name, input.slug.trim());
     const base = slugify(name);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.add(input.ownerId, name, attempt === 1 ? base : suffixSlug(base, attempt));
+        return await this.add(ownerId, name, attempt === 1 ? base : suffixSlug(base, attempt));
       } catch (error) {
         if (
           !(error instanceof DomainError && error.code === 'slug_taken') ||

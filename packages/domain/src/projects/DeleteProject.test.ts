@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { asUser } from '../auth/Caller.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
 import { ReleaseSession } from '../sessions/ReleaseSession.ts';
 import type { Logger } from '../shared/Logger.ts';
@@ -17,7 +18,7 @@ async function setUp() {
   const start = (projectId = project.id) => startSession({}, projectId);
   const [a, b, ended, elsewhere] = [await start(), await start(), await start(), await start(other.id)];
   await new ReleaseSession({ projects, sessions, provider, clock }).execute({
-    ownerId: OWNER,
+    caller: asUser(OWNER),
     projectId: project.id,
     sessionId: ended!.id,
   });
@@ -50,7 +51,7 @@ describe('DeleteProject with sessions', () => {
       releasedBeforeDelete.push(releases().length);
       return remove(ownerId, projectId);
     });
-    await deleteProject.execute({ ownerId: OWNER, projectId: project.id });
+    await deleteProject.execute({ caller: asUser(OWNER), projectId: project.id });
     expect(
       releases()
         .map((c) => (c.op === 'release' ? c.providerSessionId : ''))
@@ -64,7 +65,7 @@ describe('DeleteProject with sessions', () => {
   it('logs a release that fails, with the provider session id, and deletes anyway', async () => {
     const { projects, provider, project, a, b, deleteProject, warnings, releases } = await setUp();
     provider.failNext('release', 'provider_unavailable');
-    await deleteProject.execute({ ownerId: OWNER, projectId: project.id });
+    await deleteProject.execute({ caller: asUser(OWNER), projectId: project.id });
     expect(releases()).toHaveLength(2);
     expect(warnings).toHaveLength(1);
     const failed = warnings[0]!.details.providerSessionId;
@@ -83,7 +84,9 @@ describe('DeleteProject with sessions', () => {
 
   it('answers not_found for another owner, releasing nothing', async () => {
     const { projects, project, deleteProject, releases } = await setUp();
-    await expect(deleteProject.execute({ ownerId: 'owner-2', projectId: project.id })).rejects.toMatchObject({
+    await expect(
+      deleteProject.execute({ caller: asUser('owner-2'), projectId: project.id }),
+    ).rejects.toMatchObject({
       code: 'not_found',
     });
     expect(releases()).toEqual([]);
@@ -94,7 +97,7 @@ describe('DeleteProject with sessions', () => {
     const { projects, provider, addProject } = await givenSessionWorld();
     const idle = await addProject('Idle', 'idle');
     await new DeleteProject({ projects, sessions: new InMemorySessionRepository(), provider }).execute({
-      ownerId: OWNER,
+      caller: asUser(OWNER),
       projectId: idle.id,
     });
     expect(provider.calls).toEqual([]);
@@ -108,7 +111,7 @@ describe('DeleteProject with sessions on two instances of a provider whose brows
     const { projects, sessions, provider, other, project, clock } = world;
     const onA = await world.startSession();
     const { session: onB } = await new CreateSession({ ...world, provider: other }).execute({
-      ownerId: OWNER,
+      caller: asUser(OWNER),
       projectId: project.id,
       request: {},
     });
@@ -116,7 +119,7 @@ describe('DeleteProject with sessions on two instances of a provider whose brows
     other.calls.length = 0;
     const deleteOn = (p: FakeBrowserProvider) =>
       new DeleteProject({ projects, sessions, provider: p, clock }).execute({
-        ownerId: OWNER,
+        caller: asUser(OWNER),
         projectId: project.id,
       });
     clock.advance(5_000);

@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
 import { SessionOnOtherInstanceError } from '../sessions/SessionOnOtherInstanceError.ts';
 import type { SessionRepository } from '../sessions/SessionRepository.ts';
@@ -36,8 +37,8 @@ export class DeleteProject {
     this.deps = deps;
   }
 
-  async execute(input: { ownerId: string; projectId: string }): Promise<void> {
-    const project = await findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
+  async execute(input: { caller: Caller; projectId: string }): Promise<void> {
+    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId, 'manage');
     const { sessions, provider } = this.deps;
     const active = await sessions.listActiveInProject(project.id);
     const elsewhere = active.filter((session) => heldElsewhere(session, provider));
@@ -76,6 +77,6 @@ export class DeleteProject {
         'Some of this project’s sessions run on another server instance, which alone can stop their browsers; release them there, or retry the delete later.',
       );
     }
-    if (!(await this.deps.projects.delete(input.ownerId, project.id))) throw new NotFoundError('Project');
+    if (!(await this.deps.projects.delete(project.ownerId, project.id))) throw new NotFoundError('Project');
   }
 }

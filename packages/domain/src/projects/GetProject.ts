@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import { findOwnedProject } from './findOwnedProject.ts';
 import type { Project } from './Project.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
@@ -15,7 +16,7 @@ export class GetProject {
     this.deps = deps;
   }
 
-  execute(input: { ownerId: string; projectId: string }): Promise<Project> {
-    return findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
+  execute(input: { caller: Caller; projectId: string }): Promise<Project> {
+    return findOwnedProject(this.deps.projects, input.caller, input.projectId);
   }
 }

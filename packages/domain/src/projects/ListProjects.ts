@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { Project } from './Project.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
 
@@ -6,7 +7,7 @@ export interface ListProjectsDeps {
   projects: ProjectRepository;
 }
 
-/** The owner's active (or, asked for, archived) projects, newest first. */
+/** The caller's active (or, asked for, archived) projects, newest first; a key's own project only. */
 export class ListProjects {
   private readonly deps: ListProjectsDeps;
 
@@ -14,7 +15,12 @@ export class ListProjects {
     this.deps = deps;
   }
 
-  execute(input: { ownerId: string; archived?: boolean | undefined }): Promise<Project[]> {
-    return this.deps.projects.listOwned(input.ownerId, { archived: input.archived ?? false });
+  async execute(input: { caller: Caller; archived?: boolean | undefined }): Promise<Project[]> {
+    const archived = input.archived ?? false;
+    const { caller } = input;
+    if (caller.kind === 'user') return this.deps.projects.listOwned(caller.userId, { archived });
+    // A key sees its own project only, and only while the project is active.
+    const own = await this.deps.projects.findOwned(caller.ownerId, caller.projectId);
+    return own && own.archived === archived ? [own] : [];
   }
 }

@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ValidationError } from '../shared/DomainError.ts';
 import { findOwnedProject } from './findOwnedProject.ts';
@@ -5,7 +6,7 @@ import type { Project } from './Project.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
 
 export interface UpdateProjectInput {
-  ownerId: string;
+  caller: Caller;
   projectId: string;
   name?: string | undefined;
   /** `true` archives, `false` restores. */
@@ -30,7 +31,7 @@ export class UpdateProject {
     if (input.name === undefined && input.archived === undefined) {
       throw new ValidationError([{ path: '', message: 'give at least one of name, archived' }]);
     }
-    const project = await findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
+    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId, 'manage');
     const now = this.deps.clock.now();
     if (input.name !== undefined) project.rename(input.name, now);
     if (input.archived === true) project.archive(now);

@@ -1,16 +1,17 @@
+import type { Caller } from '../auth/Caller.ts';
 import { ConflictError } from '../shared/DomainError.ts';
 import { findOwnedProject } from './findOwnedProject.ts';
 import type { Project } from './Project.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
 
-/** The owner's project, refusing `project_archived` when `forNewWork` and it is archived. */
+/** The caller's project to work in, refusing `project_archived` when `forNewWork` and it is archived. */
 export async function projectForWork(
   projects: ProjectRepository,
-  ownerId: string,
+  caller: Caller,
   projectId: string,
   forNewWork: boolean,
 ): Promise<Project> {
-  const project = await findOwnedProject(projects, ownerId, projectId);
+  const project = await findOwnedProject(projects, caller, projectId);
   if (forNewWork && project.archived) {
     throw new ConflictError(
       'project_archived',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agents/Agent.ts';
 import type { AgentFields } from '../agents/agentRules.ts';
+import { asUser } from '../auth/Caller.ts';
 import { Project } from '../projects/Project.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import { stableStringify } from '../shared/stableStringify.ts';
@@ -36,7 +37,7 @@ async function setUp() {
   await projects.add(project);
   const createSession = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock });
   const create = (request: SessionRequest = {}, idempotencyKey?: string, ownerId = OWNER) =>
-    createSession.execute({ ownerId, projectId: project.id, request, idempotencyKey });
+    createSession.execute({ caller: asUser(ownerId), projectId: project.id, request, idempotencyKey });
   async function givenAgent(fields: Partial<AgentFields> = {}, projectId = project.id): Promise<Agent> {
     const agent = Agent.create({
       id: ids.next(),

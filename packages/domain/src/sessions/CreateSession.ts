@@ -1,5 +1,6 @@
 import type { Agent } from '../agents/Agent.ts';
 import type { AgentRepository } from '../agents/AgentRepository.ts';
+import type { Caller } from '../auth/Caller.ts';
 import { findOwnedProject } from '../projects/findOwnedProject.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
@@ -36,7 +37,7 @@ export interface CreateSessionDeps {
 }
 
 export interface CreateSessionInput {
-  ownerId: string;
+  caller: Caller;
   projectId: string;
   request: SessionRequest;
   idempotencyKey?: string | undefined;
@@ -69,8 +70,8 @@ export class CreateSession {
     if (key === undefined) return { session: await this.createNew(input, sessionId), replayed: false };
     // A retry is answered from its key before anything else is checked, so it gets the first
     // response even if the project was archived or the agent deactivated since.
-    const project = await findOwnedProject(this.deps.projects, input.ownerId, input.projectId);
-    const scope = `${input.ownerId}:${project.id}`;
+    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId);
+    const scope = `${project.ownerId}:${project.id}`;
     const fingerprint = stableStringify(input.request);
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
@@ -100,7 +101,7 @@ export class CreateSession {
   }
 
   private async createNew(input: CreateSessionInput, sessionId: string): Promise<BrowserSession> {
-    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, true);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, true);
     const agent = await this.agentFor(project.id, input.request.agentId);
     const now = this.deps.clock.now();
     const settings = resolveSessionSettings(input.request, agent, this.deps.provider, now);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asUser } from '../auth/Caller.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import type { Logger } from '../shared/Logger.ts';
 import type { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
@@ -17,10 +18,10 @@ async function setUp() {
   const logger: Logger = { warn: (details) => warnings.push(details), error: () => {} };
   const getSession = new GetSession({ projects, sessions, provider, clock, logger });
   const get = (sessionId = session.id, ownerId = OWNER) =>
-    getSession.execute({ ownerId, projectId: project.id, sessionId });
+    getSession.execute({ caller: asUser(ownerId), projectId: project.id, sessionId });
   const release = () =>
     new ReleaseSession({ projects, sessions, provider, clock }).execute({
-      ownerId: OWNER,
+      caller: asUser(OWNER),
       projectId: project.id,
       sessionId: session.id,
     });
@@ -147,7 +148,7 @@ describe('GetSession of a session another instance holds', () => {
     world.provider.calls.length = 0;
     const getOn = (provider: FakeBrowserProvider) =>
       new GetSession({ ...world, provider }).execute({
-        ownerId: OWNER,
+        caller: asUser(OWNER),
         projectId: world.project.id,
         sessionId: session.id,
       });

@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { Clock } from '../shared/Clock.ts';
@@ -33,11 +34,11 @@ export class GetSession {
   }
 
   async execute(input: {
-    ownerId: string;
+    caller: Caller;
     projectId: string;
     sessionId: string;
   }): Promise<{ session: BrowserSession; syncError: ErrorCode | null }> {
-    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     const sync = await syncSession(session, this.deps);
     if (sync.unstored) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asUser } from '../auth/Caller.ts';
 import type { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
@@ -34,7 +35,7 @@ async function setUp(entries = 250, cursorSigner?: CursorSigner) {
   });
   const logs = (input: { cursor?: string; limit?: number; sessionId?: string; ownerId?: string } = {}) =>
     getLogs.execute({
-      ownerId: input.ownerId ?? OWNER,
+      caller: asUser(input.ownerId ?? OWNER),
       projectId: project.id,
       sessionId: input.sessionId ?? session.id,
       cursor: input.cursor,
@@ -138,13 +139,13 @@ describe('GetSessionLogs of a session another instance holds', () => {
     });
     const logsOn = (p: FakeBrowserProvider) =>
       new GetSessionLogs({ projects, sessions, provider: p }).execute({
-        ownerId: OWNER,
+        caller: asUser(OWNER),
         projectId: project.id,
         sessionId: session.id,
       });
     await expect(logsOn(other)).rejects.toMatchObject({ code: 'session_on_other_instance' });
     await new ReleaseSession({ projects, sessions, provider, clock }).execute({
-      ownerId: OWNER,
+      caller: asUser(OWNER),
       projectId: project.id,
       sessionId: session.id,
     });

@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import { Checks } from '../shared/checks.ts';
@@ -31,7 +32,7 @@ export class GetSessionLogs {
   }
 
   async execute(input: {
-    ownerId: string;
+    caller: Caller;
     projectId: string;
     sessionId: string;
     cursor?: string | undefined;
@@ -45,7 +46,7 @@ export class GetSessionLogs {
         `must be 1 to ${SESSION_LOGS_MAX_LIMIT}`,
       )
       .throwIfAny();
-    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     const offset =
       input.cursor === undefined ? 0 : decodeLogCursor(session.id, input.cursor, this.deps.cursorSigner);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asUser } from '../auth/Caller.ts';
 import { Project } from '../projects/Project.ts';
 import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
 import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
@@ -37,18 +38,18 @@ describe('GetSessionStats', () => {
       ids,
       clock,
     });
-    const first = await create.execute({ ownerId: OWNER, projectId: project.id, request: {} });
+    const first = await create.execute({ caller: asUser(OWNER), projectId: project.id, request: {} });
     clock.advance(100_000);
-    await create.execute({ ownerId: OWNER, projectId: project.id, request: {} });
+    await create.execute({ caller: asUser(OWNER), projectId: project.id, request: {} });
     await new ReleaseSession({ projects, sessions, provider, clock }).execute({
-      ownerId: OWNER,
+      caller: asUser(OWNER),
       projectId: project.id,
       sessionId: first.session.id,
     });
     clock.advance(50_000);
 
     const stats = new GetSessionStats({ projects, sessions, clock });
-    expect(await stats.execute({ ownerId: OWNER, projectId: project.id })).toEqual({
+    expect(await stats.execute({ caller: asUser(OWNER), projectId: project.id })).toEqual({
       total: 2,
       byStatus: { PENDING: 0, RUNNING: 1, COMPLETED: 1, ERROR: 0, TIMED_OUT: 0 },
       createdLast24h: 2,
@@ -56,9 +57,9 @@ describe('GetSessionStats', () => {
       totalBrowserSec: 150,
     });
     expect(await sessions.stats(project.id, clock.now())).toEqual(
-      await stats.execute({ ownerId: OWNER, projectId: project.id }),
+      await stats.execute({ caller: asUser(OWNER), projectId: project.id }),
     );
-    await expect(stats.execute({ ownerId: 'owner-2', projectId: project.id })).rejects.toMatchObject({
+    await expect(stats.execute({ caller: asUser('owner-2'), projectId: project.id })).rejects.toMatchObject({
       code: 'not_found',
     });
   });

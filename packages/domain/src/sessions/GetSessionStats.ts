@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { Clock } from '../shared/Clock.ts';
@@ -11,8 +12,8 @@ export class GetSessionStats {
     this.deps = deps;
   }
 
-  async execute(input: { ownerId: string; projectId: string }): Promise<SessionStats> {
-    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
+  async execute(input: { caller: Caller; projectId: string }): Promise<SessionStats> {
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
     return this.deps.sessions.stats(project.id, this.deps.clock.now());
   }
 }

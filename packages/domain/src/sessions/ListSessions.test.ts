@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asUser } from '../auth/Caller.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { ListSessions } from './ListSessions.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
@@ -14,7 +15,7 @@ async function setUp(count: number) {
   }
   const release = (sessionId: string) =>
     new ReleaseSession({ projects, sessions, provider, clock }).execute({
-      ownerId: OWNER,
+      caller: asUser(OWNER),
       projectId: project.id,
       sessionId,
     });
@@ -22,7 +23,7 @@ async function setUp(count: number) {
   const list = (
     query: { limit?: number; offset?: number; status?: 'RUNNING' | 'COMPLETED' } = {},
     ownerId = OWNER,
-  ) => listSessions.execute({ ownerId, projectId: project.id, ...query });
+  ) => listSessions.execute({ caller: asUser(ownerId), projectId: project.id, ...query });
   return { list, created, release, provider };
 }
 

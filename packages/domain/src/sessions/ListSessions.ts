@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import { Checks } from '../shared/checks.ts';
@@ -14,7 +15,7 @@ export class ListSessions {
   }
 
   async execute(input: {
-    ownerId: string;
+    caller: Caller;
     projectId: string;
     status?: SessionStatus | undefined;
     limit?: number | undefined;
@@ -30,7 +31,7 @@ export class ListSessions {
       )
       .require(Number.isInteger(offset) && offset >= 0, 'offset', 'must be an integer ≥ 0')
       .throwIfAny();
-    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
     const page = await this.deps.sessions.list(project.id, { status: input.status, limit, offset });
     return { ...page, limit, offset };
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { asUser } from '../auth/Caller.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import type { Logger } from '../shared/Logger.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
@@ -49,7 +50,7 @@ async function setUp(request: SessionRequest = {}) {
   const stored = async () => (await sessions.findInProject(project.id, session.id))!;
   const get = () =>
     new GetSession({ projects, sessions, provider, clock }).execute({
-      ownerId: OWNER,
+      caller: asUser(OWNER),
       projectId: project.id,
       sessionId: session.id,
     });

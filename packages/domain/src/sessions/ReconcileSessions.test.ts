@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { asUser } from '../auth/Caller.ts';
 import type { Logger } from '../shared/Logger.ts';
 import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
@@ -22,7 +23,7 @@ async function setUp() {
   }
   const ended = await startSession();
   await new ReleaseSession({ projects, sessions, provider, clock }).execute({
-    ownerId: OWNER,
+    caller: asUser(OWNER),
     projectId: project.id,
     sessionId: ended.id,
   });
@@ -154,7 +155,7 @@ describe('ReconcileSessions with two instances of a provider whose browsers live
     ];
     const createOnB = new CreateSession({ ...world, provider: world.other });
     const { session: onB } = await createOnB.execute({
-      ownerId: OWNER,
+      caller: asUser(OWNER),
       projectId: world.project.id,
       request: { timeoutSec: 120 },
     });

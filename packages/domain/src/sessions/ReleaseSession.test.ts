@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asUser } from '../auth/Caller.ts';
 import type { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
@@ -12,7 +13,7 @@ async function setUp() {
   provider.calls.length = 0;
   const releaseSession = new ReleaseSession({ projects, sessions, provider, clock });
   const release = (ownerId = OWNER, sessionId = session.id) =>
-    releaseSession.execute({ ownerId, projectId: project.id, sessionId });
+    releaseSession.execute({ caller: asUser(ownerId), projectId: project.id, sessionId });
   const storedSession = async () => (await sessions.findInProject(project.id, session.id))!;
   return { clock, provider, session, sessions, release, storedSession, projects, project };
 }
@@ -124,7 +125,7 @@ describe('ReleaseSession of a session another instance holds', () => {
     world.provider.calls.length = 0;
     const releaseOn = (provider: FakeBrowserProvider) =>
       new ReleaseSession({ ...world, provider }).execute({
-        ownerId: OWNER,
+        caller: asUser(OWNER),
         projectId: world.project.id,
         sessionId: session.id,
       });

@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { Clock } from '../shared/Clock.ts';
@@ -32,8 +33,8 @@ export class ReleaseSession {
     this.deps = deps;
   }
 
-  async execute(input: { ownerId: string; projectId: string; sessionId: string }): Promise<BrowserSession> {
-    const project = await projectForWork(this.deps.projects, input.ownerId, input.projectId, false);
+  async execute(input: { caller: Caller; projectId: string; sessionId: string }): Promise<BrowserSession> {
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     if (!session.isActive) return session;
     const reach = sessionReach(session, this.deps.provider, this.deps.clock.now());

@@ -5,6 +5,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'invalid_credentials',
   'invalid_refresh_token',
+  'forbidden_for_api_key',
   'not_found',
   'agent_not_found',
   'method_not_allowed',
@@ -103,6 +104,13 @@ export class ConflictError extends DomainError {
 export class AuthError extends DomainError {
   constructor(code: 'unauthorized' | 'invalid_credentials' | 'invalid_refresh_token', message: string) {
     super(code, message);
+  }
+}
+
+/** A project API key tried something only a signed-in user may do, or outside its project. */
+export class ForbiddenForApiKeyError extends DomainError {
+  constructor(message: string) {
+    super('forbidden_for_api_key', message);
   }
 }
 

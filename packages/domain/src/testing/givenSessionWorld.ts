@@ -1,3 +1,4 @@
+import { asUser } from '../auth/Caller.ts';
 import { Project } from '../projects/Project.ts';
 import type { BrowserSession } from '../sessions/BrowserSession.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
@@ -25,13 +26,15 @@ export async function givenSessionWorld(options: { instanceId?: string } = {}) {
   const idempotency = new InMemoryIdempotencyStore();
   const provider = new FakeBrowserProvider({ clock, ...options });
   const ownerId = 'owner-1';
+  /** The owner as the caller of use cases. */
+  const owner = asUser(ownerId);
   const project = Project.create({ id: ids.next(), ownerId, name: 'Main', slug: 'main', now: clock.now() });
   await projects.add(project);
   const createSession = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock });
   const startSession = async (
     request: SessionRequest = {},
     projectId = project.id,
-  ): Promise<BrowserSession> => (await createSession.execute({ ownerId, projectId, request })).session;
+  ): Promise<BrowserSession> => (await createSession.execute({ caller: owner, projectId, request })).session;
   /** Another active project of the same owner. */
   const addProject = async (name: string, slug: string): Promise<Project> => {
     const added = Project.create({ id: ids.next(), ownerId, name, slug, now: clock.now() });
@@ -47,6 +50,7 @@ export async function givenSessionWorld(options: { instanceId?: string } = {}) {
     idempotency,
     provider,
     ownerId,
+    owner,
     project,
     startSession,
     addProject,

@@ -5,6 +5,10 @@ export {
   describeAgentRepositoryContract,
 } from './describeAgentRepositoryContract.ts';
 export {
+  type ApiKeyRepositoryFixture,
+  describeApiKeyRepositoryContract,
+} from './describeApiKeyRepositoryContract.ts';
+export {
   type BrowserProviderFixture,
   describeBrowserProviderContract,
 } from './describeBrowserProviderContract.ts';
@@ -26,10 +30,12 @@ export {
   type SessionRepositoryFixture,
 } from './describeSessionRepositoryContract.ts';
 export { describeUserRepositoryContract } from './describeUserRepositoryContract.ts';
+export { FakeApiKeySecrets } from './FakeApiKeySecrets.ts';
 export { FakeBrowserProvider, type FakeProviderCall } from './FakeBrowserProvider.ts';
 export { givenSessionWorld } from './givenSessionWorld.ts';
 export { givenTwoInstances } from './givenTwoInstances.ts';
 export { InMemoryAgentRepository } from './InMemoryAgentRepository.ts';
+export { InMemoryApiKeyRepository } from './InMemoryApiKeyRepository.ts';
 export { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.ts';
 export { InMemoryIdentityProvider } from './InMemoryIdentityProvider.ts';
 export { InMemoryProjectRepository } from './InMemoryProjectRepository.ts';

@@ -1,0 +1,54 @@
+import { writable } from '../shared/writable.ts';
+import { API_KEY_USAGE_STAMP_INTERVAL_MS } from './apiKeyRules.ts';
+
+/**
+ * A project API key (http-api.md §12). The key itself is never kept: only its clear `prefix`, to look
+ * it up by, and the SHA-256 `digest` of the whole key, to compare with.
+ */
+export class ApiKey {
+  readonly id!: string;
+  readonly projectId!: string;
+  /** The user who created it: the project's owner, whose records the key reaches in that project. */
+  readonly ownerId!: string;
+  readonly name!: string;
+  readonly prefix!: string;
+  readonly digest!: string;
+  readonly createdAt!: Date;
+  readonly expiresAt!: Date | null;
+  readonly lastUsedAt!: Date | null;
+  readonly revokedAt!: Date | null;
+
+  private constructor() {}
+
+  /** A new key; the caller has validated the name and expiry (`checkApiKeyRequest`). */
+  static create(props: {
+    id: string;
+    projectId: string;
+    ownerId: string;
+    name: string;
+    prefix: string;
+    digest: string;
+    expiresAt: Date | null;
+    now: Date;
+  }): ApiKey {
+    const { now, ...fields } = props;
+    return Object.assign(new ApiKey(), { ...fields, createdAt: now, lastUsedAt: null, revokedAt: null });
+  }
+
+  /** Whether the key may act at `now`: not revoked and not expired. */
+  isUsableAt(now: Date): boolean {
+    return this.revokedAt === null && (this.expiresAt === null || this.expiresAt.getTime() > now.getTime());
+  }
+
+  /** Whether a use at `now` should be written down (at most once a minute). */
+  needsUsageStamp(now: Date): boolean {
+    return (
+      this.lastUsedAt === null || now.getTime() - this.lastUsedAt.getTime() >= API_KEY_USAGE_STAMP_INTERVAL_MS
+    );
+  }
+
+  /** Ends the key; a revoked key stays revoked. */
+  revoke(now: Date): void {
+    if (this.revokedAt === null) writable(this).revokedAt = now;
+  }
+}

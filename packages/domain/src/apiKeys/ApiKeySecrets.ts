@@ -1,0 +1,12 @@
+/**
+ * Makes and checks key secrets; the randomness and hashing the domain may not do itself. A node
+ * implementation uses `crypto.randomBytes`, SHA-256 and `timingSafeEqual`.
+ */
+export interface ApiKeySecrets {
+  /** A new key: `bdk_` and 32 random bytes, base64url (`API_KEY_PATTERN`). */
+  generate(): string;
+  /** The SHA-256 digest of a key, as stored. */
+  digest(key: string): string;
+  /** Whether `key` has `digest`, compared in constant time. */
+  matches(key: string, digest: string): boolean;
+}

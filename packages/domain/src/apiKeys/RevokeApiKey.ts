@@ -1,0 +1,34 @@
+import type { Caller } from '../auth/Caller.ts';
+import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import type { Clock } from '../shared/Clock.ts';
+import { NotFoundError } from '../shared/DomainError.ts';
+import type { ApiKeyRepository } from './ApiKeyRepository.ts';
+
+/** What RevokeApiKey needs. */
+export interface RevokeApiKeyDeps {
+  projects: ProjectRepository;
+  apiKeys: ApiKeyRepository;
+  clock: Clock;
+}
+
+/**
+ * Revokes a key: from the next request on, on every instance, it is refused. Idempotent: revoking a
+ * revoked key changes nothing; a key of another project is `not_found`.
+ */
+export class RevokeApiKey {
+  private readonly deps: RevokeApiKeyDeps;
+
+  constructor(deps: RevokeApiKeyDeps) {
+    this.deps = deps;
+  }
+
+  async execute(input: { caller: Caller; projectId: string; keyId: string }): Promise<void> {
+    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId, 'manage');
+    const apiKey = await this.deps.apiKeys.findInProject(project.id, input.keyId);
+    if (!apiKey) throw new NotFoundError('API key');
+    if (apiKey.revokedAt !== null) return;
+    apiKey.revoke(this.deps.clock.now());
+    await this.deps.apiKeys.saveRevocation(apiKey);
+  }
+}
