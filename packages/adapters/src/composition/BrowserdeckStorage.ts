@@ -10,7 +10,10 @@ import type { RevokedSessionStore } from '../identity/supabase/RevokedSessionSto
  * adapter builds one (`createMikroOrmStorage`); tests build one from the domain's in-memory ports.
  */
 export interface BrowserdeckStorage
-  extends Pick<UseCasePorts, 'users' | 'projects' | 'sessions' | 'agents' | 'idempotency' | 'rateLimiter'> {
+  extends Pick<
+    UseCasePorts,
+    'users' | 'projects' | 'sessions' | 'agents' | 'apiKeys' | 'idempotency' | 'rateLimiter'
+  > {
   /** Credentials and sign-in sessions of the local identity provider (its default needs them). */
   localIdentity?: LocalIdentityStore | undefined;
   /** Sign-outs and refresh tokens the Supabase identity provider must share between instances. */

@@ -11,6 +11,7 @@ import { InstrumentedBrowserProvider } from '../observability/InstrumentedBrowse
 import { MetricsRegistry } from '../observability/MetricsRegistry.ts';
 import { loadOrCreateSecretKey } from '../persistence/secrets/loadOrCreateSecretKey.ts';
 import { SecretBox } from '../persistence/secrets/SecretBox.ts';
+import { NodeApiKeySecrets } from '../shared/NodeApiKeySecrets.ts';
 import { securePrivateDir } from '../shared/securePrivateDir.ts';
 import { UuidV7Generator } from '../shared/UuidV7Generator.ts';
 import type { Browserdeck, BrowserdeckHttp } from './Browserdeck.ts';
@@ -72,6 +73,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       identity,
       provider: new InstrumentedBrowserProvider({ provider, metrics }),
       cursorSigner: secrets.signer('log-cursor'),
+      apiKeySecrets: new NodeApiKeySecrets(),
       clock,
       ids,
       logger,

@@ -1,3 +1,4 @@
+export { NodeApiKeySecrets } from './NodeApiKeySecrets.ts';
 export {
   PRIVATE_DIR_MODE,
   PRIVATE_FILE_MODE,

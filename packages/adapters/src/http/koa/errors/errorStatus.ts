@@ -16,6 +16,7 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   unauthorized: { status: 401, title: 'Unauthorized' },
   invalid_credentials: { status: 401, title: 'Invalid credentials' },
   invalid_refresh_token: { status: 401, title: 'Invalid refresh token' },
+  forbidden_for_api_key: { status: 403, title: 'Forbidden for an API key' },
   not_found: { status: 404, title: 'Not found' },
   agent_not_found: { status: 404, title: 'Agent not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },

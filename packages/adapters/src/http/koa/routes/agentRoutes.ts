@@ -45,11 +45,11 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       body: CreateAgentBody,
       responses: { 201: { description: 'The new agent.', schema: AgentSchema } },
       errors: ['not_found', 'project_archived', 'agent_name_taken'],
-      handle: async ({ principal, params, body }) => ({
+      handle: async ({ caller, params, body }) => ({
         status: 201,
         body: presentAgent(
           await deps.create.execute({
-            ownerId: principal.userId,
+            caller,
             projectId: params.project_id,
             agent: body,
           }),
@@ -67,9 +67,9 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       query: ListAgentsQuery,
       responses: { 200: { description: 'The agents.', schema: AgentListSchema } },
       errors: ['not_found'],
-      handle: async ({ principal, params, query }) => {
+      handle: async ({ caller, params, query }) => {
         const agents = await deps.list.execute({
-          ownerId: principal.userId,
+          caller,
           projectId: params.project_id,
           activeOnly: query.active_only,
         });
@@ -86,11 +86,11 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       params: agentParams,
       responses: { 200: one },
       errors: ['not_found'],
-      handle: async ({ principal, params }) => ({
+      handle: async ({ caller, params }) => ({
         status: 200,
         body: presentAgent(
           await deps.get.execute({
-            ownerId: principal.userId,
+            caller,
             projectId: params.project_id,
             agentId: params.agent_id,
           }),
@@ -108,11 +108,11 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       body: UpdateAgentBody,
       responses: { 200: one },
       errors: ['not_found', 'project_archived', 'agent_name_taken'],
-      handle: async ({ principal, params, body }) => ({
+      handle: async ({ caller, params, body }) => ({
         status: 200,
         body: presentAgent(
           await deps.update.execute({
-            ownerId: principal.userId,
+            caller,
             projectId: params.project_id,
             agentId: params.agent_id,
             changes: body,
@@ -130,9 +130,9 @@ export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRout
       params: agentParams,
       responses: { 204: { description: 'Deleted; no body.' } },
       errors: ['not_found'],
-      handle: async ({ principal, params }) => {
+      handle: async ({ caller, params }) => {
         await deps.delete.execute({
-          ownerId: principal.userId,
+          caller,
           projectId: params.project_id,
           agentId: params.agent_id,
         });

@@ -1,11 +1,12 @@
-import type {
-  Authenticate,
-  GetCurrentUser,
-  RefreshSession,
-  SignIn,
-  SignOut,
-  SignUp,
-  SyncUser,
+import {
+  type Authenticate,
+  type GetCurrentUser,
+  type RefreshSession,
+  type SignIn,
+  type SignOut,
+  type SignUp,
+  type SyncUser,
+  signInOf,
 } from '@browserdeck/domain';
 import { presentTokenGrant } from '../presenters/presentTokenGrant.ts';
 import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
@@ -100,7 +101,10 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       body: emptyBody,
       responses: { 200: { description: 'Signed out.', schema: SignOutResponse } },
       errors: ['identity_unavailable'],
-      handle: async ({ principal }) => ({ status: 200, body: await deps.signOut.execute({ principal }) }),
+      handle: async ({ caller }) => ({
+        status: 200,
+        body: await deps.signOut.execute({ principal: signInOf(caller) }),
+      }),
     }),
     defineRoute({
       method: 'GET',
@@ -111,9 +115,9 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       tag: TAG,
       auth: true,
       responses: { 200: { description: 'The current user.', schema: UserEnvelope } },
-      handle: async ({ principal }) => ({
+      handle: async ({ caller }) => ({
         status: 200,
-        body: await deps.getCurrentUser.execute({ principal }),
+        body: await deps.getCurrentUser.execute({ principal: signInOf(caller) }),
       }),
     }),
     defineRoute({
@@ -128,8 +132,8 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       auth: true,
       body: emptyBody,
       responses: { 200: { description: 'The user and their project.', schema: SyncResponse } },
-      handle: async ({ principal }) => {
-        const { user, project } = await deps.syncUser.execute({ principal });
+      handle: async ({ caller }) => {
+        const { user, project } = await deps.syncUser.execute({ principal: signInOf(caller) });
         return {
           status: 200,
           body: { user, project: { id: project.id, name: project.name, slug: project.slug } },

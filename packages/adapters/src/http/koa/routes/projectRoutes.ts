@@ -44,9 +44,9 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       body: CreateProjectBody,
       responses: { 201: { description: 'The new project.', schema: ProjectSchema } },
       errors: ['slug_taken'],
-      handle: async ({ principal, body }) => ({
+      handle: async ({ caller, body }) => ({
         status: 201,
-        body: presentProject(await deps.create.execute({ ownerId: principal.userId, ...body })),
+        body: presentProject(await deps.create.execute({ caller, ...body })),
       }),
     }),
     defineRoute({
@@ -59,9 +59,9 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       auth: true,
       query: ListProjectsQuery,
       responses: { 200: { description: 'The projects.', schema: ProjectListSchema } },
-      handle: async ({ principal, query }) => {
+      handle: async ({ caller, query }) => {
         const projects = await deps.list.execute({
-          ownerId: principal.userId,
+          caller,
           archived: query.archived,
         });
         return { status: 200, body: projects.map(presentProject) };
@@ -78,11 +78,9 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       params: projectIdParams,
       responses: { 200: one },
       errors: ['not_found'],
-      handle: async ({ principal, params }) => ({
+      handle: async ({ caller, params }) => ({
         status: 200,
-        body: presentProject(
-          await deps.get.execute({ ownerId: principal.userId, projectId: params.project_id }),
-        ),
+        body: presentProject(await deps.get.execute({ caller, projectId: params.project_id })),
       }),
     }),
     defineRoute({
@@ -97,11 +95,11 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       body: UpdateProjectBody,
       responses: { 200: one },
       errors: ['not_found'],
-      handle: async ({ principal, params, body }) => ({
+      handle: async ({ caller, params, body }) => ({
         status: 200,
         body: presentProject(
           await deps.update.execute({
-            ownerId: principal.userId,
+            caller,
             projectId: params.project_id,
             ...body,
           }),
@@ -120,11 +118,9 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       body: emptyBody,
       responses: { 200: one },
       errors: ['not_found'],
-      handle: async ({ principal, params }) => ({
+      handle: async ({ caller, params }) => ({
         status: 200,
-        body: presentProject(
-          await deps.archive.execute({ ownerId: principal.userId, projectId: params.project_id }),
-        ),
+        body: presentProject(await deps.archive.execute({ caller, projectId: params.project_id })),
       }),
     }),
     defineRoute({
@@ -140,8 +136,8 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       params: projectIdParams,
       responses: { 204: { description: 'Deleted; no body.' } },
       errors: ['not_found'],
-      handle: async ({ principal, params }) => {
-        await deps.delete.execute({ ownerId: principal.userId, projectId: params.project_id });
+      handle: async ({ caller, params }) => {
+        await deps.delete.execute({ caller, projectId: params.project_id });
         return { status: 204 };
       },
     }),

@@ -1,4 +1,5 @@
 import type {
+  Caller,
   CreateSession,
   GetSession,
   GetSessionLogs,
@@ -44,8 +45,8 @@ const PROVIDER_ERRORS = ['provider_error', 'provider_unavailable', 'provider_tim
 export function sessionRoutes(deps: SessionRouteDeps, providerName: string): AnyRoute[] {
   const pathValues = providerPathValues(providerName);
   const scope = { tag: TAG, auth: true as const, pathValues };
-  const ids = (params: { project_id: string }, ownerId: string) => ({
-    ownerId,
+  const ids = (params: { project_id: string }, caller: Caller) => ({
+    caller,
     projectId: params.project_id,
   });
   return [
@@ -77,9 +78,9 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
         'provider_rate_limited',
         ...PROVIDER_ERRORS,
       ],
-      handle: async ({ principal, params, headers, body }) => {
+      handle: async ({ caller, params, headers, body }) => {
         const { session, replayed } = await deps.create.execute({
-          ...ids(params, principal.userId),
+          ...ids(params, caller),
           request: body,
           idempotencyKey: headers['Idempotency-Key'],
         });
@@ -98,8 +99,8 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
       query: ListSessionsQuery,
       responses: { 200: { description: 'One page of sessions.', schema: SessionPageSchema } },
       errors: ['not_found'],
-      handle: async ({ principal, params, query }) => {
-        const page = await deps.list.execute({ ...ids(params, principal.userId), ...query });
+      handle: async ({ caller, params, query }) => {
+        const page = await deps.list.execute({ ...ids(params, caller), ...query });
         const { total, limit, offset } = page;
         return { status: 200, body: { sessions: page.sessions.map(presentSession), total, limit, offset } };
       },
@@ -118,9 +119,9 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
         200: { description: 'Aggregates over all the project’s sessions.', schema: SessionStatsSchema },
       },
       errors: ['not_found'],
-      handle: async ({ principal, params }) => ({
+      handle: async ({ caller, params }) => ({
         status: 200,
-        body: presentSessionStats(await deps.stats.execute(ids(params, principal.userId))),
+        body: presentSessionStats(await deps.stats.execute(ids(params, caller))),
       }),
     }),
     defineRoute({
@@ -141,9 +142,9 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
         },
       },
       errors: ['not_found'],
-      handle: async ({ principal, params }) => {
+      handle: async ({ caller, params }) => {
         const { session, syncError } = await deps.get.execute({
-          ...ids(params, principal.userId),
+          ...ids(params, caller),
           sessionId: params.session_id,
         });
         const headers = syncError ? { 'X-Sync-Error': syncError } : undefined;
@@ -161,11 +162,11 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
       body: emptyBody,
       responses: { 200: { description: 'The session, ended.', schema: SessionSchema } },
       errors: ['not_found', 'provider_rate_limited', ...PROVIDER_ERRORS],
-      handle: async ({ principal, params }) => ({
+      handle: async ({ caller, params }) => ({
         status: 200,
         body: presentSession(
           await deps.release.execute({
-            ...ids(params, principal.userId),
+            ...ids(params, caller),
             sessionId: params.session_id,
           }),
         ),
@@ -186,10 +187,10 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
         200: { description: 'One page of log entries, oldest first.', schema: SessionLogsSchema },
       },
       errors: ['not_found', 'provider_rate_limited', ...PROVIDER_ERRORS],
-      handle: async ({ principal, params, query }) => ({
+      handle: async ({ caller, params, query }) => ({
         status: 200,
         body: await deps.logs.execute({
-          ...ids(params, principal.userId),
+          ...ids(params, caller),
           sessionId: params.session_id,
           ...query,
         }),

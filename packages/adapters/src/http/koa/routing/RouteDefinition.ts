@@ -1,4 +1,4 @@
-import type { ErrorCode, Principal } from '@browserdeck/domain';
+import type { Caller, ErrorCode } from '@browserdeck/domain';
 import type { z } from 'zod';
 
 /** The methods routes are registered for (`HEAD` follows `GET` automatically). */
@@ -13,8 +13,11 @@ export interface RouteRequest<P, Q, B, A extends boolean, H = undefined> {
   body: B;
   /** The request headers the route declares, validated (`undefined` when it declares none). */
   headers: H;
-  /** The authenticated caller; present exactly when the route has `auth: true`. */
-  principal: A extends true ? Principal : undefined;
+  /**
+   * The authenticated caller, a user or a project API key; present exactly when the route has
+   * `auth: true`.
+   */
+  caller: A extends true ? Caller : undefined;
   /** The client's address (`ctx.ip`; proxy headers only when `trustProxy`). */
   clientAddress: string;
   requestId: string;
@@ -59,7 +62,7 @@ export interface RouteDefinition<
   summary: string;
   description?: string;
   tag: string;
-  /** Whether a bearer access token is required. */
+  /** Whether a bearer access token or a project API key is required. */
   auth: A;
   params?: z.ZodType<P>;
   /**

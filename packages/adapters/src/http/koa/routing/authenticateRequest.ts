@@ -1,23 +1,31 @@
-import { AuthError, type Authenticate, type Principal } from '@browserdeck/domain';
+import { AuthError, type Authenticate, type Caller } from '@browserdeck/domain';
+import type { Context } from 'koa';
 
 /** `Bearer <token68>` (RFC 6750 §2.1); the scheme is case-insensitive. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/** The header Browserbase's clients send their API key in; Browserdeck's project keys work there too. */
+export const API_KEY_HEADER = 'X-BB-API-Key';
+
 /**
- * The principal behind the request's `Authorization: Bearer` header. A missing or malformed header
- * and an unknown, expired or revoked token are all 401 `unauthorized`.
+ * The caller behind the request: `Authorization: Bearer <access_token | bdk_ key>`, or a project API
+ * key in `X-BB-API-Key` (http-api.md §12). A missing or malformed credential and an unknown, expired
+ * or revoked token or key are all 401 `unauthorized`.
  */
 export async function authenticateRequest(
-  authorization: string,
+  ctx: Pick<Context, 'get'>,
   authenticate: Pick<Authenticate, 'execute'>,
-): Promise<Principal> {
+): Promise<Caller> {
+  const authorization = ctx.get('Authorization');
+  const apiKey = ctx.get(API_KEY_HEADER).trim();
+  if (!authorization && apiKey) return authenticate.execute({ accessToken: apiKey });
   const match = BEARER.exec(authorization);
   if (!match) {
     throw new AuthError(
       'unauthorized',
       authorization
-        ? 'The Authorization header must read "Bearer <access_token>".'
-        : 'This endpoint needs an Authorization: Bearer <access_token> header.',
+        ? 'The Authorization header must read "Bearer <access_token>" or "Bearer <API key>".'
+        : 'This endpoint needs an Authorization: Bearer <access_token> header, or a project API key.',
     );
   }
   return authenticate.execute({ accessToken: match[1] });

@@ -43,15 +43,13 @@ const REGISTER: Record<HttpMethod, Register> = {
 function routeHandler(route: AnyRoute, deps: BuildRouterDeps): RouterMiddleware {
   return async (ctx) => {
     const state = httpState(ctx);
-    const principal = route.auth
-      ? await authenticateRequest(ctx.get('Authorization'), deps.authenticate)
-      : undefined;
+    const caller = route.auth ? await authenticateRequest(ctx, deps.authenticate) : undefined;
     const body = route.body ? await parseJsonBody(ctx) : undefined;
     const headers = route.headers ? declaredHeaders(route.headers, ctx.headers) : undefined;
     const input = parseRequest(route, { params: ctx.params, query: ctx.query, body, headers });
     const result = await route.handle({
       ...input,
-      principal,
+      caller,
       clientAddress: ctx.ip,
       requestId: state.requestId,
       mountPrefix: mountPrefix(ctx),

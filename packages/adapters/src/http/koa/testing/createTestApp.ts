@@ -5,6 +5,7 @@ import { FixedWindowRateLimiter, type IdentityProvider } from '@browserdeck/doma
 import {
   FakeBrowserProvider,
   InMemoryAgentRepository,
+  InMemoryApiKeyRepository,
   InMemoryIdempotencyStore,
   InMemoryIdentityProvider,
   InMemoryProjectRepository,
@@ -108,6 +109,7 @@ export interface TestApp<I extends IdentityProvider = InMemoryIdentityProvider> 
   projects: InMemoryProjectRepository;
   sessions: InMemorySessionRepository;
   agents: InMemoryAgentRepository;
+  apiKeys: InMemoryApiKeyRepository;
   idempotency: InMemoryIdempotencyStore;
   /** The cloud-browser provider: records every call, can be told to fail the next one. */
   provider: FakeBrowserProvider;
@@ -140,6 +142,7 @@ export async function createTestApp(
   const projects = new InMemoryProjectRepository();
   const sessions = new InMemorySessionRepository();
   const agents = new InMemoryAgentRepository();
+  const apiKeys = new InMemoryApiKeyRepository();
   const idempotency = new InMemoryIdempotencyStore();
   const provider = new FakeBrowserProvider({
     clock,
@@ -166,6 +169,7 @@ export async function createTestApp(
         projects,
         sessions,
         agents,
+        apiKeys,
         idempotency,
         rateLimiter: new FixedWindowRateLimiter({ clock }),
         database: { checkReadiness: async () => {} },
@@ -234,6 +238,7 @@ export async function createTestApp(
     projects,
     sessions,
     agents,
+    apiKeys,
     idempotency,
     provider,
     logs,
