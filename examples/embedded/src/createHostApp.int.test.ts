@@ -123,7 +123,7 @@ describe('a host app embedding Browserdeck', () => {
     expect(released.body.status).toBe('COMPLETED');
     // The in-process use case sees what the HTTP client did.
     const listed = await host.browserdeck.useCases.sessions.list.execute({
-      ownerId: user.id,
+      caller: { kind: 'user', userId: user.id },
       projectId: project.id,
     });
     expect(listed).toMatchObject({ total: 1 });

@@ -25,9 +25,10 @@ export async function startHostApp(options: BrowserdeckOptions & { port?: number
       ctx.body = { host: 'an app that embeds Browserdeck', api: BROWSERDECK_PREFIX };
       return;
     }
-    const ownerId = String(ctx.query.user ?? '');
-    const owned = ownerId ? await browserdeck.useCases.projects.list.execute({ ownerId }) : [];
-    ctx.body = { user: ownerId, activeProjects: owned.length };
+    const userId = String(ctx.query.user ?? '');
+    const caller = { kind: 'user', userId } as const;
+    const owned = userId ? await browserdeck.useCases.projects.list.execute({ caller }) : [];
+    ctx.body = { user: userId, activeProjects: owned.length };
   });
   server.on('request', app.callback());
   server.on('upgrade', browserdeck.http.handleUpgrade);
