@@ -1,5 +1,7 @@
+import { Project, User } from '@browserdeck/domain';
 import {
   describeAgentRepositoryContract,
+  describeApiKeyRepositoryContract,
   describeIdempotencyStoreContract,
   describeProjectRepositoryContract,
   describeRateLimiterContract,
@@ -11,8 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeLocalIdentityStoreContract } from '../packages/adapters/src/identity/local/describeLocalIdentityStoreContract.ts';
 import { describeIssuedRefreshTokenStoreContract } from '../packages/adapters/src/identity/supabase/describeIssuedRefreshTokenStoreContract.ts';
 import { describeRevokedSessionStoreContract } from '../packages/adapters/src/identity/supabase/describeRevokedSessionStoreContract.ts';
-import type { DatabaseDialect } from '../packages/adapters/src/persistence/mikro-orm/BrowserdeckOrm.ts';
+import type {
+  BrowserdeckOrm,
+  DatabaseDialect,
+} from '../packages/adapters/src/persistence/mikro-orm/BrowserdeckOrm.ts';
 import { MikroOrmAgentRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmAgentRepository.ts';
+import { MikroOrmApiKeyRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmApiKeyRepository.ts';
 import { MikroOrmIdempotencyStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmIdempotencyStore.ts';
 import { MikroOrmIssuedRefreshTokenStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmIssuedRefreshTokenStore.ts';
 import { MikroOrmLocalIdentityStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmLocalIdentityStore.ts';
@@ -86,6 +92,15 @@ export function describeMikroOrmRepositories(dialect: DatabaseDialect): void {
         };
       },
     });
+    describeApiKeyRepositoryContract(`MikroOrmApiKeyRepository (${dialect})`, {
+      create: async () => {
+        const { orm } = await fresh();
+        return {
+          apiKeys: new MikroOrmApiKeyRepository({ orm }),
+          givenProject: (projectId, ownerId) => givenOwnedProject(orm, projectId, ownerId),
+        };
+      },
+    });
     describeRateLimiterContract(`MikroOrmRateLimiter (${dialect})`, {
       create: async (clock) => ({
         limiter: new MikroOrmRateLimiter({ orm: (await fresh()).orm, clock, secrets }),
@@ -110,4 +125,15 @@ export function describeMikroOrmRepositories(dialect: DatabaseDialect): void {
       }),
     });
   });
+}
+
+/** Inserts `ownerId` (once) and their project `projectId`, for the rows that reference a project. */
+async function givenOwnedProject(orm: BrowserdeckOrm, projectId: string, ownerId: string): Promise<void> {
+  const at = new Date('2026-01-01T00:00:00.000Z');
+  await new MikroOrmUserRepository({ orm }).ensure(
+    User.create({ id: ownerId, email: `${ownerId}@example.com`, createdAt: at }),
+  );
+  await new MikroOrmProjectRepository({ orm }).add(
+    Project.create({ id: projectId, ownerId, name: 'P', slug: `p-${projectId.slice(-6)}`, now: at }),
+  );
 }

@@ -22,6 +22,7 @@ const TABLES_CHILDREN_FIRST = [
   'idempotency_keys',
   'browser_sessions',
   'agents',
+  'api_keys',
   'local_refresh_tokens',
   'local_sign_in_sessions',
   'local_credentials',

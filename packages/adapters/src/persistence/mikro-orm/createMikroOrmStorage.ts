@@ -5,6 +5,7 @@ import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { checkDatabase } from './checkDatabase.ts';
 import { countActiveSessions } from './countActiveSessions.ts';
 import { MikroOrmAgentRepository } from './MikroOrmAgentRepository.ts';
+import { MikroOrmApiKeyRepository } from './MikroOrmApiKeyRepository.ts';
 import { MikroOrmIdempotencyStore } from './MikroOrmIdempotencyStore.ts';
 import { MikroOrmIssuedRefreshTokenStore } from './MikroOrmIssuedRefreshTokenStore.ts';
 import { MikroOrmLocalIdentityStore } from './MikroOrmLocalIdentityStore.ts';
@@ -18,7 +19,7 @@ import { toDatabaseError } from './toDatabaseError.ts';
 /**
  * Browserdeck's storage on a migrated MikroORM instance: every repository and store, with secrets
  * (connect URLs, agent env, idempotent answers, rate-limit keys) sealed by `secrets`. Rate-limit
- * windows, sign-outs and refresh tokens live in the database, so every instance on it shares them.
+ * windows, sign-outs, refresh tokens and API keys live in the database, so every instance on it shares them.
  */
 export function createMikroOrmStorage(deps: {
   orm: BrowserdeckOrm;
@@ -31,6 +32,7 @@ export function createMikroOrmStorage(deps: {
     projects: new MikroOrmProjectRepository({ orm }),
     sessions: new MikroOrmSessionRepository({ orm, secrets }),
     agents: new MikroOrmAgentRepository({ orm, secrets }),
+    apiKeys: new MikroOrmApiKeyRepository({ orm }),
     idempotency: new MikroOrmIdempotencyStore({ orm, secrets }),
     rateLimiter: new MikroOrmRateLimiter({ orm, clock, secrets }),
     localIdentity: new MikroOrmLocalIdentityStore({ orm }),

@@ -4,6 +4,7 @@ export { countActiveSessions } from './countActiveSessions.ts';
 export { type CreateMikroOrmOptions, createMikroOrm } from './createMikroOrm.ts';
 export { createMikroOrmStorage } from './createMikroOrmStorage.ts';
 export { AgentSchema, type StoredAgent } from './entities/AgentSchema.ts';
+export { ApiKeySchema } from './entities/ApiKeySchema.ts';
 export { BrowserSessionSchema, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
 export { IdempotencyKeySchema } from './entities/IdempotencyKeySchema.ts';
 export { LocalCredentialSchema } from './entities/LocalCredentialSchema.ts';
@@ -16,6 +17,10 @@ export { SupabaseIssuedRefreshTokenSchema } from './entities/SupabaseIssuedRefre
 export { SupabaseRevokedSessionSchema } from './entities/SupabaseRevokedSessionSchema.ts';
 export { UserSchema } from './entities/UserSchema.ts';
 export { MikroOrmAgentRepository, type MikroOrmAgentRepositoryDeps } from './MikroOrmAgentRepository.ts';
+export {
+  MikroOrmApiKeyRepository,
+  type MikroOrmApiKeyRepositoryDeps,
+} from './MikroOrmApiKeyRepository.ts';
 export { MikroOrmIdempotencyStore, type MikroOrmIdempotencyStoreDeps } from './MikroOrmIdempotencyStore.ts';
 export {
   MikroOrmIssuedRefreshTokenStore,

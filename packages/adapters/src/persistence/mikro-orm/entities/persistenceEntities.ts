@@ -1,4 +1,5 @@
 import { AgentSchema } from './AgentSchema.ts';
+import { ApiKeySchema } from './ApiKeySchema.ts';
 import { BrowserSessionSchema } from './BrowserSessionSchema.ts';
 import { IdempotencyKeySchema } from './IdempotencyKeySchema.ts';
 import { LocalCredentialSchema } from './LocalCredentialSchema.ts';
@@ -18,6 +19,7 @@ export const persistenceEntities = [
   LocalSignInSessionSchema,
   LocalRefreshTokenSchema,
   AgentSchema,
+  ApiKeySchema,
   BrowserSessionSchema,
   IdempotencyKeySchema,
   SupabaseRevokedSessionSchema,
