@@ -1,9 +1,10 @@
-import { DomainError, Project, User } from '@browserdeck/domain';
+import { ApiKey, DomainError, Project, User } from '@browserdeck/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type BrowserdeckOrm,
   createMikroOrm,
   type DatabaseDialect,
+  MikroOrmApiKeyRepository,
   MikroOrmLocalIdentityStore,
   MikroOrmProjectRepository,
   MikroOrmUserRepository,
@@ -124,6 +125,131 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
       );
       const [token] = (await rows('select used_at from local_refresh_tokens')) as [Row];
       expect(new Date(token.used_at as string).toISOString()).toBe('2026-05-06T07:08:10.124Z');
+    });
+
+    function apiKey(n: number, projectId = project('alpha').id): ApiKey {
+      return ApiKey.create({
+        id: `0190e000-0000-7000-8000-0000000002${String(n).padStart(2, '0')}`,
+        projectId,
+        ownerId: ALICE,
+        name: `CI key ${n}`,
+        prefix: `bdk_key${String(n).padStart(5, '0')}`,
+        digest: `${'ef'.repeat(31)}${String(n).padStart(2, '0')}`,
+        expiresAt: n % 2 === 0 ? new Date(created.getTime() + 86_400_000) : null,
+        now: created,
+      });
+    }
+
+    it('stores an API key as one snake_case row, prefix and digest only, found through the unique prefix index', async () => {
+      await givenAlice();
+      await new MikroOrmProjectRepository({ orm: db.orm }).add(project('alpha'));
+      await new MikroOrmApiKeyRepository({ orm: db.orm }).add(apiKey(2));
+      const [row, ...others] = await rows('select * from api_keys');
+      expect(others).toEqual([]);
+      expect(Object.keys(row as Row).sort()).toEqual(
+        [
+          'created_at',
+          'digest',
+          'expires_at',
+          'id',
+          'last_used_at',
+          'name',
+          'owner_id',
+          'prefix',
+          'project_id',
+          'revoked_at',
+        ].sort(),
+      );
+      expect(row).toMatchObject({
+        id: apiKey(2).id,
+        project_id: project('alpha').id,
+        owner_id: ALICE,
+        name: 'CI key 2',
+        prefix: 'bdk_key00002',
+        digest: apiKey(2).digest,
+        last_used_at: null,
+        revoked_at: null,
+      });
+      expect(new Date((row as Row).expires_at as string).toISOString()).toBe('2026-05-07T07:08:09.123Z');
+      const lookup = 'select * from api_keys where prefix = ?';
+      if (dialect === 'sqlite') {
+        const plan = await rows(`explain query plan ${lookup}`, ['bdk_key00002']);
+        expect(plan.map((step) => step.detail)).toEqual([
+          'SEARCH api_keys USING INDEX api_keys_prefix_unique (prefix=?)',
+        ]);
+      } else {
+        const indexes = await rows(
+          "select indexdef from pg_indexes where tablename = 'api_keys' and indexname = 'api_keys_prefix_unique'",
+        );
+        expect(indexes).toEqual([
+          { indexdef: expect.stringMatching(/^CREATE UNIQUE INDEX .* USING btree \(prefix\)$/) },
+        ]);
+      }
+    });
+
+    it("removes a deleted project's API keys with it (on delete cascade), and no other project's", async () => {
+      await givenAlice();
+      const projects = new MikroOrmProjectRepository({ orm: db.orm });
+      const one = '0190e000-0000-7000-8000-000000000001';
+      const two = '0190e000-0000-7000-8000-000000000002';
+      await projects.add(project('one', one));
+      await projects.add(project('two', two));
+      const keys = new MikroOrmApiKeyRepository({ orm: db.orm });
+      await keys.add(apiKey(1, one));
+      await keys.add(apiKey(2, one));
+      await keys.add(apiKey(3, two));
+      expect(await projects.delete(ALICE, one)).toBe(true);
+      expect(await rows('select id, project_id from api_keys')).toEqual([
+        { id: apiKey(3).id, project_id: two },
+      ]);
+      expect(await keys.findByPrefix(apiKey(1).prefix)).toBeNull();
+      await rows('delete from users where id = ?', [ALICE]);
+      expect(await rows('select id from api_keys')).toEqual([]);
+    });
+
+    it('refuses a revoked key at once on another instance, and stamps usage once across instances', async () => {
+      await givenAlice();
+      await new MikroOrmProjectRepository({ orm: db.orm }).add(project('alpha'));
+      const [here, there] = [db.orm, second].map((orm) => new MikroOrmApiKeyRepository({ orm })) as [
+        MikroOrmApiKeyRepository,
+        MikroOrmApiKeyRepository,
+      ];
+      const key = apiKey(1);
+      await here.add(key);
+      const later = new Date(created.getTime() + 60_000);
+      expect((await there.findByPrefix(key.prefix))?.isUsableAt(later)).toBe(true);
+      // Both instances read the key before either revokes it: the later revocation keeps the first date.
+      const [first, racing] = await Promise.all([
+        here.findInProject(key.projectId, key.id),
+        there.findInProject(key.projectId, key.id),
+      ]);
+      first?.revoke(later);
+      await here.saveRevocation(first as ApiKey);
+      const after = await there.findByPrefix(key.prefix);
+      expect(after?.revokedAt?.toISOString()).toBe(later.toISOString());
+      expect(after?.isUsableAt(later)).toBe(false);
+      expect(await there.listInProject(key.projectId)).toEqual([]);
+      racing?.revoke(new Date(later.getTime() + 5_000));
+      await there.saveRevocation(racing as ApiKey);
+      expect((await here.findByPrefix(key.prefix))?.revokedAt?.toISOString()).toBe(later.toISOString());
+
+      const stampedAt = async () => {
+        const [stamp] = (await rows('select last_used_at from api_keys')) as [Row];
+        return new Date(stamp.last_used_at as string).toISOString();
+      };
+      const stamp = (repository: MikroOrmApiKeyRepository, at: Date) =>
+        repository.stampUsage(key.id, at, new Date(at.getTime() - 60_000));
+      const used = new Date(created.getTime() + 3_600_000);
+      await stamp(here, used);
+      // Within the minute the other instance's stamp changes nothing; after it, it writes.
+      await stamp(there, new Date(used.getTime() + 59_999));
+      expect(await stampedAt()).toBe(used.toISOString());
+      const next = new Date(used.getTime() + 60_001);
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => stamp([here, there][i % 2]!, new Date(next.getTime() + i))),
+      );
+      expect(Date.parse(await stampedAt())).toBeGreaterThanOrEqual(next.getTime());
+      expect(Date.parse(await stampedAt())).toBeLessThan(next.getTime() + 20);
     });
 
     it('holds its atomic rules across two ORM instances on one database', async () => {
