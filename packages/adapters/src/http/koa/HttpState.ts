@@ -12,6 +12,11 @@ export interface HttpState {
   routePath?: string;
   /** The error code answered, for the request log. */
   errorCode?: ErrorCode;
+  /**
+   * How errors are answered: RFC 9457 problems (the default), or Browserbase's `{ statusCode, error,
+   * message }` on the Browserbase-compatible API.
+   */
+  errorFormat?: 'problem' | 'browserbase';
   /** Set when the request timed out: the late handler must not write the response. */
   timedOut?: boolean;
 }

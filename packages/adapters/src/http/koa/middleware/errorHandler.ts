@@ -1,5 +1,6 @@
 import { DomainError } from '@browserdeck/domain';
 import type { Middleware } from 'koa';
+import { writeBrowserbaseError } from '../browserbase-compat/writeBrowserbaseError.ts';
 import { toDomainError } from '../errors/toDomainError.ts';
 import { writeProblem } from '../errors/writeProblem.ts';
 import { httpState } from '../HttpState.ts';
@@ -36,7 +37,8 @@ export function errorHandler(options: ErrorHandlerOptions = {}): Middleware {
         answer = domainError;
       }
       state.errorCode = answer.code;
-      writeProblem(ctx, answer, state.requestId);
+      if (state.errorFormat === 'browserbase') writeBrowserbaseError(ctx, answer, state.requestId);
+      else writeProblem(ctx, answer, state.requestId);
     }
   };
 }

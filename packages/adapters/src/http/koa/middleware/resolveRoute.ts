@@ -7,6 +7,9 @@ import type { AnyRoute } from '../routing/RouteDefinition.ts';
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+/** Paths only the Browserbase-compatible API has: their 404s and 405s answer in its error shape too. */
+const BROWSERBASE_PATHS = /^\/v1\/(sessions|contexts|extensions)(\/|$)/;
+
 /**
  * Decides which route serves the request and runs its handler: 404 `not_found` when no route
  * has this path, 405 `method_not_allowed` with `Allow` when routes have it but not for this method,
@@ -18,10 +21,10 @@ export function resolveRoute(
   router: Router,
   routes: readonly AnyRoute[] = [],
 ): Middleware & { router: Router } {
-  const pathValues = new Map(routes.map((route) => [route.operationId, route.pathValues]));
+  const byName = new Map(routes.map((route) => [route.operationId, route]));
   const accepts = (match: RouteMatch): boolean => {
     if (Object.values(match.rawParams).some((value) => value.includes(':'))) return false;
-    const allowed = pathValues.get(match.name);
+    const allowed = byName.get(match.name)?.pathValues;
     if (!allowed) return true;
     return Object.entries(allowed).every(([name, values]) =>
       values.some((value) => value.toLowerCase() === match.params[name]?.toLowerCase()),
@@ -29,9 +32,14 @@ export function resolveRoute(
   };
   const middleware: Middleware = async (ctx, next) => {
     const path = ctx.path;
-    const candidates = matchRoutes(router, path).filter(accepts);
+    if (BROWSERBASE_PATHS.test(path)) httpState(ctx).errorFormat = 'browserbase';
+    const candidates = matchRoutes(router, path)
+      .filter(accepts)
+      .filter((match) => byName.get(match.name)?.when?.(ctx.headers) ?? true);
     if (candidates.length === 0) throw httpError('not_found', `There is no route ${ctx.method} ${path}.`);
-    const chosen = candidates.find((match) => match.methods.includes(ctx.method));
+    // A route chosen by the request's headers (`when`) goes before the plain route of the same path.
+    const forMethod = candidates.filter((match) => match.methods.includes(ctx.method));
+    const chosen = forMethod.find((match) => byName.get(match.name)?.when) ?? forMethod[0];
     if (!chosen) {
       const methods = new Set(candidates.flatMap((match) => match.methods));
       const allow = METHOD_ORDER.filter((m) => methods.has(m)).join(', ');
@@ -43,6 +51,7 @@ export function resolveRoute(
       throw httpError('method_not_allowed', `${ctx.method} is not allowed on ${path}; allowed: ${allow}.`);
     }
     httpState(ctx).routePath = chosen.path;
+    httpState(ctx).errorFormat = byName.get(chosen.name)?.errorFormat ?? 'problem';
     const routed = ctx as RouterContext;
     routed.params = chosen.params;
     // Its handler straight away: the router would match the path a second time.

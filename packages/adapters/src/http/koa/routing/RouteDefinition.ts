@@ -76,6 +76,18 @@ export interface RouteDefinition<
   /** The JSON body; a schema that accepts `undefined` makes the body optional. */
   body?: z.ZodType<B>;
   responses: Record<number, ResponseSpec>;
+  /**
+   * Left out of the OpenAPI document (the Browserbase-compatible API, which Browserbase's own
+   * reference documents and whose errors are not problems).
+   */
+  undocumented?: boolean;
+  /** How this route's errors are answered; RFC 9457 problems by default. */
+  errorFormat?: 'problem' | 'browserbase';
+  /**
+   * Chooses between two routes of one method and path by the request's headers: this route serves
+   * the request only when it answers true (e.g. a Browserbase client's `X-BB-API-Key`).
+   */
+  when?: (headers: Readonly<Record<string, string | string[] | undefined>>) => boolean;
   /** Error codes this operation answers beyond the ones implied by its input, auth and body. */
   errors?: readonly ErrorCode[];
   handle(request: RouteRequest<P, Q, B, A, H>): Promise<RouteResult>;
