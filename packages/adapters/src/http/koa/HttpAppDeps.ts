@@ -2,6 +2,7 @@ import type { DomainError } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import type { AgentRouteDeps } from './routes/agentRoutes.ts';
+import type { ApiKeyRouteDeps } from './routes/apiKeyRoutes.ts';
 import type { AuthRouteDeps } from './routes/authRoutes.ts';
 import type { MetricsEndpointOptions } from './routes/metricsRoute.ts';
 import type { ProjectRouteDeps } from './routes/projectRoutes.ts';
@@ -16,6 +17,7 @@ export interface HttpUseCases {
   projects: ProjectRouteDeps;
   sessions: SessionRouteDeps;
   agents: AgentRouteDeps;
+  apiKeys: ApiKeyRouteDeps;
 }
 
 /** How the app reaches its database: readiness, error translation, a per-request scope. */

@@ -2,6 +2,7 @@ import type { ErrorCode } from '@browserdeck/domain';
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors/errorStatus.ts';
 import type { AnyRoute } from '../routing/RouteDefinition.ts';
+import { acceptsApiKey } from './acceptsApiKey.ts';
 import { COMPONENT_SCHEMAS } from './componentSchemas.ts';
 import type { JsonObject, OpenApiDocument, OpenApiOperation } from './OpenApiDocument.ts';
 import { type ResponseJsonSchemas, responseJsonSchemas, schemaRef } from './responseJsonSchemas.ts';
@@ -22,6 +23,27 @@ const HEADERS_TOO_LARGE: JsonObject = {
   description:
     'Request headers over the limit of Node’s HTTP server (`maxHeaderSize`, 16 KiB by default): ' +
     'Node answers before the app sees the request, with no body, and closes the connection.',
+};
+
+/**
+ * The credentials (http-api.md §3, §12): a user's access token as a bearer token, and a project API
+ * key, which operations that accept one list as `apiKey`; those take the key as a bearer token too.
+ */
+const SECURITY_SCHEMES: Record<string, JsonObject> = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'A user’s access token. On operations that also list `apiKey`, a project API key (`bdk_…`) is ' +
+      'accepted here as well.',
+  },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-BB-API-Key',
+    description: 'A project API key (`bdk_…`); it acts for its own project only.',
+  },
 };
 
 /**
@@ -65,7 +87,7 @@ export function buildOpenApiDocument(
     components: {
       schemas: referencedSchemas(paths, schemas.components),
       responses: { HeadersTooLarge: HEADERS_TOO_LARGE },
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: SECURITY_SCHEMES,
     },
   };
 }
@@ -96,7 +118,7 @@ function operationOf(route: AnyRoute, schemas: ResponseJsonSchemas): OpenApiOper
     operationId: route.operationId,
     summary: route.summary,
     tags: [route.tag],
-    security: route.auth ? [{ bearerAuth: [] }] : [],
+    security: route.auth ? [{ bearerAuth: [] }, ...(acceptsApiKey(route) ? [{ apiKey: [] }] : [])] : [],
     parameters: [
       ...(route.params ? parametersOf(route.params, 'path', route.pathValues) : []),
       ...(route.query ? parametersOf(route.query, 'query') : []),
@@ -166,7 +188,11 @@ export function errorCodesOf(route: AnyRoute): ErrorCode[] {
   if (route.params || route.query || route.body) codes.add('validation_failed');
   if (route.body)
     for (const c of ['malformed_json', 'payload_too_large', 'unsupported_media_type'] as const) codes.add(c);
-  if (route.auth) codes.add('unauthorized');
+  if (route.auth) {
+    codes.add('unauthorized');
+    // A key is refused on any route when its project is archived, and on any other project's routes.
+    codes.add('forbidden_for_api_key');
+  }
   for (const code of route.errors ?? []) codes.add(code);
   codes.add('request_timeout');
   codes.add('internal');

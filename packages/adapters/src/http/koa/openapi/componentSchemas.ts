@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AgentSchema } from '../schemas/agentSchemas.ts';
+import { ApiKeySchema, CreatedApiKeySchema } from '../schemas/apiKeySchemas.ts';
 import {
   SignOutResponse,
   SyncResponse,
@@ -38,4 +39,6 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   SessionLogPage: SessionLogsSchema,
   LogEntry: LogEntrySchema,
   Agent: AgentSchema,
+  ApiKey: ApiKeySchema,
+  CreatedApiKey: CreatedApiKeySchema,
 };

@@ -65,6 +65,21 @@ async function redocly(file: string): Promise<Finding[]> {
   }));
 }
 
+/**
+ * Findings accepted, each for a reason. Redocly's `no-ambiguous-paths` compares path templates only:
+ * it cannot see that `{provider}` takes just the configured provider's name or `cloudbrowser` (an
+ * enum) and `{project_id}` just a UUID, so `/v1/{provider}/projects/{project_id}/…` and
+ * `/v1/projects/{project_id}/api-keys/{key_id}` (both fixed by http-api.md §5, §6 and §12) never
+ * match the same request. Any other ambiguity is still reported.
+ */
+const ACCEPTED: ReadonlyArray<{ rule: string; message: RegExp }> = [
+  {
+    rule: 'no-ambiguous-paths',
+    message:
+      /^Paths should resolve unambiguously\. Found two ambiguous paths: `\/v1\/\{provider\}\/projects\/\{project_id\}\/(sessions|agents)` and `\/v1\/projects\/\{project_id\}\/api-keys\/\{key_id\}`\.$/,
+  },
+];
+
 const SPECTRAL_SEVERITIES = ['error', 'warn', 'info', 'hint'];
 
 async function spectral(files: string[], output: string): Promise<Finding[]> {
@@ -133,7 +148,11 @@ describe('the OpenAPI document under Redocly and Spectral', () => {
       ...(await Promise.all(files.map((file) => redocly(file)))).flat(),
       ...(await spectral(files, join(dir, 'spectral.json'))),
     ];
-    const reported = findings.filter((f) => f.severity === 'error' || f.severity === 'warn');
+    const reported = findings.filter(
+      (f) =>
+        (f.severity === 'error' || f.severity === 'warn') &&
+        !ACCEPTED.some((a) => a.rule === f.rule && a.message.test(f.message)),
+    );
     expect(reported, JSON.stringify(reported, null, 2)).toEqual([]);
   }, 30_000);
 });

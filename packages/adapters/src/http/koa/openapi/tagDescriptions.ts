@@ -10,4 +10,6 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Sessions:
     'Cloud-browser sessions of a project at the configured provider (`{provider}`): start, read, list, release, logs, statistics.',
   Agents: 'Stored session defaults (script, environment, region, timeout) that a session can start from.',
+  'API keys':
+    'Long-lived, revocable project API keys for machine clients. Only the project’s owner, with an access token, manages them.',
 };

@@ -5,6 +5,7 @@ import type { OpenApiDocument } from '../openapi/OpenApiDocument.ts';
 import { renderDocsHtml } from '../openapi/renderDocsHtml.ts';
 import type { AnyRoute } from '../routing/RouteDefinition.ts';
 import { agentRoutes } from './agentRoutes.ts';
+import { apiKeyRoutes } from './apiKeyRoutes.ts';
 import { authRoutes } from './authRoutes.ts';
 import { operationalRoutes } from './operationalRoutes.ts';
 import { projectRoutes } from './projectRoutes.ts';
@@ -34,6 +35,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
     ...projectRoutes(deps.useCases.projects),
     ...sessionRoutes(deps.useCases.sessions, deps.providerName),
     ...agentRoutes(deps.useCases.agents, deps.providerName),
+    ...apiKeyRoutes(deps.useCases.apiKeys),
   );
   return table;
 }

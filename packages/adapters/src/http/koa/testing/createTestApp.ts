@@ -46,6 +46,9 @@ const USE_CASE_SLOTS = {
   getAgent: ['agents', 'get'],
   updateAgent: ['agents', 'update'],
   deleteAgent: ['agents', 'delete'],
+  createApiKey: ['apiKeys', 'create'],
+  listApiKeys: ['apiKeys', 'list'],
+  revokeApiKey: ['apiKeys', 'revoke'],
 } as const;
 
 type UseCaseSlots = typeof USE_CASE_SLOTS;
@@ -260,6 +263,7 @@ function withOverrides(
     projects: { ...deps.useCases.projects },
     sessions: { ...deps.useCases.sessions },
     agents: { ...deps.useCases.agents },
+    apiKeys: { ...deps.useCases.apiKeys },
   };
   const settings: HttpSettings = { ...deps.settings };
   for (const [name, value] of Object.entries(overrides)) {
