@@ -13,6 +13,9 @@ import type { SignIn } from '../auth/SignIn.ts';
 import type { SignOut } from '../auth/SignOut.ts';
 import type { SignUp } from '../auth/SignUp.ts';
 import type { SyncUser } from '../auth/SyncUser.ts';
+import type { CreateContext } from '../contexts/CreateContext.ts';
+import type { DeleteContext } from '../contexts/DeleteContext.ts';
+import type { GetContext } from '../contexts/GetContext.ts';
 import type { ArchiveProject } from '../projects/ArchiveProject.ts';
 import type { CreateProject } from '../projects/CreateProject.ts';
 import type { DeleteProject } from '../projects/DeleteProject.ts';
@@ -68,6 +71,13 @@ export interface AgentUseCases {
   delete: DeleteAgent;
 }
 
+/** A project's browser contexts (stored profiles) at the configured provider. */
+export interface ContextUseCases {
+  create: CreateContext;
+  get: GetContext;
+  delete: DeleteContext;
+}
+
 /** A project's API keys (http-api.md §12). */
 export interface ApiKeyUseCases {
   create: CreateApiKey;
@@ -85,4 +95,5 @@ export interface BrowserdeckUseCases {
   sessions: SessionUseCases;
   agents: AgentUseCases;
   apiKeys: ApiKeyUseCases;
+  contexts: ContextUseCases;
 }

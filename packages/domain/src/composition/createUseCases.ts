@@ -13,6 +13,9 @@ import { SignIn } from '../auth/SignIn.ts';
 import { SignOut } from '../auth/SignOut.ts';
 import { SignUp } from '../auth/SignUp.ts';
 import { SyncUser } from '../auth/SyncUser.ts';
+import { CreateContext } from '../contexts/CreateContext.ts';
+import { DeleteContext } from '../contexts/DeleteContext.ts';
+import { GetContext } from '../contexts/GetContext.ts';
 import { ArchiveProject } from '../projects/ArchiveProject.ts';
 import { CreateProject } from '../projects/CreateProject.ts';
 import { DeleteProject } from '../projects/DeleteProject.ts';
@@ -76,6 +79,11 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       create: new CreateApiKey({ projects, apiKeys, secrets, ids, clock }),
       list: new ListApiKeys({ projects, apiKeys }),
       revoke: new RevokeApiKey({ projects, apiKeys, clock }),
+    },
+    contexts: {
+      create: new CreateContext({ projects, provider }),
+      get: new GetContext({ projects, provider }),
+      delete: new DeleteContext({ projects, provider }),
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { BrowserContextStore } from '../contexts/BrowserContextStore.ts';
 import type { SessionLogEntry } from './SessionLogEntry.ts';
 import type { SessionStatus } from './sessionStatus.ts';
 
@@ -28,6 +29,11 @@ export interface CreateBrowserRequest {
   readonly region: string;
   readonly timeoutSec: number;
   readonly contextId: string | null;
+  /**
+   * With a `contextId`: true saves what the browser changes in the context's profile back to it;
+   * false opens the profile without saving anything back. Meaningless without a context.
+   */
+  readonly contextPersist: boolean;
   readonly extensionId: string | null;
 }
 
@@ -49,6 +55,8 @@ export interface BrowserProvider {
    * when every instance reaches every session (Browserbase).
    */
   readonly instanceId?: string;
+  /** The provider's browser contexts (stored profiles), when it has them. */
+  readonly contexts?: BrowserContextStore;
   /** Starts a browser. Never retried automatically: a retry could start a second billed browser. */
   create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot>;
   /** The session's current state, or null when the provider no longer knows it. */

@@ -110,6 +110,7 @@ describe('CreateSession', () => {
           region: 'us-west-2',
           timeoutSec: 300,
           contextId: null,
+          contextPersist: true,
           extensionId: null,
         },
       },
@@ -148,6 +149,20 @@ describe('CreateSession', () => {
         contextId: 'ctx',
       },
     });
+  });
+
+  it('passes contextPersist to the provider (true unless the request says false), and stores none', async () => {
+    const { create, creates, stored } = await setUp();
+    await create({ contextId: 'ctx' });
+    const { session } = await create({ contextId: 'ctx-2', contextPersist: false });
+    expect(
+      creates().map((c) => c.op === 'create' && [c.request.contextId, c.request.contextPersist]),
+    ).toEqual([
+      ['ctx', true],
+      ['ctx-2', false],
+    ]);
+    expect(session).not.toHaveProperty('contextPersist');
+    expect((await stored()).find((s) => s.id === session.id)).not.toHaveProperty('contextPersist');
   });
 
   describe('with an agent', () => {

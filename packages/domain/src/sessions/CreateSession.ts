@@ -134,9 +134,10 @@ export class CreateSession {
       region: settings.region,
       timeoutSec: settings.timeoutSec,
       contextId: settings.contextId,
+      contextPersist: settings.contextPersist,
       extensionId: settings.extensionId,
     });
-    const { providerProjectId: _, ...sessionSettings } = settings;
+    const { providerProjectId: _, contextPersist: __, ...sessionSettings } = settings;
     const session = BrowserSession.create({
       id,
       projectId,

@@ -21,6 +21,11 @@ export interface SessionRequest {
   readonly timeoutSec?: number | undefined;
   readonly extensionId?: string | null | undefined;
   readonly contextId?: string | null | undefined;
+  /**
+   * With a context: save what the browser changes back to it (default true), or open it without
+   * saving (false). Not part of http-api.md §5's body; the Browserbase-compatible API sets it.
+   */
+  readonly contextPersist?: boolean | undefined;
   readonly agentId?: string | null | undefined;
 }
 
@@ -33,7 +38,7 @@ export function resolveSessionSettings(
   agent: Agent | null,
   provider: { regions: readonly string[]; defaultProviderProjectId: string },
   now: Date,
-): SessionSettings & { providerProjectId: string } {
+): SessionSettings & { providerProjectId: string; contextPersist: boolean } {
   const pick = <T>(requested: T | undefined, stored: T | undefined, fallback: T): T =>
     requested !== undefined ? requested : stored !== undefined ? stored : fallback;
   const settings = {
@@ -45,6 +50,7 @@ export function resolveSessionSettings(
     extensionId: pick(request.extensionId, agent?.extensionId, null),
     contextId: pick(request.contextId, agent?.contextId, null),
     agentId: agent?.id ?? null,
+    contextPersist: request.contextPersist ?? true,
     providerProjectId: pick(
       request.projectId,
       agent?.providerProjectId ?? undefined,

@@ -28,6 +28,7 @@ describe('FakeBrowserProvider', () => {
     region: 'us-west-2',
     timeoutSec: 300,
     contextId: null,
+    contextPersist: true,
     extensionId: null,
   };
 

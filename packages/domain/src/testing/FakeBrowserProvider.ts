@@ -7,6 +7,7 @@ import { ProviderError } from '../sessions/ProviderError.ts';
 import type { SessionLogEntry } from '../sessions/SessionLogEntry.ts';
 import type { SessionStatus } from '../sessions/sessionStatus.ts';
 import type { Clock } from '../shared/Clock.ts';
+import { InMemoryBrowserContextStore } from './InMemoryBrowserContextStore.ts';
 
 /** One call the fake received, for assertions on what would have been sent to a provider. */
 export type FakeProviderCall =
@@ -16,17 +17,19 @@ export type FakeProviderCall =
 
 /**
  * An in-memory cloud-browser provider for tests: it keeps sessions, honours release, and can be told
- * to fail the next call or to forget a session (as a provider 404 would).
+ * to fail the next call or to forget a session (as a provider 404 would). It has browser contexts
+ * (in memory) unless told `contexts: false`; a context is in use while a running session saves to it.
  */
 export class FakeBrowserProvider implements BrowserProvider {
   readonly name: string;
   readonly regions: readonly string[];
   readonly defaultProviderProjectId = 'fake-project';
   readonly instanceId?: string;
+  readonly contexts?: InMemoryBrowserContextStore;
   readonly calls: FakeProviderCall[] = [];
   private readonly sessions = new Map<
     string,
-    { snapshot: ProviderSessionSnapshot; logs: SessionLogEntry[] }
+    { snapshot: ProviderSessionSnapshot; logs: SessionLogEntry[]; request: CreateBrowserRequest }
   >();
   private readonly failures: Array<{ op: FakeProviderCall['op'] | 'any'; error: ProviderError }> = [];
   private counter = 0;
@@ -37,8 +40,19 @@ export class FakeBrowserProvider implements BrowserProvider {
    * (as `local`): its snapshots carry the id, and two fakes with different ids know nothing of each
    * other's sessions, like two server instances.
    */
-  constructor(options: { clock: Clock; name?: string; regions?: readonly string[]; instanceId?: string }) {
+  constructor(options: {
+    clock: Clock;
+    name?: string;
+    regions?: readonly string[];
+    instanceId?: string;
+    contexts?: boolean;
+  }) {
     this.clock = options.clock;
+    if (options.contexts !== false)
+      this.contexts = new InMemoryBrowserContextStore({
+        clock: options.clock,
+        inUse: (projectId, contextId) => this.contextInUse(projectId, contextId),
+      });
     if (options.instanceId !== undefined) this.instanceId = options.instanceId;
     this.name = options.name ?? 'fake';
     this.regions = options.regions ?? ['us-west-2', 'us-east-1', 'eu-central-1', 'ap-southeast-1'];
@@ -100,7 +114,7 @@ export class FakeBrowserProvider implements BrowserProvider {
       expiresAt: new Date(now.getTime() + request.timeoutSec * 1000),
       ...(this.instanceId === undefined ? {} : { instanceId: this.instanceId }),
     };
-    this.sessions.set(id, { snapshot, logs: [] });
+    this.sessions.set(id, { snapshot, logs: [], request });
     return snapshot;
   }
 
@@ -127,6 +141,16 @@ export class FakeBrowserProvider implements BrowserProvider {
     this.calls.push({ op: 'logs', providerSessionId });
     this.throwIfFailing('logs');
     return [...(this.sessions.get(providerSessionId)?.logs ?? [])];
+  }
+
+  private contextInUse(projectId: string, contextId: string): boolean {
+    return [...this.sessions.values()].some(
+      ({ snapshot, request }) =>
+        (snapshot.status === 'RUNNING' || snapshot.status === 'PENDING') &&
+        request.projectId === projectId &&
+        request.contextId === contextId &&
+        request.contextPersist,
+    );
   }
 
   private throwIfFailing(op: FakeProviderCall['op']): void {

@@ -54,6 +54,7 @@ export function describeBrowserProviderContract(
         region: provider.regions[0] ?? '',
         timeoutSec: DEFAULT_TIMEOUT_SEC,
         contextId: null,
+        contextPersist: true,
         extensionId: null,
         ...fixture.request,
       };

@@ -9,6 +9,10 @@ export {
   describeApiKeyRepositoryContract,
 } from './describeApiKeyRepositoryContract.ts';
 export {
+  type BrowserContextStoreFixture,
+  describeBrowserContextStoreContract,
+} from './describeBrowserContextStoreContract.ts';
+export {
   type BrowserProviderFixture,
   describeBrowserProviderContract,
 } from './describeBrowserProviderContract.ts';
@@ -36,6 +40,7 @@ export { givenSessionWorld } from './givenSessionWorld.ts';
 export { givenTwoInstances } from './givenTwoInstances.ts';
 export { InMemoryAgentRepository } from './InMemoryAgentRepository.ts';
 export { InMemoryApiKeyRepository } from './InMemoryApiKeyRepository.ts';
+export { InMemoryBrowserContextStore } from './InMemoryBrowserContextStore.ts';
 export { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.ts';
 export { InMemoryIdentityProvider } from './InMemoryIdentityProvider.ts';
 export { InMemoryProjectRepository } from './InMemoryProjectRepository.ts';
