@@ -2,6 +2,7 @@
 export const ERROR_CODES = [
   'validation_failed',
   'malformed_json',
+  'unsupported_option',
   'unauthorized',
   'invalid_credentials',
   'invalid_refresh_token',
@@ -15,6 +16,7 @@ export const ERROR_CODES = [
   'project_archived',
   'agent_inactive',
   'idempotency_key_reused',
+  'context_in_use',
   'session_ended',
   'session_on_other_instance',
   'payload_too_large',
@@ -77,6 +79,19 @@ export class ValidationError extends DomainError {
   }
 }
 
+/**
+ * The request asks for something this deployment cannot honour (an option of another provider, or
+ * a feature the configured provider lacks); `option` names it, so the client can drop or change it.
+ */
+export class UnsupportedOptionError extends DomainError {
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super('unsupported_option', message, { errors: [{ path: option, message }] });
+    this.option = option;
+  }
+}
+
 /** A resource does not exist, or belongs to someone else (never reveal which). */
 export class NotFoundError extends DomainError {
   constructor(what: string, code: 'not_found' | 'agent_not_found' = 'not_found') {
@@ -93,7 +108,8 @@ export class ConflictError extends DomainError {
       | 'agent_name_taken'
       | 'project_archived'
       | 'agent_inactive'
-      | 'idempotency_key_reused',
+      | 'idempotency_key_reused'
+      | 'context_in_use',
     message: string,
   ) {
     super(code, message);

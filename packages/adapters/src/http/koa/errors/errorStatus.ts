@@ -13,6 +13,7 @@ export interface ErrorStatus {
 export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   validation_failed: { status: 400, title: 'Validation failed' },
   malformed_json: { status: 400, title: 'Malformed JSON' },
+  unsupported_option: { status: 400, title: 'Unsupported option' },
   unauthorized: { status: 401, title: 'Unauthorized' },
   invalid_credentials: { status: 401, title: 'Invalid credentials' },
   invalid_refresh_token: { status: 401, title: 'Invalid refresh token' },
@@ -26,6 +27,7 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   project_archived: { status: 409, title: 'Project archived' },
   agent_inactive: { status: 409, title: 'Agent inactive' },
   idempotency_key_reused: { status: 409, title: 'Idempotency key reused' },
+  context_in_use: { status: 409, title: 'Context in use' },
   session_ended: { status: 410, title: 'Session ended' },
   session_on_other_instance: { status: 503, title: 'Session on another instance' },
   payload_too_large: { status: 413, title: 'Payload too large' },
