@@ -1,6 +1,7 @@
 import type { DomainError } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
+import type { BrowserbaseContextRouteDeps } from './browserbase-compat/browserbaseContextRoutes.ts';
 import type { AgentRouteDeps } from './routes/agentRoutes.ts';
 import type { ApiKeyRouteDeps } from './routes/apiKeyRoutes.ts';
 import type { AuthRouteDeps } from './routes/authRoutes.ts';
@@ -18,6 +19,8 @@ export interface HttpUseCases {
   sessions: SessionRouteDeps;
   agents: AgentRouteDeps;
   apiKeys: ApiKeyRouteDeps;
+  /** The project's browser contexts (the Browserbase-compatible API's `/v1/contexts`). */
+  contexts: BrowserbaseContextRouteDeps;
 }
 
 /** How the app reaches its database: readiness, error translation, a per-request scope. */

@@ -1,4 +1,5 @@
 import type { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
+import { browserbaseCompatRoutes } from '../browserbase-compat/browserbaseCompatRoutes.ts';
 import type { HttpAppDeps } from '../HttpAppDeps.ts';
 import { buildOpenApiDocument } from '../openapi/buildOpenApiDocument.ts';
 import type { OpenApiDocument } from '../openapi/OpenApiDocument.ts';
@@ -36,6 +37,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
     ...sessionRoutes(deps.useCases.sessions, deps.providerName),
     ...agentRoutes(deps.useCases.agents, deps.providerName),
     ...apiKeyRoutes(deps.useCases.apiKeys),
+    ...browserbaseCompatRoutes(deps.useCases),
   );
   return table;
 }

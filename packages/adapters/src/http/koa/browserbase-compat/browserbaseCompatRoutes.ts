@@ -1,0 +1,31 @@
+import type { AnyRoute } from '../routing/RouteDefinition.ts';
+import { type BrowserbaseContextRouteDeps, browserbaseContextRoutes } from './browserbaseContextRoutes.ts';
+import {
+  type BrowserbaseProjectRouteDeps,
+  type BrowserbaseProjectSettings,
+  browserbaseProjectRoutes,
+} from './browserbaseProjectRoutes.ts';
+import { type BrowserbaseSessionRouteDeps, browserbaseSessionRoutes } from './browserbaseSessionRoutes.ts';
+
+/** The use cases the Browserbase-compatible API maps onto, grouped as the composition groups them. */
+export interface BrowserbaseCompatDeps {
+  sessions: Omit<BrowserbaseSessionRouteDeps, 'contexts'>;
+  projects: Omit<BrowserbaseProjectRouteDeps, 'stats'>;
+  contexts: BrowserbaseContextRouteDeps;
+}
+
+/**
+ * The Browserbase-compatible API (http-api.md §13): Browserbase's paths, bodies and error shapes over
+ * the same use cases and rows as Browserdeck's own API, for a project API key in `X-BB-API-Key`.
+ * Nothing is stored twice and no rule is copied: each route maps shapes and calls a use case.
+ */
+export function browserbaseCompatRoutes(
+  deps: BrowserbaseCompatDeps,
+  settings: BrowserbaseProjectSettings = { concurrency: null },
+): AnyRoute[] {
+  return [
+    ...browserbaseSessionRoutes({ ...deps.sessions, contexts: deps.contexts }),
+    ...browserbaseProjectRoutes({ ...deps.projects, stats: deps.sessions.stats }, settings),
+    ...browserbaseContextRoutes(deps.contexts),
+  ];
+}

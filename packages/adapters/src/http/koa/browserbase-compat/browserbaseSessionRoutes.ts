@@ -1,0 +1,185 @@
+import {
+  type CreateSession,
+  type GetContext,
+  type GetSession,
+  type GetSessionLogs,
+  type GetSessionStats,
+  type ListSessions,
+  NotFoundError,
+  NotImplementedError,
+  type ReleaseSession,
+  SESSION_LIST_MAX_LIMIT,
+  SESSION_LOGS_MAX_LIMIT,
+  type SessionRequest,
+} from '@browserdeck/domain';
+import { z } from 'zod';
+import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
+import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
+import {
+  BrowserbaseCreateSessionBody,
+  BrowserbaseListSessionsQuery,
+  BrowserbaseUpdateSessionBody,
+  browserbaseIdParams,
+} from './browserbaseSchemas.ts';
+import { presentBrowserbaseSession } from './presentBrowserbaseSession.ts';
+import { keyProject } from './requireApiKey.ts';
+
+/** The use cases behind Browserbase's `/v1/sessions`. */
+export interface BrowserbaseSessionRouteDeps {
+  create: Pick<CreateSession, 'execute'>;
+  list: Pick<ListSessions, 'execute'>;
+  get: Pick<GetSession, 'execute'>;
+  release: Pick<ReleaseSession, 'execute'>;
+  logs: Pick<GetSessionLogs, 'execute'>;
+  stats: Pick<GetSessionStats, 'execute'>;
+  /** A context must exist before a session opens it, as at Browserbase. */
+  contexts: { get: Pick<GetContext, 'execute'> };
+}
+
+/** Sessions the list answers at most, newest first (Browserbase's list is one unpaged array). */
+export const BROWSERBASE_LIST_MAX = 1000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A session id from the path; anything that is not one of ours is a 404, as Browserbase answers. */
+function sessionIdOf(id: string): string {
+  if (!UUID.test(id)) throw new NotFoundError('Session');
+  return id.toLowerCase();
+}
+
+/**
+ * Browserbase's session endpoints over the same use cases and rows as http-api.md §5: create, list
+ * (`status`, `q=user_metadata[…]`), read, release (`REQUEST_RELEASE`), logs and the live-view URLs.
+ */
+export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): AnyRoute[] {
+  return [
+    defineRoute({
+      ...BROWSERBASE_ROUTE,
+      method: 'POST',
+      path: '/v1/sessions',
+      operationId: 'browserbaseCreateSession',
+      summary: 'Create a session (Browserbase)',
+      body: BrowserbaseCreateSessionBody,
+      responses: { 201: { description: 'The session, with its connectUrl.' } },
+      handle: async ({ caller, body }) => {
+        const projectId = keyProject(caller, body.projectId);
+        const settings = body.browserSettings ?? {};
+        const request: SessionRequest = {
+          region: body.region,
+          timeoutSec: body.timeout,
+          extensionId: settings.extensionId ?? body.extensionId,
+          contextId: settings.context?.id,
+          // Browserbase saves a context back only when asked to (`persist` defaults to false).
+          contextPersist: settings.context ? (settings.context.persist ?? false) : undefined,
+          metadata: body.userMetadata,
+          // Browserbase ends a session when its client disconnects unless `keepAlive` is set.
+          keepAlive: body.keepAlive ?? false,
+          viewport: settings.viewport,
+        };
+        // Browserbase opens only contexts that exist; Browserdeck's own API makes a profile on first use.
+        if (request.contextId) {
+          await deps.contexts.get.execute({ caller, projectId, contextId: request.contextId });
+        }
+        const { session } = await deps.create.execute({ caller, projectId, request });
+        return { status: 201, body: presentBrowserbaseSession(session) };
+      },
+    }),
+    defineRoute({
+      ...BROWSERBASE_ROUTE,
+      method: 'GET',
+      path: '/v1/sessions',
+      operationId: 'browserbaseListSessions',
+      summary: 'List sessions (Browserbase)',
+      query: BrowserbaseListSessionsQuery,
+      responses: { 200: { description: 'The sessions, newest first (at most 1000).' } },
+      handle: async ({ caller, query }) => {
+        const projectId = keyProject(caller);
+        const sessions = [];
+        for (let offset = 0; offset < BROWSERBASE_LIST_MAX; offset += SESSION_LIST_MAX_LIMIT) {
+          const page = await deps.list.execute({
+            caller,
+            projectId,
+            status: query.status,
+            metadataQuery: query.q,
+            limit: SESSION_LIST_MAX_LIMIT,
+            offset,
+          });
+          sessions.push(...page.sessions);
+          if (offset + page.sessions.length >= page.total || page.sessions.length === 0) break;
+        }
+        return { status: 200, body: sessions.map(presentBrowserbaseSession) };
+      },
+    }),
+    defineRoute({
+      ...BROWSERBASE_ROUTE,
+      method: 'GET',
+      path: '/v1/sessions/{id}',
+      operationId: 'browserbaseGetSession',
+      summary: 'Read a session (Browserbase)',
+      params: browserbaseIdParams,
+      responses: { 200: { description: 'The session, refreshed from the provider.' } },
+      handle: async ({ caller, params }) => {
+        const { session } = await deps.get.execute({
+          caller,
+          projectId: keyProject(caller),
+          sessionId: sessionIdOf(params.id),
+        });
+        return { status: 200, body: presentBrowserbaseSession(session) };
+      },
+    }),
+    defineRoute({
+      ...BROWSERBASE_ROUTE,
+      method: 'POST',
+      path: '/v1/sessions/{id}',
+      operationId: 'browserbaseUpdateSession',
+      summary: 'Release a session (Browserbase)',
+      params: browserbaseIdParams,
+      body: BrowserbaseUpdateSessionBody,
+      responses: { 200: { description: 'The session, ended.' } },
+      handle: async ({ caller, params, body }) => {
+        const session = await deps.release.execute({
+          caller,
+          projectId: keyProject(caller, body.projectId),
+          sessionId: sessionIdOf(params.id),
+        });
+        return { status: 200, body: presentBrowserbaseSession(session) };
+      },
+    }),
+    defineRoute({
+      ...BROWSERBASE_ROUTE,
+      method: 'GET',
+      path: '/v1/sessions/{id}/logs',
+      operationId: 'browserbaseSessionLogs',
+      summary: 'A session’s logs (Browserbase)',
+      params: browserbaseIdParams,
+      responses: { 200: { description: 'Every recorded CDP event, oldest first.' } },
+      handle: async ({ caller, params }) => {
+        const input = { caller, projectId: keyProject(caller), sessionId: sessionIdOf(params.id) };
+        const logs = [];
+        let cursor: string | undefined;
+        do {
+          const page = await deps.logs.execute({ ...input, cursor, limit: SESSION_LOGS_MAX_LIMIT });
+          logs.push(...page.logs);
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor !== undefined);
+        return { status: 200, body: logs.map((entry) => ({ ...entry, sessionId: input.sessionId })) };
+      },
+    }),
+    defineRoute({
+      ...BROWSERBASE_ROUTE,
+      method: 'GET',
+      path: '/v1/sessions/{id}/debug',
+      operationId: 'browserbaseSessionDebug',
+      summary: 'Live-view URLs of a session (Browserbase)',
+      params: browserbaseIdParams,
+      query: z.object({ expiresIn: z.string().optional() }),
+      responses: { 200: { description: 'The live-view URLs.' } },
+      handle: async ({ caller, params }) => {
+        await deps.get.execute({ caller, projectId: keyProject(caller), sessionId: sessionIdOf(params.id) });
+        throw new NotImplementedError(
+          'The live view (debug URLs) is not built yet; connect with connectUrl and drive the browser over CDP.',
+        );
+      },
+    }),
+  ];
+}
