@@ -25,6 +25,7 @@ const request: CreateBrowserRequest = {
   region: 'local',
   timeoutSec: 300,
   contextId: null,
+  contextPersist: true,
   extensionId: null,
 };
 

@@ -3,6 +3,7 @@ import {
   FakeBrowserProvider,
   ManualClock,
 } from '@browserdeck/domain/testing';
+import { describe, expect, it } from 'vitest';
 import { InstrumentedBrowserProvider } from './InstrumentedBrowserProvider.ts';
 import { MetricsRegistry } from './MetricsRegistry.ts';
 
@@ -18,4 +19,17 @@ describeBrowserProviderContract('InstrumentedBrowserProvider over one instance o
       metrics: new MetricsRegistry(),
     }),
   }),
+});
+
+describe('InstrumentedBrowserProvider', () => {
+  it('passes on the wrapped provider’s context store, or none', () => {
+    const metrics = new MetricsRegistry();
+    const withContexts = new FakeBrowserProvider({ clock: new ManualClock() });
+    const without = new FakeBrowserProvider({ clock: new ManualClock(), contexts: false });
+    expect(withContexts.contexts).toBeDefined();
+    expect(new InstrumentedBrowserProvider({ provider: withContexts, metrics }).contexts).toBe(
+      withContexts.contexts,
+    );
+    expect(new InstrumentedBrowserProvider({ provider: without, metrics }).contexts).toBeUndefined();
+  });
 });

@@ -1,4 +1,5 @@
 import {
+  type BrowserContextStore,
   type BrowserProvider,
   type CreateBrowserRequest,
   DomainError,
@@ -37,6 +38,11 @@ export class InstrumentedBrowserProvider implements BrowserProvider {
   /** The wrapped provider's: without it, sessions it started would look held by another instance. */
   get instanceId(): string | undefined {
     return this.inner.instanceId;
+  }
+
+  /** The wrapped provider's contexts: without it, the context use cases would find none. */
+  get contexts(): BrowserContextStore | undefined {
+    return this.inner.contexts;
   }
 
   create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {

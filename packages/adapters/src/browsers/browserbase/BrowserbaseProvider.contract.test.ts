@@ -51,6 +51,7 @@ function request() {
     region: 'us-west-2',
     timeoutSec: 300,
     contextId: null,
+    contextPersist: true,
     extensionId: null,
   };
 }

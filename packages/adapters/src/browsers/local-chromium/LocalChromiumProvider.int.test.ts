@@ -1,7 +1,10 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type ProviderError, type SessionLogEntry, SystemClock, ValidationError } from '@browserdeck/domain';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalChromiumProvider } from './LocalChromiumProvider.ts';
+import { TEMP_PROFILE_PREFIX } from './TemporaryProfiles.ts';
 import {
   browserRequest,
   makeScratchDir,
@@ -155,22 +158,49 @@ describe('LocalChromiumProvider: connecting, logs, contexts (real Chromium)', ()
     await Promise.all([provider.release(a.providerSessionId), provider.release(b.providerSessionId)]);
   });
 
-  it('keeps a context profile across sessions with the same contextId', async () => {
-    const first = await provider.create(browserRequest({ contextId: 'ctx-1' }));
-    await expect(provider.create(browserRequest({ contextId: 'ctx-1' }))).rejects.toMatchObject({
-      code: 'provider_rate_limited',
+  it('keeps a context profile across sessions that save to it, and one that does not leaves it untouched', async () => {
+    const context = await provider.contexts.create('project-1');
+    const contextId = context.id;
+    const writer = await provider.create(browserRequest({ contextId }));
+    const cookies = async (connectUrl: string, set?: string) => {
+      const page = await (await chromium.connectOverCDP(connectUrl)).contexts()[0]!.newPage();
+      if (set) await page.goto(`${pages.url}/set-cookie?value=${set}`);
+      await page.goto(`${pages.url}/cookies`);
+      return page.textContent('body');
+    };
+    expect(await cookies(writer.connectUrl, 'survives')).toBe('deck=survives');
+    // A writer holds the context alone: no second session on it, no copy of it, no delete.
+    for (const contextPersist of [true, false])
+      await expect(provider.create(browserRequest({ contextId, contextPersist }))).rejects.toMatchObject({
+        code: 'provider_rate_limited',
+      });
+    await expect(provider.contexts.delete('project-1', contextId)).rejects.toMatchObject({
+      code: 'context_in_use',
     });
-    const browser1 = await chromium.connectOverCDP(first.connectUrl);
-    const page1 = await browser1.contexts()[0]!.newPage();
-    await page1.goto(`${pages.url}/set-cookie?value=survives`);
-    await provider.release(first.providerSessionId);
+    await provider.release(writer.providerSessionId);
 
-    const second = await provider.create(browserRequest({ contextId: 'ctx-1' }));
-    const browser2 = await chromium.connectOverCDP(second.connectUrl);
-    const page2 = await browser2.contexts()[0]!.newPage();
-    await page2.goto(`${pages.url}/cookies`);
-    expect(await page2.textContent('body')).toBe('deck=survives');
-    await provider.release(second.providerSessionId);
+    const reader = await provider.create(browserRequest({ contextId, contextPersist: false }));
+    const copy = provider.inspect(reader.providerSessionId)!.profileDir;
+    expect(copy.startsWith(join(scratch.dir, TEMP_PROFILE_PREFIX))).toBe(true);
+    expect(await cookies(reader.connectUrl)).toBe('deck=survives');
+    expect(await cookies(reader.connectUrl, 'not-saved')).toBe('deck=not-saved');
+    // A session that does not save holds nothing: a writer starts beside it.
+    const next = await provider.create(browserRequest({ contextId }));
+    await provider.release(reader.providerSessionId);
+    await expect(stat(copy)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await cookies(next.connectUrl)).toBe('deck=survives');
+    await provider.release(next.providerSessionId);
+
+    const stored = await provider.contexts.get('project-1', contextId);
+    expect(stored).toMatchObject({ id: contextId, projectId: 'project-1' });
+    expect(stored!.updatedAt.getTime()).toBeGreaterThan(context.updatedAt.getTime());
+    expect(await provider.contexts.get('project-2', contextId)).toBeNull();
+    expect(await provider.contexts.get('project-1', 'no-such-context')).toBeNull();
+    expect(await provider.contexts.delete('project-1', 'no-such-context')).toBe(false);
+    expect(await provider.contexts.delete('project-1', contextId)).toBe(true);
+    await expect(stat(join(scratch.dir, 'contexts', 'project-1', contextId))).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
   });
 
   it('refuses a contextId that could leave the contexts folder', async () => {

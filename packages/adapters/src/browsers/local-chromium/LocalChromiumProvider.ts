@@ -14,6 +14,7 @@ import {
 } from '@browserdeck/domain';
 import type { ComposableBrowserProvider, ProviderCapabilities } from '../ProviderCapabilities.ts';
 import { ChromiumLocator } from './ChromiumLocator.ts';
+import { ContextLocks, contextKey } from './ContextLocks.ts';
 import { capacityError } from './capacityError.ts';
 import { contextProfileDir } from './contextProfileDir.ts';
 import { EndedSessionArchive } from './EndedSessionArchive.ts';
@@ -21,6 +22,7 @@ import { EgressPolicy } from './egress/EgressPolicy.ts';
 import { BrowserConfinement, type IsolationLevel } from './isolation/BrowserConfinement.ts';
 import { LocalBrowserSession } from './LocalBrowserSession.ts';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
+import { LocalContextStore } from './LocalContextStore.ts';
 import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
 import { type ConnectRefusal, serveConnectUpgrade } from './serveConnectUpgrade.ts';
 import { TemporaryProfiles } from './TemporaryProfiles.ts';
@@ -34,7 +36,10 @@ const REFILL_DELAY_MS = 250;
  * unprivileged user, Chromium's sandbox, a filesystem view of its own profile: `BrowserConfinement`),
  * with all its traffic through an egress proxy (`EgressProxy`) and DevTools over a pipe, reached only
  * through the service's own signed WebSocket endpoint (`handleUpgrade`) and its command allowlist.
- * Contexts and slots are per project. See docs/adr/0003-local-chromium-provider.md and docs/security.md.
+ * Contexts and slots are per project. A context (`contexts`) is a persistent profile folder: a session
+ * that saves to it (`contextPersist`) holds it alone; one that does not runs on a temporary copy, and
+ * holds it only while the copy is made. See docs/adr/0003-local-chromium-provider.md, docs/security.md
+ * and docs/decisions.md (Contexts).
  */
 export class LocalChromiumProvider implements ComposableBrowserProvider {
   readonly name = 'local';
@@ -44,10 +49,14 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   readonly instanceId: string;
   /** It serves connect WebSockets (`handleUpgrade`) and holds browsers (`start`, `close`). */
   readonly capabilities: ProviderCapabilities = { upgrades: this, lifecycle: this };
+  /** The project's context profiles under `<dataDir>/contexts` (http-api.md §7). */
+  readonly contexts: LocalContextStore;
   private readonly options: LocalChromiumProviderOptions;
   private readonly logger: Logger;
   private readonly live = new Map<string, LocalBrowserSession>();
-  private readonly contextsInUse = new Set<string>();
+  private readonly contextLocks = new ContextLocks();
+  /** The context each running session that saves to one holds, by session id. */
+  private readonly heldContexts = new Map<string, string>();
   /** Slots per project: running sessions plus creates in progress. */
   private readonly projectSlots = new Map<string, number>();
   private readonly maxPerProject: number;
@@ -81,6 +90,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     this.logger = options.logger ?? silentLogger;
     this.instanceId = options.instanceId ?? randomUUID();
     this.profiles = new TemporaryProfiles(options.tempDir ?? tmpdir(), this.logger);
+    this.contexts = new LocalContextStore({ dataDir: options.dataDir, locks: this.contextLocks });
     this.egress = new EgressPolicy({ ...options.egress, ownAddresses: ownAddresses() });
     this.locator = new ChromiumLocator(
       { ...options.chromiumSearch, chromiumPath: options.chromiumPath },
@@ -150,10 +160,10 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
 
   private async createSession(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
     if (this.closed) throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
-    const { contextId, projectId } = request;
-    const profileDir =
+    const { contextId, projectId, contextPersist: persist } = request;
+    const contextDir =
       contextId === null ? null : contextProfileDir(this.options.dataDir, projectId, contextId);
-    const contextKey = contextKeyOf(projectId, contextId);
+    const key = contextId === null ? null : contextKey(projectId, contextId);
     await this.confine();
     await this.locator.locate();
     const now = this.options.clock.now();
@@ -170,24 +180,28 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
         [...this.live.values()].filter((s) => s.projectId === projectId).map((s) => s.snapshot.expiresAt),
         now,
       );
-    if (contextKey !== null && this.contextsInUse.has(contextKey)) {
-      const message = `Context ${contextId} is in use by a running session of this project.`;
+    if (
+      key !== null &&
+      !(persist ? this.contextLocks.takeExclusive(key) : this.contextLocks.takeForCopy(key))
+    ) {
+      const message = `Context ${contextId} is in use by another session of this project, or being deleted.`;
       throw new ProviderError('provider_rate_limited', message, { retryAfterSec: 5 });
     }
     this.reserved++;
     this.projectSlots.set(projectId, held + 1);
-    if (contextKey !== null) this.contextsInUse.add(contextKey);
     let opened = false;
     try {
-      let browser = profileDir === null ? await this.pool.take() : null;
+      let browser = contextDir === null ? await this.pool.take() : null;
       if (browser) browser.recorder.clear();
       else {
         if (this.live.size + this.reserved + this.pool.size > this.options.maxSessions)
           await this.pool.evictOne();
         browser = await this.launch(
-          profileDir === null
+          contextDir === null
             ? { kind: 'temporary', profiles: this.profiles }
-            : { kind: 'persistent', dir: profileDir },
+            : persist
+              ? { kind: 'persistent', dir: contextDir }
+              : { kind: 'copy', profiles: this.profiles, from: contextDir },
         );
       }
       if (this.closed) {
@@ -196,11 +210,14 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       }
       const session = this.open(browser, request);
       opened = true;
+      if (key !== null && persist) this.heldContexts.set(session.id, key);
       return session.snapshot;
     } catch (error) {
-      if (contextKey !== null) this.contextsInUse.delete(contextKey);
+      if (key !== null && persist) this.contextLocks.releaseExclusive(key);
       throw error;
     } finally {
+      // The copy is made (or failed) by now: the context is free for others again.
+      if (key !== null && !persist) this.contextLocks.releaseCopy(key);
       if (!opened) this.freeProjectSlot(projectId);
       this.reserved--;
       this.pool.refillSoon(REFILL_DELAY_MS);
@@ -285,8 +302,11 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   private retire(session: LocalBrowserSession): void {
     this.live.delete(session.id);
     this.freeProjectSlot(session.projectId);
-    const contextKey = contextKeyOf(session.projectId, session.contextId);
-    if (contextKey !== null) this.contextsInUse.delete(contextKey);
+    const key = this.heldContexts.get(session.id);
+    if (key !== undefined) {
+      this.heldContexts.delete(session.id);
+      this.contextLocks.releaseExclusive(key);
+    }
     this.archive.add(session.snapshot, session.keyDigest, session.logs());
     this.pool.refill();
   }
@@ -321,11 +341,6 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       logBufferSize: this.options.logBufferSize ?? 1000,
     });
   }
-}
-
-/** A context in use, named within its project (the same id in two projects is two contexts). */
-function contextKeyOf(projectId: string, contextId: string | null): string | null {
-  return contextId === null ? null : `${projectId}/${contextId}`;
 }
 
 /** The service's own folders: where it runs from and where its main module lives. */

@@ -4,16 +4,21 @@ import { ChromiumProcess } from './ChromiumProcess.ts';
 import { CdpClient } from './cdp/CdpClient.ts';
 import { CdpRouter } from './cdp/CdpRouter.ts';
 import { downloadsDirOf } from './cdpCommandPolicy.ts';
+import { copyContextProfile } from './copyContextProfile.ts';
 import type { EgressPolicy } from './egress/EgressPolicy.ts';
 import { EgressProxy } from './egress/EgressProxy.ts';
 import type { BrowserConfinement } from './isolation/BrowserConfinement.ts';
 import { SessionLogRecorder } from './SessionLogRecorder.ts';
 import type { TemporaryProfiles } from './TemporaryProfiles.ts';
 
-/** Which profile a browser runs with: a fresh folder of `profiles`, or a persistent folder. */
+/**
+ * Which profile a browser runs with: a fresh folder of `profiles`, a persistent folder, or a fresh
+ * folder of `profiles` holding a copy of the persistent folder `from` (nothing is saved back).
+ */
 export type ProfileChoice =
   | { readonly kind: 'temporary'; readonly profiles: TemporaryProfiles }
-  | { readonly kind: 'persistent'; readonly dir: string };
+  | { readonly kind: 'persistent'; readonly dir: string }
+  | { readonly kind: 'copy'; readonly profiles: TemporaryProfiles; readonly from: string };
 
 /** How long a browser with a persistent profile may take to shut down cleanly. */
 const PERSISTENT_SHUTDOWN_GRACE_MS = 5_000;
@@ -63,11 +68,13 @@ export class PreparedBrowser {
     settings: BrowserLaunchSettings & { profile: ProfileChoice },
   ): Promise<PreparedBrowser> {
     const { profile } = settings;
-    const temporary = profile.kind === 'temporary' ? profile.profiles : null;
-    const profileDir = profile.kind === 'temporary' ? await profile.profiles.create() : profile.dir;
+    const temporary = profile.kind === 'persistent' ? null : profile.profiles;
+    const profileDir = profile.kind === 'persistent' ? profile.dir : await profile.profiles.create();
     let process: ChromiumProcess | null = null;
     let proxy: EgressProxy | null = null;
     try {
+      if (profile.kind === 'copy')
+        await copyContextProfile(profile.from, profileDir, settings.confinement.user);
       await mkdir(downloadsDirOf(profileDir), { recursive: true });
       await settings.confinement.claim(profileDir);
       await settings.confinement.claim(downloadsDirOf(profileDir));

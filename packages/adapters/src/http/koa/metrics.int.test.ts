@@ -45,6 +45,7 @@ describe('/metrics', () => {
       region: 'us-west-2',
       timeoutSec: 60,
       contextId: null,
+      contextPersist: true,
       extensionId: null,
     };
     await provider.create(request);

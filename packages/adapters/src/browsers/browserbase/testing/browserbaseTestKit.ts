@@ -23,6 +23,7 @@ export const request: CreateBrowserRequest = {
   region: 'eu-central-1',
   timeoutSec: 600,
   contextId: 'c6e8f1a0-2b4d-4f9e-8a17-5d3c0b9e2f61',
+  contextPersist: true,
   extensionId: 'ext_4a1b2c3d',
 };
 

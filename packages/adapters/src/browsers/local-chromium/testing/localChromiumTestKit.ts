@@ -68,6 +68,7 @@ export function browserRequest(overrides: Partial<CreateBrowserRequest> = {}): C
     region: 'local',
     timeoutSec: 300,
     contextId: null,
+    contextPersist: true,
     extensionId: null,
     ...overrides,
   };

@@ -1,0 +1,53 @@
+import { copyFile, lchown, mkdir, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * What a copy leaves out: caches (rebuilt as needed), downloads (files, not browser state) and
+ * Chromium's `Singleton*` lock links of the running browser.
+ */
+const SKIPPED_DIRS = new Set([
+  'Cache',
+  'Code Cache',
+  'GPUCache',
+  'GrShaderCache',
+  'GraphiteDawnCache',
+  'ShaderCache',
+  'DawnGraphiteCache',
+  'DawnWebGPUCache',
+  'Crashpad',
+  'Downloads',
+]);
+
+/**
+ * Copies a context's profile folder `from` into the empty folder `to`, for a session that must not
+ * save back to it; a missing `from` copies nothing (a context never used). The service copies what
+ * a browser wrote, so only plain files and folders are copied: symbolic links, sockets and pipes are
+ * left out, so no link can make it read (or, below, give away) a file outside the profile, and no
+ * pipe can stall it. With `owner`, every copied entry is given to the browser's user (`lchown`:
+ * never through a link), as the browser's own profile must be.
+ */
+export async function copyContextProfile(
+  from: string,
+  to: string,
+  owner: { uid: number; gid: number } | null,
+): Promise<void> {
+  const source = await stat(from).catch(() => null);
+  if (!source?.isDirectory()) return;
+  await copyTree(from, to, owner);
+}
+
+async function copyTree(from: string, to: string, owner: { uid: number; gid: number } | null): Promise<void> {
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const src = join(from, entry.name);
+    const dest = join(to, entry.name);
+    if (entry.isDirectory()) {
+      if (SKIPPED_DIRS.has(entry.name)) continue;
+      await mkdir(dest, { mode: 0o700 });
+      if (owner) await lchown(dest, owner.uid, owner.gid);
+      await copyTree(src, dest, owner);
+    } else if (entry.isFile() && !entry.name.startsWith('Singleton')) {
+      await copyFile(src, dest);
+      if (owner) await lchown(dest, owner.uid, owner.gid);
+    }
+  }
+}
