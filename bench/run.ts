@@ -3,14 +3,23 @@
  *
  * Scenarios (each in its own file): API throughput on SQLite and PostgreSQL (apiThroughput.ts),
  * Browserbase provider overhead against a zero-latency stand-in (providerOverhead.ts), the local
- * Chromium provider (localProvider.ts, spawned), sessions at scale (scale.ts) and the mixed-load
- * soak (soak.ts). Every server runs in its own process; all traffic is to 127.0.0.1. Knobs
- * (environment): BENCH_ROUNDS (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS (32),
- * BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5), BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS
- * (sqlite,postgres,provider,local,scale,soak), BENCH_PROFILE (auto | always | never), and the
- * scenarios' own: BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES
- * (200), SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
- * (sqlite | postgres), SOAK_SERVER_NODE_ARGS (--trace-gc).
+ * Chromium provider (localProvider.ts, spawned), sessions at scale (scale.ts), the mixed-load
+ * soak (soak.ts), API key authentication against a sign-in token (apiKeyAuth.ts) and the Browserbase
+ * SDK's create → connected → first evaluate (browserbaseSdkFlow.ts). Every server runs in its own
+ * process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION_SEC
+ * (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
+ * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk),
+ * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections), and the scenarios' own:
+ * BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES (200),
+ * SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
+ * (sqlite | postgres), SOAK_SERVER_NODE_ARGS (--trace-gc), BENCH_APIKEY_REQUESTS (500),
+ * BENCH_BBSDK_RUNS (10), BENCH_BBSDK_WARM (1), BENCH_BBSDK_PAUSE_MS (1000).
+ *
+ * BENCH_WRITE: `all` regenerates docs/benchmarks.md down to the hand-written analysis; `sections`
+ * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`
+ * and `bbsdk`) of the scenarios this run measured, and leaves every other line as it was. The
+ * default is `all` for a run of every scenario and `sections` for a partial run, so measuring one
+ * scenario never blanks the others' figures.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +27,7 @@ import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../test/freePort.ts';
 import { createDatabase, startPostgresServer } from '../test/postgresServer.ts';
+import { API_KEY_TARGET_MS, type ApiKeyAuthResult, runApiKeyAuth } from './apiKeyAuth.ts';
 import {
   createLoad,
   listLoad,
@@ -26,8 +36,10 @@ import {
   seededServer,
   type ThroughputResult,
 } from './apiThroughput.ts';
+import { type BrowserbaseSdkFlowResult, runBrowserbaseSdkFlow } from './browserbaseSdkFlow.ts';
 import { type Child, startChild } from './childProcess.ts';
 import { load } from './load.ts';
+import { markedSection, replaceMarkedSections } from './markedSections.ts';
 import { monotonicUs, type ProfileTop, type ProfileWindow, summariseProfile } from './profileSummary.ts';
 import { browserbaseEnv, type OverheadResult, runProviderOverhead } from './providerOverhead.ts';
 import { runScaleBench, SCALE_TARGETS, type ScaleBenchResult } from './scale.ts';
@@ -41,15 +53,20 @@ const CONNECTIONS = num('BENCH_CONNECTIONS', 32);
 const PROVIDER_REQUESTS = num('BENCH_PROVIDER_REQUESTS', 300);
 const LOCAL_RUNS = num('BENCH_LOCAL_RUNS', 5);
 const ISOLATION_RUNS = num('BENCH_ISOLATION_RUNS', 20);
-const SCENARIOS = new Set(
-  (process.env.BENCH_SCENARIOS ?? 'sqlite,postgres,provider,local,scale,soak').split(','),
-);
+const ALL_SCENARIOS = ['sqlite', 'postgres', 'provider', 'local', 'scale', 'soak', 'apikey', 'bbsdk'];
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(','));
+const WRITE = process.env.BENCH_WRITE ?? (ALL_SCENARIOS.every((s) => SCENARIOS.has(s)) ? 'all' : 'sections');
+if (WRITE !== 'all' && WRITE !== 'sections') throw new Error(`BENCH_WRITE must be all or sections: ${WRITE}`);
 const SCALE_SESSIONS = num('BENCH_SCALE_SESSIONS', 1_000_000);
 const SCALE_PROJECTS = num('BENCH_SCALE_PROJECTS', 1_000);
 const SCALE_SAMPLES = num('BENCH_SCALE_SAMPLES', 200);
 const SOAK_SEC = num('SOAK_DURATION_SEC', 60);
 const SOAK_WARMUP_SEC = num('SOAK_WARMUP_SEC', 120);
 const SOAK_CONNECTIONS = num('SOAK_CONNECTIONS', 64);
+const APIKEY_REQUESTS = num('BENCH_APIKEY_REQUESTS', 500);
+const BBSDK_RUNS = num('BENCH_BBSDK_RUNS', 10);
+const BBSDK_WARM = num('BENCH_BBSDK_WARM', 1);
+const BBSDK_PAUSE_MS = num('BENCH_BBSDK_PAUSE_MS', 1000);
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
 const TARGET_RATIO = 0.35;
 const TARGET_P99_MS = 20;
@@ -110,6 +127,8 @@ let localTable: string | undefined;
 let isolationTable: string | undefined;
 let scale: ScaleBenchResult | undefined;
 let soak: SoakResult | undefined;
+let apiKeys: ApiKeyAuthResult | undefined;
+let sdkFlow: BrowserbaseSdkFlowResult | undefined;
 let profile: ProfileTop[] | undefined;
 let profileNote = '';
 
@@ -204,6 +223,25 @@ try {
     );
   }
 
+  if (SCENARIOS.has('apikey')) {
+    apiKeys = await scenario('API key authentication vs sign-in token, SQLite', () =>
+      runApiKeyAuth({
+        env: providerEnv,
+        rounds: ROUNDS,
+        requests: APIKEY_REQUESTS,
+        durationSec: DURATION,
+        connections: CONNECTIONS,
+        log,
+      }),
+    );
+  }
+
+  if (SCENARIOS.has('bbsdk')) {
+    sdkFlow = await scenario(`Browserbase SDK flow, local provider (${BBSDK_RUNS} runs per side)`, () =>
+      runBrowserbaseSdkFlow({ runs: BBSDK_RUNS, warmBrowsers: BBSDK_WARM, pauseMs: BBSDK_PAUSE_MS, log }),
+    );
+  }
+
   const sqlite = throughput.find((t) => t.db === 'sqlite');
   const missed =
     (sqlite && (sqlite.ratio < TARGET_RATIO || sqlite.list.p99 >= TARGET_P99_MS)) ||
@@ -255,7 +293,7 @@ try {
 
 // ---- report -------------------------------------------------------------------------------------
 const machine = `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} GiB free at the end), Node ${process.version}, ${process.platform}/${process.arch}; 1-min load average ${loadBefore.toFixed(2)} before the run (a 2-core machine shared with other work: a load above ~0.5 before the run means the figures are depressed)`;
-const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS})`;
+const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS} BENCH_APIKEY_REQUESTS=${APIKEY_REQUESTS} BENCH_BBSDK_RUNS=${BBSDK_RUNS} BENCH_BBSDK_WARM=${BBSDK_WARM} BENCH_BBSDK_PAUSE_MS=${BBSDK_PAUSE_MS})`;
 const out: string[] = [];
 out.push('# Benchmarks', '');
 out.push(
@@ -392,6 +430,42 @@ if (soak) {
   ]);
 }
 
+// The sections a partial run may replace on their own (BENCH_WRITE=sections) carry markers.
+const sections: Record<string, string> = {};
+const sectionCommand = `\`${WRITE === 'sections' ? `BENCH_SCENARIOS=${[...SCENARIOS].join(',')} ` : ''}npm run bench\``;
+sections.apikey = markedSection(
+  'apikey',
+  apiKeys
+    ? `${apiKeys.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
+    : '## 6. API key authentication\n\nNot measured in this run.',
+);
+sections.bbsdk = markedSection(
+  'bbsdk',
+  sdkFlow
+    ? `${sdkFlow.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
+    : '## 7. Browserbase SDK: create → connected → first evaluate (local provider)\n\nNot measured in this run.',
+);
+out.push(sections.apikey, '', sections.bbsdk, '');
+if (apiKeys) {
+  for (const side of ['bearerKey', 'headerKey'] as const) {
+    const delta = apiKeys.deltaP50[side];
+    targets.push([
+      `apikey: ${side === 'bearerKey' ? 'Bearer bdk_…' : 'X-BB-API-Key'} p50 − token p50 (GET …/sessions)`,
+      `${delta >= 0 ? '+' : ''}${fmt(delta, 3)} ms`,
+      `≤ +${API_KEY_TARGET_MS} ms`,
+      pass(delta <= API_KEY_TARGET_MS),
+    ]);
+  }
+}
+if (sdkFlow) {
+  targets.push([
+    'bbsdk: SDK create → connected → first evaluate p50 / p95',
+    `${fmt(sdkFlow.figures.sdk.total.p50, 1)} / ${fmt(sdkFlow.figures.sdk.total.p95, 1)} ms`,
+    `(info; native API ${fmt(sdkFlow.figures.native.total.p50, 1)} / ${fmt(sdkFlow.figures.native.total.p95, 1)} ms)`,
+    '',
+  ]);
+}
+
 out.push('## Targets', '');
 out.push(table(['target', 'measured', 'goal', 'verdict'], targets), '');
 
@@ -427,7 +501,25 @@ console.log(`\n${report}`);
 const MARKER = '<!-- analysis: hand-written, kept by bench/run.ts -->';
 const target = process.env.BENCH_OUT ?? resolve(import.meta.dirname, '../docs/benchmarks.md');
 const previous = existsSync(target) ? readFileSync(target, 'utf8') : '';
-const kept = previous.includes(MARKER) ? previous.slice(previous.indexOf(MARKER)) : '';
-writeFileSync(target, kept ? `${report}\n${kept}` : report);
-console.log(`written to ${target}`);
+if (WRITE === 'sections') {
+  // A scenario that failed keeps its previous figures: only what this run measured is replaced.
+  const measured = Object.keys(sections).filter(
+    (name) => (name === 'apikey' && apiKeys) || (name === 'bbsdk' && sdkFlow),
+  );
+  const unmarked = [...SCENARIOS].filter((name) => !(name in sections));
+  if (unmarked.length)
+    console.log(`not written (no marked section; run with BENCH_WRITE=all): ${unmarked.join(', ')}`);
+  writeFileSync(
+    target,
+    replaceMarkedSections(previous, Object.fromEntries(measured.map((name) => [name, sections[name]!])), [
+      '## Targets',
+      MARKER,
+    ]),
+  );
+  console.log(`sections ${measured.join(', ') || '(none)'} written to ${target}`);
+} else {
+  const kept = previous.includes(MARKER) ? previous.slice(previous.indexOf(MARKER)) : '';
+  writeFileSync(target, kept ? `${report}\n${kept}` : report);
+  console.log(`written to ${target}`);
+}
 process.exit(0);
