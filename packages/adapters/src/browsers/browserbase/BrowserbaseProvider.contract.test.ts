@@ -1,6 +1,9 @@
 // nock is loaded before the Browserbase SDK (see testing/browserbaseTestKit.ts).
 import { ProviderError } from '@browserdeck/domain';
-import { describeBrowserProviderContract } from '@browserdeck/domain/testing';
+import {
+  describeBrowserContextStoreContract,
+  describeBrowserProviderContract,
+} from '@browserdeck/domain/testing';
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserbaseProvider } from './BrowserbaseProvider.ts';
@@ -22,6 +25,29 @@ describeBrowserProviderContract('BrowserbaseProvider (nock fake of the Browserba
       readRetryDelayMs: 1,
     });
     return { provider, dispose: async () => api.stop() };
+  },
+});
+
+describeBrowserContextStoreContract('BrowserbaseProvider.contexts (nock fake of the Browserbase API)', {
+  create: async () => {
+    const api = fakeBrowserbaseApi(BASE, API_KEY);
+    const provider = new BrowserbaseProvider({
+      apiKey: API_KEY,
+      projectId: '9d1b7c42-8e0a-4f3b-b6d5-2c7e1a0f4b98',
+      baseUrl: BASE,
+      readRetryDelayMs: 1,
+    });
+    return {
+      contexts: provider.contexts,
+      // Browserbase refuses to delete a context a running session uses (409).
+      occupy: async (_projectId, contextId) => {
+        api.busyContexts.add(contextId);
+        return async () => {
+          api.busyContexts.delete(contextId);
+        };
+      },
+      dispose: async () => api.stop(),
+    };
   },
 });
 

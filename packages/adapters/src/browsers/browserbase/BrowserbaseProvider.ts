@@ -10,6 +10,7 @@ import {
   SystemClock,
   silentLogger,
 } from '@browserdeck/domain';
+import { BrowserbaseContextStore } from './BrowserbaseContextStore.ts';
 import { BROWSERBASE_REGIONS } from './browserbaseRegions.ts';
 import { buildCreateSessionParams } from './buildCreateSessionParams.ts';
 import { type BrowserbaseSdk, loadBrowserbaseSdk } from './loadBrowserbaseSdk.ts';
@@ -49,12 +50,15 @@ export interface BrowserbaseProviderDeps {
  * The Browserbase cloud-browser provider, through the official `@browserbasehq/sdk` (an optional peer
  * dependency, loaded on first use). The SDK's own retries are off (they would retry a create, and
  * wait out long `Retry-After`s); reads retry here, within a small bound. Every request runs under a
- * deadline of `timeoutMs`. See docs/adr/0004-browserbase-provider.md.
+ * deadline of `timeoutMs`. Contexts are Browserbase's (`BrowserbaseContextStore`). See
+ * docs/adr/0004-browserbase-provider.md.
  */
 export class BrowserbaseProvider implements BrowserProvider {
   readonly name = 'browserbase';
   readonly regions: readonly string[] = BROWSERBASE_REGIONS;
   readonly defaultProviderProjectId: string;
+  /** Browserbase's contexts in the configured project, each named for one of our projects. */
+  readonly contexts: BrowserbaseContextStore;
   private readonly deps: BrowserbaseProviderDeps;
   private connection: Promise<{ sdk: BrowserbaseSdk; client: Browserbase }> | undefined;
   private readonly apiKey: string;
@@ -75,6 +79,13 @@ export class BrowserbaseProvider implements BrowserProvider {
     this.clock = deps.clock ?? new SystemClock();
     this.logger = deps.logger ?? silentLogger;
     this.deps = deps;
+    this.contexts = new BrowserbaseContextStore({
+      providerProjectId: deps.projectId,
+      clock: this.clock,
+      once: (operation, run) =>
+        this.call(operation, (client) => withDeadline(this.timeoutMs, (signal) => run(client, signal))),
+      read: (operation, run) => this.read(operation, run),
+    });
   }
 
   async create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {

@@ -7,8 +7,8 @@ export const USER_METADATA_MAX_CHARS = 512;
 
 /**
  * The SDK parameters for `POST /v1/sessions`. The SDK names the timeout `api_timeout` and sends it as
- * the wire field `timeout` (seconds). A context is attached with `persist: true` so what the browser
- * learns (cookies, storage) is saved back. `userMetadata` carries only our two ids; script and env
+ * the wire field `timeout` (seconds). A context is attached with `persist` as the request says (true
+ * saves what the browser learns, cookies and storage, back to it). `userMetadata` carries only our two ids; script and env
  * stay in our database (Browserbase caps metadata at 512 characters and shows it in its dashboard).
  */
 export function buildCreateSessionParams(request: CreateBrowserRequest): Browserbase.SessionCreateParams {
@@ -18,7 +18,10 @@ export function buildCreateSessionParams(request: CreateBrowserRequest): Browser
     region: request.region as BrowserbaseRegion,
     api_timeout: request.timeoutSec,
   };
-  if (request.contextId) params.browserSettings = { context: { id: request.contextId, persist: true } };
+  if (request.contextId)
+    params.browserSettings = {
+      context: { id: request.contextId, persist: request.contextPersist },
+    };
   if (request.extensionId) params.extensionId = request.extensionId;
   if (JSON.stringify(userMetadata).length < USER_METADATA_MAX_CHARS) params.userMetadata = userMetadata;
   return params;

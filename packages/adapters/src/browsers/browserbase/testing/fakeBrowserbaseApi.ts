@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import nock from 'nock';
 import created from '../fixtures/session-created.json' with { type: 'json' };
 
-/** A running fake of Browserbase's session API. */
+/** A running fake of Browserbase's session and context API. */
 export interface FakeBrowserbaseApi {
   /** Sessions by id, as the fake would return them. */
   readonly sessions: Map<string, Record<string, unknown>>;
+  /** Contexts by id, as the fake would return them. */
+  readonly contexts: Map<string, Record<string, unknown>>;
+  /** Contexts a running session uses: their delete is refused with 409. */
+  readonly busyContexts: Set<string>;
   /** Removes the fake's interceptors. */
   stop(): void;
 }
@@ -15,6 +19,7 @@ type Reply = [number, unknown, Record<string, string>];
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 const SESSION = /^\/v1\/sessions\/([^/?]+)$/;
 const LOGS = /^\/v1\/sessions\/([^/?]+)\/logs$/;
+const CONTEXT = /^\/v1\/contexts\/([^/?]+)$/;
 const NOT_FOUND: Reply = [
   404,
   { statusCode: 404, error: 'Not Found', message: 'Session not found' },
@@ -22,16 +27,19 @@ const NOT_FOUND: Reply = [
 ];
 
 /**
- * A stateful nock fake of `POST/GET /v1/sessions…` in Browserbase's recorded shapes, for the port's
- * contract suite: it starts sessions, reports them, completes them on `REQUEST_RELEASE` (again and
- * again), answers 404 for unknown ids and requires the API key. Test support only, not exported.
+ * A stateful nock fake of `POST/GET /v1/sessions…` and `POST/GET/DELETE /v1/contexts…` in
+ * Browserbase's recorded shapes, for the ports' contract suites: it starts sessions, reports them,
+ * completes them on `REQUEST_RELEASE` (again and again), keeps contexts (refusing to delete a busy
+ * one with 409), answers 404 for unknown ids and requires the API key. Test support only, not exported.
  * (nock 15 hands reply functions the fetch `Request`.)
  */
 export function fakeBrowserbaseApi(baseUrl: string, apiKey: string): FakeBrowserbaseApi {
   const sessions = new Map<string, Record<string, unknown>>();
+  const contexts = new Map<string, Record<string, unknown>>();
+  const busyContexts = new Set<string>();
   const scope = nock(baseUrl, { reqheaders: { 'x-bb-api-key': apiKey } }).persist();
-  const find = (request: Request, pattern: RegExp) =>
-    sessions.get(decodeURIComponent(pattern.exec(new URL(request.url).pathname)?.[1] ?? ''));
+  const find = (map: Map<string, Record<string, unknown>>, request: Request, pattern: RegExp) =>
+    map.get(decodeURIComponent(pattern.exec(new URL(request.url).pathname)?.[1] ?? ''));
 
   scope.post('/v1/sessions').reply(async (request: Request): Promise<Reply> => {
     const body = (await request.json()) as { projectId: string; region: string; timeout: number };
@@ -54,7 +62,7 @@ export function fakeBrowserbaseApi(baseUrl: string, apiKey: string): FakeBrowser
   });
 
   scope.get(LOGS).reply((request: Request): Reply => {
-    const session = find(request, LOGS);
+    const session = find(sessions, request, LOGS);
     if (!session) return NOT_FOUND;
     const timestamp = Date.parse(String(session.startedAt));
     return [
@@ -65,12 +73,12 @@ export function fakeBrowserbaseApi(baseUrl: string, apiKey: string): FakeBrowser
   });
 
   scope.get(SESSION).reply((request: Request): Reply => {
-    const session = find(request, SESSION);
+    const session = find(sessions, request, SESSION);
     return session ? [200, session, JSON_HEADERS] : NOT_FOUND;
   });
 
   scope.post(SESSION).reply(async (request: Request): Promise<Reply> => {
-    const session = find(request, SESSION);
+    const session = find(sessions, request, SESSION);
     if (!session) return NOT_FOUND;
     const body = (await request.json()) as { status?: unknown };
     if (body.status !== 'REQUEST_RELEASE')
@@ -84,8 +92,39 @@ export function fakeBrowserbaseApi(baseUrl: string, apiKey: string): FakeBrowser
     return [200, answer, JSON_HEADERS];
   });
 
+  scope.post('/v1/contexts').reply(async (request: Request): Promise<Reply> => {
+    const body = (await request.json()) as { projectId: string; name?: string };
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    contexts.set(id, { id, createdAt: now, updatedAt: now, projectId: body.projectId, name: body.name });
+    const answer = {
+      id,
+      cipherAlgorithm: 'AES-256-CBC',
+      initializationVectorSize: 16,
+      publicKey: 'pk',
+      uploadUrl: '',
+    };
+    return [200, answer, JSON_HEADERS];
+  });
+
+  scope.get(CONTEXT).reply((request: Request): Reply => {
+    const context = find(contexts, request, CONTEXT);
+    return context ? [200, context, JSON_HEADERS] : NOT_FOUND;
+  });
+
+  scope.delete(CONTEXT).reply((request: Request): Reply => {
+    const context = find(contexts, request, CONTEXT);
+    if (!context) return NOT_FOUND;
+    if (busyContexts.has(String(context.id)))
+      return [409, { statusCode: 409, error: 'Conflict', message: 'Context is in use' }, JSON_HEADERS];
+    contexts.delete(String(context.id));
+    return [204, '', {}];
+  });
+
   return {
     sessions,
+    contexts,
+    busyContexts,
     stop: () => {
       scope.persist(false);
       nock.cleanAll();
