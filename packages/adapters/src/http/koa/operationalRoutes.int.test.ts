@@ -18,16 +18,19 @@ function registeredRoutes(app: TestApp['app']): string[] {
     return router ? router.stack : [];
   });
   expect(routes.length).toBeGreaterThan(0);
-  return routes.flatMap((layer) =>
-    layer.methods
-      .filter((m) => m !== 'HEAD')
-      .map((m) => {
-        const template = String(layer.path)
-          .replace(/(?<!\\):(\w+)/g, '{$1}')
-          .replaceAll('\\:', ':');
-        return `${m} ${template}`;
-      }),
-  );
+  // The Browserbase-compatible routes are Browserbase's API, documented by Browserbase (ADR 0011).
+  return routes
+    .filter((layer) => !String(layer.name).startsWith('browserbase'))
+    .flatMap((layer) =>
+      layer.methods
+        .filter((m) => m !== 'HEAD')
+        .map((m) => {
+          const template = String(layer.path)
+            .replace(/(?<!\\):(\w+)/g, '{$1}')
+            .replaceAll('\\:', ':');
+          return `${m} ${template}`;
+        }),
+    );
 }
 
 describe('/healthz and /readyz', () => {

@@ -71,7 +71,7 @@ describe('cors', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, PUT, PATCH, DELETE');
     expect(res.headers.get('access-control-allow-headers')).toBe(
-      'Authorization, Content-Type, Idempotency-Key, X-Request-Id',
+      'Authorization, Content-Type, Idempotency-Key, X-Request-Id, X-BB-API-Key',
     );
     expect(res.headers.get('access-control-max-age')).toBe('600');
   });

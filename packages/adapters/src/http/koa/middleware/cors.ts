@@ -2,7 +2,7 @@ import koaCors from '@koa/cors';
 import type { Middleware } from 'koa';
 
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
-const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request-Id';
+const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request-Id, X-BB-API-Key';
 const EXPOSE_HEADERS = 'X-Request-Id, Retry-After, X-Sync-Error, Idempotent-Replayed, Allow';
 
 /**

@@ -54,9 +54,10 @@ const SECURITY_SCHEMES: Record<string, JsonObject> = {
  * relative to where the document is served; `withMountPrefix` sets it for an app under a prefix.
  */
 export function buildOpenApiDocument(
-  routes: readonly AnyRoute[],
+  table: readonly AnyRoute[],
   options: { serverUrl?: string } = {},
 ): OpenApiDocument {
+  const routes = table.filter((route) => !route.undocumented);
   const responseSchemas = routes.flatMap((route) =>
     Object.values(route.responses).flatMap((spec) => (spec.schema ? [spec.schema] : [])),
   );

@@ -1,4 +1,4 @@
-import { AuthError, type Authenticate, type Caller } from '@browserdeck/domain';
+import { API_KEY_MARKER, AuthError, type Authenticate, type Caller } from '@browserdeck/domain';
 import type { Context } from 'koa';
 
 /** `Bearer <token68>` (RFC 6750 §2.1); the scheme is case-insensitive. */
@@ -18,7 +18,13 @@ export async function authenticateRequest(
 ): Promise<Caller> {
   const authorization = ctx.get('Authorization');
   const apiKey = ctx.get(API_KEY_HEADER).trim();
-  if (!authorization && apiKey) return authenticate.execute({ accessToken: apiKey });
+  if (!authorization && apiKey) {
+    // Only project API keys travel here; a user's access token belongs in Authorization.
+    if (!apiKey.startsWith(API_KEY_MARKER)) {
+      throw new AuthError('unauthorized', `${API_KEY_HEADER} takes a project API key (bdk_…).`);
+    }
+    return authenticate.execute({ accessToken: apiKey });
+  }
   const match = BEARER.exec(authorization);
   if (!match) {
     throw new AuthError(

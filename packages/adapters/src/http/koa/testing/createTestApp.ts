@@ -264,6 +264,7 @@ function withOverrides(
     sessions: { ...deps.useCases.sessions },
     agents: { ...deps.useCases.agents },
     apiKeys: { ...deps.useCases.apiKeys },
+    contexts: { ...deps.useCases.contexts },
   };
   const settings: HttpSettings = { ...deps.settings };
   for (const [name, value] of Object.entries(overrides)) {
