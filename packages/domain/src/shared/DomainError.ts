@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'identity_unavailable',
   'database_unavailable',
   'request_timeout',
+  'not_implemented',
   'internal',
 ] as const;
 
@@ -127,6 +128,13 @@ export class AuthError extends DomainError {
 export class ForbiddenForApiKeyError extends DomainError {
   constructor(message: string) {
     super('forbidden_for_api_key', message);
+  }
+}
+
+/** Something the contract names that this build does not do yet (501). */
+export class NotImplementedError extends DomainError {
+  constructor(message: string) {
+    super('not_implemented', message);
   }
 }
 
