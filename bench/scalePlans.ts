@@ -26,7 +26,7 @@ export function scaleStatements(
   status: string,
   now: Date,
 ): Array<{ name: string; sql: string; params: unknown[] }> {
-  const { page, total } = sessionListStatements(projectId, {
+  const { page, total } = sessionListStatements(dialect, projectId, {
     status: status as SessionStatus,
     limit: 20,
     offset: 0,

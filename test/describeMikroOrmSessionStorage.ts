@@ -204,6 +204,7 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
           'extension_id',
           'id',
           'last_synced_at',
+          'metadata',
           'name',
           'project_id',
           'provider',
@@ -270,6 +271,38 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
       moved.end('ERROR', NOW);
       await sessions.update(moved);
       expect((await sessions.findInProject(P1, s.id))?.status).toBe('RUNNING');
+    });
+
+    it('stores metadata as plain JSON, and reads a row written without it (older rows, bench seeds) as {}', async () => {
+      const sessions = sessionsOn(db.orm);
+      const plain = makeSession({ id: testId(2, 1), projectId: P1 });
+      const tagged = BrowserSession.create({
+        id: plain.id,
+        projectId: P1,
+        provider: plain.provider,
+        settings: { ...plain, metadata: { run: { id: 'r-1' } } },
+        snapshot: plain,
+        now: NOW,
+      });
+      await sessions.add(tagged);
+      const [row] = (await rows('select metadata from browser_sessions')) as [Row];
+      expect(typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata).toEqual({
+        run: { id: 'r-1' },
+      });
+      // The bench seeds' insert: every column it names, none for metadata.
+      const copied = `project_id, provider, provider_session_id, provider_project_id, status, connect_url,
+        created_at, updated_at, started_at, last_synced_at, name, script, env, region, timeout_sec`;
+      await rows(
+        `insert into browser_sessions (id, ${copied}) select ?, ${copied} from browser_sessions where id = ?`,
+        [testId(2, 2), plain.id],
+      );
+      expect((await sessions.findInProject(P1, testId(2, 2)))?.metadata).toEqual({});
+      const listed = await sessions.list(P1, { limit: 5, offset: 0 });
+      // The copy has the same createdAt: the higher id comes first.
+      expect(listed.sessions.map((x) => [x.id, x.metadata])).toEqual([
+        [testId(2, 2), {}],
+        [testId(2, 1), { run: { id: 'r-1' } }],
+      ]);
     });
 
     if (dialect !== 'postgresql') return;

@@ -12,6 +12,8 @@ export interface SessionSettings {
   readonly extensionId: string | null;
   readonly contextId: string | null;
   readonly agentId: string | null;
+  /** The client's own JSON object, stored as given and filterable (`MetadataFilter`); `{}` when absent. */
+  readonly metadata?: Record<string, unknown>;
 }
 
 /** The fields of a session that change after it was created (status, URLs, times). */
@@ -50,6 +52,11 @@ export class BrowserSession implements SessionSettings {
   readonly extensionId!: string | null;
   readonly contextId!: string | null;
   readonly agentId!: string | null;
+  /**
+   * The client's own JSON object, set at create and never changed: Browserbase's `userMetadata`
+   * (http-api.md §13), which lists filter on. Not §5's `userMetadata` (the script and env).
+   */
+  readonly metadata!: Record<string, unknown>;
 
   private constructor() {}
 
@@ -69,6 +76,7 @@ export class BrowserSession implements SessionSettings {
       provider: props.provider,
       ...settings,
       env: { ...settings.env },
+      metadata: { ...settings.metadata },
       providerSessionId: snapshot.providerSessionId,
       providerProjectId: snapshot.providerProjectId,
       providerInstanceId: snapshot.instanceId ?? null,

@@ -21,7 +21,13 @@ async function setUp(count: number) {
     });
   const listSessions = new ListSessions({ projects, sessions });
   const list = (
-    query: { limit?: number; offset?: number; status?: 'RUNNING' | 'COMPLETED' } = {},
+    query: {
+      limit?: number;
+      offset?: number;
+      status?: 'RUNNING' | 'COMPLETED';
+      metadata?: { path: string[]; value: string };
+      metadataQuery?: string;
+    } = {},
     ownerId = OWNER,
   ) => listSessions.execute({ caller: asUser(ownerId), projectId: project.id, ...query });
   return { list, created, release, provider };
@@ -58,6 +64,51 @@ describe('ListSessions', () => {
     [{ offset: -1 }, 'offset'],
     [{ offset: 0.5 }, 'offset'],
   ])('refuses %o with validation_failed', async (query, path) => {
+    const { list } = await setUp(1);
+    await expect(list(query)).rejects.toMatchObject({
+      code: 'validation_failed',
+      errors: [expect.objectContaining({ path })],
+    });
+  });
+
+  it('filters by metadata, given as a filter or as Browserbase’s q, with status and paging', async () => {
+    const { clock, projects, sessions, startSession, project, owner } = await givenSessionWorld();
+    const started = [];
+    for (const metadata of [
+      { env: 'staging' },
+      { env: 'production' },
+      { env: 'staging', run: { id: 'r-1' } },
+      {},
+    ]) {
+      clock.advance(1_000);
+      started.push(await startSession({ metadata }));
+    }
+    const [first, , third] = started;
+    const list = (query: Omit<Parameters<ListSessions['execute']>[0], 'caller' | 'projectId'>) =>
+      new ListSessions({ projects, sessions }).execute({ caller: owner, projectId: project.id, ...query });
+
+    const byFilter = await list({ metadata: { path: ['env'], value: 'staging' } });
+    expect(byFilter).toMatchObject({ total: 2, limit: 20, offset: 0 });
+    expect(byFilter.sessions.map((s) => s.id)).toEqual([third!.id, first!.id]);
+    const byQuery = await list({ metadataQuery: `user_metadata['env']:'staging'` });
+    expect(byQuery.sessions.map((s) => s.id)).toEqual([third!.id, first!.id]);
+    const nested = await list({ metadataQuery: `user_metadata["run"]["id"]:"r-1"` });
+    expect(nested.sessions.map((s) => s.id)).toEqual([third!.id]);
+    const paged = await list({ metadataQuery: `user_metadata['env']:'staging'`, limit: 1, offset: 1 });
+    expect(paged).toMatchObject({ total: 2, limit: 1, offset: 1 });
+    expect(paged.sessions.map((s) => s.id)).toEqual([first!.id]);
+    expect((await list({ metadataQuery: `user_metadata['env']:'staging'`, status: 'COMPLETED' })).total).toBe(
+      0,
+    );
+    expect((await list({ metadataQuery: `user_metadata['env']:'nowhere'` })).sessions).toEqual([]);
+  });
+
+  it.each([
+    [{ metadataQuery: `env:'staging'` }, 'q'],
+    [{ metadataQuery: "user_metadata['env']:'x\u0000'" }, 'q'],
+    [{ metadata: { path: [], value: 'x' } }, 'metadata'],
+    [{ metadata: { path: ['env'], value: 'x' }, metadataQuery: `user_metadata['env']:'x'` }, 'q'],
+  ])('refuses the metadata filter %j with validation_failed', async (query, path) => {
     const { list } = await setUp(1);
     await expect(list(query)).rejects.toMatchObject({
       code: 'validation_failed',

@@ -7,6 +7,26 @@ export interface SessionPage {
   readonly total: number;
 }
 
+/**
+ * Sessions whose `metadata` holds `value` at `path` (http-api.md §13, Browserbase's
+ * `q=user_metadata['a']['b']:'value'`): following the keys of `path` from the top of the object
+ * leads to the string `value`, or to a number or boolean whose JSON text is `value` (`5`, `true`).
+ * Objects, arrays and null match nothing, nor does a key missing on the way.
+ */
+export interface MetadataFilter {
+  /** Object keys from the top of `metadata` down; at least one. */
+  readonly path: readonly string[];
+  readonly value: string;
+}
+
+/** Which of a project's sessions `SessionRepository.list` returns: the matching ones, one page of them. */
+export interface SessionListQuery {
+  readonly status?: SessionStatus | undefined;
+  readonly metadata?: MetadataFilter | undefined;
+  readonly limit: number;
+  readonly offset: number;
+}
+
 /** A project's session statistics, computed by the store (never by loading sessions). */
 export interface SessionStats {
   readonly total: number;
@@ -34,11 +54,8 @@ export interface SessionRepository {
   add(session: BrowserSession): Promise<void>;
   update(session: BrowserSession): Promise<void>;
   findInProject(projectId: string, sessionId: string): Promise<BrowserSession | null>;
-  /** Newest first. */
-  list(
-    projectId: string,
-    query: { status?: SessionStatus | undefined; limit: number; offset: number },
-  ): Promise<SessionPage>;
+  /** Newest first; with `status` and `metadata`, only the sessions that match both (the total too). */
+  list(projectId: string, query: SessionListQuery): Promise<SessionPage>;
   stats(projectId: string, now: Date): Promise<SessionStats>;
   /** The project's sessions that are still active, for releasing before a project is deleted. */
   listActiveInProject(projectId: string): Promise<BrowserSession[]>;

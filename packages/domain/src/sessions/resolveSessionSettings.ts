@@ -1,6 +1,7 @@
 import type { Agent } from '../agents/Agent.ts';
 import { Checks } from '../shared/checks.ts';
 import type { SessionSettings } from './BrowserSession.ts';
+import { checkSessionMetadata } from './metadataRules.ts';
 import {
   checkEnv,
   checkProviderIds,
@@ -27,6 +28,12 @@ export interface SessionRequest {
    */
   readonly contextPersist?: boolean | undefined;
   readonly agentId?: string | null | undefined;
+  /**
+   * The client's own JSON object for the session (at most `SESSION_METADATA_MAX_BYTES`), stored
+   * and filterable: Browserbase's `userMetadata`. Not part of http-api.md §5's body; the
+   * Browserbase-compatible API sets it.
+   */
+  readonly metadata?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -38,7 +45,11 @@ export function resolveSessionSettings(
   agent: Agent | null,
   provider: { regions: readonly string[]; defaultProviderProjectId: string },
   now: Date,
-): SessionSettings & { providerProjectId: string; contextPersist: boolean } {
+): SessionSettings & {
+  providerProjectId: string;
+  contextPersist: boolean;
+  metadata: Record<string, unknown>;
+} {
   const pick = <T>(requested: T | undefined, stored: T | undefined, fallback: T): T =>
     requested !== undefined ? requested : stored !== undefined ? stored : fallback;
   const settings = {
@@ -50,6 +61,7 @@ export function resolveSessionSettings(
     extensionId: pick(request.extensionId, agent?.extensionId, null),
     contextId: pick(request.contextId, agent?.contextId, null),
     agentId: agent?.id ?? null,
+    metadata: request.metadata === undefined ? {} : request.metadata,
     contextPersist: request.contextPersist ?? true,
     providerProjectId: pick(
       request.projectId,
@@ -65,6 +77,7 @@ export function resolveSessionSettings(
     .require((settings.contextId?.length ?? 0) <= PROVIDER_REF_MAX_LENGTH, 'contextId', 'too long');
   checkProviderIds(checks, settings, 'projectId');
   checkEnv(checks, settings.env, 'env');
+  checkSessionMetadata(checks, settings.metadata, 'metadata');
   checkRunSettings(checks, settings, provider.regions).throwIfAny();
   return settings;
 }

@@ -1,5 +1,7 @@
 import type { BrowserSession } from '../sessions/BrowserSession.ts';
+import { metadataMatches } from '../sessions/metadataMatches.ts';
 import type {
+  SessionListQuery,
   SessionPage,
   SessionRepository,
   SessionStats,
@@ -53,12 +55,10 @@ export class InMemorySessionRepository implements SessionRepository {
     return session && session.projectId === projectId ? cloneEntity(session) : null;
   }
 
-  async list(
-    projectId: string,
-    query: { status?: SessionStatus | undefined; limit: number; offset: number },
-  ): Promise<SessionPage> {
+  async list(projectId: string, query: SessionListQuery): Promise<SessionPage> {
+    const { status, metadata } = query;
     const all = this.inProject(projectId)
-      .filter((s) => !query.status || s.status === query.status)
+      .filter((s) => (!status || s.status === status) && (!metadata || metadataMatches(s.metadata, metadata)))
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
     return {
       sessions: all.slice(query.offset, query.offset + query.limit).map(cloneEntity),

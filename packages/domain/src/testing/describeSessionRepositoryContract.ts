@@ -27,6 +27,8 @@ interface SessionSpec {
   expiresAt?: Date | null;
   /** The provider instance holding it (none by default). */
   instanceId?: string;
+  /** The client's metadata (none by default). */
+  metadata?: Record<string, unknown>;
 }
 
 /** The provider's view of a stored session, as an unchanged refresh would report it. */
@@ -92,6 +94,7 @@ export function describeSessionRepositoryContract(
         extensionId: null,
         contextId: null,
         agentId: null,
+        ...(spec.metadata === undefined ? {} : { metadata: spec.metadata }),
       };
       const created = BrowserSession.create({
         id: `0190c000-0000-7000-8000-${String(seq).padStart(12, '0')}`,
@@ -143,6 +146,14 @@ export function describeSessionRepositoryContract(
             extensionId: 'ext-1',
             contextId: 'ctx-1',
             agentId: '0190c000-0000-7000-8000-00000000a9e7',
+            metadata: {
+              run: { id: 'run-1', tags: ['a', 'b'], retries: 2 },
+              team: 'platform ✓',
+              'quote"key\\': 'it\'s "x" \\ 🚀\n\u0007',
+              ratio: 1.5,
+              ok: true,
+              none: null,
+            },
           },
           snapshot: {
             providerSessionId: 'bb-abc',
@@ -183,6 +194,7 @@ export function describeSessionRepositoryContract(
           agentId: null,
           providerInstanceId: null,
           env: {},
+          metadata: {},
         });
         expect(found!.isActive).toBe(false);
       });
@@ -294,6 +306,112 @@ export function describeSessionRepositoryContract(
           total: 0,
         });
         expect(ids((await sessions.list(P2, { limit: 10, offset: 0 })).sessions)).toEqual([other.id]);
+      });
+
+      it('filters by metadata: the string, or the JSON text of a number or boolean, at a path of keys', async () => {
+        const sessions = await setUp();
+        const staging = session({ metadata: { env: 'staging', run: { id: 'run-1' } } });
+        const production = session({ metadata: { env: 'production', run: { id: 'run-2' } } });
+        const scalars = session({
+          status: 'COMPLETED',
+          metadata: { env: 'staging', count: 5, ok: true, ratio: 1.5, big: 1e21, off: false },
+        });
+        const asStrings = session({ metadata: { count: '5', ok: 'true' } });
+        const notStrings = session({
+          metadata: {
+            env: ['staging'],
+            run: 'run-1',
+            list: [{ id: 'run-1' }],
+            nil: null,
+            obj: { env: 'staging' },
+          },
+        });
+        const nearMisses = session({ metadata: { env: 'Staging', Env: 'staging', 'run.id': 'run-1' } });
+        const spaced = session({ metadata: { env: 'staging ' } });
+        const awkward = session({
+          metadata: {
+            'a"b\\c\'d': 'x\'y"z\\',
+            'é ✓ 🚀': 'line\nbreak\ttab\u0001\u2028',
+            '': 'empty',
+            '[0]': '*',
+          },
+        });
+        const none = session();
+        const elsewhere = session({ projectId: P2, metadata: { env: 'staging' } });
+        await addAll(sessions, [
+          staging,
+          production,
+          scalars,
+          asStrings,
+          notStrings,
+          nearMisses,
+          spaced,
+          awkward,
+          none,
+          elsewhere,
+        ]);
+        const list = (
+          path: string[],
+          value: string,
+          more: { status?: SessionStatus; offset?: number } = {},
+        ) => sessions.list(P1, { metadata: { path, value }, limit: 10, offset: 0, ...more });
+        const found = async (path: string[], value: string) => ids((await list(path, value)).sessions);
+
+        const env = await list(['env'], 'staging');
+        expect(ids(env.sessions)).toEqual(ids([scalars, staging]));
+        expect(env.total).toBe(2);
+        expect(env.sessions.map(fieldsOf)).toEqual([scalars, staging].map(fieldsOf));
+        expect(await found(['run', 'id'], 'run-1')).toEqual([staging.id]);
+        expect(await found(['run', 'id'], 'run-2')).toEqual([production.id]);
+        expect(await found(['run.id'], 'run-1')).toEqual([nearMisses.id]);
+        expect(await found(['Env'], 'staging')).toEqual([nearMisses.id]);
+        expect(await found(['env'], 'staging ')).toEqual([spaced.id]);
+        // Numbers and booleans by the text JSON writes for them; strings as they are.
+        expect(await found(['count'], '5')).toEqual(ids([asStrings, scalars]));
+        expect(await found(['ok'], 'true')).toEqual(ids([asStrings, scalars]));
+        expect(await found(['off'], 'false')).toEqual([scalars.id]);
+        expect(await found(['ratio'], '1.5')).toEqual([scalars.id]);
+        expect(await found(['big'], '1e+21')).toEqual([scalars.id]);
+        for (const [key, value] of [
+          ['count', '5.0'],
+          ['count', ' 5'],
+          ['ratio', '1.50'],
+          ['big', '1e21'],
+          ['ok', 'True'],
+          ['ok', '1'],
+        ] as const)
+          expect(await found([key], value), `${key} = ${value}`).toEqual([]);
+        // Arrays, objects and null match nothing; a key never reaches into an array or a string.
+        expect(await found(['nil'], 'null')).toEqual([]);
+        expect(await found(['obj'], '{"env":"staging"}')).toEqual([]);
+        expect(await found(['env', '0'], 'staging')).toEqual([]);
+        expect(await found(['list', '0', 'id'], 'run-1')).toEqual([]);
+        expect(await found(['list', 'id'], 'run-1')).toEqual([]);
+        expect(await found(['run', '0'], 'r')).toEqual([]);
+        expect(await found(['obj', 'env'], 'staging')).toEqual([notStrings.id]);
+        // Keys and values are taken as they are, whatever characters they hold.
+        expect(await found(['a"b\\c\'d'], 'x\'y"z\\')).toEqual([awkward.id]);
+        expect(await found(['é ✓ 🚀'], 'line\nbreak\ttab\u0001\u2028')).toEqual([awkward.id]);
+        expect(await found([''], 'empty')).toEqual([awkward.id]);
+        expect(await found(['[0]'], '*')).toEqual([awkward.id]);
+        expect(await found(['*'], 'empty')).toEqual([]);
+        expect(await found(["') or 1=1 --"], "' or '1'='1")).toEqual([]);
+        expect(await found(['missing'], 'staging')).toEqual([]);
+        // With a status, paged, and counted like the page.
+        const running = await list(['env'], 'staging', { status: 'RUNNING' });
+        expect(ids(running.sessions)).toEqual([staging.id]);
+        expect(running.total).toBe(1);
+        expect(await list(['env'], 'staging', { offset: 1 })).toMatchObject({ total: 2 });
+        expect(ids((await list(['env'], 'staging', { offset: 1 })).sessions)).toEqual([staging.id]);
+        expect(await list(['env'], 'nowhere')).toEqual({ sessions: [], total: 0 });
+        expect(
+          ids(
+            (await sessions.list(P2, { metadata: { path: ['env'], value: 'staging' }, limit: 10, offset: 0 }))
+              .sessions,
+          ),
+        ).toEqual([elsewhere.id]);
+        // Everything is still there, unfiltered.
+        expect((await sessions.list(P1, { limit: 20, offset: 0 })).total).toBe(9);
       });
 
       it('lists only the project’s PENDING and RUNNING sessions as active', async () => {

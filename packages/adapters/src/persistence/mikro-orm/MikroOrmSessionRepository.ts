@@ -2,6 +2,7 @@ import {
   ACTIVE_SESSION_STATUSES,
   type BrowserSession,
   SESSION_STATUSES,
+  type SessionListQuery,
   type SessionPage,
   type SessionRepository,
   type SessionStats,
@@ -92,7 +93,8 @@ export class MikroOrmSessionRepository implements SessionRepository {
 
   async update(session: BrowserSession): Promise<void> {
     if (!isUuid(session.id) || !isUuid(session.projectId)) return;
-    const { id, projectId, createdAt, ...changes } = toSessionRow(session, this.deps.secrets);
+    // `metadata` is set at create and never changes: not written again.
+    const { id, projectId, createdAt, metadata: _, ...changes } = toSessionRow(session, this.deps.secrets);
     // Writing the session back ends any sync claim on it (`syncLeaseUntil: null`). A stored terminal
     // status is final: a writer holding an older, still-active copy (a sync racing a release) must
     // not move it back, so the row changes only while it is active or already has the new status.
@@ -151,14 +153,11 @@ export class MikroOrmSessionRepository implements SessionRepository {
     return row && toBrowserSession(row, this.deps.secrets);
   }
 
-  async list(
-    projectId: string,
-    query: { status?: SessionStatus | undefined; limit: number; offset: number },
-  ): Promise<SessionPage> {
+  async list(projectId: string, query: SessionListQuery): Promise<SessionPage> {
     if (!isUuid(projectId)) return { sessions: [], total: 0 };
     // The page and its total are hand-written statements (NativeSql): the list is what dashboards
     // poll, and MikroORM's inlined SQL and entity hydration cost more than the two index scans.
-    const { page, total } = sessionListStatements(projectId, query);
+    const { page, total } = sessionListStatements(dialectOf(this.deps.orm), projectId, query);
     const sql = nativeSqlOf(this.deps.orm);
     const [rows, counted] = await withDatabaseErrors(() =>
       Promise.all([

@@ -33,6 +33,7 @@ export function toSessionRow(session: BrowserSession, secrets: SecretBox): Store
     extensionId: session.extensionId,
     contextId: session.contextId,
     agentId: session.agentId,
+    metadata: session.metadata,
     syncLeaseUntil: null,
   };
 }
@@ -67,15 +68,25 @@ export function toBrowserSession(row: StoredBrowserSession, secrets: SecretBox):
     extensionId: row.extensionId ?? null,
     contextId: row.contextId ?? null,
     agentId: row.agentId ?? null,
+    metadata: storedMetadata(row.metadata),
   };
   return Object.assign(Object.create(BrowserSession.prototype) as BrowserSession, session);
+}
+
+/**
+ * The `metadata` column as it comes back: an object when MikroORM or `pg` parsed it, the JSON text
+ * when the SQLite driver returns it raw, nothing on a row the column's default filled.
+ */
+function storedMetadata(value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
+  return (value ?? {}) as Record<string, unknown>;
 }
 
 const insertSql = new Map<string, string>();
 
 /**
  * The `insert` of `row` for `NativeSql`: one column per field of the row (`toSessionRow` writes them
- * all), named as MikroORM names them (`projectId` → `project_id`).
+ * all), named as MikroORM names them (`projectId` → `project_id`); `metadata` as its JSON text.
  */
 export function insertSessionStatement(row: StoredBrowserSession): { sql: string; params: SqlParam[] } {
   const keys = Object.keys(row) as Array<keyof StoredBrowserSession>;
@@ -86,7 +97,12 @@ export function insertSessionStatement(row: StoredBrowserSession): { sql: string
     sql = `insert into browser_sessions (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`;
     insertSql.set(signature, sql);
   }
-  return { sql, params: keys.map((key) => (row[key] ?? null) as SqlParam) };
+  return {
+    sql,
+    params: keys.map(
+      (key) => (key === 'metadata' ? JSON.stringify(row.metadata) : (row[key] ?? null)) as SqlParam,
+    ),
+  };
 }
 
 /** A `browser_sessions` row as the drivers return it (every column but the sync lease). */
@@ -114,13 +130,15 @@ export interface SessionDbRow {
   extension_id: string | null;
   context_id: string | null;
   agent_id: string | null;
+  /** A JSON object: its text on SQLite, parsed on PostgreSQL. */
+  metadata: unknown;
 }
 
 /** Every column of `browser_sessions` but `sync_lease_until`, in `SessionDbRow`'s shape. */
 export const SELECT_SESSION = `select id, project_id, provider, provider_session_id, provider_project_id,
     provider_instance_id, status,
     connect_url, selenium_remote_url, created_at, updated_at, started_at, ended_at, expires_at, last_synced_at,
-    name, script, env, region, timeout_sec, extension_id, context_id, agent_id
+    name, script, env, region, timeout_sec, extension_id, context_id, agent_id, metadata
   from browser_sessions`;
 
 const optionalDate = (value: unknown): Date | null =>
@@ -153,6 +171,7 @@ export function toBrowserSessionFromDb(row: SessionDbRow, secrets: SecretBox): B
       extensionId: row.extension_id,
       contextId: row.context_id,
       agentId: row.agent_id,
+      metadata: storedMetadata(row.metadata),
       syncLeaseUntil: null,
     },
     secrets,

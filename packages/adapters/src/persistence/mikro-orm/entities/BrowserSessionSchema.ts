@@ -57,6 +57,7 @@ export const BrowserSessionSchema = defineEntity<StoredBrowserSession>({
     extensionId: p.text().nullable(),
     contextId: p.text().nullable(),
     agentId: p.uuid().nullable(),
+    metadata: p.json<Record<string, unknown>>().default('{}'),
     syncLeaseUntil: p.datetime(3).nullable(),
   },
   // All ascending: listing runs `order by created_at desc, id desc`, a backward scan (see ProjectSchema).
