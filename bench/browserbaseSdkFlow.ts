@@ -80,6 +80,7 @@ export async function runBrowserbaseSdkFlow(
   const loadBefore = loadavg()[0]!;
   const dataDir = mkdtempSync(join(tmpdir(), 'browserdeck-bench-bbsdk-'));
   const times: Record<FlowSide, Timings[]> = { sdk: [], native: [] };
+  let isolation = 'unknown';
   const server = await startServerProcess({
     DATA_DIR: dataDir,
     LOCAL_WARM_BROWSERS: String(warmBrowsers),
@@ -133,6 +134,7 @@ export async function runBrowserbaseSdkFlow(
       }
       log(`  [bbsdk] run ${i + 1}: ${line.join('; ')}`);
     }
+    isolation = /"isolation":"([a-z]+)"/.exec(server.output())?.[1] ?? isolation;
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -148,7 +150,7 @@ export async function runBrowserbaseSdkFlow(
       ),
     ]),
   ) as BrowserbaseSdkFlowResult['figures'];
-  const markdown = flowMarkdown({ figures, options, started, loads: [loadBefore, loadavg()[0]!] });
+  const markdown = flowMarkdown({ figures, options, started, isolation, loads: [loadBefore, loadavg()[0]!] });
   return { figures, markdown };
 }
 
@@ -163,16 +165,17 @@ function flowMarkdown(input: {
   figures: BrowserbaseSdkFlowResult['figures'];
   options: BrowserbaseSdkFlowOptions;
   started: Date;
+  isolation: string;
   loads: [number, number];
 }): string {
-  const { figures, options, started, loads } = input;
+  const { figures, options, started, isolation, loads } = input;
   const out = ['## 7. Browserbase SDK: create → connected → first evaluate (local provider)', ''];
   out.push(
     `Measured ${started.toISOString()} (bench/browserbaseSdkFlow.ts; BENCH_BBSDK_RUNS=${options.runs} BENCH_BBSDK_WARM=${options.warmBrowsers} BENCH_BBSDK_PAUSE_MS=${options.pauseMs}); ${cpus().length} CPUs, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}; 1-min load ${fmt(loads[0], 2)} before, ${fmt(loads[1], 2)} after.`,
     '',
   );
   out.push(
-    `The server is \`examples/server\` started as \`npm start\` starts it (test/serverProcess.ts: SQLite, local identity, local Chromium at the default isolation, LOCAL_WARM_BROWSERS=${options.warmBrowsers}). "SDK" is \`@browserbasehq/sdk\` with a project API key, \`new Browserbase({ apiKey, baseURL, maxRetries: 0 })\` and \`bb.sessions.create({ projectId, keepAlive: true })\` (\`POST /v1/sessions\`, http-api.md §13); "native" is \`POST /v1/local/projects/{id}/sessions\` with a sign-in token (http-api.md §5). Both then run \`playwright-core\`'s \`chromium.connectOverCDP(session.connectUrl)\` and \`page.evaluate(() => 1 + 1)\` in the first page (\`contexts()[0].pages()[0]\`, else a new page). ${options.runs} timed runs per side after ${WARM_UP} warm-ups, the sides alternating and their order turning each run; each run is followed by an untimed release (\`bb.sessions.update(id, { status: 'REQUEST_RELEASE' })\` / \`POST …:release\`) and \`browser.close()\`, and preceded by a ${options.pauseMs}-ms pause so the warm pool has refilled. Client-side wall time, milliseconds.`,
+    `The server is \`examples/server\` started as \`npm start\` starts it (test/serverProcess.ts: SQLite, local identity, local Chromium at the default isolation, here \`${isolation}\`, LOCAL_WARM_BROWSERS=${options.warmBrowsers}). "SDK" is \`@browserbasehq/sdk\` with a project API key, \`new Browserbase({ apiKey, baseURL, maxRetries: 0 })\` and \`bb.sessions.create({ projectId, keepAlive: true })\` (\`POST /v1/sessions\`, http-api.md §13); "native" is \`POST /v1/local/projects/{id}/sessions\` with a sign-in token (http-api.md §5). Both then run \`playwright-core\`'s \`chromium.connectOverCDP(session.connectUrl)\` and \`page.evaluate(() => 1 + 1)\` in the first page (\`contexts()[0].pages()[0]\`, else a new page). ${options.runs} timed runs per side after ${WARM_UP} warm-ups, the sides alternating and their order turning each run; each run is followed by an untimed release (\`bb.sessions.update(id, { status: 'REQUEST_RELEASE' })\` / \`POST …:release\`) and \`browser.close()\`, and preceded by a ${options.pauseMs}-ms pause so the warm pool has refilled. Client-side wall time, milliseconds.`,
     '',
   );
   out.push(
