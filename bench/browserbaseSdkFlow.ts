@@ -192,5 +192,9 @@ function flowMarkdown(input: {
     ),
     '',
   );
+  out.push(
+    `With ${options.runs} runs, p95 is the nearest rank: the slowest or next-slowest run. Where the time goes: create is one HTTP request that authenticates, takes the warm browser and stores the session row (both sides run the same \`CreateSession\`; the SDK side adds its request and response mapping). Connect is Playwright's CDP handshake through the connect endpoint (WebSocket upgrade with the signing key, \`Browser.getVersion\`, auto-attach to the existing page and its frames), several round trips, where section 3's raw-CDP client sends three messages in all, evaluate included. The first evaluate includes Playwright creating its execution context in the page. The two sides differ only in the create request, so their ratio should stay near 1; a p95 far above the p50 is a run that met a cold browser or a busy machine.`,
+    '',
+  );
   return out.join('\n');
 }
