@@ -16,7 +16,8 @@ export class FuzzWorld {
   private projectId = '';
   private agentId = '';
   private sessionId = '';
-  private other = { token: '', projectId: '', agentId: '', sessionId: '' };
+  private apiKey = { projectId: '', key: '' };
+  private other = { token: '', projectId: '', agentId: '', sessionId: '', apiKey: '' };
   private counter = 0;
 
   readonly t: TestApp;
@@ -36,6 +37,7 @@ export class FuzzWorld {
       projectId: otherProject,
       agentId: await world.post(mallory.accessToken, `${otherBase}/agents`, { name: 'mallory-agent' }),
       sessionId: await world.post(mallory.accessToken, `${otherBase}/sessions`, {}),
+      apiKey: await world.newApiKey(mallory.accessToken, otherProject),
     };
     world.adopt(await t.signUpAndIn(world.email, PASSWORD));
     await world.ensure();
@@ -70,12 +72,29 @@ export class FuzzWorld {
     if (!(await t.sessions.findInProject(this.projectId, this.sessionId))) {
       this.sessionId = await this.post(this.token, `${this.base}/sessions`, {});
     }
+    if (this.apiKey.projectId !== this.projectId) {
+      this.apiKey = { projectId: this.projectId, key: await this.newApiKey(this.token, this.projectId) };
+    }
+  }
+
+  /** A new project API key of `projectId` (http-api.md §12). */
+  private async newApiKey(token: string, projectId: string): Promise<string> {
+    const created = await this.send(
+      token,
+      'POST',
+      `/v1/projects/${projectId}/api-keys`,
+      { name: 'fuzz' },
+      201,
+    );
+    return (created as { key: string }).key;
   }
 
   /** Replaces the placeholders of a generated request with the current fixture values. */
   resolve(text: string): string {
     if (!text.includes('$')) return text;
     return text
+      .replaceAll('$OTHER_API_KEY$', this.other.apiKey)
+      .replaceAll('$API_KEY$', this.apiKey.key)
       .replaceAll('$TOKEN$', this.token)
       .replaceAll('$REFRESH$', this.refreshToken)
       .replaceAll('$PROJECT_ID_UPPER$', this.projectId.toUpperCase())

@@ -84,6 +84,9 @@ function pathParam(name: string, ctx: FuzzContext): fc.Arbitrary<string> {
       return ids(['$SESSION_ID$', '$SESSION_ID$', '$OTHER_SESSION_ID$']);
     case 'agent_id':
       return ids(['$AGENT_ID$', '$AGENT_ID$', '$OTHER_AGENT_ID$']);
+    case 'id':
+      // The Browserbase-compatible routes' one id: a session, a project or a context.
+      return ids(['$SESSION_ID$', '$SESSION_ID$', '$OTHER_SESSION_ID$', '$PROJECT_ID$', 'ctx-unknown']);
     default:
       return ids(['$PROJECT_ID$']);
   }
@@ -140,6 +143,7 @@ function queryArbitrary(route: AnyRoute, hints: FieldHints): fc.Arbitrary<Array<
 
 /** Authorization (mostly the fixture's valid token on protected routes), request id and declared headers. */
 function headersArbitrary(route: AnyRoute, hints: FieldHints): fc.Arbitrary<Array<[string, string]>> {
+  if (route.errorFormat === 'browserbase') return browserbaseHeadersArbitrary();
   const bearer = fc.oneof(
     { arbitrary: fc.constant('Bearer $TOKEN$'), weight: route.auth ? 12 : 1 },
     { arbitrary: fc.constant(null), weight: route.auth ? 1 : 8 },
@@ -174,6 +178,24 @@ function headersArbitrary(route: AnyRoute, hints: FieldHints): fc.Arbitrary<Arra
     for (const header of extra) if (header !== null) headers.push(header);
     return headers;
   });
+}
+
+/** The credentials a Browserbase client sends: mostly the fixture's project API key in X-BB-API-Key. */
+function browserbaseHeadersArbitrary(): fc.Arbitrary<Array<[string, string]>> {
+  return fc.oneof(
+    { arbitrary: fc.constant([['X-BB-API-Key', '$API_KEY$']] as Array<[string, string]>), weight: 12 },
+    { arbitrary: fc.constant([] as Array<[string, string]>), weight: 1 },
+    {
+      arbitrary: fc.constantFrom<Array<[string, string]>>(
+        [['X-BB-API-Key', '$OTHER_API_KEY$']],
+        [['X-BB-API-Key', '$TOKEN$']],
+        [['X-BB-API-Key', 'bdk_garbage']],
+        [['Authorization', 'Bearer $TOKEN$']],
+        [['Authorization', 'Bearer $API_KEY$']],
+      ),
+      weight: 2,
+    },
+  );
 }
 
 /**
