@@ -19,6 +19,12 @@ export interface ProviderSessionSnapshot {
   readonly instanceId?: string | null;
 }
 
+/** The size of a browser's window and pages, in CSS pixels (`VIEWPORT_MIN_SIDE`..`VIEWPORT_MAX_SIDE`). */
+export interface SessionViewport {
+  readonly width: number;
+  readonly height: number;
+}
+
 /** What a provider needs to start a browser. Script and env stay with us. */
 export interface CreateBrowserRequest {
   /** Our session id, for the provider's metadata (small identifiers only). */
@@ -35,6 +41,13 @@ export interface CreateBrowserRequest {
    */
   readonly contextPersist: boolean;
   readonly extensionId: string | null;
+  /**
+   * False: the session ends (`COMPLETED`) once the last client connected to it disconnects
+   * (Browserbase's default). True: it lives until released or timed out, connected or not.
+   */
+  readonly keepAlive: boolean;
+  /** The window and page size the browser starts with; null for the provider's default. */
+  readonly viewport: SessionViewport | null;
 }
 
 /**

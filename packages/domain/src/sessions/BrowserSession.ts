@@ -14,6 +14,8 @@ export interface SessionSettings {
   readonly agentId: string | null;
   /** The client's own JSON object, stored as given and filterable (`MetadataFilter`); `{}` when absent. */
   readonly metadata?: Record<string, unknown>;
+  /** False: the session ends when its last client disconnects. True (the default) when absent. */
+  readonly keepAlive?: boolean;
 }
 
 /** The fields of a session that change after it was created (status, URLs, times). */
@@ -57,6 +59,11 @@ export class BrowserSession implements SessionSettings {
    * (http-api.md §13), which lists filter on. Not §5's `userMetadata` (the script and env).
    */
   readonly metadata!: Record<string, unknown>;
+  /**
+   * False: the provider ends the session (`COMPLETED`) once its last client disconnects, as
+   * Browserbase does without `keepAlive`. True: it lives until released or timed out.
+   */
+  readonly keepAlive!: boolean;
 
   private constructor() {}
 
@@ -77,6 +84,7 @@ export class BrowserSession implements SessionSettings {
       ...settings,
       env: { ...settings.env },
       metadata: { ...settings.metadata },
+      keepAlive: settings.keepAlive ?? true,
       providerSessionId: snapshot.providerSessionId,
       providerProjectId: snapshot.providerProjectId,
       providerInstanceId: snapshot.instanceId ?? null,

@@ -15,6 +15,7 @@ import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
 import { BrowserSession } from './BrowserSession.ts';
 import { CreateSession, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from './CreateSession.ts';
 import type { SessionRequest } from './resolveSessionSettings.ts';
+import { DEFAULT_VIEWPORT_HEIGHT, DEFAULT_VIEWPORT_WIDTH } from './sessionRules.ts';
 
 const OWNER = 'owner-1';
 const STRANGER = 'owner-2';
@@ -94,6 +95,7 @@ describe('CreateSession', () => {
       extensionId: null,
       contextId: null,
       agentId: null,
+      keepAlive: true,
       status: 'RUNNING',
       providerSessionId: 'fake-1',
       connectUrl: 'wss://fake.invalid/connect/fake-1',
@@ -112,6 +114,8 @@ describe('CreateSession', () => {
           contextId: null,
           contextPersist: true,
           extensionId: null,
+          keepAlive: true,
+          viewport: null,
         },
       },
     ]);
@@ -163,6 +167,34 @@ describe('CreateSession', () => {
     ]);
     expect(session).not.toHaveProperty('contextPersist');
     expect((await stored()).find((s) => s.id === session.id)).not.toHaveProperty('contextPersist');
+  });
+
+  it('passes keepAlive (true unless the request says false) to the provider and stores it', async () => {
+    const { create, creates, stored } = await setUp();
+    const { session: kept } = await create();
+    const { session: ending } = await create({ keepAlive: false });
+    expect(creates().map((c) => c.op === 'create' && c.request.keepAlive)).toEqual([true, false]);
+    expect([kept.keepAlive, ending.keepAlive]).toEqual([true, false]);
+    const byId = new Map((await stored()).map((s) => [s.id, s.keepAlive]));
+    expect([byId.get(kept.id), byId.get(ending.id)]).toEqual([true, false]);
+  });
+
+  it('passes the viewport to the provider, a side left out at its default, and stores none', async () => {
+    const { create, creates, stored } = await setUp();
+    await create({ viewport: { width: 1024, height: 700 } });
+    await create({ viewport: { width: 1024 } });
+    await create({ viewport: { height: 700 } });
+    await create({ viewport: {} });
+    const { session } = await create({ viewport: null });
+    expect(creates().map((c) => c.op === 'create' && c.request.viewport)).toEqual([
+      { width: 1024, height: 700 },
+      { width: 1024, height: DEFAULT_VIEWPORT_HEIGHT },
+      { width: DEFAULT_VIEWPORT_WIDTH, height: 700 },
+      null,
+      null,
+    ]);
+    expect(session).not.toHaveProperty('viewport');
+    expect((await stored()).find((s) => s.id === session.id)).not.toHaveProperty('viewport');
   });
 
   describe('with an agent', () => {
@@ -284,6 +316,10 @@ describe('CreateSession', () => {
       ['a NUL in an env value', { env: { KEY: 'x\u0000' } }, 'env.KEY'],
       ['a control character in the provider project id', { projectId: 'p\u0001' }, 'projectId'],
       ['a control character in the extension id', { extensionId: 'e\u009f' }, 'extensionId'],
+      ['a viewport 99 pixels wide', { viewport: { width: 99, height: 700 } }, 'viewport.width'],
+      ['a viewport 7681 pixels high', { viewport: { width: 1024, height: 7681 } }, 'viewport.height'],
+      ['a viewport width that is not an integer', { viewport: { width: 1024.5 } }, 'viewport.width'],
+      ['a viewport height of NaN', { viewport: { height: Number.NaN } }, 'viewport.height'],
     ])('refuses %s with validation_failed and no provider call', async (_, request, path) => {
       const { create, provider, stored } = await setUp();
       const error = await errorOf(create(request));
@@ -297,7 +333,8 @@ describe('CreateSession', () => {
       const { create } = await setUp();
       const hundredKeys = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`K${i}`, 'v']));
       await create({ timeoutSec: 60, env: hundredKeys, script: 'x'.repeat(256 * 1024) });
-      await create({ timeoutSec: 21_600, name: 'n'.repeat(200) });
+      await create({ timeoutSec: 21_600, name: 'n'.repeat(200), viewport: { width: 100, height: 7680 } });
+      await create({ viewport: { width: 7680, height: 100 } });
     });
 
     it('validates an agent’s stored fields merged with the request', async () => {

@@ -136,8 +136,10 @@ export class CreateSession {
       contextId: settings.contextId,
       contextPersist: settings.contextPersist,
       extensionId: settings.extensionId,
+      keepAlive: settings.keepAlive,
+      viewport: settings.viewport,
     });
-    const { providerProjectId: _, contextPersist: __, ...sessionSettings } = settings;
+    const { providerProjectId: _, contextPersist: __, viewport: ___, ...sessionSettings } = settings;
     const session = BrowserSession.create({
       id,
       projectId,

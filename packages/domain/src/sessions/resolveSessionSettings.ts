@@ -1,12 +1,16 @@
 import type { Agent } from '../agents/Agent.ts';
 import { Checks } from '../shared/checks.ts';
+import type { SessionViewport } from './BrowserProvider.ts';
 import type { SessionSettings } from './BrowserSession.ts';
 import { checkSessionMetadata } from './metadataRules.ts';
 import {
   checkEnv,
   checkProviderIds,
   checkRunSettings,
+  checkViewport,
   DEFAULT_TIMEOUT_SEC,
+  DEFAULT_VIEWPORT_HEIGHT,
+  DEFAULT_VIEWPORT_WIDTH,
   PROVIDER_PROJECT_ID_MAX_LENGTH,
   PROVIDER_REF_MAX_LENGTH,
   SESSION_NAME_MAX_LENGTH,
@@ -34,6 +38,20 @@ export interface SessionRequest {
    * Browserbase-compatible API sets it.
    */
   readonly metadata?: Record<string, unknown> | undefined;
+  /**
+   * False ends the session when its last client disconnects; true (the default, and http-api.md
+   * §5's behaviour) keeps it until released or timed out. The Browserbase-compatible API sets it.
+   */
+  readonly keepAlive?: boolean | undefined;
+  /**
+   * The browser's window and page size: each side an integer from `VIEWPORT_MIN_SIDE` to
+   * `VIEWPORT_MAX_SIDE`, a side left out `DEFAULT_VIEWPORT_WIDTH` or `DEFAULT_VIEWPORT_HEIGHT`;
+   * absent (or with neither side) for the provider's default. The Browserbase-compatible API sets it.
+   */
+  readonly viewport?:
+    | { readonly width?: number | undefined; readonly height?: number | undefined }
+    | null
+    | undefined;
 }
 
 /**
@@ -49,6 +67,8 @@ export function resolveSessionSettings(
   providerProjectId: string;
   contextPersist: boolean;
   metadata: Record<string, unknown>;
+  keepAlive: boolean;
+  viewport: SessionViewport | null;
 } {
   const pick = <T>(requested: T | undefined, stored: T | undefined, fallback: T): T =>
     requested !== undefined ? requested : stored !== undefined ? stored : fallback;
@@ -63,6 +83,8 @@ export function resolveSessionSettings(
     agentId: agent?.id ?? null,
     metadata: request.metadata === undefined ? {} : request.metadata,
     contextPersist: request.contextPersist ?? true,
+    keepAlive: request.keepAlive ?? true,
+    viewport: resolveViewport(request.viewport),
     providerProjectId: pick(
       request.projectId,
       agent?.providerProjectId ?? undefined,
@@ -78,6 +100,16 @@ export function resolveSessionSettings(
   checkProviderIds(checks, settings, 'projectId');
   checkEnv(checks, settings.env, 'env');
   checkSessionMetadata(checks, settings.metadata, 'metadata');
+  checkViewport(checks, settings.viewport, 'viewport');
   checkRunSettings(checks, settings, provider.regions).throwIfAny();
   return settings;
+}
+
+/** Both sides of a requested viewport (a side left out takes its default); null when none is asked for. */
+function resolveViewport(requested: SessionRequest['viewport']): SessionViewport | null {
+  if (!requested || (requested.width === undefined && requested.height === undefined)) return null;
+  return {
+    width: requested.width ?? DEFAULT_VIEWPORT_WIDTH,
+    height: requested.height ?? DEFAULT_VIEWPORT_HEIGHT,
+  };
 }

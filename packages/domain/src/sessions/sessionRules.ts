@@ -16,6 +16,16 @@ export const SESSION_LIST_MAX_LIMIT = 100;
 export const SESSION_LIST_DEFAULT_LIMIT = 20;
 export const SESSION_LOGS_MAX_LIMIT = 500;
 export const SESSION_LOGS_DEFAULT_LIMIT = 100;
+/** Smallest width or height of a session's viewport, in CSS pixels (Browserbase's bounds). */
+export const VIEWPORT_MIN_SIDE = 100;
+/** Largest width or height of a session's viewport (8K UHD's width). */
+export const VIEWPORT_MAX_SIDE = 7680;
+/**
+ * The side a viewport request leaves out: Playwright's default page size. A request without any
+ * viewport keeps the provider's own default instead.
+ */
+export const DEFAULT_VIEWPORT_WIDTH = 1280;
+export const DEFAULT_VIEWPORT_HEIGHT = 720;
 
 /** Records the env-var rules at `path` (shared by session `env` and agent `envVars`). */
 export function checkEnv(checks: Checks, env: Record<string, string>, path: string): Checks {
@@ -71,4 +81,22 @@ export function checkRunSettings(
       `must be an integer from ${TIMEOUT_MIN_SEC} to ${TIMEOUT_MAX_SEC}`,
     )
     .require(regions.includes(settings.region), 'region', `must be one of ${regions.join(', ')}`);
+}
+
+/** Records the viewport rule at `path`: each side an integer from `VIEWPORT_MIN_SIDE` to `VIEWPORT_MAX_SIDE`. */
+export function checkViewport(
+  checks: Checks,
+  viewport: { width: number; height: number } | null,
+  path: string,
+): Checks {
+  if (viewport === null) return checks;
+  for (const side of ['width', 'height'] as const) {
+    const value = viewport[side];
+    checks.require(
+      Number.isInteger(value) && value >= VIEWPORT_MIN_SIDE && value <= VIEWPORT_MAX_SIDE,
+      `${path}.${side}`,
+      `must be an integer from ${VIEWPORT_MIN_SIDE} to ${VIEWPORT_MAX_SIDE}`,
+    );
+  }
+  return checks;
 }

@@ -30,6 +30,8 @@ describe('FakeBrowserProvider', () => {
     contextId: null,
     contextPersist: true,
     extensionId: null,
+    keepAlive: true,
+    viewport: null,
   };
 
   it('with an instanceId, stands for one instance: another one knows none of its sessions', async () => {

@@ -56,6 +56,8 @@ export function describeBrowserProviderContract(
         contextId: null,
         contextPersist: true,
         extensionId: null,
+        keepAlive: true,
+        viewport: null,
         ...fixture.request,
       };
       return { provider, request };

@@ -29,6 +29,8 @@ interface SessionSpec {
   instanceId?: string;
   /** The client's metadata (none by default). */
   metadata?: Record<string, unknown>;
+  /** Whether it outlives its clients (the default, true, when absent). */
+  keepAlive?: boolean;
 }
 
 /** The provider's view of a stored session, as an unchanged refresh would report it. */
@@ -95,6 +97,7 @@ export function describeSessionRepositoryContract(
         contextId: null,
         agentId: null,
         ...(spec.metadata === undefined ? {} : { metadata: spec.metadata }),
+        ...(spec.keepAlive === undefined ? {} : { keepAlive: spec.keepAlive }),
       };
       const created = BrowserSession.create({
         id: `0190c000-0000-7000-8000-${String(seq).padStart(12, '0')}`,
@@ -154,6 +157,7 @@ export function describeSessionRepositoryContract(
               ok: true,
               none: null,
             },
+            keepAlive: false,
           },
           snapshot: {
             providerSessionId: 'bb-abc',
@@ -173,6 +177,7 @@ export function describeSessionRepositoryContract(
         expect(found).toBeInstanceOf(BrowserSession);
         expect(fieldsOf(found!)).toEqual(fieldsOf(original));
         expect(found!.providerInstanceId).toBe('instance-0190c000-a');
+        expect(found!.keepAlive).toBe(false);
         expect(found!.isActive).toBe(true);
       });
 
@@ -195,8 +200,32 @@ export function describeSessionRepositoryContract(
           providerInstanceId: null,
           env: {},
           metadata: {},
+          keepAlive: true,
         });
         expect(found!.isActive).toBe(false);
+      });
+
+      it('keeps keepAlive through find, list, the active list, a sync claim and an update', async () => {
+        const sessions = await setUp();
+        const ending = session({ keepAlive: false });
+        const kept = session();
+        await addAll(sessions, [ending, kept]);
+        const keepAliveOf = (list: BrowserSession[]) => list.map((s) => [s.id, s.keepAlive]);
+        const expected = [
+          [kept.id, true],
+          [ending.id, false],
+        ];
+        expect((await sessions.findInProject(P1, ending.id))?.keepAlive).toBe(false);
+        expect(keepAliveOf((await sessions.list(P1, { limit: 10, offset: 0 })).sessions)).toEqual(expected);
+        expect(keepAliveOf(await sessions.listActiveInProject(P1))).toEqual(expect.arrayContaining(expected));
+        const claimed = await sessions.claimForSync(new Date(base + HOUR), new Date(base + HOUR + SEC), 10);
+        expect(keepAliveOf(claimed)).toEqual(expect.arrayContaining(expected));
+        ending.end('COMPLETED', new Date(base + HOUR));
+        await sessions.update(ending);
+        expect(await sessions.findInProject(P1, ending.id)).toMatchObject({
+          status: 'COMPLETED',
+          keepAlive: false,
+        });
       });
 
       it('finds a session in its own project only, and nothing for unknown ids', async () => {
