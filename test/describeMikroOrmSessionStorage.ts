@@ -203,6 +203,7 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
           'expires_at',
           'extension_id',
           'id',
+          'keep_alive',
           'last_synced_at',
           'metadata',
           'name',
@@ -302,6 +303,35 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
       expect(listed.sessions.map((x) => [x.id, x.metadata])).toEqual([
         [testId(2, 2), {}],
         [testId(2, 1), { run: { id: 'r-1' } }],
+      ]);
+    });
+
+    it('stores keepAlive as a boolean column, and reads a row written without it (bench seeds) as true', async () => {
+      const sessions = sessionsOn(db.orm);
+      const plain = makeSession({ id: testId(2, 1), projectId: P1 });
+      const ending = BrowserSession.create({
+        id: plain.id,
+        projectId: P1,
+        provider: plain.provider,
+        settings: { ...plain, keepAlive: false },
+        snapshot: plain,
+        now: NOW,
+      });
+      await sessions.add(ending);
+      const [row] = (await rows('select keep_alive from browser_sessions')) as [Row];
+      expect(row.keep_alive).toBe(dialect === 'sqlite' ? 0 : false);
+      const copied = `project_id, provider, provider_session_id, provider_project_id, status, connect_url,
+        created_at, updated_at, started_at, last_synced_at, name, script, env, region, timeout_sec`;
+      await rows(
+        `insert into browser_sessions (id, ${copied}) select ?, ${copied} from browser_sessions where id = ?`,
+        [testId(2, 2), plain.id],
+      );
+      expect((await sessions.findInProject(P1, testId(2, 2)))?.keepAlive).toBe(true);
+      expect((await sessions.findInProject(P1, plain.id))?.keepAlive).toBe(false);
+      const listed = await sessions.list(P1, { limit: 5, offset: 0 });
+      expect(listed.sessions.map((x) => [x.id, x.keepAlive])).toEqual([
+        [testId(2, 2), true],
+        [testId(2, 1), false],
       ]);
     });
 

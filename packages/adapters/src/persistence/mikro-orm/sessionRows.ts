@@ -1,7 +1,7 @@
 import { BrowserSession, type SessionStatus } from '@browserdeck/domain';
 import type { SecretBox } from '../secrets/SecretBox.ts';
 import type { StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
-import { type SqlParam, sqlDate } from './NativeSql.ts';
+import { type SqlParam, sqlBoolean, sqlDate } from './NativeSql.ts';
 import { openConnectUrl, openSecretRecord, sealSecretRecord } from './secretRecords.ts';
 
 /**
@@ -34,6 +34,7 @@ export function toSessionRow(session: BrowserSession, secrets: SecretBox): Store
     contextId: session.contextId,
     agentId: session.agentId,
     metadata: session.metadata,
+    keepAlive: session.keepAlive,
     syncLeaseUntil: null,
   };
 }
@@ -69,6 +70,8 @@ export function toBrowserSession(row: StoredBrowserSession, secrets: SecretBox):
     contextId: row.contextId ?? null,
     agentId: row.agentId ?? null,
     metadata: storedMetadata(row.metadata),
+    // A row the column's default filled (bench seeds) reads as the default.
+    keepAlive: row.keepAlive === undefined || row.keepAlive === null ? true : sqlBoolean(row.keepAlive),
   };
   return Object.assign(Object.create(BrowserSession.prototype) as BrowserSession, session);
 }
@@ -132,13 +135,15 @@ export interface SessionDbRow {
   agent_id: string | null;
   /** A JSON object: its text on SQLite, parsed on PostgreSQL. */
   metadata: unknown;
+  /** 0/1 on SQLite, a boolean on PostgreSQL. */
+  keep_alive: unknown;
 }
 
 /** Every column of `browser_sessions` but `sync_lease_until`, in `SessionDbRow`'s shape. */
 export const SELECT_SESSION = `select id, project_id, provider, provider_session_id, provider_project_id,
     provider_instance_id, status,
     connect_url, selenium_remote_url, created_at, updated_at, started_at, ended_at, expires_at, last_synced_at,
-    name, script, env, region, timeout_sec, extension_id, context_id, agent_id, metadata
+    name, script, env, region, timeout_sec, extension_id, context_id, agent_id, metadata, keep_alive
   from browser_sessions`;
 
 const optionalDate = (value: unknown): Date | null =>
@@ -172,6 +177,7 @@ export function toBrowserSessionFromDb(row: SessionDbRow, secrets: SecretBox): B
       contextId: row.context_id,
       agentId: row.agent_id,
       metadata: storedMetadata(row.metadata),
+      keepAlive: sqlBoolean(row.keep_alive),
       syncLeaseUntil: null,
     },
     secrets,

@@ -58,6 +58,7 @@ export const BrowserSessionSchema = defineEntity<StoredBrowserSession>({
     contextId: p.text().nullable(),
     agentId: p.uuid().nullable(),
     metadata: p.json<Record<string, unknown>>().default('{}'),
+    keepAlive: p.boolean().default(true),
     syncLeaseUntil: p.datetime(3).nullable(),
   },
   // All ascending: listing runs `order by created_at desc, id desc`, a backward scan (see ProjectSchema).
