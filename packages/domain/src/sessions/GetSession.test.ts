@@ -30,6 +30,20 @@ async function setUp() {
 }
 
 describe('GetSession', () => {
+  it('answers the stored state without asking the provider when refresh is false', async () => {
+    const { clock, provider, session, project, sessions, projects } = await setUp();
+    provider.setStatus(session.providerSessionId, 'TIMED_OUT');
+    const getSession = new GetSession({ projects, sessions, provider, clock });
+    const { session: got, syncError } = await getSession.execute({
+      caller: asUser(OWNER),
+      projectId: project.id,
+      sessionId: session.id,
+      refresh: false,
+    });
+    expect(provider.calls).toEqual([]);
+    expect([got.status, syncError]).toEqual(['RUNNING', null]);
+  });
+
   it('refreshes an active session from the provider and stores the change', async () => {
     const { clock, provider, session, get, storedSession } = await setUp();
     clock.advance(30_000);

@@ -37,9 +37,12 @@ export class GetSession {
     caller: Caller;
     projectId: string;
     sessionId: string;
+    /** False: the stored state as it is, without asking the provider (default true). */
+    refresh?: boolean | undefined;
   }): Promise<{ session: BrowserSession; syncError: ErrorCode | null }> {
     const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
+    if (input.refresh === false) return { session, syncError: null };
     const sync = await syncSession(session, this.deps);
     if (sync.unstored) {
       (this.deps.logger ?? silentLogger).warn(

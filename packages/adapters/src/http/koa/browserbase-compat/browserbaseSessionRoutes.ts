@@ -175,7 +175,8 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       query: z.object({ expiresIn: z.string().optional() }),
       responses: { 200: { description: 'The live-view URLs.' } },
       handle: async ({ caller, params }) => {
-        await deps.get.execute({ caller, projectId: keyProject(caller), sessionId: sessionIdOf(params.id) });
+        const sessionId = sessionIdOf(params.id);
+        await deps.get.execute({ caller, projectId: keyProject(caller), sessionId, refresh: false });
         throw new NotImplementedError(
           'The live view (debug URLs) is not built yet; connect with connectUrl and drive the browser over CDP.',
         );

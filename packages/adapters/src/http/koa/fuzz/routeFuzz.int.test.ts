@@ -107,7 +107,8 @@ function checker(t: TestApp, world: FuzzWorld, route: AnyRoute): (request: FuzzR
     // The Browserbase-compatible API answers errors in Browserbase's shape (ADR 0011): always on its own
     // paths; on a path it shares with ours (`/v1/projects`), when its route took the request.
     const pathname = new URL(urlOf(request)).pathname;
-    const sameMethod = request.method === route.method || (request.method === 'HEAD' && route.method === 'GET');
+    const sameMethod =
+      request.method === route.method || (request.method === 'HEAD' && route.method === 'GET');
     const sharedPath = route.errorFormat === 'browserbase' && sameMethod;
     const contentType = response.headers.get('content-type') ?? '';
     const browserbase =
