@@ -45,7 +45,7 @@ describe('BrowserbaseProvider: identity', () => {
 });
 
 describe('BrowserbaseProvider.create', () => {
-  it('sends timeout in seconds, region, a persisted context, the extension and only our two ids', async () => {
+  it('sends timeout in seconds, region, keepAlive, a persisted context, the extension and only our two ids', async () => {
     browserbase().post('/v1/sessions').reply(201, created, JSON_HEADERS);
     const { provider } = build();
 
@@ -57,6 +57,7 @@ describe('BrowserbaseProvider.create', () => {
       projectId: PROJECT,
       region: 'eu-central-1',
       timeout: 600,
+      keepAlive: true,
       browserSettings: { context: { id: request.contextId, persist: true } },
       extensionId: 'ext_4a1b2c3d',
       userMetadata: {
@@ -95,8 +96,45 @@ describe('BrowserbaseProvider.create', () => {
       projectId: PROJECT,
       region: 'us-west-2',
       timeout: 300,
+      keepAlive: true,
       userMetadata: { browserdeckSessionId: request.sessionId, browserdeckProjectId: request.projectId },
     });
+  });
+
+  it('sends keepAlive false and the viewport beside a context, and a viewport alone', async () => {
+    browserbase().post('/v1/sessions').times(2).reply(201, created, JSON_HEADERS);
+    const { provider } = build();
+
+    await provider.create({ ...request, keepAlive: false, viewport: { width: 1024, height: 700 } });
+    await provider.create({
+      ...request,
+      contextId: null,
+      extensionId: null,
+      viewport: { width: 390, height: 844 },
+    });
+
+    expect(seen.map((s) => s.body)).toEqual([
+      {
+        projectId: PROJECT,
+        region: 'eu-central-1',
+        timeout: 600,
+        keepAlive: false,
+        browserSettings: {
+          context: { id: request.contextId, persist: true },
+          viewport: { width: 1024, height: 700 },
+        },
+        extensionId: 'ext_4a1b2c3d',
+        userMetadata: { browserdeckSessionId: request.sessionId, browserdeckProjectId: request.projectId },
+      },
+      {
+        projectId: PROJECT,
+        region: 'eu-central-1',
+        timeout: 600,
+        keepAlive: true,
+        browserSettings: { viewport: { width: 390, height: 844 } },
+        userMetadata: { browserdeckSessionId: request.sessionId, browserdeckProjectId: request.projectId },
+      },
+    ]);
   });
 
   it('reports PENDING as Browserbase says it (an active status)', async () => {

@@ -8,8 +8,11 @@ export const USER_METADATA_MAX_CHARS = 512;
 /**
  * The SDK parameters for `POST /v1/sessions`. The SDK names the timeout `api_timeout` and sends it as
  * the wire field `timeout` (seconds). A context is attached with `persist` as the request says (true
- * saves what the browser learns, cookies and storage, back to it). `userMetadata` carries only our two ids; script and env
- * stay in our database (Browserbase caps metadata at 512 characters and shows it in its dashboard).
+ * saves what the browser learns, cookies and storage, back to it). `keepAlive` is always sent as
+ * the request says (Browserbase's own default is false: a session ends when its client disconnects;
+ * Browserbase offers true on paid plans only) and a viewport as `browserSettings.viewport`.
+ * `userMetadata` carries only our two ids; script and env stay in our database (Browserbase caps
+ * metadata at 512 characters and shows it in its dashboard).
  */
 export function buildCreateSessionParams(request: CreateBrowserRequest): Browserbase.SessionCreateParams {
   const userMetadata = { browserdeckSessionId: request.sessionId, browserdeckProjectId: request.projectId };
@@ -17,11 +20,13 @@ export function buildCreateSessionParams(request: CreateBrowserRequest): Browser
     projectId: request.providerProjectId,
     region: request.region as BrowserbaseRegion,
     api_timeout: request.timeoutSec,
+    keepAlive: request.keepAlive,
   };
-  if (request.contextId)
-    params.browserSettings = {
-      context: { id: request.contextId, persist: request.contextPersist },
-    };
+  const browserSettings: Browserbase.SessionCreateParams.BrowserSettings = {};
+  if (request.contextId) browserSettings.context = { id: request.contextId, persist: request.contextPersist };
+  if (request.viewport)
+    browserSettings.viewport = { width: request.viewport.width, height: request.viewport.height };
+  if (Object.keys(browserSettings).length > 0) params.browserSettings = browserSettings;
   if (request.extensionId) params.extensionId = request.extensionId;
   if (JSON.stringify(userMetadata).length < USER_METADATA_MAX_CHARS) params.userMetadata = userMetadata;
   return params;
