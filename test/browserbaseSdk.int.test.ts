@@ -24,15 +24,17 @@ async function givenProjectKey(server: ServerProcess) {
       headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
     });
-    return (await res.json()) as Record<string, never>;
+    return (await res.json()) as Record<string, unknown>;
   };
   await post('/v1/auth/signup', { email: 'bb@example.com', password: 'password-123' });
   const { access_token: token } = await post('/v1/auth/signin', {
     email: 'bb@example.com',
     password: 'password-123',
   });
-  const { project } = (await post('/v1/auth/sync', undefined, token)) as { project: { id: string } };
-  const { key } = await post(`/v1/projects/${project.id}/api-keys`, { name: 'sdk' }, token);
+  const { project } = (await post('/v1/auth/sync', undefined, token as string)) as {
+    project: { id: string };
+  };
+  const { key } = await post(`/v1/projects/${project.id}/api-keys`, { name: 'sdk' }, token as string);
   return { token: token as string, projectId: project.id, key: key as string };
 }
 
@@ -104,7 +106,7 @@ describe('the Browserbase SDK against npm start’s server (local Chromium)', ()
 
     const browser = await chromium.connectOverCDP(session.connectUrl);
     const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
-    expect(await page.evaluate(() => [1 + 1, window.innerWidth, window.innerHeight])).toEqual([2, 1024, 700]);
+    expect(await page.evaluate<number[]>('[1 + 1, innerWidth, innerHeight]')).toEqual([2, 1024, 700]);
     await page.evaluate(() => console.log('from the sdk test'));
 
     expect(await bb.sessions.retrieve(session.id)).toMatchObject({ id: session.id, status: 'RUNNING' });
