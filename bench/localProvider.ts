@@ -27,6 +27,8 @@ const request: CreateBrowserRequest = {
   contextId: null,
   contextPersist: true,
   extensionId: null,
+  keepAlive: true,
+  viewport: null,
 };
 
 const scratch = await mkdtemp(join(tmpdir(), 'browserdeck-bench-'));

@@ -79,5 +79,7 @@ function request() {
     contextId: null,
     contextPersist: true,
     extensionId: null,
+    keepAlive: true,
+    viewport: null,
   };
 }

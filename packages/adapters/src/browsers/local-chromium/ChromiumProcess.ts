@@ -16,6 +16,8 @@ export interface LaunchChromiumOptions {
   readonly confinement: BrowserConfinement;
   /** The egress proxy the browser must use; null only where tests run without one. */
   readonly proxyUrl: string | null;
+  /** The window (and page) size; null or absent for Chromium's default. */
+  readonly windowSize?: { readonly width: number; readonly height: number } | null;
   /** How long to wait for the DevTools pipe to answer (default 30 s). */
   readonly startTimeoutMs?: number;
 }
@@ -70,6 +72,7 @@ export class ChromiumProcess {
     const args = chromiumArgs(options.profileDir, {
       sandbox: confinement.chromiumSandbox,
       proxyUrl: options.proxyUrl,
+      windowSize: options.windowSize ?? null,
     });
     const wrapped = await confinement.wrap({
       executablePath: options.executablePath,

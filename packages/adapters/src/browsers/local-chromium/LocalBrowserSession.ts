@@ -11,6 +11,12 @@ import { buildConnectUrl } from './connectPath.ts';
 import type { PreparedBrowser } from './PreparedBrowser.ts';
 import { digestSigningKey, generateSigningKey } from './signingKey.ts';
 
+/**
+ * How long a session without `keepAlive` waits, once its last client disconnected, before it ends:
+ * a client that reconnects at once (a retry, a tool that reconnects to switch targets) keeps it.
+ */
+export const DISCONNECT_GRACE_MS = 2_000;
+
 /** A terminal status the local provider gives a session. */
 export type LocalEndStatus = Extract<SessionStatus, 'COMPLETED' | 'ERROR' | 'TIMED_OUT'>;
 
@@ -18,7 +24,10 @@ export type LocalEndStatus = Extract<SessionStatus, 'COMPLETED' | 'ERROR' | 'TIM
  * One running local session: its browser, its connect-key digest, its open proxied connections and
  * its deadline. `end` is idempotent: the first terminal status wins, every connection is cut, the
  * browser is stopped and a temporary profile removed. A browser exit we did not ask for is `ERROR`,
- * unless it was a clean exit (code 0: a client sent `Browser.close`), which is `COMPLETED`.
+ * unless it was a clean exit (code 0: a client sent `Browser.close`), which is `COMPLETED`. Without
+ * `keepAlive`, the session ends `COMPLETED` once its last client has been gone for
+ * `DISCONNECT_GRACE_MS` (Browserbase's behaviour); a session no client ever connected to waits for
+ * its release or its timeout.
  */
 export class LocalBrowserSession {
   readonly id: string;
@@ -27,11 +36,14 @@ export class LocalBrowserSession {
   readonly projectId: string;
   readonly contextId: string | null;
   readonly browser: PreparedBrowser;
+  /** False: the session ends once its last client disconnects (after `DISCONNECT_GRACE_MS`). */
+  readonly keepAlive: boolean;
   private current: ProviderSessionSnapshot;
   private readonly sockets = new Set<Duplex>();
   private readonly clock: Clock;
   private readonly onEnded: (session: LocalBrowserSession) => void;
   private timer: NodeJS.Timeout | null = null;
+  private graceTimer: NodeJS.Timeout | null = null;
   private ending: Promise<void> | null = null;
 
   constructor(deps: {
@@ -41,6 +53,8 @@ export class LocalBrowserSession {
     contextId: string | null;
     browser: PreparedBrowser;
     clock: Clock;
+    /** False ends the session once its last client disconnects (default true). */
+    keepAlive?: boolean;
     /** Called once the browser is gone and its profile cleaned up. */
     onEnded: (session: LocalBrowserSession) => void;
   }) {
@@ -50,6 +64,7 @@ export class LocalBrowserSession {
     this.projectId = deps.projectId;
     this.contextId = deps.contextId;
     this.browser = deps.browser;
+    this.keepAlive = deps.keepAlive ?? true;
     this.clock = deps.clock;
     this.onEnded = deps.onEnded;
     void this.browser.process.exited.then((exit) => {
@@ -93,6 +108,7 @@ export class LocalBrowserSession {
       contextId: options.request.contextId,
       browser: options.browser,
       clock: options.clock,
+      keepAlive: options.request.keepAlive,
       onEnded: options.onEnded,
     });
     session.armTimeout(options.timeoutSec * 1000);
@@ -119,7 +135,10 @@ export class LocalBrowserSession {
     this.timer.unref();
   }
 
-  /** Tracks a proxied connection (client side and browser side) so that ending cuts it. */
+  /**
+   * Tracks a client's proxied connection so that ending cuts it; without `keepAlive`, the last one
+   * to close starts the disconnect grace.
+   */
   track(...sockets: Duplex[]): void {
     for (const socket of sockets) {
       if (this.ending) {
@@ -127,8 +146,26 @@ export class LocalBrowserSession {
         continue;
       }
       this.sockets.add(socket);
-      socket.once('close', () => this.sockets.delete(socket));
+      this.cancelGrace();
+      socket.once('close', () => {
+        this.sockets.delete(socket);
+        if (!this.keepAlive && this.sockets.size === 0 && !this.ending) this.startGrace();
+      });
     }
+  }
+
+  private startGrace(): void {
+    this.cancelGrace();
+    this.graceTimer = setTimeout(() => {
+      this.graceTimer = null;
+      if (this.sockets.size === 0) void this.end('COMPLETED');
+    }, DISCONNECT_GRACE_MS);
+    this.graceTimer.unref();
+  }
+
+  private cancelGrace(): void {
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.graceTimer = null;
   }
 
   /** Open proxied sockets (both sides of each connection). */
@@ -145,6 +182,7 @@ export class LocalBrowserSession {
   private async finish(status: LocalEndStatus): Promise<void> {
     this.current = { ...this.current, status, endedAt: this.clock.now() };
     if (this.timer) clearTimeout(this.timer);
+    this.cancelGrace();
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
     try {

@@ -9,6 +9,7 @@ import {
   ProviderError,
   type ProviderSessionSnapshot,
   type SessionLogEntry,
+  type SessionViewport,
   silentLogger,
   TIMEOUT_MIN_SEC,
 } from '@browserdeck/domain';
@@ -38,8 +39,11 @@ const REFILL_DELAY_MS = 250;
  * through the service's own signed WebSocket endpoint (`handleUpgrade`) and its command allowlist.
  * Contexts and slots are per project. A context (`contexts`) is a persistent profile folder: a session
  * that saves to it (`contextPersist`) holds it alone; one that does not runs on a temporary copy, and
- * holds it only while the copy is made. See docs/adr/0003-local-chromium-provider.md, docs/security.md
- * and docs/decisions.md (Contexts).
+ * holds it only while the copy is made. A session without `keepAlive` ends once its last client has
+ * been disconnected for `DISCONNECT_GRACE_MS`; one with a `viewport` gets a browser launched with that
+ * window size (never a warm one, whose window has Chromium's default size). See
+ * docs/adr/0003-local-chromium-provider.md, docs/security.md and docs/decisions.md (Contexts;
+ * keepAlive and viewport).
  */
 export class LocalChromiumProvider implements ComposableBrowserProvider {
   readonly name = 'local';
@@ -191,7 +195,8 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     this.projectSlots.set(projectId, held + 1);
     let opened = false;
     try {
-      let browser = contextDir === null ? await this.pool.take() : null;
+      // Warm browsers have Chromium's default window: a session asking for a viewport launches its own.
+      let browser = contextDir === null && request.viewport === null ? await this.pool.take() : null;
       if (browser) browser.recorder.clear();
       else {
         if (this.live.size + this.reserved + this.pool.size > this.options.maxSessions)
@@ -202,6 +207,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
             : persist
               ? { kind: 'persistent', dir: contextDir }
               : { kind: 'copy', profiles: this.profiles, from: contextDir },
+          request.viewport,
         );
       }
       if (this.closed) {
@@ -330,7 +336,10 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     return this.confinement;
   }
 
-  private async launch(profile: ProfileChoice): Promise<PreparedBrowser> {
+  private async launch(
+    profile: ProfileChoice,
+    windowSize: SessionViewport | null = null,
+  ): Promise<PreparedBrowser> {
     const [confinement, found] = await Promise.all([this.confine(), this.locator.locate()]);
     return PreparedBrowser.launch({
       executablePath: found.path,
@@ -339,6 +348,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       egress: this.egress,
       clock: this.options.clock,
       logBufferSize: this.options.logBufferSize ?? 1000,
+      windowSize,
     });
   }
 }

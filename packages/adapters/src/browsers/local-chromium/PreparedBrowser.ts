@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import type { Clock } from '@browserdeck/domain';
+import type { Clock, SessionViewport } from '@browserdeck/domain';
 import { ChromiumProcess } from './ChromiumProcess.ts';
 import { CdpClient } from './cdp/CdpClient.ts';
 import { CdpRouter } from './cdp/CdpRouter.ts';
@@ -31,6 +31,8 @@ export interface BrowserLaunchSettings {
   readonly egress: EgressPolicy | null;
   readonly clock: Clock;
   readonly logBufferSize: number;
+  /** The window (and page) size; null or absent for Chromium's default. */
+  readonly windowSize?: SessionViewport | null;
 }
 
 /**
@@ -89,6 +91,7 @@ export class PreparedBrowser {
         profileDir,
         confinement: settings.confinement,
         proxyUrl: proxy?.url ?? null,
+        windowSize: settings.windowSize ?? null,
       });
       const router = new CdpRouter(process.pipe);
       const cdp = new CdpClient();

@@ -4,6 +4,11 @@ export interface ChromiumArgsOptions {
   readonly sandbox: boolean;
   /** The egress proxy every request goes through (`http://127.0.0.1:<port>`). */
   readonly proxyUrl: string | null;
+  /**
+   * The window size, which headless Chromium's pages take as their viewport (`innerWidth` and
+   * `innerHeight`); absent or null for Chromium's default (800×600).
+   */
+  readonly windowSize?: { readonly width: number; readonly height: number } | null;
 }
 
 /**
@@ -38,6 +43,7 @@ export function chromiumArgs(profileDir: string, options: ChromiumArgsOptions): 
           '--webrtc-ip-handling-policy=disable_non_proxied_udp',
         ]
       : []),
+    ...(options.windowSize ? [`--window-size=${options.windowSize.width},${options.windowSize.height}`] : []),
     `--user-data-dir=${profileDir}`,
     'about:blank',
   ];

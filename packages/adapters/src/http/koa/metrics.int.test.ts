@@ -47,6 +47,8 @@ describe('/metrics', () => {
       contextId: null,
       contextPersist: true,
       extensionId: null,
+      keepAlive: true,
+      viewport: null,
     };
     await provider.create(request);
     t.provider.failNext('create', 'provider_rate_limited', 3);

@@ -70,6 +70,8 @@ export function browserRequest(overrides: Partial<CreateBrowserRequest> = {}): C
     contextId: null,
     contextPersist: true,
     extensionId: null,
+    keepAlive: true,
+    viewport: null,
     ...overrides,
   };
 }

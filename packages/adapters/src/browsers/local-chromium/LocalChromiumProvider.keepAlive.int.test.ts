@@ -1,0 +1,71 @@
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DISCONNECT_GRACE_MS } from './LocalBrowserSession.ts';
+import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
+import { browserRequest, eventually, startLocalProvider } from './testing/localChromiumTestKit.ts';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('LocalChromiumProvider: keepAlive and viewport (real Chromium)', () => {
+  let started: Awaited<ReturnType<typeof startLocalProvider>>;
+  let provider: LocalChromiumProvider;
+
+  beforeAll(async () => {
+    started = await startLocalProvider({ maxSessions: 4, maxSessionsPerProject: 3, warmBrowsers: 1 });
+    provider = started.provider;
+  });
+
+  afterAll(() => started?.close());
+
+  it('ends a session without keepAlive when its client closes, keeps one with it, and one whose client comes back', async () => {
+    const ending = await provider.create(browserRequest({ keepAlive: false }));
+    const returning = await provider.create(browserRequest({ keepAlive: false }));
+    const kept = await provider.create(browserRequest({ keepAlive: true }));
+    const statusOf = async (id: string) => (await provider.get(id))?.status;
+    try {
+      for (const session of [ending, returning, kept]) {
+        const browser = await chromium.connectOverCDP(session.connectUrl);
+        expect(await browser.contexts()[0]!.pages()[0]!.evaluate('1 + 1')).toBe(2);
+        // Playwright's close() of a CDP connection closes the WebSocket; the browser keeps running.
+        await browser.close();
+      }
+      // Back within the grace: the session is kept, and stays so while this client is connected.
+      await pause(DISCONNECT_GRACE_MS / 4);
+      const again = await chromium.connectOverCDP(returning.connectUrl);
+      try {
+        await eventually(async () => (await statusOf(ending.providerSessionId)) === 'COMPLETED', 10_000);
+        const ended = await provider.get(ending.providerSessionId);
+        expect(ended?.endedAt).toBeInstanceOf(Date);
+        // The browser is gone: its connect URL answers 410 from now on.
+        await expect(chromium.connectOverCDP(ending.connectUrl, { timeout: 5_000 })).rejects.toThrow(/410/);
+        await pause(DISCONNECT_GRACE_MS + 500);
+        expect(await statusOf(returning.providerSessionId)).toBe('RUNNING');
+        expect(await statusOf(kept.providerSessionId)).toBe('RUNNING');
+      } finally {
+        await again.close();
+      }
+      await eventually(async () => (await statusOf(returning.providerSessionId)) === 'COMPLETED', 10_000);
+      expect(await statusOf(kept.providerSessionId)).toBe('RUNNING');
+    } finally {
+      for (const session of [ending, returning, kept]) await provider.release(session.providerSessionId);
+    }
+  });
+
+  it('gives the default page, and a new one in the default context, the requested viewport', async () => {
+    await provider.warmPoolSettled();
+    expect(provider.usage.warm).toBe(1);
+    const session = await provider.create(browserRequest({ viewport: { width: 1024, height: 700 } }));
+    // A warm browser has Chromium's default window (800×600): this session launched its own.
+    expect(provider.usage.warm).toBe(1);
+    const browser = await chromium.connectOverCDP(session.connectUrl);
+    try {
+      const context = browser.contexts()[0]!;
+      const size = '[innerWidth, innerHeight]';
+      expect(await context.pages()[0]!.evaluate(size)).toEqual([1024, 700]);
+      expect(await (await context.newPage()).evaluate(size)).toEqual([1024, 700]);
+    } finally {
+      await browser.close();
+      await provider.release(session.providerSessionId);
+    }
+  });
+});
