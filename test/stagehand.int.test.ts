@@ -80,7 +80,7 @@ describe('Stagehand 3 against npm start’s server (local Chromium)', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('starts a session with init() and drives a page; the session is Browserdeck’s, in both APIs', async () => {
+  it('starts a session with init() and drives a page; the session is Browserdeck’s and ends when close() disconnects', async () => {
     const { projectId, key } = await givenProjectKey(server);
     const run = await runStagehand({
       HOME: dir,
@@ -90,6 +90,7 @@ describe('Stagehand 3 against npm start’s server (local Chromium)', () => {
     });
 
     expect(run.title).toBe('stagehand');
+    expect(run.viewport).toEqual([1288, 711]);
     // Its whole init: create, then the debugger URLs (the SDK retries a 5xx there, and Stagehand ignores
     // a failure); no model, no hosted Stagehand API, nothing off the machine.
     const sent = run.requests.map((r) => r.replace(server.url, ''));
@@ -108,12 +109,21 @@ describe('Stagehand 3 against npm start’s server (local Chromium)', () => {
     expect(await compat.json()).toMatchObject({
       id: run.sessionId,
       projectId,
+      keepAlive: false,
       userMetadata: { stagehand: 'true' },
     });
-  }, 90_000);
 
-  // Waiting on the server: Browserbase's keepAlive (a session without it ends when its client
-  // disconnects; Stagehand's close() with disableAPI releases nothing) and browserSettings.viewport.
-  it.todo('the session has keepAlive false and ends (COMPLETED) once close() has disconnected');
-  it.todo('the page has the viewport Stagehand asked for (1288 × 711)');
+    // Stagehand's close() with disableAPI releases nothing: without keepAlive, the disconnect ends it.
+    await expect
+      .poll(
+        async () => {
+          const res = await fetch(`${server.url}/v1/local/projects/${projectId}/sessions/${run.sessionId}`, {
+            headers: { Authorization: `Bearer ${key}` },
+          });
+          return ((await res.json()) as { status: string }).status;
+        },
+        { timeout: 15_000, interval: 500 },
+      )
+      .toBe('COMPLETED');
+  }, 90_000);
 });
