@@ -12,37 +12,16 @@ import Browserbase, {
 } from '@browserbasehq/sdk';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { givenProjectApiKey } from './projectApiKey.ts';
 import { type ServerProcess, startServerProcess } from './serverProcess.ts';
 
 const QUICKSTART = resolve(import.meta.dirname, '../docs/examples/browserbase-quickstart.mjs');
-
-/** A signed-up user's project and a project API key for it, made through the HTTP API. */
-async function givenProjectKey(server: ServerProcess) {
-  const post = async (path: string, body: unknown, token?: string) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    return (await res.json()) as Record<string, unknown>;
-  };
-  await post('/v1/auth/signup', { email: 'bb@example.com', password: 'password-123' });
-  const { access_token: token } = await post('/v1/auth/signin', {
-    email: 'bb@example.com',
-    password: 'password-123',
-  });
-  const { project } = (await post('/v1/auth/sync', undefined, token as string)) as {
-    project: { id: string };
-  };
-  const { key } = await post(`/v1/projects/${project.id}/api-keys`, { name: 'sdk' }, token as string);
-  return { token: token as string, projectId: project.id, key: key as string };
-}
 
 describe('the Browserbase SDK against npm start’s server (local Chromium)', () => {
   let server: ServerProcess;
   let dir: string;
   let bb: Browserbase;
-  let given: Awaited<ReturnType<typeof givenProjectKey>>;
+  let given: Awaited<ReturnType<typeof givenProjectApiKey>>;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'browserdeck-bb-'));
@@ -52,7 +31,7 @@ describe('the Browserbase SDK against npm start’s server (local Chromium)', ()
       LOCAL_MAX_SESSIONS_PER_PROJECT: '1',
       LOCAL_WARM_BROWSERS: '0',
     });
-    given = await givenProjectKey(server);
+    given = await givenProjectApiKey(server, 'bb@example.com');
     bb = new Browserbase({ apiKey: given.key, baseURL: server.url, maxRetries: 0 });
   }, 60_000);
 

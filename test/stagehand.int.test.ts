@@ -4,31 +4,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { givenProjectApiKey } from './projectApiKey.ts';
 import { type ServerProcess, startServerProcess } from './serverProcess.ts';
 
 const START = resolve(import.meta.dirname, 'stagehandStart.ts');
 /** A loopback port nothing listens on: where anything bound off the machine is sent to fail. */
 const DEAD_END = 'http://127.0.0.1:9';
-
-/** A signed-up user's project and a project API key for it, made through the HTTP API. */
-async function givenProjectKey(server: ServerProcess) {
-  const post = async (path: string, body: unknown, token?: string) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
-  await post('/v1/auth/signup', { email: 'stagehand@example.com', password: 'password-123' });
-  const signIn = await post('/v1/auth/signin', { email: 'stagehand@example.com', password: 'password-123' });
-  const token = signIn.body.access_token as string;
-  const sync = await post('/v1/auth/sync', undefined, token);
-  const projectId = (sync.body.project as { id: string }).id;
-  const created = await post(`/v1/projects/${projectId}/api-keys`, { name: 'stagehand' }, token);
-  expect(created.status).toBe(201);
-  return { projectId, key: created.body.key as string };
-}
 
 interface StagehandRun {
   sessionId: string;
@@ -81,7 +62,7 @@ describe('Stagehand 3 against npm start’s server (local Chromium)', () => {
   });
 
   it('starts a session with init() and drives a page; the session is Browserdeck’s and ends when close() disconnects', async () => {
-    const { projectId, key } = await givenProjectKey(server);
+    const { projectId, key } = await givenProjectApiKey(server, 'stagehand@example.com');
     const run = await runStagehand({
       HOME: dir,
       BROWSERBASE_BASE_URL: server.url,

@@ -43,9 +43,11 @@ export interface CreateBrowserRequest {
   readonly extensionId: string | null;
   /**
    * False: the session ends (`COMPLETED`) once the last client connected to it disconnects
-   * (Browserbase's default). True: it lives until released or timed out, connected or not.
+   * (Browserbase's default). True: it lives until released or timed out, connected or not. Null: the
+   * request did not say; the provider's own default (local: true; Browserbase: its default, sent as
+   * nothing, so a plan without keepAlive can still create sessions).
    */
-  readonly keepAlive: boolean;
+  readonly keepAlive: boolean | null;
   /** The window and page size the browser starts with; null for the provider's default. */
   readonly viewport: SessionViewport | null;
 }

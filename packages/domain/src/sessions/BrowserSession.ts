@@ -15,7 +15,7 @@ export interface SessionSettings {
   /** The client's own JSON object, stored as given and filterable (`MetadataFilter`); `{}` when absent. */
   readonly metadata?: Record<string, unknown>;
   /** False: the session ends when its last client disconnects. True (the default) when absent. */
-  readonly keepAlive?: boolean;
+  readonly keepAlive?: boolean | null;
 }
 
 /** The fields of a session that change after it was created (status, URLs, times). */

@@ -114,7 +114,7 @@ describe('CreateSession', () => {
           contextId: null,
           contextPersist: true,
           extensionId: null,
-          keepAlive: true,
+          keepAlive: null,
           viewport: null,
         },
       },
@@ -169,11 +169,11 @@ describe('CreateSession', () => {
     expect((await stored()).find((s) => s.id === session.id)).not.toHaveProperty('contextPersist');
   });
 
-  it('passes keepAlive (true unless the request says false) to the provider and stores it', async () => {
+  it('passes keepAlive as the request says (null: the provider’s default) and stores it (true unless false)', async () => {
     const { create, creates, stored } = await setUp();
     const { session: kept } = await create();
     const { session: ending } = await create({ keepAlive: false });
-    expect(creates().map((c) => c.op === 'create' && c.request.keepAlive)).toEqual([true, false]);
+    expect(creates().map((c) => c.op === 'create' && c.request.keepAlive)).toEqual([null, false]);
     expect([kept.keepAlive, ending.keepAlive]).toEqual([true, false]);
     const byId = new Map((await stored()).map((s) => [s.id, s.keepAlive]));
     expect([byId.get(kept.id), byId.get(ending.id)]).toEqual([true, false]);

@@ -67,7 +67,7 @@ export function resolveSessionSettings(
   providerProjectId: string;
   contextPersist: boolean;
   metadata: Record<string, unknown>;
-  keepAlive: boolean;
+  keepAlive: boolean | null;
   viewport: SessionViewport | null;
 } {
   const pick = <T>(requested: T | undefined, stored: T | undefined, fallback: T): T =>
@@ -83,7 +83,7 @@ export function resolveSessionSettings(
     agentId: agent?.id ?? null,
     metadata: request.metadata === undefined ? {} : request.metadata,
     contextPersist: request.contextPersist ?? true,
-    keepAlive: request.keepAlive ?? true,
+    keepAlive: request.keepAlive ?? null,
     viewport: resolveViewport(request.viewport),
     providerProjectId: pick(
       request.projectId,

@@ -45,7 +45,7 @@ describe('BrowserbaseProvider: identity', () => {
 });
 
 describe('BrowserbaseProvider.create', () => {
-  it('sends timeout in seconds, region, keepAlive, a persisted context, the extension and only our two ids', async () => {
+  it('sends timeout in seconds, region, a persisted context, the extension and only our two ids (no keepAlive unless asked)', async () => {
     browserbase().post('/v1/sessions').reply(201, created, JSON_HEADERS);
     const { provider } = build();
 
@@ -57,7 +57,6 @@ describe('BrowserbaseProvider.create', () => {
       projectId: PROJECT,
       region: 'eu-central-1',
       timeout: 600,
-      keepAlive: true,
       browserSettings: { context: { id: request.contextId, persist: true } },
       extensionId: 'ext_4a1b2c3d',
       userMetadata: {
@@ -96,12 +95,11 @@ describe('BrowserbaseProvider.create', () => {
       projectId: PROJECT,
       region: 'us-west-2',
       timeout: 300,
-      keepAlive: true,
       userMetadata: { browserdeckSessionId: request.sessionId, browserdeckProjectId: request.projectId },
     });
   });
 
-  it('sends keepAlive false and the viewport beside a context, and a viewport alone', async () => {
+  it('sends keepAlive as asked and the viewport beside a context, and a viewport alone', async () => {
     browserbase().post('/v1/sessions').times(2).reply(201, created, JSON_HEADERS);
     const { provider } = build();
 
@@ -110,6 +108,7 @@ describe('BrowserbaseProvider.create', () => {
       ...request,
       contextId: null,
       extensionId: null,
+      keepAlive: true,
       viewport: { width: 390, height: 844 },
     });
 

@@ -8,9 +8,10 @@ export const USER_METADATA_MAX_CHARS = 512;
 /**
  * The SDK parameters for `POST /v1/sessions`. The SDK names the timeout `api_timeout` and sends it as
  * the wire field `timeout` (seconds). A context is attached with `persist` as the request says (true
- * saves what the browser learns, cookies and storage, back to it). `keepAlive` is always sent as
- * the request says (Browserbase's own default is false: a session ends when its client disconnects;
- * Browserbase offers true on paid plans only) and a viewport as `browserSettings.viewport`.
+ * saves what the browser learns, cookies and storage, back to it). `keepAlive` is sent only when
+ * the request names it (Browserbase's own default is false: a session ends when its client
+ * disconnects; Browserbase offers true on paid plans only) and a viewport as
+ * `browserSettings.viewport`.
  * `userMetadata` carries only our two ids; script and env stay in our database (Browserbase caps
  * metadata at 512 characters and shows it in its dashboard).
  */
@@ -20,8 +21,9 @@ export function buildCreateSessionParams(request: CreateBrowserRequest): Browser
     projectId: request.providerProjectId,
     region: request.region as BrowserbaseRegion,
     api_timeout: request.timeoutSec,
-    keepAlive: request.keepAlive,
   };
+  // Sent only when the request said: Browserbase's plans without keepAlive refuse the field.
+  if (request.keepAlive !== null) params.keepAlive = request.keepAlive;
   const browserSettings: Browserbase.SessionCreateParams.BrowserSettings = {};
   if (request.contextId) browserSettings.context = { id: request.contextId, persist: request.contextPersist };
   if (request.viewport)

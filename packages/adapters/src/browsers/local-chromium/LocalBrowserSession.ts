@@ -108,7 +108,7 @@ export class LocalBrowserSession {
       contextId: options.request.contextId,
       browser: options.browser,
       clock: options.clock,
-      keepAlive: options.request.keepAlive,
+      keepAlive: options.request.keepAlive ?? true,
       onEnded: options.onEnded,
     });
     session.armTimeout(options.timeoutSec * 1000);
