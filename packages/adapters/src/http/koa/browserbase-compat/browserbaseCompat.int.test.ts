@@ -217,6 +217,8 @@ describe('the Browserbase-compatible API', () => {
 
   it('answers the live-view URLs with 501 until the live view exists', async () => {
     const session = (await (await bb('POST', '/v1/sessions', {})).json()) as { id: string };
-    await expectBrowserbaseError(await bb('GET', `/v1/sessions/${session.id}/debug`), 501, /live view/);
+    const debug = await bb('GET', `/v1/sessions/${session.id}/debug`);
+    expect(debug.headers.get('x-should-retry')).toBe('false');
+    await expectBrowserbaseError(debug, 501, /live view/);
   });
 });

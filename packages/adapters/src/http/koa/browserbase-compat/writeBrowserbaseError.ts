@@ -42,6 +42,8 @@ export function writeBrowserbaseError(ctx: Context, error: DomainError, requestI
   ctx.status = status;
   ctx.body = body;
   ctx.type = 'application/json';
+  // Browserbase's SDKs retry every 5xx; a 501 will not change on a retry.
+  if (error.code === 'not_implemented') ctx.set('X-Should-Retry', 'false');
   if (error.retryAfterSec !== undefined && error.retryAfterSec > 0) {
     ctx.set('Retry-After', String(Math.ceil(error.retryAfterSec)));
   }
