@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { text } from 'node:stream/consumers';
 import Browserbase, {
   APIError,
   AuthenticationError,
@@ -13,6 +11,7 @@ import Browserbase, {
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenProjectApiKey } from './projectApiKey.ts';
+import { runNodeScript } from './runNodeScript.ts';
 import { type ServerProcess, startServerProcess } from './serverProcess.ts';
 
 const QUICKSTART = resolve(import.meta.dirname, '../docs/examples/browserbase-quickstart.mjs');
@@ -41,22 +40,12 @@ describe('the Browserbase SDK against npm start’s server (local Chromium)', ()
   });
 
   it('runs Browserbase’s quick-start with two lines changed: a session, a page, and it ends on disconnect', async () => {
-    const child = spawn(process.execPath, [QUICKSTART], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        BROWSERDECK_URL: server.url,
-        BROWSERDECK_API_KEY: given.key,
-        BROWSERBASE_PROJECT_ID: given.projectId,
-        QUICKSTART_PAGE: 'data:text/html,<title>quick start</title>',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const out = await runNodeScript(QUICKSTART, {
+      BROWSERDECK_URL: server.url,
+      BROWSERDECK_API_KEY: given.key,
+      BROWSERBASE_PROJECT_ID: given.projectId,
+      QUICKSTART_PAGE: 'data:text/html,<title>quick start</title>',
     });
-    const [out, err, code] = await Promise.all([
-      text(child.stdout),
-      text(child.stderr),
-      new Promise((done) => child.once('exit', done)),
-    ]);
-    expect(code, `${out}\n${err}`).toBe(0);
     expect(out).toContain('Title: quick start');
     const id = /Session created, id: (\S+)/.exec(out)?.[1] as string;
     // keepAlive was not asked for: the session ends when its client disconnects, as at Browserbase.

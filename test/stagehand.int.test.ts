@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenProjectApiKey } from './projectApiKey.ts';
+import { runNodeScript } from './runNodeScript.ts';
 import { type ServerProcess, startServerProcess } from './serverProcess.ts';
 
 const START = resolve(import.meta.dirname, 'stagehandStart.ts');
@@ -24,26 +23,16 @@ interface StagehandRun {
  * sources under that condition, which Node does not strip inside node_modules.
  */
 async function runStagehand(env: Record<string, string>): Promise<StagehandRun> {
-  const child = spawn(process.execPath, [START], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      ...env,
-      STAGEHAND_PAGE: 'data:text/html,<title>stagehand</title>',
-      // Stagehand's hosted API and anything else off the machine end at a dead loopback port.
-      STAGEHAND_API_URL: DEAD_END,
-      NODE_USE_ENV_PROXY: '1',
-      HTTP_PROXY: DEAD_END,
-      HTTPS_PROXY: DEAD_END,
-      NO_PROXY: '127.0.0.1,localhost',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const out = await runNodeScript(START, {
+    ...env,
+    STAGEHAND_PAGE: 'data:text/html,<title>stagehand</title>',
+    // Stagehand's hosted API and anything else off the machine end at a dead loopback port.
+    STAGEHAND_API_URL: DEAD_END,
+    NODE_USE_ENV_PROXY: '1',
+    HTTP_PROXY: DEAD_END,
+    HTTPS_PROXY: DEAD_END,
+    NO_PROXY: '127.0.0.1,localhost',
   });
-  const [out, err, code] = await Promise.all([
-    text(child.stdout),
-    text(child.stderr),
-    new Promise((done) => child.once('exit', done)),
-  ]);
-  expect(code, `${out}\n${err}`).toBe(0);
   return JSON.parse(out.trim().split('\n').at(-1) as string) as StagehandRun;
 }
 

@@ -1,3 +1,4 @@
+import type { SessionRouteDeps } from '../routes/sessionRoutes.ts';
 import type { AnyRoute } from '../routing/RouteDefinition.ts';
 import { type BrowserbaseContextRouteDeps, browserbaseContextRoutes } from './browserbaseContextRoutes.ts';
 import {
@@ -5,11 +6,11 @@ import {
   type BrowserbaseProjectSettings,
   browserbaseProjectRoutes,
 } from './browserbaseProjectRoutes.ts';
-import { type BrowserbaseSessionRouteDeps, browserbaseSessionRoutes } from './browserbaseSessionRoutes.ts';
+import { browserbaseSessionRoutes } from './browserbaseSessionRoutes.ts';
 
 /** The use cases the Browserbase-compatible API maps onto, grouped as the composition groups them. */
 export interface BrowserbaseCompatDeps {
-  sessions: Omit<BrowserbaseSessionRouteDeps, 'contexts'>;
+  sessions: SessionRouteDeps;
   projects: Omit<BrowserbaseProjectRouteDeps, 'stats'>;
   contexts: BrowserbaseContextRouteDeps;
 }

@@ -1,18 +1,13 @@
 import {
-  type CreateSession,
   type GetContext,
-  type GetSession,
-  type GetSessionLogs,
-  type GetSessionStats,
-  type ListSessions,
   NotFoundError,
   NotImplementedError,
-  type ReleaseSession,
   SESSION_LIST_MAX_LIMIT,
   SESSION_LOGS_MAX_LIMIT,
   type SessionRequest,
 } from '@browserdeck/domain';
 import { z } from 'zod';
+import type { SessionRouteDeps } from '../routes/sessionRoutes.ts';
 import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
 import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
 import {
@@ -24,14 +19,8 @@ import {
 import { presentBrowserbaseSession } from './presentBrowserbaseSession.ts';
 import { keyProject } from './requireApiKey.ts';
 
-/** The use cases behind Browserbase's `/v1/sessions`. */
-export interface BrowserbaseSessionRouteDeps {
-  create: Pick<CreateSession, 'execute'>;
-  list: Pick<ListSessions, 'execute'>;
-  get: Pick<GetSession, 'execute'>;
-  release: Pick<ReleaseSession, 'execute'>;
-  logs: Pick<GetSessionLogs, 'execute'>;
-  stats: Pick<GetSessionStats, 'execute'>;
+/** The use cases behind Browserbase's `/v1/sessions`: §5's, and the context read. */
+export interface BrowserbaseSessionRouteDeps extends SessionRouteDeps {
   /** A context must exist before a session opens it, as at Browserbase. */
   contexts: { get: Pick<GetContext, 'execute'> };
 }
