@@ -138,7 +138,11 @@ describe('POST …/sessions', () => {
           region: 'eu-central-1',
           timeoutSec: 21_600,
           contextId: 'ctx-1',
+          // §5 sessions save into their context, and leave keepAlive and the viewport to the provider.
+          contextPersist: true,
           extensionId: 'ext-1',
+          keepAlive: null,
+          viewport: null,
         },
       },
     ]);
