@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { browserRequest } from './browserRequest.ts';
 import { describeBrowserProviderContract } from './describeBrowserProviderContract.ts';
 import { FakeBrowserProvider } from './FakeBrowserProvider.ts';
 import { ManualClock } from './ManualClock.ts';
@@ -21,18 +22,7 @@ describeBrowserProviderContract('FakeBrowserProvider (one instance of a local-st
 });
 
 describe('FakeBrowserProvider', () => {
-  const request = {
-    sessionId: 's',
-    projectId: 'p',
-    providerProjectId: 'fake-project',
-    region: 'us-west-2',
-    timeoutSec: 300,
-    contextId: null,
-    contextPersist: true,
-    extensionId: null,
-    keepAlive: true,
-    viewport: null,
-  };
+  const request = browserRequest({ sessionId: 's', projectId: 'p', providerProjectId: 'fake-project' });
 
   it('with an instanceId, stands for one instance: another one knows none of its sessions', async () => {
     const clock = new ManualClock();

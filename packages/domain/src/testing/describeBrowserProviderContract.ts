@@ -4,8 +4,8 @@ import type {
   CreateBrowserRequest,
   ProviderSessionSnapshot,
 } from '../sessions/BrowserProvider.ts';
-import { DEFAULT_TIMEOUT_SEC } from '../sessions/sessionRules.ts';
 import { isTerminalStatus, SESSION_STATUSES } from '../sessions/sessionStatus.ts';
+import { browserRequest } from './browserRequest.ts';
 
 /** A provider for one contract test, what to create browsers with, and how to clean it up. */
 export interface BrowserProviderFixture {
@@ -47,19 +47,13 @@ export function describeBrowserProviderContract(
       fixture = await options.create();
       const { provider } = fixture;
       seq++;
-      const request: CreateBrowserRequest = {
+      const request = browserRequest({
         sessionId: `0190f000-0000-7000-8000-${String(seq).padStart(12, '0')}`,
         projectId: '0190f000-0000-7000-8000-0000000000a1',
         providerProjectId: provider.defaultProviderProjectId,
         region: provider.regions[0] ?? '',
-        timeoutSec: DEFAULT_TIMEOUT_SEC,
-        contextId: null,
-        contextPersist: true,
-        extensionId: null,
-        keepAlive: true,
-        viewport: null,
         ...fixture.request,
-      };
+      });
       return { provider, request };
     }
 

@@ -1,4 +1,5 @@
 export { AWKWARD_NAME, AWKWARD_OPAQUE, AWKWARD_TEXT } from './awkwardText.ts';
+export { browserRequest } from './browserRequest.ts';
 export { cloneEntity } from './cloneEntity.ts';
 export {
   type AgentRepositoryFixture,

@@ -1,6 +1,7 @@
 // nock is loaded before the Browserbase SDK (see testing/browserbaseTestKit.ts).
 import { ProviderError } from '@browserdeck/domain';
 import {
+  browserRequest,
   describeBrowserContextStoreContract,
   describeBrowserProviderContract,
 } from '@browserdeck/domain/testing';
@@ -70,16 +71,5 @@ describe('fakeBrowserbaseApi', () => {
 });
 
 function request() {
-  return {
-    sessionId: 's',
-    projectId: 'p',
-    providerProjectId: 'p',
-    region: 'us-west-2',
-    timeoutSec: 300,
-    contextId: null,
-    contextPersist: true,
-    extensionId: null,
-    keepAlive: true,
-    viewport: null,
-  };
+  return browserRequest({ sessionId: 's', projectId: 'p', providerProjectId: 'p' });
 }

@@ -1,3 +1,4 @@
+import { browserRequest } from '@browserdeck/domain/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InstrumentedBrowserProvider } from '../../observability/InstrumentedBrowserProvider.ts';
 import { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
@@ -38,18 +39,12 @@ describe('/metrics', () => {
     const metrics = new MetricsRegistry();
     t = await createTestApp();
     const provider = new InstrumentedBrowserProvider({ provider: t.provider, metrics });
-    const request = {
+    const request = browserRequest({
       sessionId: 's',
       projectId: 'p',
       providerProjectId: 'x',
-      region: 'us-west-2',
       timeoutSec: 60,
-      contextId: null,
-      contextPersist: true,
-      extensionId: null,
-      keepAlive: true,
-      viewport: null,
-    };
+    });
     await provider.create(request);
     t.provider.failNext('create', 'provider_rate_limited', 3);
     await expect(provider.create(request)).rejects.toMatchObject({ code: 'provider_rate_limited' });

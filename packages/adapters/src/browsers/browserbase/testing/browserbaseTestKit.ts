@@ -2,7 +2,7 @@
 // loads. nock is imported here, at the top of every test file's graph; the provider loads the SDK
 // only on its first call, and hands it a `fetch` that looks `globalThis.fetch` up per request.
 import { type CreateBrowserRequest, type Logger, ProviderError } from '@browserdeck/domain';
-import { ManualClock } from '@browserdeck/domain/testing';
+import { browserRequest, ManualClock } from '@browserdeck/domain/testing';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, expect, type Mock, vi } from 'vitest';
 import { BrowserbaseProvider, type BrowserbaseProviderDeps } from '../BrowserbaseProvider.ts';
@@ -16,18 +16,16 @@ export const PROJECT = '9d1b7c42-8e0a-4f3b-b6d5-2c7e1a0f4b98';
 export const ID = created.id;
 export const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
-export const request: CreateBrowserRequest = {
+export const request: CreateBrowserRequest = browserRequest({
   sessionId: '0197f3a2-6b1e-7c44-9a0d-1e2f3a4b5c6d',
   projectId: '0197f3a0-11aa-7bbb-8ccc-0d0e0f101112',
   providerProjectId: PROJECT,
   region: 'eu-central-1',
   timeoutSec: 600,
   contextId: 'c6e8f1a0-2b4d-4f9e-8a17-5d3c0b9e2f61',
-  contextPersist: true,
   extensionId: 'ext_4a1b2c3d',
   keepAlive: null,
-  viewport: null,
-};
+});
 
 /** A provider pointed at the fake, with fast retries, a manual clock and a spy logger. */
 export function build(overrides: Partial<BrowserbaseProviderDeps> = {}): {

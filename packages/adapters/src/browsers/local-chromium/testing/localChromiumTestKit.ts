@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CreateBrowserRequest, SystemClock } from '@browserdeck/domain';
+import { browserRequest as baseRequest } from '@browserdeck/domain/testing';
 import { refuseUpgrade } from '../../../http/koa/errors/refuseUpgrade.ts';
 import { findChromium, HOW_TO_PROVIDE_CHROMIUM } from '../findChromium.ts';
 import { LocalChromiumProvider } from '../LocalChromiumProvider.ts';
@@ -59,21 +60,9 @@ export async function startLocalProvider(overrides: Partial<LocalChromiumProvide
   };
 }
 
-/** A create request with sensible defaults. */
+/** A create request for the local provider (its project and region), `overrides` over them. */
 export function browserRequest(overrides: Partial<CreateBrowserRequest> = {}): CreateBrowserRequest {
-  return {
-    sessionId: 'session-1',
-    projectId: 'project-1',
-    providerProjectId: 'local',
-    region: 'local',
-    timeoutSec: 300,
-    contextId: null,
-    contextPersist: true,
-    extensionId: null,
-    keepAlive: true,
-    viewport: null,
-    ...overrides,
-  };
+  return baseRequest({ providerProjectId: 'local', region: 'local', ...overrides });
 }
 
 /** A plain HTTP server on 127.0.0.1:0 whose `upgrade` event is served by a provider, as a host would. */

@@ -1,0 +1,22 @@
+import type { CreateBrowserRequest } from '../sessions/BrowserProvider.ts';
+import { DEFAULT_TIMEOUT_SEC } from '../sessions/sessionRules.ts';
+
+/**
+ * A provider create request for tests: every field with a plain default (no context, extension or
+ * viewport; `keepAlive` true), `overrides` over them. One place to add a field the port gains.
+ */
+export function browserRequest(overrides: Partial<CreateBrowserRequest> = {}): CreateBrowserRequest {
+  return {
+    sessionId: 'session-1',
+    projectId: 'project-1',
+    providerProjectId: 'provider-project',
+    region: 'us-west-2',
+    timeoutSec: DEFAULT_TIMEOUT_SEC,
+    contextId: null,
+    contextPersist: true,
+    extensionId: null,
+    keepAlive: true,
+    viewport: null,
+    ...overrides,
+  };
+}
