@@ -16,15 +16,19 @@ const API_KEY = 'bb_test_contract_key';
 beforeAll(() => nock.disableNetConnect());
 afterAll(() => nock.enableNetConnect());
 
+/** A provider on the nock fake, with fast read retries. */
+const providerOnFake = () =>
+  new BrowserbaseProvider({
+    apiKey: API_KEY,
+    projectId: '9d1b7c42-8e0a-4f3b-b6d5-2c7e1a0f4b98',
+    baseUrl: BASE,
+    readRetryDelayMs: 1,
+  });
+
 describeBrowserProviderContract('BrowserbaseProvider (nock fake of the Browserbase API)', {
   create: async () => {
     const api = fakeBrowserbaseApi(BASE, API_KEY);
-    const provider = new BrowserbaseProvider({
-      apiKey: API_KEY,
-      projectId: '9d1b7c42-8e0a-4f3b-b6d5-2c7e1a0f4b98',
-      baseUrl: BASE,
-      readRetryDelayMs: 1,
-    });
+    const provider = providerOnFake();
     return { provider, dispose: async () => api.stop() };
   },
 });
@@ -32,12 +36,7 @@ describeBrowserProviderContract('BrowserbaseProvider (nock fake of the Browserba
 describeBrowserContextStoreContract('BrowserbaseProvider.contexts (nock fake of the Browserbase API)', {
   create: async () => {
     const api = fakeBrowserbaseApi(BASE, API_KEY);
-    const provider = new BrowserbaseProvider({
-      apiKey: API_KEY,
-      projectId: '9d1b7c42-8e0a-4f3b-b6d5-2c7e1a0f4b98',
-      baseUrl: BASE,
-      readRetryDelayMs: 1,
-    });
+    const provider = providerOnFake();
     return {
       contexts: provider.contexts,
       // Browserbase refuses to delete a context a running session uses (409).
