@@ -24,18 +24,18 @@ const BROWSERBASE_FIELD_NAMES: Readonly<Record<string, string>> = {
 /**
  * Answers `error` in Browserbase's shape `{ statusCode, error, message }` (the SDK's typed errors
  * come from the status; its message from `message`), with `Retry-After` when the error carries one.
- * Field errors are folded into the message, named as Browserbase names the fields.
+ * A validation failure's message lists its fields, named as Browserbase names them.
  */
 export function writeBrowserbaseError(ctx: Context, error: DomainError, requestId: string): void {
   const { status } = ERROR_STATUS[error.code];
   const fields = (error.errors ?? []).map(
     (e) => `${BROWSERBASE_FIELD_NAMES[e.path] ?? e.path}: ${e.message}`,
   );
-  const message = fields.length > 0 ? `${error.message} ${fields.join('; ')}`.trim() : error.message;
   const body: BrowserbaseErrorBody = {
     statusCode: status,
     error: STATUS_CODES[status] ?? 'Error',
-    message: error.code === 'validation_failed' && fields.length > 0 ? fields.join('; ') : message,
+    // A validation failure is its fields; any other error's message already says what it is about.
+    message: error.code === 'validation_failed' && fields.length > 0 ? fields.join('; ') : error.message,
     code: error.code,
     requestId,
   };
