@@ -24,10 +24,58 @@ export interface LifecycleCapability {
   close(): Promise<void>;
 }
 
+/** A CDP command as a `CdpCapability` connection sends it; `sessionId` addresses a target attached in flat mode. */
+export interface CdpCommandMessage {
+  readonly id: number;
+  readonly method: string;
+  readonly params?: Record<string, unknown>;
+  readonly sessionId?: string;
+}
+
+/** A message from the browser to a `CdpCapability` connection: an answer (`id`) or an event (`method`). */
+export interface CdpBrowserMessage {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code?: number; message: string };
+  sessionId?: string;
+}
+
+/**
+ * An in-process CDP connection to one session's browser, with a browser-target session of its own:
+ * commands without a `sessionId` address the browser; answers and events come back through the
+ * `deliver` it was opened with.
+ */
+export interface CdpCapabilityConnection {
+  send(command: CdpCommandMessage): void;
+  /** Ends the connection (its `onClose` is called, and nothing more is delivered). */
+  close(): void;
+  /** True once closed, by either side. */
+  readonly isClosed: boolean;
+}
+
+/** A provider whose sessions' browsers this process reaches over CDP (the live view uses it). */
+export interface CdpCapability {
+  /**
+   * Opens an in-process CDP connection to a running session's browser; null when this process runs
+   * no such session (unknown, ended, or on another instance). Every command passes the same checks
+   * as a `connectUrl` client's, a refused one is answered with a CDP error; the connection does not
+   * count as a connected client (a session without `keepAlive` still ends when its last real client
+   * leaves), and it closes (`onClose`) when the session ends.
+   */
+  open(
+    providerSessionId: string,
+    deliver: (message: CdpBrowserMessage) => void,
+    onClose: () => void,
+  ): Promise<CdpCapabilityConnection | null>;
+}
+
 /** The optional capabilities a browser provider declares by name; absent means it has none. */
 export interface ProviderCapabilities {
   readonly upgrades?: UpgradeCapability | undefined;
   readonly lifecycle?: LifecycleCapability | undefined;
+  readonly cdp?: CdpCapability | undefined;
 }
 
 /** A browser provider as the composition takes it: the domain port plus declared capabilities. */

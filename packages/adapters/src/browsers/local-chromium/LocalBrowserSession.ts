@@ -40,6 +40,7 @@ export class LocalBrowserSession {
   readonly keepAlive: boolean;
   private current: ProviderSessionSnapshot;
   private readonly sockets = new Set<Duplex>();
+  private readonly inProcessClients = new Set<{ close(): void }>();
   private readonly clock: Clock;
   private readonly onEnded: (session: LocalBrowserSession) => void;
   private timer: NodeJS.Timeout | null = null;
@@ -154,6 +155,20 @@ export class LocalBrowserSession {
     }
   }
 
+  /**
+   * Holds an in-process client (the live view's CDP connection) so that ending the session closes it
+   * at once, before the browser has stopped. It is not a connected client: it neither starts nor
+   * cancels the disconnect grace. Returns the function that lets go of it once it closed.
+   */
+  holdInProcessClient(client: { close(): void }): () => void {
+    if (this.ending) {
+      client.close();
+      return () => {};
+    }
+    this.inProcessClients.add(client);
+    return () => this.inProcessClients.delete(client);
+  }
+
   private startGrace(): void {
     this.cancelGrace();
     this.graceTimer = setTimeout(() => {
@@ -185,6 +200,8 @@ export class LocalBrowserSession {
     this.cancelGrace();
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
+    for (const client of [...this.inProcessClients]) client.close();
+    this.inProcessClients.clear();
     try {
       await this.browser.dispose();
     } finally {

@@ -13,7 +13,12 @@ import {
   silentLogger,
   TIMEOUT_MIN_SEC,
 } from '@browserdeck/domain';
-import type { ComposableBrowserProvider, ProviderCapabilities } from '../ProviderCapabilities.ts';
+import type {
+  CdpBrowserMessage,
+  CdpCapabilityConnection,
+  ComposableBrowserProvider,
+  ProviderCapabilities,
+} from '../ProviderCapabilities.ts';
 import { ChromiumLocator } from './ChromiumLocator.ts';
 import { ContextLocks, contextKey } from './ContextLocks.ts';
 import { capacityError } from './capacityError.ts';
@@ -24,6 +29,7 @@ import { BrowserConfinement, type IsolationLevel } from './isolation/BrowserConf
 import { LocalBrowserSession } from './LocalBrowserSession.ts';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import { LocalContextStore } from './LocalContextStore.ts';
+import { openInProcessCdpClient } from './openInProcessCdpClient.ts';
 import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
 import { type ConnectRefusal, serveConnectUpgrade } from './serveConnectUpgrade.ts';
 import { TemporaryProfiles } from './TemporaryProfiles.ts';
@@ -51,8 +57,15 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   readonly defaultProviderProjectId = 'local';
   /** Stamped on every session it starts: browsers live in this process, out of other instances' reach. */
   readonly instanceId: string;
-  /** It serves connect WebSockets (`handleUpgrade`) and holds browsers (`start`, `close`). */
-  readonly capabilities: ProviderCapabilities = { upgrades: this, lifecycle: this };
+  /**
+   * It serves connect WebSockets (`handleUpgrade`), holds browsers (`start`, `close`) and opens
+   * in-process CDP clients on its running sessions (`openCdp`, for the live view).
+   */
+  readonly capabilities: ProviderCapabilities = {
+    upgrades: this,
+    lifecycle: this,
+    cdp: { open: (id, deliver, onClose) => this.openCdp(id, deliver, onClose) },
+  };
   /** The project's context profiles under `<dataDir>/contexts` (http-api.md §7). */
   readonly contexts: LocalContextStore;
   private readonly options: LocalChromiumProviderOptions;
@@ -277,6 +290,20 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       const keyDigest = running?.keyDigest ?? this.archive.get(id)?.keyDigest;
       return keyDigest ? { keyDigest, running: running ?? null } : null;
     });
+  }
+
+  /**
+   * An in-process CDP client on a running session's browser (`openInProcessCdpClient`: the connect
+   * proxy's command policy, not counted as a connected client, closed when the session ends); null
+   * when no such session runs here.
+   */
+  openCdp(
+    providerSessionId: string,
+    deliver: (message: CdpBrowserMessage) => void,
+    onClose: () => void,
+  ): Promise<CdpCapabilityConnection | null> {
+    const session = this.live.get(providerSessionId);
+    return session ? openInProcessCdpClient(session, deliver, onClose) : Promise.resolve(null);
   }
 
   /**
