@@ -24,9 +24,11 @@ import type { ListProjects } from '../projects/ListProjects.ts';
 import type { UpdateProject } from '../projects/UpdateProject.ts';
 import type { CreateSession } from '../sessions/CreateSession.ts';
 import type { GetSession } from '../sessions/GetSession.ts';
+import type { GetSessionLiveView } from '../sessions/GetSessionLiveView.ts';
 import type { GetSessionLogs } from '../sessions/GetSessionLogs.ts';
 import type { GetSessionStats } from '../sessions/GetSessionStats.ts';
 import type { ListSessions } from '../sessions/ListSessions.ts';
+import type { OpenLiveView } from '../sessions/OpenLiveView.ts';
 import type { ReconcileSessions } from '../sessions/ReconcileSessions.ts';
 import type { ReleaseSession } from '../sessions/ReleaseSession.ts';
 
@@ -59,6 +61,10 @@ export interface SessionUseCases {
   release: ReleaseSession;
   logs: GetSessionLogs;
   stats: GetSessionStats;
+  /** The live-view URLs of a session (http-api.md §14). */
+  liveView: GetSessionLiveView;
+  /** Admits a live-view viewer by its token (the page and its WebSocket). */
+  openLiveView: OpenLiveView;
   reconcile: ReconcileSessions;
 }
 

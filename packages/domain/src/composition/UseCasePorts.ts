@@ -33,6 +33,14 @@ export interface UseCasePorts {
   provider: BrowserProvider;
   /** Signs log cursors with a key (e.g. an HMAC), so a client cannot forge a position. */
   cursorSigner: CursorSigner;
+  /**
+   * Signs live-view tokens (http-api.md §14) with a key of their own (e.g. `secrets.signer('live-view')`).
+   * When absent, `cursorSigner` signs them, on texts of their own: never an unkeyed checksum, since
+   * a token lets its holder watch and drive a browser.
+   */
+  liveViewSigner?: CursorSigner | undefined;
+  /** Lifetime of live-view tokens, in seconds; default 3600. */
+  liveViewTokenTtlSec?: number | undefined;
   clock: Clock;
   ids: IdGenerator;
   logger?: Logger | undefined;

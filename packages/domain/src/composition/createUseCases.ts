@@ -24,9 +24,11 @@ import { ListProjects } from '../projects/ListProjects.ts';
 import { UpdateProject } from '../projects/UpdateProject.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
 import { GetSession } from '../sessions/GetSession.ts';
+import { GetSessionLiveView } from '../sessions/GetSessionLiveView.ts';
 import { GetSessionLogs } from '../sessions/GetSessionLogs.ts';
 import { GetSessionStats } from '../sessions/GetSessionStats.ts';
 import { ListSessions } from '../sessions/ListSessions.ts';
+import { OpenLiveView } from '../sessions/OpenLiveView.ts';
 import { ReconcileSessions } from '../sessions/ReconcileSessions.ts';
 import { ReleaseSession } from '../sessions/ReleaseSession.ts';
 import type { BrowserdeckUseCases } from './BrowserdeckUseCases.ts';
@@ -41,6 +43,7 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
   const { identity, users, projects, sessions, agents, idempotency, rateLimiter, provider } = ports;
   const { apiKeys, apiKeySecrets: secrets } = ports;
   const { clock, ids, logger, rateLimits, cursorSigner } = ports;
+  const liveViewSigner = ports.liveViewSigner ?? cursorSigner;
   return {
     auth: {
       signUp: new SignUp({ identity, users, rateLimiter, clock, rateLimits }),
@@ -66,6 +69,15 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       release: new ReleaseSession({ projects, sessions, provider, clock }),
       logs: new GetSessionLogs({ projects, sessions, provider, cursorSigner }),
       stats: new GetSessionStats({ projects, sessions, clock }),
+      liveView: new GetSessionLiveView({
+        projects,
+        sessions,
+        provider,
+        clock,
+        signer: liveViewSigner,
+        tokenTtlSec: ports.liveViewTokenTtlSec,
+      }),
+      openLiveView: new OpenLiveView({ sessions, provider, clock, signer: liveViewSigner }),
       reconcile: new ReconcileSessions({ sessions, provider, clock, logger }),
     },
     agents: {

@@ -1,4 +1,5 @@
 import type { BrowserContextStore } from '../contexts/BrowserContextStore.ts';
+import type { ProviderLiveUrls } from './ProviderLiveUrls.ts';
 import type { SessionLogEntry } from './SessionLogEntry.ts';
 import type { SessionStatus } from './sessionStatus.ts';
 
@@ -83,4 +84,10 @@ export interface BrowserProvider {
   release(providerSessionId: string, providerProjectId?: string): Promise<ProviderSessionSnapshot | null>;
   /** Every log entry the provider has for the session, oldest first (unpaged). */
   logs(providerSessionId: string): Promise<SessionLogEntry[]>;
+  /**
+   * The provider's own live-view URLs for a running session (Browserbase), passed through to
+   * clients; null when the provider no longer knows the session. Absent when the provider has none:
+   * Browserdeck then serves the live view itself, over CDP (http-api.md §14).
+   */
+  liveUrls?(providerSessionId: string): Promise<ProviderLiveUrls | null>;
 }

@@ -1,0 +1,76 @@
+import type { Caller } from '../auth/Caller.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import { projectForWork } from '../projects/projectForWork.ts';
+import type { Clock } from '../shared/Clock.ts';
+import type { BrowserProvider } from './BrowserProvider.ts';
+import type { BrowserSession } from './BrowserSession.ts';
+import { findSession } from './findSession.ts';
+import { issueLiveViewToken } from './liveViewToken.ts';
+import type { CursorSigner } from './logCursor.ts';
+import type { ProviderLiveUrls } from './ProviderLiveUrls.ts';
+import { SessionEndedError } from './SessionEndedError.ts';
+import { SessionOnOtherInstanceError } from './SessionOnOtherInstanceError.ts';
+import type { SessionRepository } from './SessionRepository.ts';
+import { heldElsewhere } from './sessionReach.ts';
+
+/** How long a live-view token works by default, in seconds (http-api.md §14: 1 h). */
+export const LIVE_VIEW_TOKEN_DEFAULT_TTL_SEC = 3600;
+
+/**
+ * A session's live view: the provider's own URLs (`provider`, passed through), or a token for the
+ * viewer Browserdeck serves (`browserdeck`), from which the HTTP layer builds the URLs.
+ */
+export type SessionLiveView =
+  | { readonly kind: 'provider'; readonly urls: ProviderLiveUrls }
+  | {
+      readonly kind: 'browserdeck';
+      readonly session: BrowserSession;
+      readonly token: string;
+      readonly expiresAt: Date;
+    };
+
+export interface GetSessionLiveViewDeps {
+  projects: ProjectRepository;
+  sessions: SessionRepository;
+  provider: BrowserProvider;
+  clock: Clock;
+  /** Signs live-view tokens; must be keyed (an HMAC): a token lets its holder drive the browser. */
+  signer: CursorSigner;
+  /** Lifetime of the tokens handed out; default `LIVE_VIEW_TOKEN_DEFAULT_TTL_SEC`. */
+  tokenTtlSec?: number | undefined;
+}
+
+/**
+ * The live view of an active session (http-api.md §14), for the project's owner or its API key. Refused
+ * with `session_ended` once the session has ended, and with `session_on_other_instance` when
+ * another instance holds its browser (only that one can show it). Reads the stored session; asks
+ * the provider only for its own URLs, when it has them.
+ */
+export class GetSessionLiveView {
+  private readonly deps: GetSessionLiveViewDeps;
+
+  constructor(deps: GetSessionLiveViewDeps) {
+    this.deps = deps;
+  }
+
+  async execute(input: { caller: Caller; projectId: string; sessionId: string }): Promise<SessionLiveView> {
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const session = await findSession(this.deps.sessions, project.id, input.sessionId);
+    if (!session.isActive) throw new SessionEndedError();
+    if (heldElsewhere(session, this.deps.provider)) throw new SessionOnOtherInstanceError();
+    const { provider } = this.deps;
+    if (provider.liveUrls) {
+      const urls = await provider.liveUrls(session.providerSessionId);
+      if (!urls) throw new SessionEndedError('The provider no longer knows this session: it has ended.');
+      return { kind: 'provider', urls };
+    }
+    const ttlSec = this.deps.tokenTtlSec ?? LIVE_VIEW_TOKEN_DEFAULT_TTL_SEC;
+    const expiresAt = new Date((Math.floor(this.deps.clock.now().getTime() / 1000) + ttlSec) * 1000);
+    const token = issueLiveViewToken(this.deps.signer, {
+      sessionId: session.id,
+      projectId: session.projectId,
+      expiresAt,
+    });
+    return { kind: 'browserdeck', session, token, expiresAt };
+  }
+}
