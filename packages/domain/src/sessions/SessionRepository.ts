@@ -1,5 +1,6 @@
 import type { BrowserSession } from './BrowserSession.ts';
 import type { SessionStatus } from './sessionStatus.ts';
+import type { StatsInterval } from './statsSeriesRules.ts';
 
 /** One page of a project's sessions. */
 export interface SessionPage {
@@ -39,6 +40,35 @@ export interface SessionStats {
 }
 
 /**
+ * Which stats buckets to compute (http-api.md §14): UTC hours or days from the one holding `from`,
+ * every bucket that starts before `to`. `statsSeriesBuckets` says which; `now` closes the browser
+ * time of active sessions, as in `SessionRepository.stats`.
+ */
+export interface StatsSeriesQuery {
+  readonly interval: StatsInterval;
+  readonly from: Date;
+  /** Exclusive: a bucket starting at `to` is not part of the series. */
+  readonly to: Date;
+  readonly now: Date;
+}
+
+/**
+ * One bucket of a project's stats series. Each session counts in the bucket that holds the moment
+ * named: `created` by `createdAt`; `completed`, `errored`, `timedOut` by `endedAt`, for sessions
+ * with that final status. `browserSec` is the part of each session's browser time,
+ * [startedAt, endedAt or now), that lies inside the bucket, so the buckets add up to `totalBrowserSec`.
+ */
+export interface StatsBucket {
+  /** The bucket's first instant, on a UTC hour or day. */
+  readonly start: Date;
+  readonly created: number;
+  readonly completed: number;
+  readonly errored: number;
+  readonly timedOut: number;
+  readonly browserSec: number;
+}
+
+/**
  * Which sessions a reconciler may claim: those its provider instance can reach (`BrowserProvider.instanceId`),
  * and other instances' ones only once they are long over.
  */
@@ -57,6 +87,11 @@ export interface SessionRepository {
   /** Newest first; with `status` and `metadata`, only the sessions that match both (the total too). */
   list(projectId: string, query: SessionListQuery): Promise<SessionPage>;
   stats(projectId: string, now: Date): Promise<SessionStats>;
+  /**
+   * Every bucket of `query` for the project, oldest first, empty ones as zeros; computed by the store
+   * (never by loading sessions).
+   */
+  statsSeries(projectId: string, query: StatsSeriesQuery): Promise<StatsBucket[]>;
   /** The project's sessions that are still active, for releasing before a project is deleted. */
   listActiveInProject(projectId: string): Promise<BrowserSession[]>;
   /**

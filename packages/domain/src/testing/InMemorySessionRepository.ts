@@ -5,9 +5,13 @@ import type {
   SessionPage,
   SessionRepository,
   SessionStats,
+  StatsBucket,
+  StatsSeriesQuery,
   SyncScope,
 } from '../sessions/SessionRepository.ts';
 import { SESSION_STATUSES, type SessionStatus } from '../sessions/sessionStatus.ts';
+import { emptyStatsSeries, statsSeriesBuckets } from '../sessions/statsSeriesRules.ts';
+import type { Writable } from '../shared/writable.ts';
 import { cloneEntity } from './cloneEntity.ts';
 
 const DAY_MS = 86_400_000;
@@ -88,6 +92,33 @@ export class InMemorySessionRepository implements SessionRepository {
       avgDurationSec: ended ? endedSec / ended : 0,
       totalBrowserSec,
     };
+  }
+
+  async statsSeries(projectId: string, query: StatsSeriesQuery): Promise<StatsBucket[]> {
+    const { start, width, count } = statsSeriesBuckets(query);
+    const end = start + count * width;
+    const series: Writable<StatsBucket>[] = emptyStatsSeries(query);
+    const browserMs = series.map(() => 0);
+    const bucketOf = (ms: number) => Math.floor((ms - start) / width);
+    const inWindow = (date: Date | null): date is Date =>
+      date !== null && date.getTime() >= start && date.getTime() < end;
+    for (const s of this.inProject(projectId)) {
+      if (inWindow(s.createdAt)) series[bucketOf(s.createdAt.getTime())]!.created++;
+      if (inWindow(s.endedAt)) {
+        const bucket = series[bucketOf(s.endedAt.getTime())]!;
+        if (s.status === 'COMPLETED') bucket.completed++;
+        else if (s.status === 'ERROR') bucket.errored++;
+        else if (s.status === 'TIMED_OUT') bucket.timedOut++;
+      }
+      // The session's browser time, [startedAt, endedAt or now), cut at each bucket edge.
+      const from = Math.max(s.startedAt.getTime(), start);
+      const to = Math.min((s.endedAt ?? query.now).getTime(), end);
+      for (let b = from < to ? bucketOf(from) : count; b < count && start + b * width < to; b++) {
+        browserMs[b]! += Math.min(to, start + (b + 1) * width) - Math.max(from, start + b * width);
+      }
+    }
+    for (const [i, ms] of browserMs.entries()) series[i]!.browserSec = ms / 1000;
+    return series;
   }
 
   async listActiveInProject(projectId: string): Promise<BrowserSession[]> {

@@ -3,6 +3,7 @@ import type { ProviderSessionSnapshot } from '../sessions/BrowserProvider.ts';
 import { BrowserSession, type SessionSettings } from '../sessions/BrowserSession.ts';
 import type { SessionRepository } from '../sessions/SessionRepository.ts';
 import { isTerminalStatus, type SessionStatus } from '../sessions/sessionStatus.ts';
+import { describeStatsSeriesContract } from './describeStatsSeriesContract.ts';
 
 /** A fresh, empty session store, and a way to create the project rows its sessions belong to. */
 export interface SessionRepositoryFixture {
@@ -65,7 +66,8 @@ function writableCopy(session: BrowserSession, fields: Partial<BrowserSession>):
 
 /**
  * Behaviour every `SessionRepository` must have (http-api.md §5): round trips, project scoping, paging,
- * statistics, and the reconciler's claim, which must be exclusive under concurrency.
+ * statistics, statistics over time (§14, `describeStatsSeriesContract`), and the reconciler's claim,
+ * which must be exclusive under concurrency.
  * `create` gives a fresh, empty store.
  */
 export function describeSessionRepositoryContract(
@@ -533,6 +535,8 @@ export function describeSessionRepositoryContract(
         expect(stats.totalBrowserSec).toBeCloseTo(90, 3);
       });
     });
+
+    describeStatsSeriesContract({ setUp, session, projectId: P1, otherProjectId: P2 });
 
     describe('claiming for sync', () => {
       const now = new Date(base + 10 * HOUR);
