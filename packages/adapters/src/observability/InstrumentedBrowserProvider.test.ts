@@ -32,4 +32,25 @@ describe('InstrumentedBrowserProvider', () => {
     );
     expect(new InstrumentedBrowserProvider({ provider: without, metrics }).contexts).toBeUndefined();
   });
+
+  it('passes on the wrapped provider’s live URLs, measured, and has none when it has none', async () => {
+    const metrics = new MetricsRegistry();
+    const plain = new FakeBrowserProvider({ clock: new ManualClock() });
+    const urls = { debuggerUrl: 'd', debuggerFullscreenUrl: 'f', wsUrl: 'w', pages: [] };
+    const asked: string[] = [];
+    const withUrls = Object.assign(Object.create(plain) as FakeBrowserProvider, {
+      liveUrls: async (id: string) => {
+        asked.push(id);
+        return urls;
+      },
+    });
+    expect(new InstrumentedBrowserProvider({ provider: plain, metrics }).liveUrls).toBeUndefined();
+    expect(await new InstrumentedBrowserProvider({ provider: withUrls, metrics }).liveUrls?.('bb-1')).toBe(
+      urls,
+    );
+    expect(asked).toEqual(['bb-1']);
+    expect(await metrics.render()).toMatch(
+      /browserdeck_provider_calls_total\{[^}]*operation="liveUrls"[^}]*\} 1/,
+    );
+  });
 });

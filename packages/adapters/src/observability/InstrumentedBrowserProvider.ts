@@ -3,6 +3,7 @@ import {
   type BrowserProvider,
   type CreateBrowserRequest,
   DomainError,
+  type ProviderLiveUrls,
   type ProviderSessionSnapshot,
   type SessionLogEntry,
 } from '@browserdeck/domain';
@@ -17,10 +18,16 @@ const LATENCY_HELP = 'Time the cloud-browser provider took to answer, by operati
 export class InstrumentedBrowserProvider implements BrowserProvider {
   private readonly inner: BrowserProvider;
   private readonly metrics: MetricsRegistry;
+  /** Present exactly when the wrapped provider has its own live-view URLs (else Browserdeck serves them). */
+  readonly liveUrls?: (providerSessionId: string) => Promise<ProviderLiveUrls | null>;
 
   constructor(deps: { provider: BrowserProvider; metrics: MetricsRegistry }) {
     this.inner = deps.provider;
     this.metrics = deps.metrics;
+    const { inner } = this;
+    if (inner.liveUrls) {
+      this.liveUrls = (id) => this.measure('liveUrls', () => inner.liveUrls?.(id) ?? Promise.resolve(null));
+    }
   }
 
   get name(): string {

@@ -67,6 +67,21 @@ describe('fakeBrowserbaseApi', () => {
     await expect(provider.get(id)).rejects.toBeInstanceOf(ProviderError);
     api.stop();
   });
+
+  it('answers live-view URLs for its sessions in Browserbase’s shape, and 404 for others', async () => {
+    const api = fakeBrowserbaseApi(BASE, API_KEY);
+    const provider = providerOnFake();
+    const { providerSessionId: id } = await provider.create(request());
+    const live = await provider.liveUrls(id);
+    expect(live).toEqual({
+      debuggerUrl: expect.stringContaining(`/debug/${id}/`),
+      debuggerFullscreenUrl: expect.stringMatching(/^https:\/\/www\.browserbase\.com\/devtools-fullscreen\//),
+      wsUrl: expect.stringMatching(new RegExp(`^wss://.+/debug/${id}/`)),
+      pages: [expect.objectContaining({ id: expect.any(String), url: 'about:blank' })],
+    });
+    expect(await provider.liveUrls('00000000-0000-4000-8000-000000000000')).toBeNull();
+    api.stop();
+  });
 });
 
 function request() {

@@ -142,6 +142,49 @@ describe('BrowserbaseProvider.get', () => {
   });
 });
 
+describe('BrowserbaseProvider.liveUrls', () => {
+  it('passes Browserbase’s live-view URLs through, asked with the API key', async () => {
+    browserbase().get(`/v1/sessions/${ID}/debug`).reply(200, debugUrls, JSON_HEADERS);
+    expect(await build().provider.liveUrls(ID)).toEqual(debugUrls);
+    expect(seen[0]).toMatchObject({ method: 'GET', apiKey: API_KEY });
+  });
+
+  it('keeps only the fields of Browserbase’s shape, with an empty favicon when one is missing', async () => {
+    const { faviconUrl: _favicon, ...page } = debugUrls.pages[0] as (typeof debugUrls.pages)[number];
+    browserbase()
+      .get(`/v1/sessions/${ID}/debug`)
+      .reply(200, { ...debugUrls, extra: 'x', pages: [{ ...page, extra: 'y' }] }, JSON_HEADERS);
+    expect(await build().provider.liveUrls(ID)).toEqual({
+      ...debugUrls,
+      pages: [{ ...page, faviconUrl: '' }],
+    });
+  });
+
+  it('is null on 404', async () => {
+    browserbase().get(`/v1/sessions/${ID}/debug`).reply(404, notFound, JSON_HEADERS);
+    expect(await build().provider.liveUrls(ID)).toBeNull();
+  });
+
+  it('maps an answer of another shape to provider_error, and retries a 503 like every read', async () => {
+    browserbase()
+      .get(`/v1/sessions/${ID}/debug`)
+      .reply(200, { ...debugUrls, wsUrl: 42 }, JSON_HEADERS);
+    expect((await failure(build().provider.liveUrls(ID))).code).toBe('provider_error');
+    browserbase()
+      .get(`/v1/sessions/${ID}/debug`)
+      .reply(200, { ...debugUrls, pages: 'none' }, JSON_HEADERS);
+    expect((await failure(build().provider.liveUrls(ID))).code).toBe('provider_error');
+    seen.length = 0;
+    browserbase()
+      .get(`/v1/sessions/${ID}/debug`)
+      .reply(503, 'upstream unavailable')
+      .get(`/v1/sessions/${ID}/debug`)
+      .reply(200, debugUrls, JSON_HEADERS);
+    expect((await build().provider.liveUrls(ID))?.wsUrl).toBe(debugUrls.wsUrl);
+    expect(seen).toHaveLength(2);
+  });
+});
+
 describe('BrowserbaseProvider.release', () => {
   it('posts status REQUEST_RELEASE with the project id and maps the answer', async () => {
     browserbase().post(`/v1/sessions/${ID}`).reply(200, released, JSON_HEADERS);

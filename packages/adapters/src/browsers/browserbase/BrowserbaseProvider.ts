@@ -5,6 +5,7 @@ import {
   type CreateBrowserRequest,
   isTerminalStatus,
   type Logger,
+  type ProviderLiveUrls,
   type ProviderSessionSnapshot,
   type SessionLogEntry,
   SystemClock,
@@ -16,6 +17,7 @@ import { buildCreateSessionParams } from './buildCreateSessionParams.ts';
 import { type BrowserbaseSdk, loadBrowserbaseSdk } from './loadBrowserbaseSdk.ts';
 import { isTransient, retryRead } from './retryRead.ts';
 import { toProviderError } from './toProviderError.ts';
+import { toProviderLiveUrls } from './toProviderLiveUrls.ts';
 import { toProviderSnapshot } from './toProviderSnapshot.ts';
 import { toSessionLogEntries } from './toSessionLogEntries.ts';
 import { withDeadline } from './withDeadline.ts';
@@ -143,6 +145,13 @@ export class BrowserbaseProvider implements BrowserProvider {
       client.sessions.logs.list(id, { signal }),
     );
     return body === null ? [] : toSessionLogEntries(body);
+  }
+
+  /** Browserbase's own live-view URLs (`GET /v1/sessions/{id}/debug`), passed through; null on 404. */
+  async liveUrls(providerSessionId: string): Promise<ProviderLiveUrls | null> {
+    const id = encodeURIComponent(providerSessionId);
+    const body = await this.read('read live URLs', (client, signal) => client.sessions.debug(id, { signal }));
+    return body === null ? null : toProviderLiveUrls(body);
   }
 
   /**

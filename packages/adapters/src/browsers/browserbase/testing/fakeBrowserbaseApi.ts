@@ -19,6 +19,7 @@ type Reply = [number, unknown, Record<string, string>];
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 const SESSION = /^\/v1\/sessions\/([^/?]+)$/;
 const LOGS = /^\/v1\/sessions\/([^/?]+)\/logs$/;
+const DEBUG = /^\/v1\/sessions\/([^/?]+)\/debug$/;
 const CONTEXT = /^\/v1\/contexts\/([^/?]+)$/;
 const NOT_FOUND: Reply = [
   404,
@@ -27,10 +28,11 @@ const NOT_FOUND: Reply = [
 ];
 
 /**
- * A stateful nock fake of `POST/GET /v1/sessions…` and `POST/GET/DELETE /v1/contexts…` in
- * Browserbase's recorded shapes, for the ports' contract suites: it starts sessions, reports them,
- * completes them on `REQUEST_RELEASE` (again and again), keeps contexts (refusing to delete a busy
- * one with 409), answers 404 for unknown ids and requires the API key. Test support only, not exported.
+ * A stateful nock fake of `POST/GET /v1/sessions…` (with `/logs` and `/debug`) and `POST/GET/DELETE
+ * /v1/contexts…` in Browserbase's recorded shapes, for the ports' contract suites: it starts
+ * sessions, reports them, completes them on `REQUEST_RELEASE` (again and again), keeps contexts
+ * (refusing to delete a busy one with 409), answers 404 for unknown ids and requires the API key.
+ * Test support only, not exported.
  * (nock 15 hands reply functions the fetch `Request`.)
  */
 export function fakeBrowserbaseApi(baseUrl: string, apiKey: string): FakeBrowserbaseApi {
@@ -68,6 +70,36 @@ export function fakeBrowserbaseApi(baseUrl: string, apiKey: string): FakeBrowser
     return [
       200,
       [{ sessionId: session.id, method: 'Target.attachedToTarget', pageId: 0, timestamp }],
+      JSON_HEADERS,
+    ];
+  });
+
+  // Live-view URLs in the shape of fixtures/session-debug.json (not imported: the packed package
+  // ships no fixtures), for the session asked about, with one page.
+  scope.get(DEBUG).reply((request: Request): Reply => {
+    const session = find(sessions, request, DEBUG);
+    if (!session) return NOT_FOUND;
+    const debug = `connect.usw2.browserbase.com/debug/${String(session.id)}`;
+    const inspector = (fullscreen: boolean, target: string) =>
+      `https://www.browserbase.com/devtools${fullscreen ? '-fullscreen' : ''}/inspector.html?wss=${debug}/devtools/${target}`;
+    const page = 'page/8A1F0C2E9B7D4E6F';
+    return [
+      200,
+      {
+        debuggerFullscreenUrl: inspector(true, page),
+        debuggerUrl: inspector(false, page),
+        wsUrl: `wss://${debug}/devtools/browser/${String(session.id)}`,
+        pages: [
+          {
+            id: '8A1F0C2E9B7D4E6F',
+            url: 'about:blank',
+            faviconUrl: '',
+            title: '',
+            debuggerUrl: inspector(false, page),
+            debuggerFullscreenUrl: inspector(true, page),
+          },
+        ],
+      },
       JSON_HEADERS,
     ];
   });
