@@ -1,12 +1,15 @@
 import {
   ACTIVE_SESSION_STATUSES,
   type BrowserSession,
+  emptyStatsSeries,
   SESSION_STATUSES,
   type SessionListQuery,
   type SessionPage,
   type SessionRepository,
   type SessionStats,
   type SessionStatus,
+  type StatsBucket,
+  type StatsSeriesQuery,
   type SyncScope,
 } from '@browserdeck/domain';
 import type { SecretBox } from '../secrets/SecretBox.ts';
@@ -15,6 +18,7 @@ import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { BrowserSessionSchema, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
 import { nativeSqlOf } from './NativeSql.ts';
 import { querySessionStats } from './querySessionStats.ts';
+import { querySessionStatsSeries } from './querySessionStatsSeries.ts';
 import { sessionListStatements } from './sessionListStatements.ts';
 import {
   insertSessionStatement,
@@ -75,8 +79,8 @@ const CLAIM_SQL = {
 
 /**
  * `SessionRepository` on MikroORM (SQLite, PostgreSQL). Every call works on its own fork with
- * explicit statements; `env` and `connectUrl` are stored sealed by `secrets`; statistics are SQL
- * aggregates; the reconciler's claim is a single `update … returning`.
+ * explicit statements; `env` and `connectUrl` are stored sealed by `secrets`; statistics, also over
+ * time, are SQL aggregates; the reconciler's claim is a single `update … returning`.
  */
 export class MikroOrmSessionRepository implements SessionRepository {
   private readonly deps: MikroOrmSessionRepositoryDeps;
@@ -174,6 +178,11 @@ export class MikroOrmSessionRepository implements SessionRepository {
   async stats(projectId: string, now: Date): Promise<SessionStats> {
     if (!isUuid(projectId)) return NO_SESSIONS;
     return withDatabaseErrors(() => querySessionStats(this.deps.orm, projectId, now));
+  }
+
+  async statsSeries(projectId: string, query: StatsSeriesQuery): Promise<StatsBucket[]> {
+    if (!isUuid(projectId)) return emptyStatsSeries(query);
+    return withDatabaseErrors(() => querySessionStatsSeries(this.deps.orm, projectId, query));
   }
 
   async listActiveInProject(projectId: string): Promise<BrowserSession[]> {
