@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from './openapi/OpenApiDocument.ts';
 import type { AgentJson } from './presenters/presentAgent.ts';
 import type { SessionJson } from './presenters/presentSession.ts';
-import { SessionSchema } from './schemas/sessionSchemas.ts';
+import { SessionSchema, SessionStatsSchema } from './schemas/sessionSchemas.ts';
 import { assertProblem } from './testing/assertProblem.ts';
 import { createTestApp, type TestApp, type TestUser } from './testing/createTestApp.ts';
 
@@ -636,6 +636,129 @@ describe('GET …/sessions/dashboard/stats', () => {
       totalBrowserSec: 60 + 120 + 30,
     });
     expect(t.provider.calls.length).toBe(calls);
+  });
+
+  describe('over time (interval, from, to)', () => {
+    type Stats = { totalBrowserSec: number; series?: Bucket[] };
+    type Bucket = {
+      start: string;
+      created: number;
+      completed: number;
+      errored: number;
+      timedOut: number;
+      browserSec: number;
+    };
+    const stats = async (query: string): Promise<Stats> => {
+      const res = await call('GET', `${base}/sessions/dashboard/stats${query}`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      const body = (await res.json()) as Stats;
+      expect(SessionStatsSchema.strict().parse(body)).toEqual(body);
+      return body;
+    };
+    const bucket = (start: string, fields: Partial<Bucket> = {}): Bucket => ({
+      start,
+      created: 0,
+      completed: 0,
+      errored: 0,
+      timedOut: 0,
+      browserSec: 0,
+      ...fields,
+    });
+    const HOUR_MS = 3600_000;
+
+    /** 00:00 A starts; 01:30 A released, B and C start; 02:10 C fails; now 02:15 (T0's day). */
+    async function givenThreeSessions(): Promise<void> {
+      const a = await create({ name: 'a' });
+      t.clock.advance(90 * 60_000);
+      alice = await signInAgain(alice);
+      await call('POST', `${base}/sessions/${a.id}:release`);
+      await create({ name: 'b' });
+      const c = await create({ name: 'c' });
+      t.clock.advance(40 * 60_000);
+      alice = await signInAgain(alice);
+      t.provider.setStatus(c.providerSessionId, 'ERROR');
+      expect((await call('GET', `${base}/sessions/${c.id}`)).status).toBe(200);
+      t.clock.advance(5 * 60_000);
+    }
+
+    it('adds series per UTC hour: created, final statuses by endedAt, browser time cut at the edges', async () => {
+      await givenThreeSessions();
+      const body = await stats('?interval=hour&from=2026-01-01T00:00:00Z&to=2026-01-01T03:00:00.000Z');
+      expect(body.series).toEqual([
+        bucket('2026-01-01T00:00:00.000Z', { created: 1, browserSec: 3600 }),
+        bucket('2026-01-01T01:00:00.000Z', { created: 2, completed: 1, browserSec: 1800 * 3 }),
+        bucket('2026-01-01T02:00:00.000Z', { errored: 1, browserSec: 900 + 600 }),
+      ]);
+      expect(body.totalBrowserSec).toBe(3600 + 5400 + 1500);
+      // A time zone offset names the same instant: to = 02:00Z ends the series before that hour.
+      expect(
+        (await stats('?interval=hour&from=2026-01-01T00:30:00Z&to=2026-01-01T04:00:00%2B02:00')).series,
+      ).toEqual(body.series?.slice(0, 2));
+      // Without interval the answer is as before: no series key.
+      expect(Object.keys(await stats(''))).not.toContain('series');
+    });
+
+    it('defaults to now and 24 hours back (hour) or 30 days (day), floored, empty buckets as zeros', async () => {
+      await givenThreeSessions();
+      const hourly = (await stats('?interval=hour')).series ?? [];
+      expect(hourly).toHaveLength(25);
+      expect(hourly[0]).toEqual(bucket('2025-12-31T02:00:00.000Z'));
+      expect(hourly.slice(0, 22).every((b) => b.created === 0 && b.browserSec === 0)).toBe(true);
+      expect(hourly.map((b) => b.start)).toEqual(
+        Array.from({ length: 25 }, (_, i) =>
+          new Date(Date.parse('2025-12-31T02:00:00Z') + i * HOUR_MS).toISOString(),
+        ),
+      );
+      expect(hourly.at(-1)).toEqual(bucket('2026-01-01T02:00:00.000Z', { errored: 1, browserSec: 1500 }));
+
+      const daily = (await stats('?interval=day')).series ?? [];
+      expect(daily).toHaveLength(31);
+      expect(daily[0]?.start).toBe('2025-12-02T00:00:00.000Z');
+      expect(daily.at(-1)).toEqual(
+        bucket('2026-01-01T00:00:00.000Z', { created: 3, completed: 1, errored: 1, browserSec: 10_500 }),
+      );
+    });
+
+    it('answers at most 2000 buckets', async () => {
+      const from = new Date(Date.parse('2026-01-01T00:00:00Z') - 2000 * HOUR_MS).toISOString();
+      const series = (await stats(`?interval=hour&from=${from}&to=2026-01-01T00:00:00Z`)).series ?? [];
+      expect(series).toHaveLength(2000);
+      expect(series[0]).toEqual(bucket(from));
+    });
+
+    it('refuses a bad query with 400 validation_failed naming the field', async () => {
+      const cases: Array<[string, string[]]> = [
+        ['?from=2025-12-31T00:00:00Z', ['from']],
+        ['?to=2025-12-31T00:00:00Z', ['to']],
+        ['?from=2025-12-30T00:00:00Z&to=2025-12-31T00:00:00Z', ['from', 'to']],
+        ['?interval=week', ['interval']],
+        ['?interval=HOUR', ['interval']],
+        ['?interval=hour&interval=day', ['interval']],
+        ['?interval=hour&from=yesterday', ['from']],
+        ['?interval=hour&from=2025-12-31T00:00:00', ['from']],
+        ['?interval=day&to=2025-13-01T00:00:00Z', ['to']],
+        ['?interval=hour&from=2026-01-01T00:00:00Z', ['from']],
+        ['?interval=hour&from=2026-01-01T00:00:00.000Z&to=2025-12-31T00:00:00Z', ['from']],
+        ['?interval=day&from=2026-01-01T12:00:00Z&to=2026-01-01T12:00:00Z', ['from']],
+        ['?interval=hour&from=2025-01-01T00:00:00Z', ['from']],
+        ['?interval=day&from=2000-01-01T00:00:00Z', ['from']],
+      ];
+      for (const [query, fields] of cases) {
+        const res = await call('GET', `${base}/sessions/dashboard/stats${query}`);
+        const problem = await assertProblem(res, 400, 'validation_failed');
+        expect(
+          problem.errors?.map((e) => e.path),
+          query,
+        ).toEqual(fields);
+      }
+      const tooLong = await call(
+        'GET',
+        `${base}/sessions/dashboard/stats?interval=hour&from=2025-10-01T00:00:00Z&to=2026-01-01T00:00:00Z`,
+      );
+      expect((await assertProblem(tooLong, 400, 'validation_failed')).errors).toEqual([
+        { path: 'from', message: 'must be within 2000 hours of to (this span holds 2208 hour buckets)' },
+      ]);
+    });
   });
 });
 

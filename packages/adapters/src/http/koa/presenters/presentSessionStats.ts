@@ -1,12 +1,19 @@
-import type { SessionStats } from '@browserdeck/domain';
+import type { SessionStatsReport, StatsBucket } from '@browserdeck/domain';
 import type { z } from 'zod';
-import type { SessionStatsSchema } from '../schemas/sessionSchemas.ts';
+import type { SessionStatsSchema, StatsBucketSchema } from '../schemas/sessionSchemas.ts';
+import { isoTimestamp } from './isoTimestamp.ts';
 
 /** The JSON of a project's session statistics. */
 export type SessionStatsJson = z.output<typeof SessionStatsSchema>;
 
-/** Session statistics as the API shows them: exactly the documented fields, in that order. */
-export function presentSessionStats(stats: SessionStats): SessionStatsJson {
+/** The JSON of one bucket of the stats series. */
+export type StatsBucketJson = z.output<typeof StatsBucketSchema>;
+
+/**
+ * Session statistics as the API shows them: exactly the documented fields, in that order; `series`
+ * only when the request asked for one (http-api.md §14), so an answer without it is as before.
+ */
+export function presentSessionStats(stats: SessionStatsReport): SessionStatsJson {
   const { PENDING, RUNNING, COMPLETED, ERROR, TIMED_OUT } = stats.byStatus;
   return {
     total: stats.total,
@@ -14,5 +21,11 @@ export function presentSessionStats(stats: SessionStats): SessionStatsJson {
     createdLast24h: stats.createdLast24h,
     avgDurationSec: stats.avgDurationSec,
     totalBrowserSec: stats.totalBrowserSec,
+    ...(stats.series ? { series: stats.series.map(presentStatsBucket) } : {}),
   };
+}
+
+function presentStatsBucket(bucket: StatsBucket): StatsBucketJson {
+  const { created, completed, errored, timedOut, browserSec } = bucket;
+  return { start: isoTimestamp(bucket.start), created, completed, errored, timedOut, browserSec };
 }

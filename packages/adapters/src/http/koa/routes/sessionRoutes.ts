@@ -1,11 +1,12 @@
-import type {
-  Caller,
-  CreateSession,
-  GetSession,
-  GetSessionLogs,
-  GetSessionStats,
-  ListSessions,
-  ReleaseSession,
+import {
+  type Caller,
+  type CreateSession,
+  type GetSession,
+  type GetSessionLogs,
+  type GetSessionStats,
+  type ListSessions,
+  type ReleaseSession,
+  STATS_SERIES_MAX_BUCKETS,
 } from '@browserdeck/domain';
 import { presentSession } from '../presenters/presentSession.ts';
 import { presentSessionStats } from '../presenters/presentSessionStats.ts';
@@ -19,6 +20,7 @@ import {
   SessionLogsSchema,
   SessionPageSchema,
   SessionSchema,
+  SessionStatsQuery,
   SessionStatsSchema,
   sessionParams,
 } from '../schemas/sessionSchemas.ts';
@@ -110,19 +112,28 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
       method: 'GET',
       path: `${BASE}/dashboard/stats`,
       operationId: 'getSessionStats',
-      summary: 'Session statistics of the project',
+      summary: 'Session statistics of the project, optionally over time',
       description:
         'Counts by status, sessions created in the last 24 hours and browser time, computed by the ' +
-        'database over all the project’s sessions.',
+        'database over all the project’s sessions. With `interval`, `series` adds them per UTC hour or ' +
+        'day from `from` to `to`; `from` or `to` without `interval`, `from` not before `to`, or more than ' +
+        `${STATS_SERIES_MAX_BUCKETS} buckets is a 400 naming the field.`,
       params: providerProjectParams,
+      query: SessionStatsQuery,
       responses: {
         200: { description: 'Aggregates over all the project’s sessions.', schema: SessionStatsSchema },
       },
       errors: ['not_found'],
-      handle: async ({ caller, params }) => ({
-        status: 200,
-        body: presentSessionStats(await deps.stats.execute(ids(params, caller))),
-      }),
+      handle: async ({ caller, params, query }) => {
+        const { interval, from, to } = query;
+        const report = await deps.stats.execute({
+          ...ids(params, caller),
+          interval,
+          from: from === undefined ? undefined : new Date(from),
+          to: to === undefined ? undefined : new Date(to),
+        });
+        return { status: 200, body: presentSessionStats(report) };
+      },
     }),
     defineRoute({
       ...scope,

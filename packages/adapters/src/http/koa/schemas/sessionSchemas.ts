@@ -5,6 +5,8 @@ import {
   SESSION_LOGS_MAX_LIMIT,
   SESSION_NAME_MAX_LENGTH,
   SESSION_STATUSES,
+  STATS_INTERVALS,
+  STATS_SERIES_MAX_BUCKETS,
 } from '@browserdeck/domain';
 import { z } from 'zod';
 import { providerProjectParams, queryInteger, textRule, timestamp, uuidParam } from './commonSchemas.ts';
@@ -82,6 +84,25 @@ export const SessionLogsQuery = z.object({
     .meta({ description: `Page size, default ${SESSION_LOGS_DEFAULT_LIMIT}.` }),
 });
 
+/** A `from` or `to` of the stats query: ISO 8601 with `Z` or an offset, milliseconds optional. */
+const statsTime = (description: string) =>
+  z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 date and time with a time zone' })
+    .optional()
+    .meta({ description });
+
+/** `GET …/sessions/dashboard/stats` query: with `interval`, the answer adds `series` (http-api.md §14). */
+export const SessionStatsQuery = z.object({
+  interval: z
+    .enum(STATS_INTERVALS, { message: `must be one of ${STATS_INTERVALS.join(', ')}` })
+    .optional()
+    .meta({ description: 'Adds `series`, one item per UTC hour or day.' }),
+  from: statsTime(
+    `Only with interval. The series starts at the UTC hour or day holding it; default: to − 24 h (hour) or − 30 days (day). At most ${STATS_SERIES_MAX_BUCKETS} buckets.`,
+  ),
+  to: statsTime('Only with interval. Exclusive: the last bucket starts before it; default: now.'),
+});
+
 const nullableTimestamp = timestamp.nullable();
 
 /** A session as create, get, release and list answer it (http-api.md §5). */
@@ -133,6 +154,16 @@ export const SessionLogsSchema = z.object({
   nextCursor: z.string().nullable().meta({ description: 'null on the last page.' }),
 });
 
+/** One bucket of the stats series (http-api.md §14). */
+export const StatsBucketSchema = z.object({
+  start: timestamp.meta({ description: 'The bucket’s first instant, on a UTC hour or day.' }),
+  created: z.int().meta({ description: 'Sessions created in the bucket.' }),
+  completed: z.int().meta({ description: 'Sessions that ended COMPLETED in the bucket (by endedAt).' }),
+  errored: z.int().meta({ description: 'Sessions that ended ERROR in the bucket.' }),
+  timedOut: z.int().meta({ description: 'Sessions that ended TIMED_OUT in the bucket.' }),
+  browserSec: z.number().meta({ description: 'Browser time inside the bucket, running sessions up to now.' }),
+});
+
 /** `GET …/sessions/dashboard/stats` response. */
 export const SessionStatsSchema = z.object({
   total: z.int(),
@@ -145,4 +176,7 @@ export const SessionStatsSchema = z.object({
   createdLast24h: z.int(),
   avgDurationSec: z.number().meta({ description: 'Mean duration of ended sessions; 0 when none.' }),
   totalBrowserSec: z.number().meta({ description: 'Browser time of all sessions, running ones up to now.' }),
+  series: z.array(StatsBucketSchema).optional().meta({
+    description: 'Only with interval: every bucket from `from` to `to`, oldest first, empty ones as zeros.',
+  }),
 });
