@@ -16,8 +16,9 @@ export interface BrowserdeckHttp {
   /** The same API as one Koa middleware, to mount the ordinary Koa way under any prefix. */
   readonly middleware: Koa.Middleware;
   /**
-   * Answers WebSocket upgrades: sessions' `connectUrl` connects (local provider); anything else is
-   * refused with a problem answer. `server.on('upgrade', http.handleUpgrade)`.
+   * Answers WebSocket upgrades: sessions' `connectUrl` connects (local provider) and live-view
+   * viewers (`/v1/live/{session_id}/ws`, http-api.md §14); anything else is refused with a problem
+   * answer. `server.on('upgrade', http.handleUpgrade)`.
    */
   readonly handleUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** An app serving only `/metrics`, for `settings.metricsEndpoint.separate` (another address). */

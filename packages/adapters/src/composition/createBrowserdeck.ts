@@ -7,6 +7,7 @@ import { createHttpApp, createMetricsApp } from '../http/koa/createHttpApp.ts';
 import { refuseUpgrade } from '../http/koa/errors/refuseUpgrade.ts';
 import type { HttpAppDeps } from '../http/koa/HttpAppDeps.ts';
 import { httpServerOptions } from '../http/koa/httpServerOptions.ts';
+import { liveViewUpgradeHandler } from '../http/koa/live-view/liveViewUpgradeHandler.ts';
 import { InstrumentedBrowserProvider } from '../observability/InstrumentedBrowserProvider.ts';
 import { MetricsRegistry } from '../observability/MetricsRegistry.ts';
 import { loadOrCreateSecretKey } from '../persistence/secrets/loadOrCreateSecretKey.ts';
@@ -73,6 +74,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       identity,
       provider: new InstrumentedBrowserProvider({ provider, metrics }),
       cursorSigner: secrets.signer('log-cursor'),
+      liveViewSigner: secrets.signer('live-view'),
       apiKeySecrets: new NodeApiKeySecrets(),
       clock,
       ids,
@@ -93,6 +95,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
         logger,
         metrics,
         settings: options.http,
+        publicUrl,
       },
       provider.capabilities?.upgrades,
       new URL(publicUrl).pathname.replace(/\/+$/, ''),
@@ -139,10 +142,12 @@ function composeHttp(
   mountPrefix: string,
 ): BrowserdeckHttp {
   const app = createHttpApp(deps);
+  const liveView = liveViewUpgradeHandler(deps, mountPrefix);
   return {
     app,
     middleware: compose(app.middleware),
     handleUpgrade(req, socket, head) {
+      if (liveView(req, socket, head)) return;
       const outcome = upgrades?.handleUpgrade(req, socket, head) ?? false;
       if (outcome === true) return;
       const path = (req.url ?? '/').split('?')[0];

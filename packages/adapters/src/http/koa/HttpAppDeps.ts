@@ -1,5 +1,6 @@
 import type { DomainError } from '@browserdeck/domain';
 import type { Logger } from 'pino';
+import type { LiveViewHub } from '../../browsers/live-view/LiveViewHub.ts';
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import type { BrowserbaseContextRouteDeps } from './browserbase-compat/browserbaseContextRoutes.ts';
 import type { AgentRouteDeps } from './routes/agentRoutes.ts';
@@ -65,4 +66,15 @@ export interface HttpAppDeps {
   /** Request counts and latencies are recorded here and served at `/metrics`; a private one when absent. */
   metrics?: MetricsRegistry | undefined;
   settings?: HttpSettings | undefined;
+  /**
+   * Where clients reach this API, with the prefix a host mounts it under (e.g.
+   * `https://app.example.com/browserdeck`): the live-view URLs of `…/debug` are built from it.
+   * Default `http://127.0.0.1:3000`.
+   */
+  publicUrl?: string | undefined;
+  /**
+   * Shows sessions' browsers live over CDP (http-api.md §14), for a provider without live URLs of its
+   * own. Without one, such a provider's `…/debug` answers 501 and live-view WebSockets are refused.
+   */
+  liveView?: LiveViewHub | undefined;
 }

@@ -30,6 +30,7 @@ const KEY_ACCESS: Readonly<Record<string, 'work' | 'user'>> = {
   getSession: 'work',
   releaseSession: 'work',
   getSessionLogs: 'work',
+  getSessionLiveUrls: 'work',
   createAgent: 'work',
   listAgents: 'work',
   getAgent: 'work',

@@ -215,10 +215,34 @@ describe('the Browserbase-compatible API', () => {
     expect(res.headers.get('retry-after')).toBe('7');
   });
 
-  it('answers the live-view URLs with 501 until the live view exists', async () => {
-    const session = (await (await bb('POST', '/v1/sessions', {})).json()) as { id: string };
+  it('answers the live-view URLs of §5’s debug, in Browserbase’s shape', async () => {
+    const session = (await (await bb('POST', '/v1/sessions', {})).json()) as {
+      id: string;
+      connectUrl: string;
+    };
     const debug = await bb('GET', `/v1/sessions/${session.id}/debug`);
-    expect(debug.headers.get('x-should-retry')).toBe('false');
-    await expectBrowserbaseError(debug, 501, /live view/);
+    expect(debug.status, await debug.clone().text()).toBe(200);
+    const live = (await debug.json()) as Record<string, unknown>;
+    const page = `${t.baseUrl}/v1/live/${session.id}?token=`;
+    expect(live).toEqual({
+      debuggerUrl: expect.stringMatching(/token=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/),
+      debuggerFullscreenUrl: `${live.debuggerUrl}&fullscreen=true`,
+      wsUrl: session.connectUrl,
+      pages: [expect.objectContaining({ id: expect.any(String), url: expect.any(String) })],
+    });
+    expect(String(live.debuggerUrl).startsWith(page)).toBe(true);
+    // The page opens with it, as §14 says.
+    expect((await fetch(String(live.debuggerFullscreenUrl))).status).toBe(200);
+  });
+
+  it('refuses the live-view URLs of an ended session (410) and of an unknown one (404), in Browserbase’s shape', async () => {
+    const session = (await (await bb('POST', '/v1/sessions', {})).json()) as { id: string };
+    expect((await bb('POST', `/v1/sessions/${session.id}`, { status: 'REQUEST_RELEASE' })).status).toBe(200);
+    await expectBrowserbaseError(await bb('GET', `/v1/sessions/${session.id}/debug`), 410, /ended/);
+    await expectBrowserbaseError(
+      await bb('GET', '/v1/sessions/00000000-0000-7000-8000-000000000000/debug'),
+      404,
+      /not found/,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import type { LiveUrlDeps } from '../live-view/presentLiveUrls.ts';
 import type { SessionRouteDeps } from '../routes/sessionRoutes.ts';
 import type { AnyRoute } from '../routing/RouteDefinition.ts';
 import { type BrowserbaseContextRouteDeps, browserbaseContextRoutes } from './browserbaseContextRoutes.ts';
@@ -13,6 +14,8 @@ export interface BrowserbaseCompatDeps {
   sessions: SessionRouteDeps;
   projects: Omit<BrowserbaseProjectRouteDeps, 'stats'>;
   contexts: BrowserbaseContextRouteDeps;
+  /** Where the live-view links of `/v1/sessions/{id}/debug` point. */
+  live?: LiveUrlDeps | undefined;
 }
 
 /**
@@ -25,7 +28,7 @@ export function browserbaseCompatRoutes(
   settings: BrowserbaseProjectSettings = { concurrency: null },
 ): AnyRoute[] {
   return [
-    ...browserbaseSessionRoutes({ ...deps.sessions, contexts: deps.contexts }),
+    ...browserbaseSessionRoutes({ ...deps.sessions, contexts: deps.contexts, live: deps.live ?? {} }),
     ...browserbaseProjectRoutes({ ...deps.projects, stats: deps.sessions.stats }, settings),
     ...browserbaseContextRoutes(deps.contexts),
   ];

@@ -1,12 +1,12 @@
 import {
   type GetContext,
   NotFoundError,
-  NotImplementedError,
   SESSION_LIST_MAX_LIMIT,
   SESSION_LOGS_MAX_LIMIT,
   type SessionRequest,
 } from '@browserdeck/domain';
 import { z } from 'zod';
+import { type LiveUrlDeps, presentLiveUrls } from '../live-view/presentLiveUrls.ts';
 import type { SessionRouteDeps } from '../routes/sessionRoutes.ts';
 import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
 import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
@@ -23,6 +23,8 @@ import { keyProject } from './requireApiKey.ts';
 export interface BrowserbaseSessionRouteDeps extends SessionRouteDeps {
   /** A context must exist before a session opens it, as at Browserbase. */
   contexts: { get: Pick<GetContext, 'execute'> };
+  /** Where the live-view links of `/debug` point (§5's `…/debug` answers the same). */
+  live: LiveUrlDeps;
 }
 
 /** Sessions the list answers at most, newest first (Browserbase's list is one unpaged array). */
@@ -161,14 +163,13 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       operationId: 'browserbaseSessionDebug',
       summary: 'Live-view URLs of a session (Browserbase)',
       params: browserbaseIdParams,
+      // Browserbase's URL lifetime: ours is the token's (an hour), and is not shortened on request.
       query: z.object({ expiresIn: z.string().optional() }),
-      responses: { 200: { description: 'The live-view URLs.' } },
+      responses: { 200: { description: 'The live-view URLs (§5’s `…/debug` answer).' } },
       handle: async ({ caller, params }) => {
         const sessionId = sessionIdOf(params.id);
-        await deps.get.execute({ caller, projectId: keyProject(caller), sessionId, refresh: false });
-        throw new NotImplementedError(
-          'The live view (debug URLs) is not built yet; connect with connectUrl and drive the browser over CDP.',
-        );
+        const view = await deps.liveView.execute({ caller, projectId: keyProject(caller), sessionId });
+        return { status: 200, body: await presentLiveUrls(view, deps.live) };
       },
     }),
   ];

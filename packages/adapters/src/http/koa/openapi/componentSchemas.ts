@@ -12,6 +12,7 @@ import { FieldErrorSchema, ProblemSchema, StatusSchema } from '../schemas/common
 import { ProjectSchema } from '../schemas/projectSchemas.ts';
 import {
   LogEntrySchema,
+  SessionLiveUrlsSchema,
   SessionLogsSchema,
   SessionPageSchema,
   SessionSchema,
@@ -38,6 +39,7 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   SessionStats: SessionStatsSchema,
   SessionLogPage: SessionLogsSchema,
   LogEntry: LogEntrySchema,
+  SessionLiveUrls: SessionLiveUrlsSchema,
   Agent: AgentSchema,
   ApiKey: ApiKeySchema,
   CreatedApiKey: CreatedApiKeySchema,

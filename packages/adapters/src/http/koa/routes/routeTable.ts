@@ -1,6 +1,7 @@
 import type { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
 import { browserbaseCompatRoutes } from '../browserbase-compat/browserbaseCompatRoutes.ts';
 import type { HttpAppDeps } from '../HttpAppDeps.ts';
+import { liveViewRoutes } from '../live-view/liveViewRoutes.ts';
 import { buildOpenApiDocument } from '../openapi/buildOpenApiDocument.ts';
 import type { OpenApiDocument } from '../openapi/OpenApiDocument.ts';
 import { renderDocsHtml } from '../openapi/renderDocsHtml.ts';
@@ -24,6 +25,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
     document ??= buildOpenApiDocument(table);
     return document;
   };
+  const live = { publicUrl: deps.publicUrl, hub: deps.liveView };
   table.push(
     ...operationalRoutes({
       checkReadiness: deps.database.checkReadiness,
@@ -34,10 +36,14 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
     }),
     ...authRoutes(deps.useCases.auth),
     ...projectRoutes(deps.useCases.projects),
-    ...sessionRoutes(deps.useCases.sessions, deps.providerName),
+    ...sessionRoutes(deps.useCases.sessions, deps.providerName, live),
     ...agentRoutes(deps.useCases.agents, deps.providerName),
     ...apiKeyRoutes(deps.useCases.apiKeys),
-    ...browserbaseCompatRoutes(deps.useCases),
+    ...browserbaseCompatRoutes({ ...deps.useCases, live }),
+    ...liveViewRoutes({
+      openLiveView: deps.useCases.sessions.openLiveView,
+      corsOrigins: deps.settings?.corsOrigins ?? [],
+    }),
   );
   return table;
 }

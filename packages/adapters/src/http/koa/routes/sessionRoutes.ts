@@ -2,12 +2,15 @@ import {
   type Caller,
   type CreateSession,
   type GetSession,
+  type GetSessionLiveView,
   type GetSessionLogs,
   type GetSessionStats,
   type ListSessions,
+  type OpenLiveView,
   type ReleaseSession,
   STATS_SERIES_MAX_BUCKETS,
 } from '@browserdeck/domain';
+import { type LiveUrlDeps, presentLiveUrls } from '../live-view/presentLiveUrls.ts';
 import { presentSession } from '../presenters/presentSession.ts';
 import { presentSessionStats } from '../presenters/presentSessionStats.ts';
 import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
@@ -16,6 +19,7 @@ import {
   CreateSessionBody,
   IdempotencyHeaders,
   ListSessionsQuery,
+  SessionLiveUrlsSchema,
   SessionLogsQuery,
   SessionLogsSchema,
   SessionPageSchema,
@@ -34,6 +38,10 @@ export interface SessionRouteDeps {
   release: Pick<ReleaseSession, 'execute'>;
   logs: Pick<GetSessionLogs, 'execute'>;
   stats: Pick<GetSessionStats, 'execute'>;
+  /** The live-view URLs (`…/debug`, http-api.md §14). */
+  liveView: Pick<GetSessionLiveView, 'execute'>;
+  /** Admits a live-view viewer by its token (the page and its WebSocket). */
+  openLiveView: Pick<OpenLiveView, 'execute'>;
 }
 
 const TAG = 'Sessions';
@@ -43,8 +51,13 @@ const PROVIDER_ERRORS = ['provider_error', 'provider_unavailable', 'provider_tim
 /**
  * `/v1/{provider}/projects/{project_id}/sessions`: cloud-browser sessions of one of the caller's
  * projects (http-api.md §5). `{provider}` is `providerName` or `cloudbrowser`; anything else is a 404.
+ * `live` is where the live-view links of `…/debug` point (http-api.md §14).
  */
-export function sessionRoutes(deps: SessionRouteDeps, providerName: string): AnyRoute[] {
+export function sessionRoutes(
+  deps: SessionRouteDeps,
+  providerName: string,
+  live: LiveUrlDeps = {},
+): AnyRoute[] {
   const pathValues = providerPathValues(providerName);
   const scope = { tag: TAG, auth: true as const, pathValues };
   const ids = (params: { project_id: string }, caller: Caller) => ({
@@ -206,6 +219,35 @@ export function sessionRoutes(deps: SessionRouteDeps, providerName: string): Any
           ...query,
         }),
       }),
+    }),
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: `${BASE}/{session_id}/debug`,
+      operationId: 'getSessionLiveUrls',
+      summary: 'Live-view URLs of a running session',
+      description:
+        'Browserbase’s `SessionLiveURLs` shape. `debuggerFullscreenUrl` opens a page that shows the ' +
+        'browser live and forwards mouse, wheel and keyboard input (append `&readOnly=true` to only ' +
+        'watch); `pages` has the same per tab. The URLs carry a token for this one session that ' +
+        'expires after an hour and stops working when the session ends; `wsUrl` is the session’s CDP ' +
+        '`connectUrl`. A provider with live URLs of its own (Browserbase) answers those.',
+      params: sessionParams,
+      responses: {
+        200: { description: 'The live-view URLs.', schema: SessionLiveUrlsSchema },
+      },
+      errors: [
+        'not_found',
+        'session_ended',
+        'session_on_other_instance',
+        'not_implemented',
+        'provider_rate_limited',
+        ...PROVIDER_ERRORS,
+      ],
+      handle: async ({ caller, params }) => {
+        const view = await deps.liveView.execute({ ...ids(params, caller), sessionId: params.session_id });
+        return { status: 200, body: await presentLiveUrls(view, live) };
+      },
     }),
   ];
 }

@@ -180,3 +180,25 @@ export const SessionStatsSchema = z.object({
     description: 'Only with interval: every bucket from `from` to `to`, oldest first, empty ones as zeros.',
   }),
 });
+
+/** One tab in `SessionLiveUrlsSchema`. */
+const LivePageSchema = z.object({
+  id: z.string().meta({ description: 'The tab’s CDP target id.' }),
+  url: z.string(),
+  title: z.string(),
+  faviconUrl: z.string().meta({ description: 'Empty when the tab has none we know of.' }),
+  debuggerUrl: z.string().meta({ description: 'The live view of this tab.' }),
+  debuggerFullscreenUrl: z.string().meta({ description: 'The same, without the tab bar.' }),
+});
+
+/** `GET …/sessions/{session_id}/debug` response (http-api.md §14; Browserbase's `SessionLiveURLs`). */
+export const SessionLiveUrlsSchema = z.object({
+  debuggerUrl: z.string().meta({ description: 'The live view, with a tab bar.' }),
+  debuggerFullscreenUrl: z.string().meta({
+    description: 'The live view alone, for embedding; append `&readOnly=true` to only watch.',
+  }),
+  wsUrl: z
+    .string()
+    .meta({ description: 'A CDP WebSocket URL of the browser (Browserdeck’s: the connectUrl).' }),
+  pages: z.array(LivePageSchema),
+});

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { FixedWindowRateLimiter, type IdentityProvider } from '@browserdeck/domain';
@@ -16,9 +17,12 @@ import {
 } from '@browserdeck/domain/testing';
 import type Koa from 'koa';
 import { pino } from 'pino';
+import type { LiveViewHub } from '../../../browsers/live-view/LiveViewHub.ts';
 import { createBrowserdeck } from '../../../composition/createBrowserdeck.ts';
 import { createHttpApp } from '../createHttpApp.ts';
 import type { HttpAppDeps, HttpDatabaseHooks, HttpSettings, HttpUseCases } from '../HttpAppDeps.ts';
+import { liveViewUpgradeHandler } from '../live-view/liveViewUpgradeHandler.ts';
+import { FakeLiveViewHub } from './FakeLiveViewHub.ts';
 
 /** Where each use case a test may replace sits in `HttpAppDeps.useCases`. */
 const USE_CASE_SLOTS = {
@@ -41,6 +45,8 @@ const USE_CASE_SLOTS = {
   releaseSession: ['sessions', 'release'],
   getSessionLogs: ['sessions', 'logs'],
   getSessionStats: ['sessions', 'stats'],
+  getSessionLiveView: ['sessions', 'liveView'],
+  openLiveView: ['sessions', 'openLiveView'],
   createAgent: ['agents', 'create'],
   listAgents: ['agents', 'list'],
   getAgent: ['agents', 'get'],
@@ -84,6 +90,8 @@ export interface TestAppOptions<I extends IdentityProvider = InMemoryIdentityPro
   providerName?: string;
   /** The fake provider's regions, the first being the default. Default: Browserbase's four. */
   regions?: readonly string[];
+  /** The live-view hub (http-api.md §14); default a `FakeLiveViewHub`; null for none (`debug` is then 501). */
+  liveView?: LiveViewHub | null;
 }
 
 /** What `request` sends: `json` becomes a JSON body, `token` a bearer header. */
@@ -116,6 +124,8 @@ export interface TestApp<I extends IdentityProvider = InMemoryIdentityProvider> 
   idempotency: InMemoryIdempotencyStore;
   /** The cloud-browser provider: records every call, can be told to fail the next one. */
   provider: FakeBrowserProvider;
+  /** The live-view hub the app serves viewers with, if any. */
+  liveView: LiveViewHub | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Array<Record<string, unknown>>;
   /** Every log line as written, for "this secret never appears" checks. */
@@ -165,6 +175,11 @@ export async function createTestApp(
   });
   const logger = pino({ level: 'debug' }, sink);
   const { checkReadiness, translateError, requestScope, ...rest } = options.overrides ?? {};
+  // Listening first, so the app's public URL (the live-view links) is where it really is.
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browserdeck = await createBrowserdeck({
     database: {
       storage: {
@@ -185,12 +200,19 @@ export async function createTestApp(
     logger,
     clock,
     ids,
+    publicUrl: baseUrl,
   });
-  const deps = withOverrides(browserdeck.http.deps, { checkReadiness, translateError, requestScope }, rest);
+  const liveView = options.liveView === undefined ? new FakeLiveViewHub() : (options.liveView ?? undefined);
+  const deps = {
+    ...withOverrides(browserdeck.http.deps, { checkReadiness, translateError, requestScope }, rest),
+    liveView,
+  };
   const app = createHttpApp(deps);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const liveViewUpgrade = liveViewUpgradeHandler(deps, '');
+  server.on('request', app.callback());
+  server.on('upgrade', (req, socket, head) => {
+    if (!liveViewUpgrade(req, socket, head)) browserdeck.http.handleUpgrade(req, socket, head);
+  });
 
   const request = (path: string, init: TestRequestInit = {}): Promise<Response> => {
     const { json, token, ...rest } = init;
@@ -228,6 +250,7 @@ export async function createTestApp(
       server.closeAllConnections();
       server.close((error) => (error ? reject(error) : resolve()));
     });
+    await liveView?.close();
     await browserdeck.close();
   };
 
@@ -244,6 +267,7 @@ export async function createTestApp(
     apiKeys,
     idempotency,
     provider,
+    liveView,
     logs,
     rawLogs,
     request,
