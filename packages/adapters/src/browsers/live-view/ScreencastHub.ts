@@ -1,0 +1,131 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type Logger, silentLogger } from '@browserdeck/domain';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { CdpCapability } from '../ProviderCapabilities.ts';
+import { LiveCdpClient } from './LiveCdpClient.ts';
+import { LiveSession } from './LiveSession.ts';
+import { LiveViewer, VIEWER_CLOSE } from './LiveViewer.ts';
+import type { LivePage, LiveViewerOptions, LiveViewHub } from './LiveViewHub.ts';
+import { MAX_VIEWER_MESSAGE_BYTES } from './parseViewerMessage.ts';
+
+/** How often viewers are pinged; one that has not answered the previous ping is cut. */
+const HEARTBEAT_MS = 30_000;
+/** How long `close` waits for viewers to answer their close frames. */
+const CLOSE_GRACE_MS = 1_000;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The live view over CDP screencasts (http-api.md §14), for any provider with the `cdp` capability:
+ * per browser session a `LiveSession` (one CDP connection while someone watches), per watched tab
+ * one shared `TabScreencast`. Viewers are WebSockets (`ws`, handshakes only): the server sends
+ * binary frames (`encodeFrame`), `{ type: 'pages', pages, current }` and `{ type: 'ended' }`; a
+ * viewer sends `select`, and unless read-only, mouse, wheel, key and text input, which become
+ * `Input.*` commands and nothing else. A message that is not one of these closes the viewer (1008).
+ */
+export class ScreencastHub implements LiveViewHub {
+  private readonly cdp: CdpCapability;
+  private readonly logger: Logger;
+  private readonly sessions = new Map<string, LiveSession>();
+  private readonly sockets = new Set<WebSocket>();
+  private readonly alive = new WeakSet<WebSocket>();
+  private readonly server = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_VIEWER_MESSAGE_BYTES,
+    // Frames are JPEG: compressing them again costs CPU and saves nothing.
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
+  private readonly heartbeat: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(deps: { cdp: CdpCapability; logger?: Logger }) {
+    this.cdp = deps.cdp;
+    this.logger = deps.logger ?? silentLogger;
+    this.heartbeat = setInterval(() => this.ping(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  async pages(providerSessionId: string): Promise<LivePage[] | null> {
+    const live = this.sessions.get(providerSessionId);
+    if (live && (await live.ready())) return live.listPages();
+    const client = await LiveCdpClient.open(this.cdp, providerSessionId, {
+      onEvent: () => {},
+      onClose: () => {},
+    });
+    if (!client) return null;
+    try {
+      const { targetInfos } = await client.send('Target.getTargets');
+      const infos = Array.isArray(targetInfos) ? (targetInfos as Array<Record<string, unknown>>) : [];
+      return infos
+        .filter((t) => t.type === 'page' && typeof t.targetId === 'string')
+        .map((t) => ({
+          id: t.targetId as string,
+          url: typeof t.url === 'string' ? t.url : '',
+          title: typeof t.title === 'string' ? t.title : '',
+          faviconUrl: '',
+        }));
+    } catch {
+      return null;
+    } finally {
+      client.close();
+    }
+  }
+
+  serveViewer(req: IncomingMessage, socket: Duplex, head: Buffer, options: LiveViewerOptions): void {
+    if (this.closed) {
+      socket.destroy();
+      return;
+    }
+    this.server.handleUpgrade(req, socket, head, (ws) => {
+      if (this.closed) {
+        ws.close(VIEWER_CLOSE.goingAway, 'The server is shutting down.');
+        return;
+      }
+      this.sockets.add(ws);
+      this.alive.add(ws);
+      ws.on('pong', () => this.alive.add(ws));
+      ws.on('close', () => this.sockets.delete(ws));
+      this.session(options.providerSessionId).addViewer(new LiveViewer(ws, options.readOnly), options.pageId);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    for (const live of [...this.sessions.values()]) live.finish('shutdown');
+    this.sessions.clear();
+    // Their close frames get a moment to go out; a viewer that does not answer is cut.
+    const deadline = Date.now() + CLOSE_GRACE_MS;
+    while (this.sockets.size > 0 && Date.now() < deadline) await pause(20);
+    for (const ws of this.sockets) ws.terminate();
+    this.sockets.clear();
+  }
+
+  private session(providerSessionId: string): LiveSession {
+    const known = this.sessions.get(providerSessionId);
+    if (known && !known.done) return known;
+    const live = new LiveSession({
+      providerSessionId,
+      cdp: this.cdp,
+      logger: this.logger,
+      onDone: (done) => {
+        if (this.sessions.get(providerSessionId) === done) this.sessions.delete(providerSessionId);
+      },
+    });
+    this.sessions.set(providerSessionId, live);
+    return live;
+  }
+
+  private ping(): void {
+    for (const ws of this.sockets) {
+      if (!this.alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      this.alive.delete(ws);
+      ws.ping();
+    }
+  }
+}
