@@ -1,0 +1,76 @@
+import type { User } from '../api/types.ts';
+import { Link } from '../components/Link.tsx';
+import { AgentEditorScreen } from '../screens/AgentEditorScreen.tsx';
+import { AgentsScreen } from '../screens/AgentsScreen.tsx';
+import { ApiKeysScreen } from '../screens/ApiKeysScreen.tsx';
+import { AuthScreen } from '../screens/AuthScreen.tsx';
+import { ProjectFrame } from '../screens/ProjectFrame.tsx';
+import { ProjectsScreen } from '../screens/ProjectsScreen.tsx';
+import { SessionDetailScreen } from '../screens/SessionDetailScreen.tsx';
+import { SessionsScreen } from '../screens/SessionsScreen.tsx';
+import { StatsScreen } from '../screens/StatsScreen.tsx';
+import type { Route } from './routes.ts';
+
+/** Props of `Screen`. */
+export interface ScreenProps {
+  route: Route;
+  notice: string | undefined;
+  onSignedIn: (user: User) => void;
+}
+
+/** The screen of a route. */
+export function Screen({ route, notice, onSignedIn }: ScreenProps) {
+  switch (route.name) {
+    case 'signin':
+    case 'signup':
+      return <AuthScreen key={route.name} mode={route.name} notice={notice} onSignedIn={onSignedIn} />;
+    case 'projects':
+      return <ProjectsScreen />;
+    case 'sessions':
+      return (
+        <ProjectFrame projectId={route.projectId} tab="sessions">
+          {() => <SessionsScreen projectId={route.projectId} status={route.status} offset={route.offset} />}
+        </ProjectFrame>
+      );
+    case 'session':
+      return (
+        <ProjectFrame projectId={route.projectId} tab="sessions">
+          {() => <SessionDetailScreen projectId={route.projectId} sessionId={route.sessionId} />}
+        </ProjectFrame>
+      );
+    case 'stats':
+      return (
+        <ProjectFrame projectId={route.projectId} tab="stats">
+          {() => <StatsScreen projectId={route.projectId} />}
+        </ProjectFrame>
+      );
+    case 'agents':
+      return (
+        <ProjectFrame projectId={route.projectId} tab="agents">
+          {() => <AgentsScreen projectId={route.projectId} />}
+        </ProjectFrame>
+      );
+    case 'agent':
+      return (
+        <ProjectFrame projectId={route.projectId} tab="agents">
+          {() => <AgentEditorScreen projectId={route.projectId} agentId={route.agentId} />}
+        </ProjectFrame>
+      );
+    case 'apiKeys':
+      return (
+        <ProjectFrame projectId={route.projectId} tab="apiKeys">
+          {() => <ApiKeysScreen projectId={route.projectId} />}
+        </ProjectFrame>
+      );
+    case 'notFound':
+      return (
+        <>
+          <h1 tabIndex={-1}>Page not found</h1>
+          <p>
+            There is no console page at this address.{' '}
+            <Link to={{ name: 'projects' }}>Go to your projects</Link>.
+          </p>
+        </>
+      );
+  }
+}

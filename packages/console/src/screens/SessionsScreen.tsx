@@ -1,0 +1,141 @@
+import { useState } from 'preact/hooks';
+import { SESSION_STATUSES, type SessionStatus } from '../api/types.ts';
+import { useConsole } from '../app/ConsoleContext.ts';
+import { navigate } from '../app/navigation.ts';
+import { useResource } from '../app/useResource.ts';
+import { formatTime } from '../components/formatting.ts';
+import { Link } from '../components/Link.tsx';
+import { ProblemAlert } from '../components/ProblemAlert.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { StartSessionForm } from './StartSessionForm.tsx';
+
+/** Sessions a page shows. */
+export const PAGE_SIZE = 20;
+/** How often the list is loaded again while the page is visible. */
+export const SESSIONS_POLL_MS = 3000;
+
+/** Props of `SessionsScreen`. */
+export interface SessionsScreenProps {
+  projectId: string;
+  status: SessionStatus | undefined;
+  offset: number;
+}
+
+/**
+ * A project's sessions, newest first: filtered by status, paged by `limit`/`offset`, loaded again
+ * every few seconds while visible; and the form that starts one (http-api.md §5).
+ */
+export function SessionsScreen({ projectId, status, offset }: SessionsScreenProps) {
+  const { api } = useConsole();
+  const [updatedAt, setUpdatedAt] = useState<Date | undefined>(undefined);
+  const sessions = useResource(
+    async () => {
+      const page = await api.sessions.list(projectId, { status, limit: PAGE_SIZE, offset });
+      setUpdatedAt(new Date());
+      return page;
+    },
+    `${projectId}|${status ?? ''}|${offset}`,
+    SESSIONS_POLL_MS,
+  );
+  const page = sessions.data;
+  const go = (next: { status?: SessionStatus | undefined; offset?: number }) =>
+    navigate({
+      name: 'sessions',
+      projectId,
+      status: 'status' in next ? next.status : status,
+      offset: next.offset ?? 0,
+    });
+
+  return (
+    <>
+      <h1 tabIndex={-1}>Sessions</h1>
+      <StartSessionForm projectId={projectId} onStarted={sessions.reload} />
+      <section aria-labelledby="session-list" class="panel">
+        <div class="section-head">
+          <h2 id="session-list">Session list</h2>
+          <div class="field field-inline">
+            <label for="status-filter">Status</label>
+            <select
+              id="status-filter"
+              value={status ?? ''}
+              onChange={(e) =>
+                go({ status: (e.currentTarget.value || undefined) as SessionStatus | undefined })
+              }
+            >
+              <option value="">All</option>
+              {SESSION_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <ProblemAlert error={sessions.error} />
+        {page ? (
+          page.sessions.length === 0 ? (
+            <p class="empty">{status ? `No ${status} sessions.` : 'No sessions yet: start one above.'}</p>
+          ) : (
+            <div class="table-wrap">
+              <table class="sessions">
+                <caption class="visually-hidden">Sessions, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Ended</th>
+                    <th scope="col">Region</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.sessions.map((session) => (
+                    <tr key={session.id}>
+                      <td>
+                        <Link to={{ name: 'session', projectId, sessionId: session.id }}>{session.name}</Link>
+                      </td>
+                      <td>
+                        <StatusBadge status={session.status} />
+                      </td>
+                      <td>{formatTime(session.createdAt)}</td>
+                      <td>{formatTime(session.endedAt)}</td>
+                      <td>{session.region ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        ) : sessions.loading ? (
+          <p aria-busy="true">Loading sessions…</p>
+        ) : null}
+        {page ? (
+          <nav aria-label="Pages" class="pager">
+            <p>
+              {page.total === 0
+                ? '0 sessions'
+                : `${Math.min(page.offset + 1, page.total)}–${Math.min(page.offset + page.sessions.length, page.total)} of ${page.total}`}
+              {updatedAt ? <span class="meta"> · updated {updatedAt.toLocaleTimeString()}</span> : null}
+            </p>
+            <button
+              type="button"
+              class="secondary"
+              disabled={offset === 0}
+              onClick={() => go({ offset: Math.max(0, offset - PAGE_SIZE) })}
+            >
+              Previous page
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              disabled={offset + PAGE_SIZE >= page.total}
+              onClick={() => go({ offset: offset + PAGE_SIZE })}
+            >
+              Next page
+            </button>
+          </nav>
+        ) : null}
+      </section>
+    </>
+  );
+}
