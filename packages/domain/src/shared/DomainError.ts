@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'identity_unavailable',
   'database_unavailable',
   'request_timeout',
+  'console_unavailable',
   'not_implemented',
   'internal',
 ] as const;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { LiveViewHub } from '../../browsers/live-view/LiveViewHub.ts';
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import type { BrowserbaseContextRouteDeps } from './browserbase-compat/browserbaseContextRoutes.ts';
+import type { ConsoleSettings } from './console/ConsoleSettings.ts';
 import type { AgentRouteDeps } from './routes/agentRoutes.ts';
 import type { ApiKeyRouteDeps } from './routes/apiKeyRoutes.ts';
 import type { AuthRouteDeps } from './routes/authRoutes.ts';
@@ -50,6 +51,11 @@ export interface HttpSettings {
    * (`separate`: no, `createMetricsApp` does, on another address). Default: served here, open.
    */
   metricsEndpoint?: MetricsEndpointOptions | undefined;
+  /**
+   * The web console at `/console` (docs/console.md): the installed `@browserdeck/console` build by
+   * default, a built console elsewhere with `{ dir }`, or not served with `false`.
+   */
+  console?: ConsoleSettings | false | undefined;
 }
 
 /** Everything the Koa app needs, grouped: use cases by feature, the database hooks, settings. */

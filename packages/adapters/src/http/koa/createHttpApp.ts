@@ -1,6 +1,7 @@
 import { AuthError } from '@browserdeck/domain';
 import Koa from 'koa';
 import { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
+import { consoleMiddleware } from './console/consoleMiddleware.ts';
 import type { HttpAppDeps, HttpDatabaseHooks, HttpUseCases } from './HttpAppDeps.ts';
 import { cors } from './middleware/cors.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
@@ -45,7 +46,9 @@ export const REDACTED_LOG_PATHS = SECRET_KEYS.flatMap((key) => [
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const metrics = deps.metrics ?? new MetricsRegistry();
   const routes = buildRouteTable({ ...deps, metrics });
+  const webConsole = consoleMiddleware(deps);
   return composeApp({ ...deps, metrics }, routes, (app) => {
+    if (webConsole) app.use(webConsole);
     app.use(cors(deps.settings?.corsOrigins ?? []));
     const { requestScope } = deps.database;
     if (requestScope) app.use((_ctx, next) => requestScope(() => next().then(() => undefined)));

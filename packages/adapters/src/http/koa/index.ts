@@ -1,3 +1,8 @@
+export type { ConsoleSettings } from './console/ConsoleSettings.ts';
+export {
+  BROWSERBASE_LIVE_VIEW_ORIGIN,
+  consoleContentSecurityPolicy,
+} from './console/consoleContentSecurityPolicy.ts';
 export { createHttpApp, createMetricsApp, type MetricsAppDeps, REDACTED_LOG_PATHS } from './createHttpApp.ts';
 export { ERROR_STATUS, type ErrorStatus } from './errors/errorStatus.ts';
 export { refuseUpgrade } from './errors/refuseUpgrade.ts';

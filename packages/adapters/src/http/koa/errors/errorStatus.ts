@@ -40,6 +40,7 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   identity_unavailable: { status: 503, title: 'Identity provider unavailable' },
   database_unavailable: { status: 503, title: 'Database unavailable' },
   request_timeout: { status: 503, title: 'Request timeout' },
+  console_unavailable: { status: 503, title: 'Console unavailable' },
   not_implemented: { status: 501, title: 'Not implemented' },
   internal: { status: 500, title: 'Internal error' },
 };
