@@ -57,7 +57,10 @@ afterEach(async () => {
 });
 
 async function app(options: TestAppOptions = {}): Promise<TestApp> {
-  const started = await createTestApp({ ...options, overrides: { console: { dir: dist }, ...options.overrides } });
+  const started = await createTestApp({
+    ...options,
+    overrides: { console: { dir: dist }, ...options.overrides },
+  });
   t = started;
   return started;
 }
