@@ -154,6 +154,25 @@ export function describeStatsSeriesContract(context: StatsSeriesContractContext)
       });
     });
 
+    it('counts whole buckets between a long session’s first and last, and nothing after it ends on an edge', async () => {
+      const sessions = await setUp();
+      const ran = (startedAt: Date, endedAt: Date) =>
+        session({ status: 'COMPLETED', createdAt: startedAt, startedAt, endedAt });
+      await sessions.add(ran(at(9, 30), at(14))); // whole 10:00 to 13:00, then ends on 14:00
+      await sessions.add(ran(at(10, 15), at(13, 45))); // 2700, 3600, 3600, 2700
+      await sessions.add(ran(at(11), at(17))); // whole from 11:00 past the window's end
+      const series = await sessions.statsSeries(P1, hours(at(10), at(16)));
+      expect(seconds(series)).toEqual([
+        3600 + 2700,
+        3600 + 3600 + 3600,
+        3600 + 3600 + 3600,
+        3600 + 2700 + 3600,
+        3600,
+        3600,
+      ]);
+      expect(series.map((b) => b.completed)).toEqual([0, 0, 0, 1, 1, 0]);
+    });
+
     it('adds up to the browser time of stats() over a window that holds every session', async () => {
       const sessions = await setUp();
       const ran = (status: SessionStatus, startedAt: Date, endedAt: Date | null) =>

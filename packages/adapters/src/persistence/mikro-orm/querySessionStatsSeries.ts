@@ -20,16 +20,23 @@ interface SeriesRow {
   completed: unknown;
   errored: unknown;
   timedOut: unknown;
-  browserSec: unknown;
+  /** Browser time of the sessions that start or end inside the bucket, or start and end inside it. */
+  pieceSec: unknown;
+  /** +1 where sessions begin to cover whole buckets, −1 where they stop: a running sum counts them. */
+  spanning: unknown;
 }
 
 /**
  * The statement behind `querySessionStatsSeries` and its parameters (`?` placeholders), exposed so
- * that benchmarks can show its query plan. Three scans of the project's index entries, added up per
- * bucket: creations by `created_at` (a range of `(project_id, created_at, id)`), final statuses by
- * `ended_at` (the covering `(project_id, status, …, started_at, ended_at)` index), and browser time,
- * which is cut into one piece per bucket a session overlaps: a recursive CTE on SQLite, which has no
- * `generate_series`; `generate_series` over `date_bin` on PostgreSQL. Only non-empty buckets come back.
+ * that benchmarks can show its query plan. Index scans of the project's rows, added up per bucket:
+ * creations by `created_at` (a range of `(project_id, created_at, id)`), final statuses by
+ * `ended_at`, and browser time (both from the covering `(project_id, status, …, started_at,
+ * ended_at)` index). Each session's browser time inside the window, [a, e), becomes at most three
+ * rows whatever its length: the piece in its first bucket, the piece in its last, and a +1/−1 pair
+ * around the whole buckets between, which the caller sums up in bucket order. No set-returning
+ * function, so PostgreSQL estimates the rows it will see (a `generate_series` per session was
+ * estimated at 1,000 rows each, which priced the statement into JIT compilation: 25 ms instead of
+ * 3). Only non-empty buckets come back.
  */
 export function sessionStatsSeriesStatement(
   dialect: DatabaseDialect,
@@ -37,75 +44,55 @@ export function sessionStatsSeriesStatement(
   query: StatsSeriesQuery,
 ): { sql: string; params: SqlParam[] } {
   const { start, width, count } = statsSeriesBuckets(query);
-  const windowStart = new Date(start);
-  const windowEnd = new Date(start + count * width);
   const params: SqlParam[] = [];
   const bind = (value: SqlParam) => {
     params.push(value);
     return '?';
   };
-  if (dialect === 'sqlite') {
-    // Times are epoch milliseconds; better-sqlite3 binds numbers as doubles, hence the casts.
-    const w0 = () => bind(windowStart);
-    const w1 = () => bind(windowEnd);
-    const size = () => bind(width);
-    const now = () => bind(query.now);
-    const p = () => bind(projectId);
-    const sql = `with recursive pieces(b, a, e) as (
-        select cast((max(started_at, ${w0()}) - ${w0()}) / ${size()} as integer), max(started_at, ${w0()}),
-          min(coalesce(ended_at, ${now()}), ${w1()})
-        from browser_sessions
-        where project_id = ${p()} and started_at < ${w1()} and coalesce(ended_at, ${now()}) > max(started_at, ${w0()})
-        union all
-        select b + 1, ${w0()} + (b + 1) * ${size()}, e from pieces where ${w0()} + (b + 1) * ${size()} < e
-      )
-      select ${w0()} + b * ${size()} as "start", sum(created) as "created", sum(completed) as "completed",
-        sum(errored) as "errored", sum(timed_out) as "timedOut", coalesce(sum(ms), 0) / 1000.0 as "browserSec"
+  const sqlite = dialect === 'sqlite';
+  // SQLite keeps times as epoch milliseconds and better-sqlite3 binds numbers as doubles, hence the
+  // casts; PostgreSQL works on timestamptz and intervals, and `extract(epoch …)` runs once per bucket.
+  const w0 = () => (sqlite ? bind(new Date(start)) : `${bind(new Date(start))}::timestamptz`);
+  const w1 = () =>
+    sqlite ? bind(new Date(start + count * width)) : `${bind(new Date(start + count * width))}::timestamptz`;
+  const now = () => (sqlite ? bind(query.now) : `${bind(query.now)}::timestamptz`);
+  const project = () => (sqlite ? bind(projectId) : `${bind(projectId)}::uuid`);
+  const step = () => (sqlite ? bind(width) : PG_INTERVAL[query.interval]);
+  const bucketOf = (time: string) =>
+    sqlite
+      ? `${w0()} + cast((${time} - ${w0()}) / ${step()} as integer) * ${step()}`
+      : `date_bin(${step()}, ${time}, ${w0()})`;
+  const greatest = sqlite ? 'max' : 'greatest';
+  const least = sqlite ? 'min' : 'least';
+  const flag = (status: string) => (sqlite ? `status = '${status}'` : `(status = '${status}')::int`);
+  const none = (type: string) => (sqlite ? 'null' : `null::${type}`);
+  const sql = `with spans as (
+      select a, e, ${bucketOf('a')} as fa, ${bucketOf('e')} as fe
       from (
-        select cast((created_at - ${w0()}) / ${size()} as integer) as b, 1 as created, 0 as completed, 0 as errored,
-          0 as timed_out, null as ms
-        from browser_sessions where project_id = ${p()} and created_at >= ${w0()} and created_at < ${w1()}
-        union all
-        select cast((ended_at - ${w0()}) / ${size()} as integer), 0, status = 'COMPLETED', status = 'ERROR',
-          status = 'TIMED_OUT', null
+        select ${greatest}(started_at, ${w0()}) as a, ${least}(coalesce(ended_at, ${now()}), ${w1()}) as e
         from browser_sessions
-        where project_id = ${p()} and status in (${FINAL}) and ended_at >= ${w0()} and ended_at < ${w1()}
-        union all
-        select b, 0, 0, 0, 0, min(e, ${w0()} + (b + 1) * ${size()}) - a from pieces
-      ) as counted
-      group by b order by b`;
-    return { sql, params };
-  }
-  const step = PG_INTERVAL[query.interval];
-  const w0 = () => `${bind(windowStart)}::timestamptz`;
-  const w1 = () => `${bind(windowEnd)}::timestamptz`;
-  const now = () => `${bind(query.now)}::timestamptz`;
-  const p = () => `${bind(projectId)}::uuid`;
-  // Per row only timestamp arithmetic; `extract(epoch …)` runs once per bucket (see querySessionStats).
-  const sql = `with pieces as (
-      select g.b, least(s.e, g.b + ${step}) - greatest(s.a, g.b) as piece
-      from (
-        select greatest(started_at, ${w0()}) as a, least(coalesce(ended_at, ${now()}), ${w1()}) as e
-        from browser_sessions
-        where project_id = ${p()} and started_at < ${w1()}
-          and coalesce(ended_at, ${now()}) > greatest(started_at, ${w0()})
-      ) as s
-      cross join lateral generate_series(date_bin(${step}, s.a, ${w0()}), s.e, ${step}) as g(b)
-      where g.b < s.e
+        where project_id = ${project()} and started_at < ${w1()}
+          and coalesce(ended_at, ${now()}) > ${greatest}(started_at, ${w0()})
+      ) as overlapping
     )
     select bucket as "start", sum(created) as "created", sum(completed) as "completed", sum(errored) as "errored",
-      sum(timed_out) as "timedOut", coalesce(extract(epoch from sum(piece)), 0) as "browserSec"
+      sum(timed_out) as "timedOut", ${sqlite ? 'coalesce(sum(piece), 0) / 1000.0' : 'coalesce(extract(epoch from sum(piece)), 0)'} as "pieceSec",
+      coalesce(sum(spanning), 0) as "spanning"
     from (
-      select date_bin(${step}, created_at, ${w0()}) as bucket, 1 as created, 0 as completed, 0 as errored,
-        0 as timed_out, null::interval as piece
-      from browser_sessions where project_id = ${p()} and created_at >= ${w0()} and created_at < ${w1()}
+      select ${bucketOf('created_at')} as bucket, 1 as created, 0 as completed, 0 as errored, 0 as timed_out,
+        ${none('interval')} as piece, ${none('int')} as spanning
+      from browser_sessions where project_id = ${project()} and created_at >= ${w0()} and created_at < ${w1()}
       union all
-      select date_bin(${step}, ended_at, ${w0()}), 0, (status = 'COMPLETED')::int, (status = 'ERROR')::int,
-        (status = 'TIMED_OUT')::int, null
+      select ${bucketOf('ended_at')}, 0, ${flag('COMPLETED')}, ${flag('ERROR')}, ${flag('TIMED_OUT')}, null, null
       from browser_sessions
-      where project_id = ${p()} and status in (${FINAL}) and ended_at >= ${w0()} and ended_at < ${w1()}
+      where project_id = ${project()} and status in (${FINAL}) and ended_at >= ${w0()} and ended_at < ${w1()}
       union all
-      select b, 0, 0, 0, 0, piece from pieces
+      select fa, 0, 0, 0, 0, ${least}(e, fa + ${step()}) - a, null from spans
+      union all
+      select fe, 0, 0, 0, 0, e - fe, case when fe > fa + ${step()} then -1 else 0 end
+      from spans where e > fa + ${step()} and fe < ${w1()}
+      union all
+      select fa + ${step()}, 0, 0, 0, 0, null, 1 from spans where fe > fa + ${step()}
     ) as counted
     group by bucket order by bucket`;
   return { sql, params };
@@ -122,22 +109,29 @@ export async function querySessionStatsSeries(
 ): Promise<StatsBucket[]> {
   const { sql, params } = sessionStatsSeriesStatement(dialectOf(orm), projectId, query);
   const rows = await nativeSqlOf(orm).all<SeriesRow>(sql, params);
-  const series = emptyStatsSeries(query);
   const { start, width } = statsSeriesBuckets(query);
+  const series = emptyStatsSeries(query);
+  const filled = new Map<number, SeriesRow>();
   for (const row of rows) {
     const index = Math.round((sqlDate(row.start).getTime() - start) / width);
-    const bucket = series[index];
-    if (!bucket)
+    if (!series[index])
       throw new Error(`The stats series answered a bucket outside its window: ${String(row.start)}`);
-    // PostgreSQL answers bigint and numeric as strings.
-    series[index] = {
-      start: bucket.start,
-      created: Number(row.created),
-      completed: Number(row.completed),
-      errored: Number(row.errored),
-      timedOut: Number(row.timedOut),
-      browserSec: Number(row.browserSec),
-    };
+    filled.set(index, row);
   }
-  return series;
+  // PostgreSQL answers bigint and numeric as strings.
+  let spanning = 0;
+  return series.map((bucket, index) => {
+    const row = filled.get(index);
+    spanning += Number(row?.spanning ?? 0);
+    const pieceSec = Number(row?.pieceSec ?? 0);
+    if (!row && spanning === 0) return bucket;
+    return {
+      start: bucket.start,
+      created: Number(row?.created ?? 0),
+      completed: Number(row?.completed ?? 0),
+      errored: Number(row?.errored ?? 0),
+      timedOut: Number(row?.timedOut ?? 0),
+      browserSec: pieceSec + (spanning * width) / 1000,
+    };
+  });
 }
