@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Browserbase, {
-  APIError,
   AuthenticationError,
   BadRequestError,
   NotFoundError,
@@ -96,9 +95,16 @@ describe('the Browserbase SDK against npm start’s server (local Chromium)', ()
     expect(native.status).toBe(200);
     expect(await native.json()).toMatchObject({ id: session.id, status: 'RUNNING', provider: 'local' });
 
-    const debug = await bb.sessions.debug(session.id).catch((error: unknown) => error);
-    expect(debug).toBeInstanceOf(APIError);
-    expect((debug as APIError).status).toBe(501);
+    // The live view (§14): Browserdeck's viewer page with a token for this session; wsUrl is CDP.
+    const debug = await bb.sessions.debug(session.id);
+    const viewer = `${server.url}/v1/live/${session.id}?token=`;
+    expect(debug.debuggerUrl.startsWith(viewer)).toBe(true);
+    expect(debug.debuggerFullscreenUrl).toBe(`${debug.debuggerUrl}&fullscreen=true`);
+    expect(debug.wsUrl).toBe(session.connectUrl);
+    expect(debug.pages.map((p) => p.url)).toContain(page.url());
+    const livePage = await fetch(debug.debuggerFullscreenUrl);
+    expect(livePage.status).toBe(200);
+    expect(livePage.headers.get('content-type')).toMatch(/^text\/html/);
 
     const released = await bb.sessions.update(session.id, {
       status: 'REQUEST_RELEASE',
