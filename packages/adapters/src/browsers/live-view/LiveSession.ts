@@ -163,8 +163,13 @@ export class LiveSession {
   /** Shows a viewer the tab it asked for, or else the first tab, and tells it the tab list. */
   private place(viewer: LiveViewer, pageId: string | null): void {
     const first = this.pages.keys().next();
-    this.watch(viewer, pageId !== null && this.pages.has(pageId) ? pageId : first.done ? null : first.value);
-    viewer.sendPages(this.listPages());
+    this.show(viewer, pageId !== null && this.pages.has(pageId) ? pageId : first.done ? null : first.value);
+  }
+
+  /** Tells a viewer which tab it now watches, then moves it there (so it knows the frames that follow). */
+  private show(viewer: LiveViewer, pageId: string | null): void {
+    viewer.sendPages(this.listPages(), pageId);
+    this.watch(viewer, pageId);
   }
 
   /** Moves a viewer to a tab: the screencast it leaves stops if it was the last viewer. */
@@ -215,8 +220,8 @@ export class LiveSession {
       return;
     }
     if (message.type === 'select') {
-      if (this.pages.has(message.pageId)) this.watch(viewer, message.pageId);
-      viewer.sendPages(this.listPages());
+      if (this.pages.has(message.pageId)) this.show(viewer, message.pageId);
+      else viewer.sendPages(this.listPages());
       return;
     }
     if (!viewer.readOnly) this.forwardInput(viewer, message);
@@ -258,7 +263,7 @@ export class LiveSession {
     this.pages.set(page.id, page);
     if (this.state !== 'open') return;
     // A viewer of a browser that had no tab is shown the first one to open.
-    if (!known) for (const viewer of this.viewers) if (viewer.pageId === null) this.watch(viewer, page.id);
+    if (!known) for (const viewer of this.viewers) if (viewer.pageId === null) this.show(viewer, page.id);
     this.pushPages();
   }
 
@@ -267,7 +272,7 @@ export class LiveSession {
     const tab = this.tabs.get(targetId);
     if (tab) {
       this.stopTab(tab);
-      for (const viewer of tab.viewers) this.watchFirstTab(viewer);
+      for (const viewer of tab.viewers) this.showFirstTab(viewer);
     }
     this.pushPages();
   }
@@ -281,14 +286,14 @@ export class LiveSession {
     for (const viewer of tab.viewers) {
       viewer.pageId = null;
       if (this.pages.has(tab.pageId)) this.watch(viewer, tab.pageId);
-      else this.watchFirstTab(viewer);
+      else this.showFirstTab(viewer);
     }
   }
 
-  private watchFirstTab(viewer: LiveViewer): void {
+  private showFirstTab(viewer: LiveViewer): void {
     viewer.pageId = null;
     const first = this.pages.keys().next();
-    this.watch(viewer, first.done ? null : first.value);
+    this.show(viewer, first.done ? null : first.value);
   }
 
   /** Sends the tab list to every viewer once the events of this turn are in. */

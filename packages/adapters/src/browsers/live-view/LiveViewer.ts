@@ -53,9 +53,9 @@ export class LiveViewer {
     return true;
   }
 
-  /** The tab list and the tab it watches. */
-  sendPages(pages: readonly LivePage[]): void {
-    if (this.open) this.ws.send(JSON.stringify({ type: 'pages', pages, current: this.pageId }));
+  /** The tab list and the tab it watches (or is about to: the list goes before that tab's frames). */
+  sendPages(pages: readonly LivePage[], current: string | null = this.pageId): void {
+    if (this.open) this.ws.send(JSON.stringify({ type: 'pages', pages, current }));
   }
 
   /** Tells it the session has ended and closes (1001). */
