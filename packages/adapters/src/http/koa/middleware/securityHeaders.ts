@@ -16,7 +16,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /**
  * Sets `SECURITY_HEADERS` before anything below runs, so routes, 404/405 answers, problems and
  * timeouts all carry them. A page replaces the policy with its own (the reference page's allows its
- * one inline style sheet by hash); nothing may lift `frame-ancestors 'none'` or `DENY`.
+ * one inline style sheet by hash); only the live-view page, which is made to be embedded, lifts
+ * `frame-ancestors 'none'` and `DENY` (http-api.md §14).
  */
 export function securityHeaders(): Middleware {
   return async (ctx, next) => {
