@@ -36,7 +36,8 @@ interface SeriesRow {
  * around the whole buckets between, which the caller sums up in bucket order. No set-returning
  * function, so PostgreSQL estimates the rows it will see (a `generate_series` per session was
  * estimated at 1,000 rows each, which priced the statement into JIT compilation: 25 ms instead of
- * 3). Only non-empty buckets come back.
+ * 3). The overlapping sessions are read once (`materialized`: SQLite would otherwise scan the index
+ * for each of the three uses, 3.3 ms instead of 2 on 1M sessions). Only non-empty buckets come back.
  */
 export function sessionStatsSeriesStatement(
   dialect: DatabaseDialect,
@@ -66,7 +67,7 @@ export function sessionStatsSeriesStatement(
   const least = sqlite ? 'min' : 'least';
   const flag = (status: string) => (sqlite ? `status = '${status}'` : `(status = '${status}')::int`);
   const none = (type: string) => (sqlite ? 'null' : `null::${type}`);
-  const sql = `with spans as (
+  const sql = `with spans as materialized (
       select a, e, ${bucketOf('a')} as fa, ${bucketOf('e')} as fe
       from (
         select ${greatest}(started_at, ${w0()}) as a, ${least}(coalesce(ended_at, ${now()}), ${w1()}) as e
