@@ -5,19 +5,21 @@
  * Browserbase provider overhead against a zero-latency stand-in (providerOverhead.ts), the local
  * Chromium provider (localProvider.ts, spawned), sessions at scale (scale.ts), the mixed-load
  * soak (soak.ts), API key authentication against a sign-in token (apiKeyAuth.ts) and the Browserbase
- * SDK's create → connected → first evaluate (browserbaseSdkFlow.ts). Every server runs in its own
+ * SDK's create → connected → first evaluate (browserbaseSdkFlow.ts), and the live view's frame latency and
+ * its cost to the driving client (liveView.ts). Every server runs in its own
  * process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION_SEC
  * (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
- * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk),
+ * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview),
  * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections), and the scenarios' own:
  * BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES (200),
  * SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
  * (sqlite | postgres), SOAK_SERVER_NODE_ARGS (--trace-gc), BENCH_APIKEY_REQUESTS (500),
- * BENCH_BBSDK_RUNS (10), BENCH_BBSDK_WARM (1), BENCH_BBSDK_PAUSE_MS (1000).
+ * BENCH_BBSDK_RUNS (10), BENCH_BBSDK_WARM (1), BENCH_BBSDK_PAUSE_MS (1000), BENCH_LIVEVIEW_CHANGES (60),
+ * BENCH_LIVEVIEW_EVALUATIONS (10000), BENCH_LIVEVIEW_BLOCK (1000).
  *
  * BENCH_WRITE: `all` regenerates docs/benchmarks.md down to the hand-written analysis; `sections`
- * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`
- * and `bbsdk`) of the scenarios this run measured, and leaves every other line as it was. The
+ * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`,
+ * `bbsdk` and `liveview`) of the scenarios this run measured, and leaves every other line as it was. The
  * default is `all` for a run of every scenario and `sections` for a partial run, so measuring one
  * scenario never blanks the others' figures.
  */
@@ -38,6 +40,7 @@ import {
 } from './apiThroughput.ts';
 import { type BrowserbaseSdkFlowResult, runBrowserbaseSdkFlow } from './browserbaseSdkFlow.ts';
 import { type Child, startChild } from './childProcess.ts';
+import { LIVE_VIEW_OVERHEAD_TARGET, type LiveViewBenchResult, runLiveViewBench } from './liveView.ts';
 import { load } from './load.ts';
 import { markedSection, replaceMarkedSections } from './markedSections.ts';
 import { monotonicUs, type ProfileTop, type ProfileWindow, summariseProfile } from './profileSummary.ts';
@@ -53,7 +56,17 @@ const CONNECTIONS = num('BENCH_CONNECTIONS', 32);
 const PROVIDER_REQUESTS = num('BENCH_PROVIDER_REQUESTS', 300);
 const LOCAL_RUNS = num('BENCH_LOCAL_RUNS', 5);
 const ISOLATION_RUNS = num('BENCH_ISOLATION_RUNS', 20);
-const ALL_SCENARIOS = ['sqlite', 'postgres', 'provider', 'local', 'scale', 'soak', 'apikey', 'bbsdk'];
+const ALL_SCENARIOS = [
+  'sqlite',
+  'postgres',
+  'provider',
+  'local',
+  'scale',
+  'soak',
+  'apikey',
+  'bbsdk',
+  'liveview',
+];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(','));
 const WRITE = process.env.BENCH_WRITE ?? (ALL_SCENARIOS.every((s) => SCENARIOS.has(s)) ? 'all' : 'sections');
 if (WRITE !== 'all' && WRITE !== 'sections') throw new Error(`BENCH_WRITE must be all or sections: ${WRITE}`);
@@ -67,6 +80,9 @@ const APIKEY_REQUESTS = num('BENCH_APIKEY_REQUESTS', 500);
 const BBSDK_RUNS = num('BENCH_BBSDK_RUNS', 10);
 const BBSDK_WARM = num('BENCH_BBSDK_WARM', 1);
 const BBSDK_PAUSE_MS = num('BENCH_BBSDK_PAUSE_MS', 1000);
+const LIVEVIEW_CHANGES = num('BENCH_LIVEVIEW_CHANGES', 60);
+const LIVEVIEW_EVALUATIONS = num('BENCH_LIVEVIEW_EVALUATIONS', 10_000);
+const LIVEVIEW_BLOCK = num('BENCH_LIVEVIEW_BLOCK', 1000);
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
 const TARGET_RATIO = 0.35;
 const TARGET_P99_MS = 20;
@@ -129,6 +145,7 @@ let scale: ScaleBenchResult | undefined;
 let soak: SoakResult | undefined;
 let apiKeys: ApiKeyAuthResult | undefined;
 let sdkFlow: BrowserbaseSdkFlowResult | undefined;
+let liveView: LiveViewBenchResult | undefined;
 let profile: ProfileTop[] | undefined;
 let profileNote = '';
 
@@ -242,6 +259,19 @@ try {
     );
   }
 
+  if (SCENARIOS.has('liveview')) {
+    liveView = await scenario(
+      `Live view, local provider (${LIVEVIEW_CHANGES} changes, ${LIVEVIEW_EVALUATIONS} evaluations per side)`,
+      () =>
+        runLiveViewBench({
+          changes: LIVEVIEW_CHANGES,
+          evaluations: LIVEVIEW_EVALUATIONS,
+          blockSize: LIVEVIEW_BLOCK,
+          log,
+        }),
+    );
+  }
+
   const sqlite = throughput.find((t) => t.db === 'sqlite');
   const missed =
     (sqlite && (sqlite.ratio < TARGET_RATIO || sqlite.list.p99 >= TARGET_P99_MS)) ||
@@ -293,7 +323,7 @@ try {
 
 // ---- report -------------------------------------------------------------------------------------
 const machine = `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} GiB free at the end), Node ${process.version}, ${process.platform}/${process.arch}; 1-min load average ${loadBefore.toFixed(2)} before the run (a 2-core machine shared with other work: a load above ~0.5 before the run means the figures are depressed)`;
-const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS} BENCH_APIKEY_REQUESTS=${APIKEY_REQUESTS} BENCH_BBSDK_RUNS=${BBSDK_RUNS} BENCH_BBSDK_WARM=${BBSDK_WARM} BENCH_BBSDK_PAUSE_MS=${BBSDK_PAUSE_MS})`;
+const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS} BENCH_APIKEY_REQUESTS=${APIKEY_REQUESTS} BENCH_BBSDK_RUNS=${BBSDK_RUNS} BENCH_BBSDK_WARM=${BBSDK_WARM} BENCH_BBSDK_PAUSE_MS=${BBSDK_PAUSE_MS} BENCH_LIVEVIEW_CHANGES=${LIVEVIEW_CHANGES} BENCH_LIVEVIEW_EVALUATIONS=${LIVEVIEW_EVALUATIONS} BENCH_LIVEVIEW_BLOCK=${LIVEVIEW_BLOCK})`;
 const out: string[] = [];
 out.push('# Benchmarks', '');
 out.push(
@@ -445,7 +475,13 @@ sections.bbsdk = markedSection(
     ? `${sdkFlow.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
     : '## 7. Browserbase SDK: create → connected → first evaluate (local provider)\n\nNot measured in this run.',
 );
-out.push(sections.apikey, '', sections.bbsdk, '');
+sections.liveview = markedSection(
+  'liveview',
+  liveView
+    ? `${liveView.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
+    : '## 8. Live view\n\nNot measured in this run.',
+);
+out.push(sections.apikey, '', sections.bbsdk, '', sections.liveview, '');
 if (apiKeys) {
   for (const side of ['bearerKey', 'headerKey'] as const) {
     const delta = apiKeys.deltaP50[side];
@@ -463,6 +499,23 @@ if (sdkFlow) {
     `${fmt(sdkFlow.figures.sdk.total.p50, 1)} / ${fmt(sdkFlow.figures.sdk.total.p95, 1)} ms`,
     `(info; native API ${fmt(sdkFlow.figures.native.total.p50, 1)} / ${fmt(sdkFlow.figures.native.total.p95, 1)} ms)`,
     '',
+  ]);
+}
+
+if (liveView) {
+  const { latency, still, changing } = liveView.figures;
+  targets.push([
+    'liveview: change → frame on the viewer p50 / p95',
+    `${fmt(latency.p50, 1)} / ${fmt(latency.p95, 1)} ms`,
+    '(info)',
+    '',
+  ]);
+  const worst = Math.max(still.overheadP50, changing.overheadP50);
+  targets.push([
+    'liveview: driving client evaluate p50 with a viewer ÷ without − 1 (worst expression)',
+    `${worst >= 0 ? '+' : ''}${fmt(worst * 100, 1)} %`,
+    `≤ ${LIVE_VIEW_OVERHEAD_TARGET * 100} %`,
+    pass(worst <= LIVE_VIEW_OVERHEAD_TARGET),
   ]);
 }
 
@@ -504,7 +557,8 @@ const previous = existsSync(target) ? readFileSync(target, 'utf8') : '';
 if (WRITE === 'sections') {
   // A scenario that failed keeps its previous figures: only what this run measured is replaced.
   const measured = Object.keys(sections).filter(
-    (name) => (name === 'apikey' && apiKeys) || (name === 'bbsdk' && sdkFlow),
+    (name) =>
+      (name === 'apikey' && apiKeys) || (name === 'bbsdk' && sdkFlow) || (name === 'liveview' && liveView),
   );
   const unmarked = [...SCENARIOS].filter((name) => !(name in sections));
   if (unmarked.length)

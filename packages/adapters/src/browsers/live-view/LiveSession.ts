@@ -55,17 +55,21 @@ export class LiveSession {
   private pagesPushPending = false;
   private refresh: NodeJS.Timeout | null = null;
   private readonly logger: Logger;
+  private readonly minFrameIntervalMs: number | undefined;
   private readonly onDone: (session: LiveSession) => void;
 
   constructor(deps: {
     providerSessionId: string;
     cdp: CdpCapability;
     logger: Logger;
+    /** See `TabScreencast`'s `minFrameIntervalMs`. */
+    minFrameIntervalMs?: number | undefined;
     /** Called once when it stops, so the hub forgets it. */
     onDone: (session: LiveSession) => void;
   }) {
     this.providerSessionId = deps.providerSessionId;
     this.logger = deps.logger;
+    this.minFrameIntervalMs = deps.minFrameIntervalMs;
     this.onDone = deps.onDone;
     this.opening = this.open(deps.cdp);
   }
@@ -185,6 +189,7 @@ export class LiveSession {
         client: this.client,
         pageId,
         logger: this.logger,
+        minFrameIntervalMs: this.minFrameIntervalMs,
         attached: (sessionId, t) => {
           if (!t.isStopped) this.attached.set(sessionId, t);
         },

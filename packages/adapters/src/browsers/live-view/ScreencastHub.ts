@@ -27,6 +27,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class ScreencastHub implements LiveViewHub {
   private readonly cdp: CdpCapability;
   private readonly logger: Logger;
+  private readonly minFrameIntervalMs: number | undefined;
   private readonly sessions = new Map<string, LiveSession>();
   private readonly sockets = new Set<WebSocket>();
   private readonly alive = new WeakSet<WebSocket>();
@@ -40,9 +41,18 @@ export class ScreencastHub implements LiveViewHub {
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
 
-  constructor(deps: { cdp: CdpCapability; logger?: Logger }) {
+  constructor(deps: {
+    cdp: CdpCapability;
+    logger?: Logger;
+    /**
+     * The least time between two frames of a tab, in milliseconds (default 50: at most 20 frames a
+     * second); 0 takes every frame the browser paints.
+     */
+    minFrameIntervalMs?: number;
+  }) {
     this.cdp = deps.cdp;
     this.logger = deps.logger ?? silentLogger;
+    this.minFrameIntervalMs = deps.minFrameIntervalMs;
     this.heartbeat = setInterval(() => this.ping(), HEARTBEAT_MS);
     this.heartbeat.unref();
   }
@@ -110,6 +120,7 @@ export class ScreencastHub implements LiveViewHub {
       providerSessionId,
       cdp: this.cdp,
       logger: this.logger,
+      minFrameIntervalMs: this.minFrameIntervalMs,
       onDone: (done) => {
         if (this.sessions.get(providerSessionId) === done) this.sessions.delete(providerSessionId);
       },

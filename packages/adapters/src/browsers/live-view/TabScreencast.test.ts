@@ -22,14 +22,20 @@ function fakeViewer(backlog = 0) {
 }
 
 /** A started screencast over a client stand-in that records what it fires. */
-async function startedTab() {
+async function startedTab(minFrameIntervalMs = 0) {
   const fired: Array<{ method: string; params: Record<string, unknown> }> = [];
   const client = {
     isClosed: false,
     send: async (method: string) => (method === 'Target.attachToTarget' ? { sessionId: 'S1' } : {}),
     fire: (method: string, params: Record<string, unknown>) => fired.push({ method, params }),
   } as unknown as LiveCdpClient;
-  const tab = new TabScreencast({ client, pageId: 'TAB', logger: silentLogger, attached: () => {} });
+  const tab = new TabScreencast({
+    client,
+    pageId: 'TAB',
+    logger: silentLogger,
+    attached: () => {},
+    minFrameIntervalMs,
+  });
   await tab.start();
   const frame = (n: number) =>
     tab.onFrame({
@@ -98,5 +104,23 @@ describe('TabScreencast: frames, acks and slow viewers', () => {
     ]);
     frame(4);
     expect(late.sent.map(jpegByte)).toEqual([3]);
+  });
+
+  it('paces acks to one per interval, in order, so a busy page is sent at a capped frame rate', async () => {
+    const { tab, frame, acks } = await startedTab(80);
+    tab.addViewer(fakeViewer().viewer);
+    frame(1);
+    frame(2);
+    frame(3);
+    expect(acks()).toEqual([1]);
+    await pause(120);
+    expect(acks()).toEqual([1, 2]);
+    await pause(80);
+    expect(acks()).toEqual([1, 2, 3]);
+    // After a still moment, the next frame is acked at once.
+    await pause(100);
+    frame(4);
+    expect(acks()).toEqual([1, 2, 3, 4]);
+    tab.stop();
   });
 });

@@ -5,8 +5,10 @@ import type { LiveCdpClient } from './LiveCdpClient.ts';
 import type { LiveViewer } from './LiveViewer.ts';
 
 /**
- * `Page.startScreencast`'s parameters: JPEG at quality 70 (a 1280×720 page is some 50–150 KB a
- * frame), at most 1920 px a side (a larger screen is scaled down), every frame the page paints.
+ * `Page.startScreencast`'s parameters: JPEG at quality 70 (a 1280×720 frame is 10 KB for a plain
+ * page, 100 KB and more for a photo-heavy one), at most 1920 px a side (a larger screen is scaled
+ * down), every frame the page paints (the rate is capped by pacing the acks instead: see
+ * `DEFAULT_MIN_FRAME_INTERVAL_MS`).
  */
 export const SCREENCAST_PARAMS = {
   format: 'jpeg',
@@ -15,6 +17,14 @@ export const SCREENCAST_PARAMS = {
   maxHeight: 1920,
   everyNthFrame: 1,
 } as const;
+
+/**
+ * The least time between two frame acks: the browser captures and encodes a frame only while fewer
+ * than three are unacknowledged, so pacing the acks caps the frame rate (here 20 a second) and with
+ * it what a busy page costs the browser and the server. A change after a still moment is sent at
+ * once: the acks are long released by then.
+ */
+export const DEFAULT_MIN_FRAME_INTERVAL_MS = 50;
 
 /** How often frames owed to viewers that fell behind are retried. */
 const CATCH_UP_MS = 50;
@@ -48,6 +58,11 @@ export class TabScreencast {
   private readonly client: LiveCdpClient;
   private readonly logger: Logger;
   private readonly attached: (sessionId: string, tab: TabScreencast) => void;
+  private readonly minFrameIntervalMs: number;
+  /** Frames taken and waiting for their paced ack, oldest first. */
+  private readonly acks: number[] = [];
+  private ackTimer: NodeJS.Timeout | null = null;
+  private lastAckAt = Number.NEGATIVE_INFINITY;
 
   constructor(deps: {
     client: LiveCdpClient;
@@ -55,11 +70,14 @@ export class TabScreencast {
     logger: Logger;
     /** Called once the tab's session is known, before any of its frames can arrive. */
     attached: (sessionId: string, tab: TabScreencast) => void;
+    /** The least time between two acks (`DEFAULT_MIN_FRAME_INTERVAL_MS`); 0 acks at once. */
+    minFrameIntervalMs?: number;
   }) {
     this.client = deps.client;
     this.pageId = deps.pageId;
     this.logger = deps.logger;
     this.attached = deps.attached;
+    this.minFrameIntervalMs = deps.minFrameIntervalMs ?? DEFAULT_MIN_FRAME_INTERVAL_MS;
   }
 
   /** Attaches to the tab and starts its screencast; failures are logged (the viewers see no frames). */
@@ -111,6 +129,8 @@ export class TabScreencast {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    this.ackTimer = null;
     if (this.sessionId === null || this.client.isClosed) return;
     this.client.fire('Page.stopScreencast', {}, this.sessionId);
     this.client.fire('Target.detachFromTarget', { sessionId: this.sessionId });
@@ -140,9 +160,28 @@ export class TabScreencast {
     if (!taken || this.anyOwed()) this.scheduleCatchUp();
   }
 
+  /** Acks a frame, paced: at most one ack per `minFrameIntervalMs`, in the order the frames came. */
   private ack(frameNumber: number): void {
-    if (this.sessionId !== null)
-      this.client.fire('Page.screencastFrameAck', { sessionId: frameNumber }, this.sessionId);
+    this.acks.push(frameNumber);
+    this.releaseAcks();
+  }
+
+  private releaseAcks(): void {
+    if (this.ackTimer || this.stopped || this.sessionId === null) return;
+    const wait = this.lastAckAt + this.minFrameIntervalMs - performance.now();
+    if (wait > 0) {
+      this.ackTimer = setTimeout(() => {
+        this.ackTimer = null;
+        this.releaseAcks();
+      }, wait);
+      this.ackTimer.unref();
+      return;
+    }
+    const next = this.acks.shift();
+    if (next === undefined) return;
+    this.lastAckAt = performance.now();
+    this.client.fire('Page.screencastFrameAck', { sessionId: next }, this.sessionId);
+    if (this.acks.length > 0) this.releaseAcks();
   }
 
   private anyOwed(): boolean {
