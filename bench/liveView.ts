@@ -380,7 +380,7 @@ function liveViewMarkdown(input: {
     '',
   );
   out.push(
-    "The server side (bench/liveViewServer.ts) runs in its own process: the local provider at its default isolation and the `ScreencastHub` over its `cdp` capability, one 1280×720 session. The benchmark process is the driving client (raw CDP over the session's connectUrl, attached to its page, one command in flight); the viewer is a `ws` client of the hub, as the live-view page is: in the benchmark process for the latency (one clock), in a third process (bench/liveViewViewer.ts) for the driving client's overhead, so that receiving frames does not run on the driver's event loop. Screencast: JPEG quality 70, at most 1920 px a side, acks paced to at most one every ${DEFAULT_MIN_FRAME_INTERVAL_MS} ms (20 frames a second).",
+    `The server side (bench/liveViewServer.ts) runs in its own process: the local provider at its default isolation and the \`ScreencastHub\` over its \`cdp\` capability, one 1280×720 session. The benchmark process is the driving client (raw CDP over the session's connectUrl, attached to its page, one command in flight); the viewer is a \`ws\` client of the hub, as the live-view page is: in the benchmark process for the latency (one clock), in a third process (bench/liveViewViewer.ts) for the driving client's overhead, so that receiving frames does not run on the driver's event loop. Screencast: JPEG quality 70, at most 1920 px a side, acks paced to at most one every ${DEFAULT_MIN_FRAME_INTERVAL_MS} ms (20 frames a second).`,
     '',
   );
   out.push(
