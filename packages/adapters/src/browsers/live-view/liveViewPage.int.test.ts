@@ -196,11 +196,17 @@ describe('the live view page in a real browser', () => {
     await viewer.keyboard.type('Hi!');
     await viewer.keyboard.press('Backspace');
     await expect.poll(() => page.inputValue('#i'), { timeout: 10_000 }).toBe('Hi');
+    // Ctrl+V pastes the viewer's clipboard into the remote page as text.
+    await viewer.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await viewer.evaluate(`navigator.clipboard.writeText(' there')`);
+    await view.focus();
+    await viewer.keyboard.press('Control+V');
+    await expect.poll(() => page.inputValue('#i'), { timeout: 10_000 }).toBe('Hi there');
     // Tab is not forwarded: it leaves the view (no keyboard trap).
     await view.focus();
     await viewer.keyboard.press('Tab');
     expect(await viewer.evaluate('document.activeElement.id')).not.toBe('screen');
-    expect(await page.inputValue('#i')).toBe('Hi');
+    expect(await page.inputValue('#i')).toBe('Hi there');
     expect([...problems, ...watcherProblems]).toEqual([]);
   });
 
