@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { createUseCases, SystemClock } from '@browserdeck/domain';
 import compose from 'koa-compose';
 import { pino } from 'pino';
+import { ScreencastHub } from '../browsers/live-view/ScreencastHub.ts';
 import type { UpgradeCapability } from '../browsers/ProviderCapabilities.ts';
 import { createHttpApp, createMetricsApp } from '../http/koa/createHttpApp.ts';
 import { refuseUpgrade } from '../http/koa/errors/refuseUpgrade.ts';
@@ -69,6 +70,10 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       await lifecycle.start();
       closers.push(() => lifecycle.close());
     }
+    // Closed before the provider (closers run in reverse): viewers are told the end first.
+    const cdp = provider.capabilities?.cdp;
+    const liveView = cdp ? new ScreencastHub({ cdp, logger }) : undefined;
+    if (liveView) closers.push(() => liveView.close());
     const useCases = createUseCases({
       ...storage,
       identity,
@@ -96,6 +101,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
         metrics,
         settings: options.http,
         publicUrl,
+        liveView,
       },
       provider.capabilities?.upgrades,
       new URL(publicUrl).pathname.replace(/\/+$/, ''),
