@@ -43,6 +43,7 @@ export class LocalBrowserSession {
   private readonly inProcessClients = new Set<{ close(): void }>();
   private readonly clock: Clock;
   private readonly onEnded: (session: LocalBrowserSession) => void;
+  private readonly onEnding: (session: LocalBrowserSession) => void;
   private timer: NodeJS.Timeout | null = null;
   private graceTimer: NodeJS.Timeout | null = null;
   private ending: Promise<void> | null = null;
@@ -58,6 +59,8 @@ export class LocalBrowserSession {
     keepAlive?: boolean;
     /** Called once the browser is gone and its profile cleaned up. */
     onEnded: (session: LocalBrowserSession) => void;
+    /** Called once, as the session takes its terminal status (its browser may still be stopping). */
+    onEnding?: (session: LocalBrowserSession) => void;
   }) {
     this.id = deps.snapshot.providerSessionId;
     this.current = deps.snapshot;
@@ -68,6 +71,7 @@ export class LocalBrowserSession {
     this.keepAlive = deps.keepAlive ?? true;
     this.clock = deps.clock;
     this.onEnded = deps.onEnded;
+    this.onEnding = deps.onEnding ?? (() => {});
     void this.browser.process.exited.then((exit) => {
       // Not our doing: a clean exit is a client's `Browser.close`, anything else a crash or a kill.
       if (!exit.expected) void this.end(exit.code === 0 && exit.signal === null ? 'COMPLETED' : 'ERROR');
@@ -88,6 +92,7 @@ export class LocalBrowserSession {
     clock: Clock;
     timeoutSec: number;
     onEnded: (session: LocalBrowserSession) => void;
+    onEnding?: (session: LocalBrowserSession) => void;
   }): LocalBrowserSession {
     const id = randomUUID();
     const key = generateSigningKey();
@@ -111,6 +116,7 @@ export class LocalBrowserSession {
       clock: options.clock,
       keepAlive: options.request.keepAlive ?? true,
       onEnded: options.onEnded,
+      ...(options.onEnding ? { onEnding: options.onEnding } : {}),
     });
     session.armTimeout(options.timeoutSec * 1000);
     return session;
@@ -196,6 +202,7 @@ export class LocalBrowserSession {
 
   private async finish(status: LocalEndStatus): Promise<void> {
     this.current = { ...this.current, status, endedAt: this.clock.now() };
+    this.onEnding(this);
     if (this.timer) clearTimeout(this.timer);
     this.cancelGrace();
     for (const socket of this.sockets) socket.destroy();

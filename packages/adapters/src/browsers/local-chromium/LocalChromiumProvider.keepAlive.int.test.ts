@@ -51,6 +51,20 @@ describe('LocalChromiumProvider: keepAlive and viewport (real Chromium)', () => 
     }
   });
 
+  it('frees the project’s share as soon as a session reads as ended, before its browser is gone', async () => {
+    const held = [];
+    for (let i = 0; i < 3; i++) held.push(await provider.create(browserRequest({ keepAlive: true })));
+    const releasing = provider.release(held[0]!.providerSessionId);
+    try {
+      // The browser is still stopping, but the session already reads COMPLETED.
+      expect((await provider.get(held[0]!.providerSessionId))?.status).toBe('COMPLETED');
+      held.push(await provider.create(browserRequest({ keepAlive: true })));
+    } finally {
+      await releasing;
+      for (const session of held) await provider.release(session.providerSessionId);
+    }
+  });
+
   it('gives the default page, and a new one in the default context, the requested viewport', async () => {
     await provider.warmPoolSettled();
     expect(provider.usage.warm).toBe(1);

@@ -326,6 +326,10 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       publicUrl: this.options.publicUrl,
       clock: this.options.clock,
       timeoutSec: Math.max(request.timeoutSec, this.options.minTimeoutSec ?? TIMEOUT_MIN_SEC),
+      // A session that reads as ended no longer holds its project's share, so a project can start
+      // its next session as soon as it sees the last one end; the browser counts against the
+      // provider's total until it is gone.
+      onEnding: (ending) => this.freeProjectSlot(ending.projectId),
       onEnded: (ended) => this.retire(ended),
     });
     this.live.set(session.id, session);
@@ -334,7 +338,6 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
 
   private retire(session: LocalBrowserSession): void {
     this.live.delete(session.id);
-    this.freeProjectSlot(session.projectId);
     const key = this.heldContexts.get(session.id);
     if (key !== undefined) {
       this.heldContexts.delete(session.id);
