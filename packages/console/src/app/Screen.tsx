@@ -53,7 +53,9 @@ export function Screen({ route, notice, onSignedIn }: ScreenProps) {
     case 'agent':
       return (
         <ProjectFrame projectId={route.projectId} tab="agents">
-          {() => <AgentEditorScreen projectId={route.projectId} agentId={route.agentId} />}
+          {() => (
+            <AgentEditorScreen key={route.agentId} projectId={route.projectId} agentId={route.agentId} />
+          )}
         </ProjectFrame>
       );
     case 'apiKeys':

@@ -1,19 +1,13 @@
-import { createEditor, type PrismEditor } from 'prism-code-editor';
-import { defaultKeymap, editHistory, editorCommands, setIgnoreTab } from 'prism-code-editor/commands';
-import 'prism-code-editor/prism/languages/javascript';
-import 'prism-code-editor/languages/clike';
-import 'prism-code-editor/layout.css';
-import 'prism-code-editor/themes/github-light.css';
-import { useEffect, useRef } from 'preact/hooks';
-
-// Tab moves the focus on (a keyboard user is not trapped in the editor); Ctrl+M toggles it to indent.
-setIgnoreTab(true);
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { PrismEditor } from 'prism-code-editor';
+import { ProblemAlert } from './ProblemAlert.tsx';
 
 /** Props of `CodeEditor`. */
 export interface CodeEditorProps {
-  value: string;
+  /** The text the editor starts with. The editor owns its text then: to replace it, change the `key`. */
+  initialValue: string;
   onInput: (value: string) => void;
-  /** Id of the element that labels the editor (its `<label>` or heading). */
+  /** Id of the element that labels the editor. */
   labelledBy: string;
   /** Ids of elements that describe it (a hint, an error). */
   describedBy?: string | undefined;
@@ -22,44 +16,39 @@ export interface CodeEditorProps {
 
 /**
  * A JavaScript code editor (prism-code-editor: a `<textarea>` under highlighted lines, so the
- * browser's own editing, selection and screen-reader support apply), with line numbers, bracket
- * closing, indentation commands and undo history. Its styles come from its CSS files, none inline.
+ * browser's own editing, selection and screen-reader support apply). Its styles come from its CSS
+ * files, none inline; its code loads with the first editor shown. Uncontrolled: it reports each
+ * change through `onInput`.
  */
-export function CodeEditor({ value, onInput, labelledBy, describedBy, invalid }: CodeEditorProps) {
+export function CodeEditor({ initialValue, onInput, labelledBy, describedBy, invalid }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
-  const editor = useRef<PrismEditor | undefined>(undefined);
+  const [editor, setEditor] = useState<PrismEditor | undefined>(undefined);
+  const [failure, setFailure] = useState<unknown>(undefined);
   const onInputRef = useRef(onInput);
   onInputRef.current = onInput;
+  // Read once: pushing each render's value back would race the typing (an effect runs after a
+  // render that may already be a keystroke behind) and move the caret.
+  const initial = useRef(initialValue);
 
   useEffect(() => {
-    if (!host.current) return;
-    const created = createEditor(
-      host.current,
-      {
-        language: 'javascript',
-        value,
-        tabSize: 2,
-        lineNumbers: true,
-        onUpdate: (next) => onInputRef.current(next),
+    let created: PrismEditor | undefined;
+    let gone = false;
+    import('./createScriptEditor.ts').then(
+      ({ createScriptEditor }) => {
+        if (gone || !host.current) return;
+        created = createScriptEditor(host.current, initial.current, (next) => onInputRef.current(next));
+        setEditor(created);
       },
-      editorCommands(defaultKeymap),
-      editHistory(),
+      (error: unknown) => setFailure(error),
     );
-    editor.current = created;
     return () => {
-      created.remove();
-      editor.current = undefined;
+      gone = true;
+      created?.remove();
     };
-    // Created once; later values arrive through the effect below.
   }, []);
 
   useEffect(() => {
-    const current = editor.current;
-    if (current && current.value !== value) current.setOptions({ value });
-  }, [value]);
-
-  useEffect(() => {
-    const textarea = editor.current?.textarea;
+    const textarea = editor?.textarea;
     if (!textarea) return;
     textarea.setAttribute('aria-labelledby', labelledBy);
     textarea.setAttribute('aria-multiline', 'true');
@@ -67,7 +56,12 @@ export function CodeEditor({ value, onInput, labelledBy, describedBy, invalid }:
     else textarea.removeAttribute('aria-describedby');
     if (invalid) textarea.setAttribute('aria-invalid', 'true');
     else textarea.removeAttribute('aria-invalid');
-  }, [labelledBy, describedBy, invalid]);
+  }, [editor, labelledBy, describedBy, invalid]);
 
-  return <div class="code-editor" ref={host} />;
+  return (
+    <>
+      <div class="code-editor" ref={host} aria-busy={editor ? undefined : 'true'} />
+      <ProblemAlert error={failure} />
+    </>
+  );
 }

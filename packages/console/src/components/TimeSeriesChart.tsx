@@ -1,6 +1,5 @@
-import { useEffect, useId, useRef } from 'preact/hooks';
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { ProblemAlert } from './ProblemAlert.tsx';
 
 /** Props of `TimeSeriesChart`. */
 export interface TimeSeriesChartProps {
@@ -18,6 +17,9 @@ export interface TimeSeriesChartProps {
   bucketSec: number;
 }
 
+const HEIGHT = 220;
+const MIN_WIDTH = 280;
+
 /**
  * A bar chart over time drawn by uPlot on a canvas, in a `<figure>` named by its caption. The same
  * numbers follow as a table for screen readers and keyboard users (a canvas says nothing).
@@ -33,49 +35,41 @@ export function TimeSeriesChart({
 }: TimeSeriesChartProps) {
   const captionId = useId();
   const host = useRef<HTMLDivElement>(null);
+  const [failure, setFailure] = useState<unknown>(undefined);
   const fmt = format ?? String;
-  // The chart reads the formatter through a ref: a new function each render must not rebuild it.
+  // The chart reads the formatter through a ref: a new function each render must not redraw it.
   const fmtRef = useRef(fmt);
   fmtRef.current = fmt;
 
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const width = Math.max(280, element.clientWidth);
-    const bars = uPlot.paths.bars?.({ size: [0.8, 64], align: 1 });
-    const chart = new uPlot(
-      {
-        width,
-        height: 220,
-        scales: {
-          x: { time: true, range: (_u, min, max) => [min, max + bucketSec] },
-          y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
-        },
-        series: [
-          {},
-          {
-            label: seriesLabel,
-            stroke: color,
-            fill: `${color}99`,
-            width: 1,
-            ...(bars ? { paths: bars } : {}),
-            points: { show: false },
-            value: (_u, value) => (value === null || value === undefined ? '–' : fmtRef.current(value)),
-          },
-        ],
-        axes: [{}, { values: (_u, ticks) => ticks.map((tick) => fmtRef.current(tick)), size: 60 }],
-        legend: { live: true },
+    let chart: { resize(width: number): void; destroy(): void } | undefined;
+    let gone = false;
+    const observer = new ResizeObserver(() => chart?.resize(Math.max(MIN_WIDTH, element.clientWidth)));
+    import('./drawBarChart.ts').then(
+      ({ drawBarChart }) => {
+        if (gone) return;
+        chart = drawBarChart(element, {
+          times,
+          values,
+          seriesLabel,
+          color,
+          bucketSec,
+          format: (value) => fmtRef.current(value),
+          width: Math.max(MIN_WIDTH, element.clientWidth),
+          height: HEIGHT,
+        });
+        element.dataset.rendered = 'true';
+        observer.observe(element);
       },
-      [times, values],
-      element,
+      (error: unknown) => setFailure(error),
     );
-    const observer = new ResizeObserver(() => {
-      chart.setSize({ width: Math.max(280, element.clientWidth), height: 220 });
-    });
-    observer.observe(element);
     return () => {
+      gone = true;
       observer.disconnect();
-      chart.destroy();
+      chart?.destroy();
+      delete element.dataset.rendered;
     };
   }, [times, values, seriesLabel, color, bucketSec]);
 
@@ -83,6 +77,7 @@ export function TimeSeriesChart({
     <figure class="chart" aria-labelledby={captionId}>
       <figcaption id={captionId}>{title}</figcaption>
       <div ref={host} class="chart-canvas" aria-hidden="true" />
+      <ProblemAlert error={failure} />
       <details>
         <summary>{title} as a table</summary>
         <table>

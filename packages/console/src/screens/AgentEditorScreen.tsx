@@ -79,9 +79,9 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
   const [confirming, setConfirming] = useState(false);
   const scriptLabel = useId();
   const scriptHint = useId();
+  // Only an agent that arrived replaces the form: a new agent's form is never reset under the typing.
   useEffect(() => {
-    setForm(loaded.data ? formOf(loaded.data) : EMPTY);
-    setError(undefined);
+    if (loaded.data) setForm(formOf(loaded.data));
   }, [loaded.data]);
   const set = (patch: Partial<AgentForm>) => setForm((current) => ({ ...current, ...patch }));
   const fieldError = (path: string) => (error instanceof ApiError ? error.fieldMessage(path) : undefined);
@@ -157,7 +157,8 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
               JavaScript. Tab moves to the next field; press Ctrl+M to make Tab indent instead.
             </p>
             <CodeEditor
-              value={form.script}
+              key={loaded.data?.updatedAt ?? 'new'}
+              initialValue={loaded.data?.script ?? ''}
               onInput={(script) => set({ script })}
               labelledBy={scriptLabel}
               describedBy={scriptError ? `${scriptHint} agent-script-error` : scriptHint}

@@ -8,7 +8,11 @@ import { ProblemAlert } from '../components/ProblemAlert.tsx';
 import { TimeSeriesChart } from '../components/TimeSeriesChart.tsx';
 
 const BUCKET_SEC = { hour: 3600, day: 86_400 } as const;
-const formatMinutes = (sec: number) => `${Math.round(sec / 60)} min`;
+/** Browser time in the unit that suits its size, to one decimal: `12 s`, `4.5 min`, `2 h`. */
+function formatBrowserTime(sec: number): string {
+  const [value, unit] = sec < 60 ? [sec, 's'] : sec < 3600 ? [sec / 60, 'min'] : [sec / 3600, 'h'];
+  return `${Math.round(value * 10) / 10} ${unit}`;
+}
 
 /**
  * A project's session statistics: the numbers of `GET …/sessions/dashboard/stats`, and charts of
@@ -112,7 +116,7 @@ export function StatsScreen({ projectId }: { projectId: string }) {
               seriesLabel="Browser time"
               times={columns.times}
               values={columns.browserSec}
-              format={formatMinutes}
+              format={formatBrowserTime}
               color="#047857"
               bucketSec={BUCKET_SEC[period.interval]}
             />
