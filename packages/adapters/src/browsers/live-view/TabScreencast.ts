@@ -3,6 +3,7 @@ import { encodeFrame } from './encodeFrame.ts';
 import { type FrameMetadata, readFrameMetadata } from './FrameMetadata.ts';
 import type { LiveCdpClient } from './LiveCdpClient.ts';
 import type { LiveViewer } from './LiveViewer.ts';
+import { ScreencastAcks } from './ScreencastAcks.ts';
 
 /**
  * `Page.startScreencast`'s parameters: JPEG at quality 70 (a 1280×720 frame is 10 KB for a plain
@@ -19,10 +20,10 @@ export const SCREENCAST_PARAMS = {
 } as const;
 
 /**
- * The least time between two frame acks: the browser captures and encodes a frame only while fewer
- * than three are unacknowledged, so pacing the acks caps the frame rate (here 20 a second) and with
- * it what a busy page costs the browser and the server. A change after a still moment is sent at
- * once: the acks are long released by then.
+ * The least time between two frame acks: the browser encodes a frame only while fewer than three
+ * are unacknowledged, so pacing the acks caps the frame rate (here 20 a second) and with it what a
+ * busy page costs the browser and the server (`ScreencastAcks`). A change after a still moment is
+ * sent at once: the acks are long released by then.
  */
 export const DEFAULT_MIN_FRAME_INTERVAL_MS = 50;
 
@@ -39,9 +40,9 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * first viewer, stopped and detached for the last. Each frame is encoded once and offered to every
  * viewer; one whose socket has too much unsent skips it and is owed the latest frame once it catches
  * up. The frame is acknowledged (`Page.screencastFrameAck`, which lets the browser send the next)
- * as soon as at least one viewer took it; when every viewer is behind, the ack waits until one
- * catches up, so the browser paints no faster than the fastest viewer reads, and the driving client
- * is never waited for.
+ * once at least one viewer took it, paced by `ScreencastAcks`; when every viewer is behind, the ack
+ * waits until one catches up, so the browser sends no faster than the fastest viewer reads, and
+ * the driving client is never waited for.
  */
 export class TabScreencast {
   readonly pageId: string;
@@ -51,18 +52,14 @@ export class TabScreencast {
   /** The latest frame's metadata: input positions are mapped through it. */
   metadata: FrameMetadata | null = null;
   private lastFrame: Buffer | null = null;
-  /** The browser's number of a frame not acknowledged yet (every viewer was behind). */
+  /** The screencast number of a frame not acknowledged yet (every viewer was behind). */
   private unacked: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly client: LiveCdpClient;
   private readonly logger: Logger;
   private readonly attached: (sessionId: string, tab: TabScreencast) => void;
-  private readonly minFrameIntervalMs: number;
-  /** Frames taken and waiting for their paced ack, oldest first. */
-  private readonly acks: number[] = [];
-  private ackTimer: NodeJS.Timeout | null = null;
-  private lastAckAt = Number.NEGATIVE_INFINITY;
+  private readonly acks: ScreencastAcks;
 
   constructor(deps: {
     client: LiveCdpClient;
@@ -77,7 +74,18 @@ export class TabScreencast {
     this.pageId = deps.pageId;
     this.logger = deps.logger;
     this.attached = deps.attached;
-    this.minFrameIntervalMs = deps.minFrameIntervalMs ?? DEFAULT_MIN_FRAME_INTERVAL_MS;
+    this.acks = new ScreencastAcks({
+      minIntervalMs: deps.minFrameIntervalMs ?? DEFAULT_MIN_FRAME_INTERVAL_MS,
+      send: (screencastId) => {
+        if (this.sessionId !== null)
+          this.client.fire('Page.screencastFrameAck', { sessionId: screencastId }, this.sessionId);
+      },
+      refresh: () => {
+        if (this.unacked !== null || this.sessionId === null || this.stopped) return false;
+        this.client.fire('Page.startScreencast', { ...SCREENCAST_PARAMS }, this.sessionId);
+        return true;
+      },
+    });
   }
 
   /** Attaches to the tab and starts its screencast; failures are logged (the viewers see no frames). */
@@ -129,8 +137,7 @@ export class TabScreencast {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.ackTimer) clearTimeout(this.ackTimer);
-    this.ackTimer = null;
+    this.acks.stop();
     if (this.sessionId === null || this.client.isClosed) return;
     this.client.fire('Page.stopScreencast', {}, this.sessionId);
     this.client.fire('Target.detachFromTarget', { sessionId: this.sessionId });
@@ -143,11 +150,13 @@ export class TabScreencast {
 
   /** A `Page.screencastFrame` event of this tab. */
   onFrame(params: Record<string, unknown>): void {
-    const frameNumber = params.sessionId;
-    if (typeof frameNumber !== 'number' || this.stopped) return;
+    // Chrome's number of the screencast the frame belongs to: what its ack names.
+    const screencastId = params.sessionId;
+    if (typeof screencastId !== 'number' || this.stopped) return;
+    this.acks.received(screencastId);
     const metadata = readFrameMetadata(params.metadata);
     if (!metadata || typeof params.data !== 'string') {
-      this.ack(frameNumber);
+      this.acks.release(screencastId);
       return;
     }
     this.metadata = metadata;
@@ -155,33 +164,9 @@ export class TabScreencast {
     this.lastFrame = frame;
     let taken = this.viewers.size === 0;
     for (const viewer of this.viewers) if (viewer.offerFrame(frame)) taken = true;
-    if (taken) this.ack(frameNumber);
-    else this.unacked = frameNumber;
+    if (taken) this.acks.release(screencastId);
+    else this.unacked = screencastId;
     if (!taken || this.anyOwed()) this.scheduleCatchUp();
-  }
-
-  /** Acks a frame, paced: at most one ack per `minFrameIntervalMs`, in the order the frames came. */
-  private ack(frameNumber: number): void {
-    this.acks.push(frameNumber);
-    this.releaseAcks();
-  }
-
-  private releaseAcks(): void {
-    if (this.ackTimer || this.stopped || this.sessionId === null) return;
-    const wait = this.lastAckAt + this.minFrameIntervalMs - performance.now();
-    if (wait > 0) {
-      this.ackTimer = setTimeout(() => {
-        this.ackTimer = null;
-        this.releaseAcks();
-      }, wait);
-      this.ackTimer.unref();
-      return;
-    }
-    const next = this.acks.shift();
-    if (next === undefined) return;
-    this.lastAckAt = performance.now();
-    this.client.fire('Page.screencastFrameAck', { sessionId: next }, this.sessionId);
-    if (this.acks.length > 0) this.releaseAcks();
   }
 
   private anyOwed(): boolean {
@@ -202,8 +187,9 @@ export class TabScreencast {
     for (const viewer of this.viewers)
       if (viewer.owed && viewer.ready && viewer.offerFrame(this.lastFrame)) taken = true;
     if (this.unacked !== null && taken) {
-      this.ack(this.unacked);
+      const held = this.unacked;
       this.unacked = null;
+      this.acks.release(held);
     }
     if (this.unacked !== null || this.anyOwed()) this.scheduleCatchUp();
   }
