@@ -1,7 +1,8 @@
 /**
  * Scenario 4, Scale: many tracked sessions (default 1,000,000 over 1,000 projects, 10,000 in the
- * measured project) on PostgreSQL and on SQLite. Times `GET …/sessions?status=RUNNING&limit=20` and
- * `GET …/sessions/dashboard/stats` through the real server process (auth, routing, presenting
+ * measured project) on PostgreSQL and on SQLite. Times `GET …/sessions?status=RUNNING&limit=20`,
+ * `GET …/sessions/dashboard/stats`, and the stats with a series (`interval=hour`: the last 24 h;
+ * `interval=day`: the last 30 days) through the real server process (auth, routing, presenting
  * included) and shows the query plans. `npm run bench:scale` runs it alone and writes
  * bench/scale-section.md; knobs: BENCH_SCALE_SESSIONS, BENCH_SCALE_PROJECTS, BENCH_SCALE_SAMPLES,
  * BENCH_SCALE_DIALECTS (sqlite,postgres), BENCH_SCALE_COMPARE (1: measure again without the status index).
@@ -78,6 +79,15 @@ export async function runScaleBench(options: ScaleBenchOptions): Promise<ScaleBe
       failures.push(
         `Scale, ${f.dialect}: stats p95 ${f.stats.p95.toFixed(1)} ms > ${SCALE_TARGETS.statsP95Ms} ms`,
       );
+    for (const [label, latency] of [
+      ['hour', f.seriesHour],
+      ['day', f.seriesDay],
+    ] as const) {
+      if (latency.p95 > SCALE_TARGETS.seriesP95Ms)
+        failures.push(
+          `Scale, ${f.dialect}: stats series (interval=${label}) p95 ${latency.p95.toFixed(1)} ms > ${SCALE_TARGETS.seriesP95Ms} ms`,
+        );
+    }
   }
   return {
     markdown: scaleMarkdown({
@@ -151,28 +161,48 @@ async function runDialect(
         const base = `/v1/local/projects/${projectId}/sessions`;
         const listPath = `${base}?status=${STATUS}&limit=20`;
         const statsPath = `${base}/dashboard/stats`;
+        const hourPath = `${statsPath}?interval=hour`;
+        const dayPath = `${statsPath}?interval=day`;
         const listed = await call<{ total: number; sessions: unknown[] }>(server.url, 'GET', listPath, {
           token,
         });
         const stats = await call<{ total: number }>(server.url, 'GET', statsPath, { token });
         log(`  measured project: ${stats.total} sessions, ${listed.total} ${STATUS}`);
+        type Series = { series: Array<{ created: number }> };
+        const seriesCreated = async (path: string) => {
+          const { series } = await call<Series>(server.url, 'GET', path, { token });
+          return { buckets: series.length, created: series.reduce((sum, b) => sum + b.created, 0) };
+        };
+        const hourly = await seriesCreated(hourPath);
+        const daily = await seriesCreated(dayPath);
+        log(
+          `  series: ${hourly.buckets} hours with ${hourly.created} created, ${daily.buckets} days with ${daily.created} created`,
+        );
 
         const measure = async (label: string) => {
           const loadBefore = loadavg()[0]!;
-          const [list, statsTimes, floor] = await timeGets(
+          const [list, statsTimes, hourTimes, dayTimes, floor] = await timeGets(
             server.url,
             token,
-            [listPath, statsPath, `/v1/projects/${projectId}`],
+            [listPath, statsPath, hourPath, dayPath, `/v1/projects/${projectId}`],
             samples,
           );
+          const latency = (times: number[] | undefined) => ({
+            p50: percentile(times!, 50),
+            p95: percentile(times!, 95),
+          });
           const summary = {
-            list: { p50: percentile(list!, 50), p95: percentile(list!, 95) },
-            stats: { p50: percentile(statsTimes!, 50), p95: percentile(statsTimes!, 95) },
-            floor: { p50: percentile(floor!, 50), p95: percentile(floor!, 95) },
+            list: latency(list),
+            stats: latency(statsTimes),
+            seriesHour: latency(hourTimes),
+            seriesDay: latency(dayTimes),
+            floor: latency(floor),
             load: [loadBefore, loadavg()[0]!] as const,
           };
+          const ms = (l: { p50: number; p95: number }) =>
+            `p50 ${l.p50.toFixed(2)} / p95 ${l.p95.toFixed(2)} ms`;
           log(
-            `  ${label}: list p50 ${summary.list.p50.toFixed(2)} / p95 ${summary.list.p95.toFixed(2)} ms, stats p50 ${summary.stats.p50.toFixed(2)} / p95 ${summary.stats.p95.toFixed(2)} ms (load ${summary.load.map((l) => l.toFixed(2)).join(' → ')})`,
+            `  ${label}: list ${ms(summary.list)}, stats ${ms(summary.stats)}, hour series ${ms(summary.seriesHour)}, day series ${ms(summary.seriesDay)} (load ${summary.load.map((l) => l.toFixed(2)).join(' → ')})`,
           );
           return summary;
         };
@@ -196,6 +226,7 @@ async function runDialect(
           seedSec,
           measuredTotal: stats.total,
           runningTotal: listed.total,
+          seriesShape: { hour: hourly, day: daily },
           ...measured,
           plans,
           without,

@@ -17,8 +17,13 @@ export interface DialectFigures {
   /** Sessions in the measured project, and how many of them are RUNNING (as the API answered). */
   measuredTotal: number;
   runningTotal: number;
+  /** The series' buckets and the sessions they count as created: the last 24 h (hour), 30 days (day). */
+  seriesShape: Record<'hour' | 'day', { buckets: number; created: number }>;
   list: Latency;
   stats: Latency;
+  /** `…/dashboard/stats?interval=hour` (the last 24 h) and `?interval=day` (the last 30 days). */
+  seriesHour: Latency;
+  seriesDay: Latency;
   /** `GET /v1/projects/:id` in the same rounds: what auth, routing and one indexed read cost. */
   floor: Latency;
   /** 1-min load average before and after the timed requests. */
@@ -26,14 +31,25 @@ export interface DialectFigures {
   plans: QueryPlan[];
   /** With `browser_sessions_project_id_status_created_at_index` dropped (`compare`). */
   without?:
-    | { list: Latency; stats: Latency; load: readonly [number, number]; plans: QueryPlan[] }
+    | {
+        list: Latency;
+        stats: Latency;
+        seriesHour: Latency;
+        seriesDay: Latency;
+        load: readonly [number, number];
+        plans: QueryPlan[];
+      }
     | undefined;
 }
 
-/** Targets of issue 6 for a project with 10,000 sessions (p95, ms). */
-export const SCALE_TARGETS = { listP95Ms: 15, statsP95Ms: 50 } as const;
+/**
+ * Targets for a project with 10,000 sessions (p95, ms): list and stats from issue 6; the stats
+ * series (issue 17) is held to the stats target, as a dashboard asks for both together.
+ */
+export const SCALE_TARGETS = { listP95Ms: 15, statsP95Ms: 50, seriesP95Ms: 50 } as const;
 const LIST_TARGET = SCALE_TARGETS.listP95Ms;
 const STATS_TARGET = SCALE_TARGETS.statsP95Ms;
+const SERIES_TARGET = SCALE_TARGETS.seriesP95Ms;
 const verdict = (value: number, target: number) => (value <= target ? '**pass**' : '**MISS**');
 
 export function scaleMarkdown(input: {
@@ -47,7 +63,7 @@ export function scaleMarkdown(input: {
   const { shape, samples, figures } = input;
   const out: string[] = ['## 4. Scale', ''];
   out.push(
-    `Measured ${new Date().toISOString()} with \`${input.command}\` (bench/scale.ts; BENCH_SCALE_SESSIONS=${shape.sessions} BENCH_SCALE_PROJECTS=${shape.projects} BENCH_SCALE_SAMPLES=${samples}). Targets (issue 6): list p95 ≤ ${LIST_TARGET} ms, stats p95 ≤ ${STATS_TARGET} ms for a project with 10,000 sessions. Read the p50s against the \`GET /v1/projects/:id\` floor and the load column: the machine is shared.`,
+    `Measured ${new Date().toISOString()} with \`${input.command}\` (bench/scale.ts; BENCH_SCALE_SESSIONS=${shape.sessions} BENCH_SCALE_PROJECTS=${shape.projects} BENCH_SCALE_SAMPLES=${samples}). Targets: list p95 ≤ ${LIST_TARGET} ms, stats p95 ≤ ${STATS_TARGET} ms for a project with 10,000 sessions (issue 6); the stats series (\`interval=hour\`: 24 hours, \`interval=day\`: 30 days) p95 ≤ ${SERIES_TARGET} ms, the stats target (issue 17). Read the p50s against the \`GET /v1/projects/:id\` floor and the load column: the machine is shared.`,
     '',
   );
   out.push(
@@ -71,6 +87,22 @@ export function scaleMarkdown(input: {
       fmt(f.stats.p95, 2),
       `≤ ${STATS_TARGET} ms`,
       verdict(f.stats.p95, STATS_TARGET),
+      load,
+    ]);
+    rows.push([
+      `${f.dialect}: \`GET …/sessions/dashboard/stats?interval=hour\` (${f.seriesShape.hour.buckets} buckets, ${f.seriesShape.hour.created} created)`,
+      fmt(f.seriesHour.p50, 2),
+      fmt(f.seriesHour.p95, 2),
+      `≤ ${SERIES_TARGET} ms`,
+      verdict(f.seriesHour.p95, SERIES_TARGET),
+      load,
+    ]);
+    rows.push([
+      `${f.dialect}: \`GET …/sessions/dashboard/stats?interval=day\` (${f.seriesShape.day.buckets} buckets, ${f.seriesShape.day.created} created)`,
+      fmt(f.seriesDay.p50, 2),
+      fmt(f.seriesDay.p95, 2),
+      `≤ ${SERIES_TARGET} ms`,
+      verdict(f.seriesDay.p95, SERIES_TARGET),
       load,
     ]);
     rows.push([
@@ -99,6 +131,19 @@ export function scaleMarkdown(input: {
         '',
         l,
       ]);
+      for (const [name, latency] of [
+        ['hour series', f.without.seriesHour],
+        ['day series', f.without.seriesDay],
+      ] as const) {
+        rows.push([
+          `${f.dialect}, status index dropped: ${name}`,
+          fmt(latency.p50, 2),
+          fmt(latency.p95, 2),
+          '(info)',
+          '',
+          l,
+        ]);
+      }
     }
   }
   out.push(table(['measurement', 'p50 ms', 'p95 ms', 'target (p95)', 'verdict', '1-min load'], rows), '');

@@ -1,14 +1,16 @@
 /**
- * The query plans behind the two measured endpoints, as the database chose them on the seeded data:
+ * The query plans behind the measured endpoints, as the database chose them on the seeded data:
  * `EXPLAIN (ANALYZE, BUFFERS)` on PostgreSQL, `EXPLAIN QUERY PLAN` on SQLite. The statements are
- * the repository's own (`sessionListStatements`, `sessionStatsStatement`), parameters inlined.
+ * the repository's own (`sessionListStatements`, `sessionStatsStatement`,
+ * `sessionStatsSeriesStatement`), parameters inlined.
  */
-import type { SessionStatus } from '@browserdeck/domain';
+import { type SessionStatus, STATS_DEFAULT_SPAN_MS, type StatsInterval } from '@browserdeck/domain';
 import type {
   BrowserdeckOrm,
   DatabaseDialect,
 } from '../packages/adapters/src/persistence/mikro-orm/index.ts';
 import { sessionStatsStatement } from '../packages/adapters/src/persistence/mikro-orm/querySessionStats.ts';
+import { sessionStatsSeriesStatement } from '../packages/adapters/src/persistence/mikro-orm/querySessionStatsSeries.ts';
 import { sessionListStatements } from '../packages/adapters/src/persistence/mikro-orm/sessionListStatements.ts';
 
 /** One statement and its plan. */
@@ -19,7 +21,10 @@ export interface QueryPlan {
   plan: string;
 }
 
-/** The statements of `GET …/sessions?status=<status>&limit=20` and `GET …/sessions/dashboard/stats`. */
+/**
+ * The statements of `GET …/sessions?status=<status>&limit=20`, `GET …/sessions/dashboard/stats` and
+ * the series it adds with `interval=hour` (the last 24 h) and `interval=day` (the last 30 days).
+ */
 export function scaleStatements(
   dialect: DatabaseDialect,
   projectId: string,
@@ -32,10 +37,18 @@ export function scaleStatements(
     offset: 0,
   });
   const stats = sessionStatsStatement(dialect, projectId, now);
+  const series = (interval: StatsInterval) => {
+    const from = new Date(now.getTime() - STATS_DEFAULT_SPAN_MS[interval]);
+    const statement = sessionStatsSeriesStatement(dialect, projectId, { interval, from, to: now, now });
+    const params = statement.params.map((v) => (dialect === 'sqlite' && v instanceof Date ? v.getTime() : v));
+    return { name: `stats series (interval=${interval})`, sql: oneLine(statement.sql), params };
+  };
   return [
     { name: `list page (status=${status}, limit 20)`, sql: oneLine(page.sql), params: page.params },
     { name: `list total (status=${status})`, sql: oneLine(total.sql), params: total.params },
     { name: 'dashboard stats', sql: oneLine(stats.sql), params: stats.params },
+    series('hour'),
+    series('day'),
   ];
 }
 
