@@ -1,0 +1,299 @@
+import { describe, expect, it } from 'vitest';
+import { ApiClient, REFRESH_MARGIN_MS } from './ApiClient.ts';
+import { ApiError } from './ApiError.ts';
+import { REFRESH_TOKEN_KEY, TokenStore } from './TokenStore.ts';
+
+interface Call {
+  method: string;
+  url: string;
+  authorization: string | null;
+  body: unknown;
+}
+
+type Handler = (call: Call) => Response | Promise<Response>;
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers },
+  });
+
+const grant = (n: number, expiresIn = 900) => ({
+  access_token: `access-${n}`,
+  refresh_token: `refresh-${n}`,
+  token_type: 'bearer',
+  expires_in: expiresIn,
+  expires_at: '2026-01-01T00:15:00.000Z',
+  user: { id: 'u1', email: 'a@example.com' },
+});
+
+const unauthorized = () =>
+  json(401, {
+    type: '/docs#error-unauthorized',
+    title: 'Unauthorized',
+    status: 401,
+    detail: 'Expired.',
+    code: 'unauthorized',
+    requestId: 'r1',
+  });
+
+/** A client over a scripted fetch, a Map as localStorage and a settable clock. */
+function setUp(handler: Handler, options: { stored?: string; prefix?: string } = {}) {
+  const storage = new Map<string, string>();
+  if (options.stored) storage.set(REFRESH_TOKEN_KEY, options.stored);
+  const store = {
+    getItem: (key: string) => storage.get(key) ?? null,
+    setItem: (key: string, value: string) => void storage.set(key, value),
+    removeItem: (key: string) => void storage.delete(key),
+  };
+  const calls: Call[] = [];
+  const signedOut: string[] = [];
+  let now = 1_000_000;
+  const tokens = new TokenStore(store);
+  const fetchFake = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    const call: Call = {
+      method: init?.method ?? 'GET',
+      url: String(input),
+      authorization: headers.get('Authorization'),
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+    };
+    calls.push(call);
+    return handler(call);
+  }) as typeof fetch;
+  const client = new ApiClient({
+    fetch: fetchFake,
+    apiPrefix: options.prefix ?? '',
+    tokens,
+    now: () => now,
+    onSignedOut: (reason) => signedOut.push(reason),
+  });
+  return {
+    client,
+    calls,
+    signedOut,
+    storage,
+    tokens,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+describe('ApiClient', () => {
+  it('signs in, then sends the access token, JSON bodies and queries under the API prefix', async () => {
+    const t = setUp(
+      (call) => (call.url.endsWith('/signin') ? json(200, grant(1)) : json(201, { id: 'p1', name: 'P' })),
+      { prefix: '/browserdeck' },
+    );
+    const user = await t.client.signIn('a@example.com', 'secret pass');
+    expect(user).toEqual({ id: 'u1', email: 'a@example.com' });
+    expect(t.storage.get(REFRESH_TOKEN_KEY)).toBe('refresh-1');
+    expect(t.tokens.accessToken).toBe('access-1');
+    const created = await t.client.request('POST', '/v1/projects', {
+      json: { name: 'P' },
+      query: { a: 1, b: undefined },
+    });
+    expect(created).toEqual({ id: 'p1', name: 'P' });
+    expect(t.calls[0]).toMatchObject({
+      method: 'POST',
+      url: '/browserdeck/v1/auth/signin',
+      authorization: null,
+    });
+    expect(t.calls[1]).toEqual({
+      method: 'POST',
+      url: '/browserdeck/v1/projects?a=1',
+      authorization: 'Bearer access-1',
+      body: { name: 'P' },
+    });
+  });
+
+  it('turns a problem answer into an ApiError with its title, detail, fields and request id', async () => {
+    const t = setUp(() =>
+      json(400, {
+        type: '/docs#error-validation_failed',
+        title: 'Validation failed',
+        status: 400,
+        detail: 'The body is invalid.',
+        code: 'validation_failed',
+        requestId: 'req-9',
+        errors: [{ path: 'envVars.1BAD', message: 'Invalid key' }],
+      }),
+    );
+    const error = await t.client.request('POST', '/v1/x', { auth: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    const problem = error as ApiError;
+    expect(problem).toMatchObject({
+      status: 400,
+      title: 'Validation failed',
+      detail: 'The body is invalid.',
+      code: 'validation_failed',
+      requestId: 'req-9',
+    });
+    expect(problem.fieldMessage('envVars')).toBe('Invalid key');
+    expect(problem.fieldMessage('name')).toBeUndefined();
+  });
+
+  it('answers a request that got no answer as an ApiError with status 0', async () => {
+    const t = setUp(() => {
+      throw new TypeError('fetch failed');
+    });
+    const error = (await t.client
+      .request('GET', '/v1/projects', { auth: false })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(0);
+    expect(error.detail).toBe('fetch failed');
+  });
+
+  it('after a 401, refreshes once, keeps the rotated tokens and retries with the new access token', async () => {
+    let refreshed = 0;
+    const t = setUp((call) => {
+      if (call.url.endsWith('/signin')) return json(200, grant(1));
+      if (call.url.endsWith('/refresh')) return json(200, grant(2 + refreshed++));
+      return call.authorization === 'Bearer access-2' ? json(200, []) : unauthorized();
+    });
+    await t.client.signIn('a@example.com', 'secret pass');
+    expect(await t.client.request('GET', '/v1/projects')).toEqual([]);
+    expect(t.calls.map((c) => `${c.method} ${c.url} ${c.authorization}`)).toEqual([
+      'POST /v1/auth/signin null',
+      'GET /v1/projects Bearer access-1',
+      'POST /v1/auth/refresh null',
+      'GET /v1/projects Bearer access-2',
+    ]);
+    expect(t.calls[2]?.body).toEqual({ refresh_token: 'refresh-1' });
+    expect(t.storage.get(REFRESH_TOKEN_KEY)).toBe('refresh-2');
+    expect(t.signedOut).toEqual([]);
+  });
+
+  it('refreshes before the access token expires, without waiting for a 401', async () => {
+    const t = setUp((call) => {
+      if (call.url.endsWith('/signin')) return json(200, grant(1, 900));
+      if (call.url.endsWith('/refresh')) return json(200, grant(2, 900));
+      return json(200, []);
+    });
+    await t.client.signIn('a@example.com', 'secret pass');
+    t.advance(900_000 - REFRESH_MARGIN_MS - 1);
+    await t.client.request('GET', '/v1/projects');
+    expect(t.calls.at(-1)?.authorization).toBe('Bearer access-1');
+    t.advance(2);
+    await t.client.request('GET', '/v1/projects');
+    expect(t.calls.slice(-2).map((c) => `${c.url} ${c.authorization}`)).toEqual([
+      '/v1/auth/refresh null',
+      '/v1/projects Bearer access-2',
+    ]);
+  });
+
+  it('shares one refresh between concurrent requests (a rotated token is never sent twice)', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const t = setUp(
+      async (call) => {
+        if (call.url.endsWith('/refresh')) {
+          await gate;
+          return json(200, grant(2));
+        }
+        return json(200, { ok: call.authorization });
+      },
+      { stored: 'refresh-1' },
+    );
+    const answers = Promise.all([
+      t.client.request('GET', '/v1/a'),
+      t.client.request('GET', '/v1/b'),
+      t.client.request('GET', '/v1/c'),
+    ]);
+    release();
+    expect(await answers).toEqual([
+      { ok: 'Bearer access-2' },
+      { ok: 'Bearer access-2' },
+      { ok: 'Bearer access-2' },
+    ]);
+    expect(t.calls.filter((c) => c.url.endsWith('/refresh'))).toHaveLength(1);
+  });
+
+  it('ends the sign-in when the refresh is refused, and when the retry is refused too', async () => {
+    const refused = setUp(
+      (call) =>
+        call.url.endsWith('/refresh')
+          ? json(401, {
+              title: 'Invalid refresh token',
+              status: 401,
+              detail: 'Reused.',
+              code: 'invalid_refresh_token',
+            })
+          : unauthorized(),
+      { stored: 'refresh-1' },
+    );
+    const error = (await refused.client.request('GET', '/v1/projects').catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('invalid_refresh_token');
+    expect(refused.signedOut).toEqual(['expired']);
+    expect(refused.storage.has(REFRESH_TOKEN_KEY)).toBe(false);
+
+    const stillRefused = setUp(
+      (call) => (call.url.endsWith('/refresh') ? json(200, grant(2)) : unauthorized()),
+      {
+        stored: 'refresh-1',
+      },
+    );
+    const again = (await stillRefused.client
+      .request('GET', '/v1/projects')
+      .catch((e: unknown) => e)) as ApiError;
+    expect(again.status).toBe(401);
+    expect(stillRefused.calls.filter((c) => c.url === '/v1/projects')).toHaveLength(2);
+    expect(stillRefused.signedOut).toEqual(['expired']);
+    expect(stillRefused.tokens.accessToken).toBeUndefined();
+  });
+
+  it('resumes a kept sign-in after a reload, and forgets one the server refuses', async () => {
+    const kept = setUp(() => json(200, grant(5)), { stored: 'refresh-4' });
+    expect(await kept.client.resume()).toEqual({ id: 'u1', email: 'a@example.com' });
+    expect(kept.tokens.accessToken).toBe('access-5');
+    expect(kept.storage.get(REFRESH_TOKEN_KEY)).toBe('refresh-5');
+
+    const refused = setUp(
+      () =>
+        json(401, {
+          title: 'Invalid refresh token',
+          status: 401,
+          detail: 'x',
+          code: 'invalid_refresh_token',
+        }),
+      {
+        stored: 'refresh-4',
+      },
+    );
+    expect(await refused.client.resume()).toBeUndefined();
+    expect(refused.storage.has(REFRESH_TOKEN_KEY)).toBe(false);
+
+    const none = setUp(() => json(500, {}));
+    expect(await none.client.resume()).toBeUndefined();
+    expect(none.calls).toEqual([]);
+  });
+
+  it('signs out on the server with the access token, then forgets the tokens even if the server fails', async () => {
+    const t = setUp((call) =>
+      call.url.endsWith('/signin') ? json(200, grant(1)) : json(200, { message: 'Signed out' }),
+    );
+    await t.client.signIn('a@example.com', 'secret pass');
+    await t.client.signOut();
+    expect(t.calls.at(-1)).toMatchObject({
+      method: 'POST',
+      url: '/v1/auth/signout',
+      authorization: 'Bearer access-1',
+    });
+    expect(t.storage.has(REFRESH_TOKEN_KEY)).toBe(false);
+    expect(t.tokens.accessToken).toBeUndefined();
+    expect(t.signedOut).toEqual(['signed-out']);
+
+    const failing = setUp((call) => {
+      if (call.url.endsWith('/signin')) return json(200, grant(1));
+      throw new TypeError('offline');
+    });
+    await failing.client.signIn('a@example.com', 'secret pass');
+    await expect(failing.client.signOut()).rejects.toThrow('offline');
+    expect(failing.storage.has(REFRESH_TOKEN_KEY)).toBe(false);
+    expect(failing.signedOut).toEqual(['signed-out']);
+  });
+});

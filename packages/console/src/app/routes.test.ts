@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { parseRoute, type Route, routePath } from './routes.ts';
+
+describe('console routes (history routing below /console/)', () => {
+  it('reads every screen from its path and query', () => {
+    expect(parseRoute('')).toEqual({ name: 'projects' });
+    expect(parseRoute('signin')).toEqual({ name: 'signin' });
+    expect(parseRoute('signup')).toEqual({ name: 'signup' });
+    expect(parseRoute('projects')).toEqual({ name: 'projects' });
+    expect(parseRoute('projects/p1')).toEqual({
+      name: 'sessions',
+      projectId: 'p1',
+      status: undefined,
+      offset: 0,
+    });
+    expect(parseRoute('projects/p1/sessions', '?status=RUNNING&offset=40')).toEqual({
+      name: 'sessions',
+      projectId: 'p1',
+      status: 'RUNNING',
+      offset: 40,
+    });
+    expect(parseRoute('projects/p1/sessions/s1')).toEqual({
+      name: 'session',
+      projectId: 'p1',
+      sessionId: 's1',
+    });
+    expect(parseRoute('projects/p1/stats')).toEqual({ name: 'stats', projectId: 'p1' });
+    expect(parseRoute('projects/p1/agents')).toEqual({ name: 'agents', projectId: 'p1' });
+    expect(parseRoute('projects/p1/agents/new')).toEqual({ name: 'agent', projectId: 'p1', agentId: 'new' });
+    expect(parseRoute('projects/p1/api-keys')).toEqual({ name: 'apiKeys', projectId: 'p1' });
+  });
+
+  it('ignores a status or offset that is not one, and calls anything else not found', () => {
+    expect(parseRoute('projects/p1/sessions', '?status=running&offset=-5')).toMatchObject({
+      status: undefined,
+      offset: 0,
+    });
+    expect(parseRoute('projects/p1/sessions', '?offset=abc')).toMatchObject({ offset: 0 });
+    for (const path of [
+      'nowhere',
+      'projects/p1/stats/x',
+      'projects/p1/what',
+      'projects/p1/sessions/s1/extra',
+      'signin/x',
+    ]) {
+      expect(parseRoute(path), path).toEqual({ name: 'notFound' });
+    }
+  });
+
+  it('writes each route back to the path it is read from', () => {
+    const routes: Route[] = [
+      { name: 'signin' },
+      { name: 'signup' },
+      { name: 'projects' },
+      { name: 'sessions', projectId: 'p 1', status: undefined, offset: 0 },
+      { name: 'sessions', projectId: 'p1', status: 'TIMED_OUT', offset: 20 },
+      { name: 'session', projectId: 'p1', sessionId: 's/1' },
+      { name: 'stats', projectId: 'p1' },
+      { name: 'agents', projectId: 'p1' },
+      { name: 'agent', projectId: 'p1', agentId: 'a1' },
+      { name: 'apiKeys', projectId: 'p1' },
+    ];
+    for (const route of routes) {
+      const [path, query] = routePath(route).split('?');
+      expect(parseRoute(path ?? '', query ? `?${query}` : ''), routePath(route)).toEqual(route);
+    }
+    expect(routePath({ name: 'sessions', projectId: 'p1', status: 'ERROR', offset: 0 })).toBe(
+      'projects/p1/sessions?status=ERROR',
+    );
+  });
+});
