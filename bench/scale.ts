@@ -261,6 +261,7 @@ if (isMain) {
     samples: num('BENCH_SCALE_SAMPLES'),
     dialects,
     compare: process.env.BENCH_SCALE_COMPARE === '1',
+    command: `${process.env.BENCH_SCALE_COMPARE === '1' ? 'BENCH_SCALE_COMPARE=1 ' : ''}npm run bench:scale`,
   });
   console.log(`\n${result.markdown}`);
   const target = process.env.BENCH_SCALE_OUT ?? resolve(import.meta.dirname, 'scale-section.md');
