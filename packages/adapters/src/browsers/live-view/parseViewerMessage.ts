@@ -1,15 +1,21 @@
 /** What a viewer may send (http-api.md §14): a tab switch, and unless read-only, input. */
 export const VIEWER_MESSAGE_TYPES = ['select', 'mouse', 'wheel', 'key', 'text'] as const;
+/** One of `VIEWER_MESSAGE_TYPES`. */
 export type ViewerMessageType = (typeof VIEWER_MESSAGE_TYPES)[number];
 
+/** A mouse message's `action`: a button pressed or released, or the pointer moved. */
 export const MOUSE_ACTIONS = ['down', 'up', 'move'] as const;
+/** One of `MOUSE_ACTIONS`. */
 export type MouseAction = (typeof MOUSE_ACTIONS)[number];
 
 /** CDP's `Input.MouseButton`. */
 export const MOUSE_BUTTONS = ['none', 'left', 'middle', 'right', 'back', 'forward'] as const;
+/** One of `MOUSE_BUTTONS`. */
 export type MouseButton = (typeof MOUSE_BUTTONS)[number];
 
+/** A key message's `action`: CDP's key event types as the page names them. */
 export const KEY_ACTIONS = ['down', 'up', 'char'] as const;
+/** One of `KEY_ACTIONS`. */
 export type KeyAction = (typeof KEY_ACTIONS)[number];
 
 /** The largest message a viewer may send; a larger one closes its socket (1009). */

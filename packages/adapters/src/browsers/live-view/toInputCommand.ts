@@ -8,6 +8,7 @@ export const INPUT_METHODS = [
   'Input.dispatchKeyEvent',
   'Input.insertText',
 ] as const;
+/** One of `INPUT_METHODS`. */
 export type InputMethod = (typeof INPUT_METHODS)[number];
 
 /** A CDP input command for the page target a viewer watches. */
