@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Session } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
 import { useResource } from '../app/useResource.ts';
@@ -23,6 +23,16 @@ export function LiveView({ projectId, session, active }: LiveViewProps) {
   );
   const [pageId, setPageId] = useState('');
   const [readOnly, setReadOnly] = useState(false);
+  const [blocked, setBlocked] = useState<string | undefined>(undefined);
+  // A live view on another origin than the console's is refused by the page's `frame-src`, and the
+  // frame stays empty: say so instead of leaving a blank box.
+  useEffect(() => {
+    const onViolation = (event: SecurityPolicyViolationEvent) => {
+      if (event.effectiveDirective === 'frame-src') setBlocked(event.blockedURI);
+    };
+    document.addEventListener('securitypolicyviolation', onViolation);
+    return () => document.removeEventListener('securitypolicyviolation', onViolation);
+  }, []);
   const pages = debug.data?.pages ?? [];
   const page = pages.find((p) => p.id === pageId);
   const source = page?.debuggerFullscreenUrl ?? debug.data?.debuggerFullscreenUrl;
@@ -67,6 +77,12 @@ export function LiveView({ projectId, session, active }: LiveViewProps) {
             </div>
           ) : debug.loading ? (
             <p aria-busy="true">Opening the live view…</p>
+          ) : null}
+          {blocked ? (
+            <p class="notice">
+              This console's Content-Security-Policy refused to show the live view from {blocked}: open the
+              console on that origin (the server's PUBLIC_URL), or add it to the console's frame sources.
+            </p>
           ) : null}
           {source ? (
             <iframe
