@@ -22,18 +22,23 @@ export function Layout({ user, onSignOut, status, children }: LayoutProps) {
         <Link class="brand" to={{ name: user ? 'projects' : 'signin' }}>
           Browserdeck
         </Link>
+        <nav aria-label="Main" class="topnav">
+          {user ? (
+            <Link to={{ name: 'projects' }}>Projects</Link>
+          ) : (
+            <>
+              <Link to={{ name: 'signin' }}>Sign in</Link>
+              <Link to={{ name: 'signup' }}>Sign up</Link>
+            </>
+          )}
+        </nav>
         {user ? (
-          <>
-            <nav aria-label="Main" class="topnav">
-              <Link to={{ name: 'projects' }}>Projects</Link>
-            </nav>
-            <div class="account">
-              <span class="account-email">{user.email}</span>
-              <button type="button" class="secondary" onClick={onSignOut}>
-                Sign out
-              </button>
-            </div>
-          </>
+          <div class="account">
+            <span class="account-email">{user.email}</span>
+            <button type="button" class="secondary" onClick={onSignOut}>
+              Sign out
+            </button>
+          </div>
         ) : null}
       </header>
       <main id="main" tabIndex={-1}>
