@@ -442,6 +442,16 @@ for (const f of scale?.figures ?? []) {
     `≤ ${SCALE_TARGETS.statsP95Ms} ms`,
     pass(f.stats.p95 <= SCALE_TARGETS.statsP95Ms),
   ]);
+  for (const [interval, latency] of [
+    ['hour', f.seriesHour],
+    ['day', f.seriesDay],
+  ] as const)
+    targets.push([
+      `scale, ${f.dialect}: dashboard/stats?interval=${interval} p95`,
+      `${fmt(latency.p95, 2)} ms`,
+      `≤ ${SCALE_TARGETS.seriesP95Ms} ms`,
+      pass(latency.p95 <= SCALE_TARGETS.seriesP95Ms),
+    ]);
 }
 
 out.push(soak ? soak.markdown.trimEnd() : '## 5. Load and soak\n\nNot measured in this run.', '');
