@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SystemClock } from '@browserdeck/domain';
 import { WebSocket } from 'ws';
-import type { CdpClient } from '../packages/adapters/src/browsers/local-chromium/cdp/CdpClient.ts';
+import type { CdpClient } from '../packages/adapters/src/browsers/cdp/CdpClient.ts';
 import { EgressPolicy } from '../packages/adapters/src/browsers/local-chromium/egress/EgressPolicy.ts';
 import { findChromium } from '../packages/adapters/src/browsers/local-chromium/findChromium.ts';
 import {

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { BrowserProvider } from '@browserdeck/domain';
+import type { CdpClientConnection } from './cdp/CdpClient.ts';
+import type { CdpBrowserMessage, CdpCommand } from './cdp/cdpMessages.ts';
 
 /** Why a WebSocket upgrade is refused: the host answers it as an API error (`refuseUpgrade`). */
 export interface UpgradeRefusal {
@@ -24,35 +26,17 @@ export interface LifecycleCapability {
   close(): Promise<void>;
 }
 
-/** A CDP command as a `CdpCapability` connection sends it; `sessionId` addresses a target attached in flat mode. */
-export interface CdpCommandMessage {
-  readonly id: number;
-  readonly method: string;
-  readonly params?: Record<string, unknown>;
-  readonly sessionId?: string;
-}
-
-/** A message from the browser to a `CdpCapability` connection: an answer (`id`) or an event (`method`). */
-export interface CdpBrowserMessage {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: { code?: number; message: string };
-  sessionId?: string;
-}
+// `CdpCommandMessage` is the public name (the package index exports this file) of the one command type.
+export type { CdpBrowserMessage, CdpCommand as CdpCommandMessage } from './cdp/cdpMessages.ts';
 
 /**
  * An in-process CDP connection to one session's browser, with a browser-target session of its own:
  * commands without a `sessionId` address the browser; answers and events come back through the
- * `deliver` it was opened with.
+ * `deliver` it was opened with. Closing it, by either side, calls its `onClose`, and nothing more is
+ * delivered.
  */
-export interface CdpCapabilityConnection {
-  send(command: CdpCommandMessage): void;
-  /** Ends the connection (its `onClose` is called, and nothing more is delivered). */
-  close(): void;
-  /** True once closed, by either side. */
-  readonly isClosed: boolean;
+export interface CdpCapabilityConnection extends CdpClientConnection {
+  send(command: CdpCommand): void;
 }
 
 /** A provider whose sessions' browsers this process reaches over CDP (the live view uses it). */

@@ -1,9 +1,11 @@
 import type { Logger } from '@browserdeck/domain';
 import type { RawData } from 'ws';
+import type { CdpClient } from '../cdp/CdpClient.ts';
+import type { CdpEvent } from '../cdp/cdpMessages.ts';
 import type { CdpCapability } from '../ProviderCapabilities.ts';
-import { LiveCdpClient, type LiveCdpEvent } from './LiveCdpClient.ts';
 import { type LiveViewer, VIEWER_CLOSE } from './LiveViewer.ts';
 import type { LivePage } from './LiveViewHub.ts';
+import { openCdpClient } from './openCdpClient.ts';
 import { parseViewerMessage, type ViewerMessage } from './parseViewerMessage.ts';
 import { TabScreencast } from './TabScreencast.ts';
 import { toInputCommand } from './toInputCommand.ts';
@@ -41,7 +43,7 @@ interface TargetInfo {
  */
 export class LiveSession {
   readonly providerSessionId: string;
-  private client: LiveCdpClient | null = null;
+  private client: CdpClient | null = null;
   private state: 'opening' | 'open' | 'done' = 'opening';
   private readonly opening: Promise<boolean>;
   private readonly pages = new Map<string, LivePage>();
@@ -123,9 +125,9 @@ export class LiveSession {
   }
 
   private async open(cdp: CdpCapability): Promise<boolean> {
-    let client: LiveCdpClient | null = null;
+    let client: CdpClient | null = null;
     try {
-      client = await LiveCdpClient.open(cdp, this.providerSessionId, {
+      client = await openCdpClient(cdp, this.providerSessionId, {
         onEvent: (event) => this.onEvent(event),
         onClose: () => this.finish('ended'),
       });
@@ -159,7 +161,7 @@ export class LiveSession {
     return true;
   }
 
-  private async readPages(client: LiveCdpClient): Promise<void> {
+  private async readPages(client: CdpClient): Promise<void> {
     const { targetInfos } = await client.send('Target.getTargets');
     for (const info of Array.isArray(targetInfos) ? (targetInfos as TargetInfo[]) : []) this.upsert(info);
   }
@@ -242,7 +244,7 @@ export class LiveSession {
     if (command) client.fire(command.method, command.params, tab.sessionId);
   }
 
-  private onEvent(event: LiveCdpEvent): void {
+  private onEvent(event: CdpEvent): void {
     const { method, params } = event;
     if (method === 'Page.screencastFrame') {
       if (event.sessionId !== undefined) this.attached.get(event.sessionId)?.onFrame(params);

@@ -3,10 +3,10 @@ import type { Duplex } from 'node:stream';
 import { type Logger, silentLogger } from '@browserdeck/domain';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { CdpCapability } from '../ProviderCapabilities.ts';
-import { LiveCdpClient } from './LiveCdpClient.ts';
 import { LiveSession } from './LiveSession.ts';
 import { LiveViewer, VIEWER_CLOSE } from './LiveViewer.ts';
 import type { LivePage, LiveViewerOptions, LiveViewHub } from './LiveViewHub.ts';
+import { openCdpClient } from './openCdpClient.ts';
 import { MAX_VIEWER_MESSAGE_BYTES } from './parseViewerMessage.ts';
 
 /** How often viewers are pinged; one that has not answered the previous ping is cut. */
@@ -60,7 +60,7 @@ export class ScreencastHub implements LiveViewHub {
   async pages(providerSessionId: string): Promise<LivePage[] | null> {
     const live = this.sessions.get(providerSessionId);
     if (live && (await live.ready())) return live.listPages();
-    const client = await LiveCdpClient.open(this.cdp, providerSessionId, {
+    const client = await openCdpClient(this.cdp, providerSessionId, {
       onEvent: () => {},
       onClose: () => {},
     });

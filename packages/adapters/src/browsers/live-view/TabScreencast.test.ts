@@ -1,7 +1,7 @@
 import { silentLogger } from '@browserdeck/domain';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import type { LiveCdpClient } from './LiveCdpClient.ts';
+import type { CdpClient } from '../cdp/CdpClient.ts';
 import { LiveViewer, MAX_VIEWER_BACKLOG_BYTES } from './LiveViewer.ts';
 import { TabScreencast } from './TabScreencast.ts';
 
@@ -28,7 +28,7 @@ async function startedTab(minFrameIntervalMs = 0) {
     isClosed: false,
     send: async (method: string) => (method === 'Target.attachToTarget' ? { sessionId: 'S1' } : {}),
     fire: (method: string, params: Record<string, unknown>) => fired.push({ method, params }),
-  } as unknown as LiveCdpClient;
+  } as unknown as CdpClient;
   const tab = new TabScreencast({
     client,
     pageId: 'TAB',

@@ -1,7 +1,7 @@
 import type { Logger } from '@browserdeck/domain';
+import type { CdpClient } from '../cdp/CdpClient.ts';
 import { encodeFrame } from './encodeFrame.ts';
 import { type FrameMetadata, readFrameMetadata } from './FrameMetadata.ts';
-import type { LiveCdpClient } from './LiveCdpClient.ts';
 import type { LiveViewer } from './LiveViewer.ts';
 import { ScreencastAcks } from './ScreencastAcks.ts';
 
@@ -56,13 +56,13 @@ export class TabScreencast {
   private unacked: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
-  private readonly client: LiveCdpClient;
+  private readonly client: CdpClient;
   private readonly logger: Logger;
   private readonly attached: (sessionId: string, tab: TabScreencast) => void;
   private readonly acks: ScreencastAcks;
 
   constructor(deps: {
-    client: LiveCdpClient;
+    client: CdpClient;
     pageId: string;
     logger: Logger;
     /** Called once the tab's session is known, before any of its frames can arrive. */

@@ -1,6 +1,7 @@
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CdpBrowserMessage, CdpCapability, CdpCapabilityConnection } from '../ProviderCapabilities.ts';
+import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
+import type { CdpCapability, CdpCapabilityConnection } from '../ProviderCapabilities.ts';
 import { DISCONNECT_GRACE_MS } from './LocalBrowserSession.ts';
 import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 import { browserRequest, eventually, startLocalProvider } from './testing/localChromiumTestKit.ts';

@@ -13,8 +13,8 @@ import {
   silentLogger,
   TIMEOUT_MIN_SEC,
 } from '@browserdeck/domain';
+import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
 import type {
-  CdpBrowserMessage,
   CdpCapabilityConnection,
   ComposableBrowserProvider,
   ProviderCapabilities,

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Clock, SessionViewport } from '@browserdeck/domain';
+import { CdpClient } from '../cdp/CdpClient.ts';
 import { ChromiumProcess } from './ChromiumProcess.ts';
-import { CdpClient } from './cdp/CdpClient.ts';
 import { CdpRouter } from './cdp/CdpRouter.ts';
 import { downloadsDirOf } from './cdpCommandPolicy.ts';
 import { copyContextProfile } from './copyContextProfile.ts';
@@ -95,7 +95,7 @@ export class PreparedBrowser {
       });
       const router = new CdpRouter(process.pipe);
       const cdp = new CdpClient();
-      cdp.attach(router.openRoot(cdp.receive, cdp.onClosed));
+      cdp.attach(router.openRoot(cdp.receive, cdp.receiveClose));
       await recorder.start(cdp);
       return new PreparedBrowser({ process, router, cdp, recorder, temporary, proxy });
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { Clock, SessionLogEntry } from '@browserdeck/domain';
-import type { CdpClient, CdpEvent } from './cdp/CdpClient.ts';
+import type { CdpClient } from '../cdp/CdpClient.ts';
+import type { CdpEvent } from '../cdp/cdpMessages.ts';
 import type { EgressRefusal } from './egress/EgressProxy.ts';
 import { RingBuffer } from './RingBuffer.ts';
 

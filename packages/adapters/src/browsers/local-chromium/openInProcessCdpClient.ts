@@ -1,8 +1,5 @@
-import type {
-  CdpBrowserMessage,
-  CdpCapabilityConnection,
-  CdpCommandMessage,
-} from '../ProviderCapabilities.ts';
+import type { CdpBrowserMessage, CdpCommand } from '../cdp/cdpMessages.ts';
+import type { CdpCapabilityConnection } from '../ProviderCapabilities.ts';
 import type { CdpConnection } from './cdp/CdpRouter.ts';
 import { checkCdpCommand } from './cdpCommandPolicy.ts';
 import type { LocalBrowserSession } from './LocalBrowserSession.ts';
@@ -39,7 +36,7 @@ export async function openInProcessCdpClient(
   }
   const folders = { downloadsDir: browser.downloadsDir };
   const client: CdpCapabilityConnection = {
-    send(command: CdpCommandMessage): void {
+    send(command: CdpCommand): void {
       // Checked as the connect proxy checks a client's text: the browser gets the re-serialised command.
       const decision = checkCdpCommand(JSON.stringify(command), folders);
       if (decision.allowed) {

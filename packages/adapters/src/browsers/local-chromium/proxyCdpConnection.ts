@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { CdpConnection, CdpIncoming, CdpRouter } from './cdp/CdpRouter.ts';
+import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
+import type { CdpConnection, CdpRouter } from './cdp/CdpRouter.ts';
 import { checkCdpCommand, type SessionFolders } from './cdpCommandPolicy.ts';
 
 /** The largest message a client may send (a larger frame closes the connection with 1009 before it is read). */
@@ -41,7 +42,7 @@ export function proxyCdpConnection(
     const queued: string[] = [];
     let connection: CdpConnection | null = null;
     let closed = false;
-    const reply = (message: CdpIncoming): void => {
+    const reply = (message: CdpBrowserMessage): void => {
       if (ws.readyState !== ws.OPEN) return;
       if (ws.bufferedAmount > MAX_UNREAD_BYTES) ws.close(1008, 'The client does not read its messages.');
       else ws.send(JSON.stringify(message));

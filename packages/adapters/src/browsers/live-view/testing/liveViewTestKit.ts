@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import type { CdpCapability, CdpCommandMessage } from '../../ProviderCapabilities.ts';
+import type { CdpCommand } from '../../cdp/cdpMessages.ts';
+import type { CdpCapability } from '../../ProviderCapabilities.ts';
 import type { LiveViewHub } from '../LiveViewHub.ts';
 import { LiveViewerClient, type ReceivedFrame } from './LiveViewerClient.ts';
 
@@ -44,12 +45,12 @@ export async function startViewerServer(hub: LiveViewHub): Promise<{
 /** A `cdp` capability that records every command sent through it, and counts its connections. */
 export function recordingCdp(cdp: CdpCapability): {
   cdp: CdpCapability;
-  sent: CdpCommandMessage[];
+  sent: CdpCommand[];
   /** Connections opened, and those still open. */
   connections: { opened: number; open: number };
   count(method: string): number;
 } {
-  const sent: CdpCommandMessage[] = [];
+  const sent: CdpCommand[] = [];
   const connections = { opened: 0, open: 0 };
   return {
     sent,

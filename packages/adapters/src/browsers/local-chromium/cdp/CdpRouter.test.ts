@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import type { CdpBrowserMessage } from '../../cdp/cdpMessages.ts';
 import { CdpPipe } from './CdpPipe.ts';
-import { type CdpIncoming, CdpRouter } from './CdpRouter.ts';
+import { CdpRouter } from './CdpRouter.ts';
 
 /** A scripted browser on the other end of a pipe: records what it receives, answers as told. */
 function fakeBrowser() {
@@ -47,8 +48,8 @@ describe('CdpRouter', () => {
   it('gives each client a browser session of its own, renumbers ids and strips its session id from answers', async () => {
     const browser = fakeBrowser();
     const router = new CdpRouter(browser.pipe);
-    const a: CdpIncoming[] = [];
-    const b: CdpIncoming[] = [];
+    const a: CdpBrowserMessage[] = [];
+    const b: CdpBrowserMessage[] = [];
     const clientA = await router.openClient((m) => a.push(m));
     const clientB = await router.openClient((m) => b.push(m));
     clientA.send({ id: 1, method: 'Browser.getVersion' });
@@ -64,9 +65,9 @@ describe('CdpRouter', () => {
   it("routes events by session: a client's targets are its own, browser-wide events go to the root only", async () => {
     const browser = fakeBrowser();
     const router = new CdpRouter(browser.pipe);
-    const root: CdpIncoming[] = [];
-    const a: CdpIncoming[] = [];
-    const b: CdpIncoming[] = [];
+    const root: CdpBrowserMessage[] = [];
+    const a: CdpBrowserMessage[] = [];
+    const b: CdpBrowserMessage[] = [];
     router.openRoot((m) => root.push(m));
     await router.openClient((m) => a.push(m));
     const clientB = await router.openClient((m) => b.push(m));
@@ -102,7 +103,7 @@ describe('CdpRouter', () => {
   it('hands a flat attach to the client that asked, and detaches a closed client', async () => {
     const browser = fakeBrowser();
     const router = new CdpRouter(browser.pipe);
-    const a: CdpIncoming[] = [];
+    const a: CdpBrowserMessage[] = [];
     let closed = false;
     const client = await router.openClient(
       (m) => a.push(m),

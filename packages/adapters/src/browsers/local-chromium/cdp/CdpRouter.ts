@@ -1,25 +1,12 @@
+import type { CdpClientConnection } from '../../cdp/CdpClient.ts';
+import type { CdpBrowserMessage, CdpCommand } from '../../cdp/cdpMessages.ts';
 import type { CdpPipe } from './CdpPipe.ts';
 
-/** A command as a connection sends it: its own `id`, and a `sessionId` for an attached target. */
-export interface CdpCommand {
-  readonly id: number;
-  readonly method: string;
-  readonly params?: Record<string, unknown>;
-  readonly sessionId?: string;
-}
-
-/** A message from the browser: an answer (`id`) or an event (`method`). */
-export interface CdpIncoming {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: { code?: number; message: string };
-  sessionId?: string;
-}
-
-/** One client's view of the browser: what it sends goes out, what belongs to it comes back. */
-export interface CdpConnection {
+/**
+ * One client's view of the browser: what it sends goes out, what belongs to it comes back. Closing
+ * it detaches its browser session.
+ */
+export interface CdpConnection extends CdpClientConnection {
   /**
    * Sends a command; an answer or error comes back through the connection's listener. False when
    * the browser has not kept up: wait for `drained()` before sending more.
@@ -27,13 +14,9 @@ export interface CdpConnection {
   send(command: CdpCommand): boolean;
   /** Resolves once the browser has read what was sent. */
   drained(): Promise<void>;
-  /** Ends the connection: its browser session is detached, and nothing more is delivered. */
-  close(): void;
-  /** True once closed, by either side. */
-  readonly isClosed: boolean;
 }
 
-type Deliver = (message: CdpIncoming) => void;
+type Deliver = (message: CdpBrowserMessage) => void;
 
 /** Commands whose answer names a new session, owned by the connection that sent them. */
 const ATTACHING_METHODS = new Set(['Target.attachToTarget', 'Target.attachToBrowserTarget']);
@@ -68,7 +51,7 @@ class Connection implements CdpConnection {
 
 type Pending =
   | { readonly kind: 'client'; readonly connection: Connection; readonly id: number; readonly method: string }
-  | { readonly kind: 'internal'; readonly done: (message: CdpIncoming) => void };
+  | { readonly kind: 'internal'; readonly done: (message: CdpBrowserMessage) => void };
 
 /**
  * Shares one DevTools pipe between the provider's own connection (the root browser session, which
@@ -159,7 +142,7 @@ export class CdpRouter {
     return connection;
   }
 
-  private call(method: string, params: Record<string, unknown>): Promise<CdpIncoming> {
+  private call(method: string, params: Record<string, unknown>): Promise<CdpBrowserMessage> {
     if (this.pipe.isClosed) return Promise.resolve({ error: { message: 'The browser has gone.' } });
     const id = this.nextId++;
     return new Promise((done) => {
@@ -169,9 +152,9 @@ export class CdpRouter {
   }
 
   private onMessage(raw: string): void {
-    let message: CdpIncoming;
+    let message: CdpBrowserMessage;
     try {
-      message = JSON.parse(raw) as CdpIncoming;
+      message = JSON.parse(raw) as CdpBrowserMessage;
     } catch {
       return; // The browser only sends JSON; nothing to route otherwise.
     }
@@ -179,7 +162,7 @@ export class CdpRouter {
     else if (typeof message.method === 'string') this.onEvent(message);
   }
 
-  private onAnswer(message: CdpIncoming): void {
+  private onAnswer(message: CdpBrowserMessage): void {
     const pending = this.pending.get(message.id!);
     if (!pending) return;
     this.pending.delete(message.id!);
@@ -195,7 +178,7 @@ export class CdpRouter {
     this.deliverTo(connection, { ...message, id: pending.id });
   }
 
-  private onEvent(message: CdpIncoming): void {
+  private onEvent(message: CdpBrowserMessage): void {
     // The browser-target sessions the router opens for clients are its own business, not the root's.
     const info = message.params?.targetInfo as { type?: unknown } | undefined;
     if (
@@ -215,7 +198,7 @@ export class CdpRouter {
         this.owners.delete(child);
   }
 
-  private deliverTo(connection: Connection, message: CdpIncoming): void {
+  private deliverTo(connection: Connection, message: CdpBrowserMessage): void {
     if (message.sessionId !== undefined && message.sessionId === connection.rootSession) {
       const { sessionId: _own, ...rest } = message;
       connection.deliver(rest);
