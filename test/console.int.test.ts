@@ -13,7 +13,7 @@ import {
   openProject,
   openProjectTab,
   projectCard,
-  screenCentre,
+  screenColour,
   sessionRow,
   showInSession,
   shownConnectUrl,
@@ -131,7 +131,7 @@ describe('the web console in a real browser, against a server started like npm s
     try {
       const viewer = await frameOf(liveViewFrame(page, 'Pink page'));
       await expect
-        .poll(() => screenCentre(viewer), { timeout: 20_000, message: 'the live view shows the pink page' })
+        .poll(() => screenColour(viewer), { timeout: 20_000, message: 'the live view shows the pink page' })
         .toSatisfy((rgb: number[]) => nearColour(rgb, PINK));
     } finally {
       await driver.close();

@@ -13,6 +13,8 @@ import { type ServerProcess, startServerProcess } from './serverProcess.ts';
 /** A server started as `npm start` starts it, over a data folder of its own. */
 export interface ConsoleServer {
   readonly url: string;
+  /** Its `DATA_DIR` (the SQLite file, keys). */
+  readonly dataDir: string;
   readonly process: ServerProcess;
   /** Stops the server and removes its data folder. */
   stop(): Promise<void>;
@@ -34,6 +36,7 @@ export async function startConsoleServer(env: Record<string, string> = {}): Prom
     );
     return {
       url: server.url,
+      dataDir,
       process: server,
       stop: async () => {
         await server.stop();
@@ -165,14 +168,21 @@ interface CanvasLike {
   ): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
 }
 
-/** The colour at the centre of the live-view page's screen (its `<canvas id="screen">`). */
-export function screenCentre(viewer: Frame): Promise<number[]> {
-  return viewer.locator('canvas#screen').evaluate((element) => {
-    const canvas = element as unknown as CanvasLike;
-    if (canvas.width === 0 || canvas.height === 0) return [];
-    const data = canvas.getContext('2d')?.getImageData(canvas.width / 2, canvas.height / 2, 1, 1).data;
-    return data ? [data[0]!, data[1]!, data[2]!] : [];
-  });
+/**
+ * The colour of the live-view page's screen (its `<canvas id="screen">`) at a point given as
+ * fractions of its width and height; the centre by default.
+ */
+export function screenColour(viewer: Frame, x = 0.5, y = 0.5): Promise<number[]> {
+  return viewer.locator('canvas#screen').evaluate(
+    (element, [fx, fy]) => {
+      const canvas = element as unknown as CanvasLike;
+      if (canvas.width === 0 || canvas.height === 0) return [];
+      const point = [Math.floor(canvas.width * fx), Math.floor(canvas.height * fy)] as const;
+      const data = canvas.getContext('2d')?.getImageData(point[0], point[1], 1, 1).data;
+      return data ? [data[0]!, data[1]!, data[2]!] : [];
+    },
+    [x, y] as const,
+  );
 }
 
 /** Whether two colours are within `tolerance` per channel (JPEG frames are lossy). */

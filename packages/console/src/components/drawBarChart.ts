@@ -48,7 +48,9 @@ export function drawBarChart(element: HTMLElement, spec: BarChartSpec): DrawnCha
           value: (_u, value) => (value === null || value === undefined ? '–' : spec.format(value)),
         },
       ],
-      axes: [{}, { values: (_u, ticks) => ticks.map((tick) => spec.format(tick)), size: 60 }],
+      // Wide enough for the longest label a format gives ("59.9 min": about 52 px at uPlot's 12 px font,
+      // plus its ticks and gap); at 60 px, "16.7 min" lost its first digit to the canvas' edge.
+      axes: [{}, { values: (_u, ticks) => ticks.map((tick) => spec.format(tick)), size: 80 }],
       legend: { live: true },
     },
     [spec.times, spec.values],
