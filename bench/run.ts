@@ -5,21 +5,22 @@
  * Browserbase provider overhead against a zero-latency stand-in (providerOverhead.ts), the local
  * Chromium provider (localProvider.ts, spawned), sessions at scale (scale.ts), the mixed-load
  * soak (soak.ts), API key authentication against a sign-in token (apiKeyAuth.ts) and the Browserbase
- * SDK's create → connected → first evaluate (browserbaseSdkFlow.ts), and the live view's frame latency and
- * its cost to the driving client (liveView.ts). Every server runs in its own
+ * SDK's create → connected → first evaluate (browserbaseSdkFlow.ts), the live view's frame latency and
+ * its cost to the driving client (liveView.ts), and the web console's size and time to its first
+ * rendered list (console.ts). Every server runs in its own
  * process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION_SEC
  * (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
- * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview),
+ * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console),
  * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections), and the scenarios' own:
  * BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES (200),
  * SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
  * (sqlite | postgres), SOAK_SERVER_NODE_ARGS (--trace-gc), BENCH_APIKEY_REQUESTS (500),
  * BENCH_BBSDK_RUNS (10), BENCH_BBSDK_WARM (1), BENCH_BBSDK_PAUSE_MS (1000), BENCH_LIVEVIEW_CHANGES (60),
- * BENCH_LIVEVIEW_EVALUATIONS (10000), BENCH_LIVEVIEW_BLOCK (1000).
+ * BENCH_LIVEVIEW_EVALUATIONS (10000), BENCH_LIVEVIEW_BLOCK (1000), BENCH_CONSOLE_LOADS (30).
  *
  * BENCH_WRITE: `all` regenerates docs/benchmarks.md down to the hand-written analysis; `sections`
  * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`,
- * `bbsdk` and `liveview`) of the scenarios this run measured, and leaves every other line as it was. The
+ * `bbsdk`, `liveview` and `console`) of the scenarios this run measured, and leaves every other line as it was. The
  * default is `all` for a run of every scenario and `sections` for a partial run, so measuring one
  * scenario never blanks the others' figures.
  */
@@ -40,6 +41,8 @@ import {
 } from './apiThroughput.ts';
 import { type BrowserbaseSdkFlowResult, runBrowserbaseSdkFlow } from './browserbaseSdkFlow.ts';
 import { type Child, startChild } from './childProcess.ts';
+import { type ConsoleBenchResult, runConsoleBench } from './console.ts';
+import { CONSOLE_FIRST_LIST_TARGET_MS, CONSOLE_SIZE_TARGET_BYTES } from './consoleFigures.ts';
 import { LIVE_VIEW_OVERHEAD_TARGET, type LiveViewBenchResult, runLiveViewBench } from './liveView.ts';
 import { load } from './load.ts';
 import { markedSection, replaceMarkedSections } from './markedSections.ts';
@@ -66,6 +69,7 @@ const ALL_SCENARIOS = [
   'apikey',
   'bbsdk',
   'liveview',
+  'console',
 ];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(','));
 const WRITE = process.env.BENCH_WRITE ?? (ALL_SCENARIOS.every((s) => SCENARIOS.has(s)) ? 'all' : 'sections');
@@ -83,6 +87,7 @@ const BBSDK_PAUSE_MS = num('BENCH_BBSDK_PAUSE_MS', 1000);
 const LIVEVIEW_CHANGES = num('BENCH_LIVEVIEW_CHANGES', 60);
 const LIVEVIEW_EVALUATIONS = num('BENCH_LIVEVIEW_EVALUATIONS', 10_000);
 const LIVEVIEW_BLOCK = num('BENCH_LIVEVIEW_BLOCK', 1000);
+const CONSOLE_LOADS = num('BENCH_CONSOLE_LOADS', 30);
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
 const TARGET_RATIO = 0.35;
 const TARGET_P99_MS = 20;
@@ -146,6 +151,7 @@ let soak: SoakResult | undefined;
 let apiKeys: ApiKeyAuthResult | undefined;
 let sdkFlow: BrowserbaseSdkFlowResult | undefined;
 let liveView: LiveViewBenchResult | undefined;
+let consoleBench: ConsoleBenchResult | undefined;
 let profile: ProfileTop[] | undefined;
 let profileNote = '';
 
@@ -272,6 +278,12 @@ try {
     );
   }
 
+  if (SCENARIOS.has('console')) {
+    consoleBench = await scenario(`Console, local provider (${CONSOLE_LOADS} page loads per side)`, () =>
+      runConsoleBench({ loads: CONSOLE_LOADS, log }),
+    );
+  }
+
   const sqlite = throughput.find((t) => t.db === 'sqlite');
   const missed =
     (sqlite && (sqlite.ratio < TARGET_RATIO || sqlite.list.p99 >= TARGET_P99_MS)) ||
@@ -323,7 +335,7 @@ try {
 
 // ---- report -------------------------------------------------------------------------------------
 const machine = `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} GiB free at the end), Node ${process.version}, ${process.platform}/${process.arch}; 1-min load average ${loadBefore.toFixed(2)} before the run (a 2-core machine shared with other work: a load above ~0.5 before the run means the figures are depressed)`;
-const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS} BENCH_APIKEY_REQUESTS=${APIKEY_REQUESTS} BENCH_BBSDK_RUNS=${BBSDK_RUNS} BENCH_BBSDK_WARM=${BBSDK_WARM} BENCH_BBSDK_PAUSE_MS=${BBSDK_PAUSE_MS} BENCH_LIVEVIEW_CHANGES=${LIVEVIEW_CHANGES} BENCH_LIVEVIEW_EVALUATIONS=${LIVEVIEW_EVALUATIONS} BENCH_LIVEVIEW_BLOCK=${LIVEVIEW_BLOCK})`;
+const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS} BENCH_APIKEY_REQUESTS=${APIKEY_REQUESTS} BENCH_BBSDK_RUNS=${BBSDK_RUNS} BENCH_BBSDK_WARM=${BBSDK_WARM} BENCH_BBSDK_PAUSE_MS=${BBSDK_PAUSE_MS} BENCH_LIVEVIEW_CHANGES=${LIVEVIEW_CHANGES} BENCH_LIVEVIEW_EVALUATIONS=${LIVEVIEW_EVALUATIONS} BENCH_LIVEVIEW_BLOCK=${LIVEVIEW_BLOCK} BENCH_CONSOLE_LOADS=${CONSOLE_LOADS})`;
 const out: string[] = [];
 out.push('# Benchmarks', '');
 out.push(
@@ -491,7 +503,13 @@ sections.liveview = markedSection(
     ? `${liveView.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
     : '## 8. Live view\n\nNot measured in this run.',
 );
-out.push(sections.apikey, '', sections.bbsdk, '', sections.liveview, '');
+sections.console = markedSection(
+  'console',
+  consoleBench
+    ? `${consoleBench.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
+    : '## 9. Console\n\nNot measured in this run.',
+);
+out.push(sections.apikey, '', sections.bbsdk, '', sections.liveview, '', sections.console, '');
 if (apiKeys) {
   for (const side of ['bearerKey', 'headerKey'] as const) {
     const delta = apiKeys.deltaP50[side];
@@ -526,6 +544,22 @@ if (liveView) {
     `${worst >= 0 ? '+' : ''}${fmt(worst * 100, 1)} %`,
     `≤ ${LIVE_VIEW_OVERHEAD_TARGET * 100} %`,
     pass(worst <= LIVE_VIEW_OVERHEAD_TARGET),
+  ]);
+}
+
+if (consoleBench) {
+  const { size, cached, uncached } = consoleBench.figures;
+  targets.push([
+    "console: JavaScript and CSS, gzipped (first screen's share)",
+    `${fmt(size.totalGzip / 1000, 1)} KB (${fmt(size.firstScreenGzip / 1000, 1)} KB)`,
+    `≤ ${CONSOLE_SIZE_TARGET_BYTES / 1000} KB`,
+    pass(size.totalGzip <= CONSOLE_SIZE_TARGET_BYTES),
+  ]);
+  targets.push([
+    'console: first rendered list p50 from navigation, cached / uncached',
+    `${fmt(cached.firstRow.p50, 0)} / ${fmt(uncached.firstRow.p50, 0)} ms`,
+    `≤ ${CONSOLE_FIRST_LIST_TARGET_MS} ms`,
+    pass(Math.max(cached.firstRow.p50, uncached.firstRow.p50) <= CONSOLE_FIRST_LIST_TARGET_MS),
   ]);
 }
 
@@ -568,7 +602,10 @@ if (WRITE === 'sections') {
   // A scenario that failed keeps its previous figures: only what this run measured is replaced.
   const measured = Object.keys(sections).filter(
     (name) =>
-      (name === 'apikey' && apiKeys) || (name === 'bbsdk' && sdkFlow) || (name === 'liveview' && liveView),
+      (name === 'apikey' && apiKeys) ||
+      (name === 'bbsdk' && sdkFlow) ||
+      (name === 'liveview' && liveView) ||
+      (name === 'console' && consoleBench),
   );
   const unmarked = [...SCENARIOS].filter((name) => !(name in sections));
   if (unmarked.length)
