@@ -16,14 +16,9 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { measureBuild } from '../packages/console/scripts/measureBuild.ts';
+import { apiSignUp, startAndReleaseSessions } from '../test/consoleApi.ts';
 import { openConsoleBrowser } from '../test/consoleBrowser.ts';
-import {
-  apiSignUp,
-  newCredentials,
-  signIn,
-  startAndReleaseSessions,
-  startConsoleServer,
-} from '../test/consoleFlows.ts';
+import { newCredentials, signIn, startConsoleServer } from '../test/consoleFlows.ts';
 import type { ConsoleFigures, LoadFigures, Spread } from './consoleFigures.ts';
 import { consoleMarkdown } from './consoleMarkdown.ts';
 import { median, percentile } from './stats.ts';

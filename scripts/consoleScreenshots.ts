@@ -8,9 +8,9 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Locator, Page } from 'playwright-core';
+import { apiSignIn, startAndReleaseSessions } from '../test/consoleApi.ts';
 import { openConsoleBrowser } from '../test/consoleBrowser.ts';
 import {
-  apiSignIn,
   chartCanvas,
   createProject,
   frameOf,
@@ -24,7 +24,6 @@ import {
   shownConnectUrl,
   signIn,
   signUp,
-  startAndReleaseSessions,
   startConsoleServer,
   startSession,
 } from '../test/consoleFlows.ts';

@@ -1,8 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiSignUp } from './consoleApi.ts';
 import { type ConsoleBrowser, openConsoleBrowser } from './consoleBrowser.ts';
 import {
-  apiSignUp,
   type ConsoleServer,
   chartCanvas,
   createProject,
