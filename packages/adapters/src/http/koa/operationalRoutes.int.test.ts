@@ -18,9 +18,11 @@ function registeredRoutes(app: TestApp['app']): string[] {
     return router ? router.stack : [];
   });
   expect(routes.length).toBeGreaterThan(0);
-  // The Browserbase-compatible routes are Browserbase's API, documented by Browserbase (ADR 0011).
+  // The Browserbase-compatible routes are Browserbase's API, documented by Browserbase (ADR 0011);
+  // the live view's page and its files are HTML and static files behind a viewer token (§14).
+  const undocumented = /^(browserbase|liveView(Page|Asset)$)/;
   return routes
-    .filter((layer) => !String(layer.name).startsWith('browserbase'))
+    .filter((layer) => !undocumented.test(String(layer.name)))
     .flatMap((layer) =>
       layer.methods
         .filter((m) => m !== 'HEAD')
