@@ -41,7 +41,7 @@ async function givenWorld() {
   });
   const newSession = () => create.execute({ caller: asUser(OWNER), projectId: project.id, request: {} });
   const stats = new GetSessionStats({ projects, sessions, clock });
-  return { clock, sessions, project, newSession, stats };
+  return { clock, projects, sessions, provider, project, newSession, stats };
 }
 
 const fieldsOf = async (promise: Promise<unknown>) => {
@@ -55,31 +55,10 @@ const fieldsOf = async (promise: Promise<unknown>) => {
 
 describe('GetSessionStats', () => {
   it('answers the store’s statistics for the project at the clock’s now', async () => {
-    const clock = new ManualClock('2026-03-01T12:00:00.000Z');
-    const ids = new SequentialIdGenerator();
-    const projects = new InMemoryProjectRepository();
-    const sessions = new InMemorySessionRepository();
-    const provider = new FakeBrowserProvider({ clock });
-    const project = Project.create({
-      id: ids.next(),
-      ownerId: OWNER,
-      name: 'Main',
-      slug: 'main',
-      now: clock.now(),
-    });
-    await projects.add(project);
-    const create = new CreateSession({
-      projects,
-      agents: new InMemoryAgentRepository(),
-      sessions,
-      provider,
-      idempotency: new InMemoryIdempotencyStore(),
-      ids,
-      clock,
-    });
-    const first = await create.execute({ caller: asUser(OWNER), projectId: project.id, request: {} });
+    const { clock, projects, sessions, provider, project, newSession, stats } = await givenWorld();
+    const first = await newSession();
     clock.advance(100_000);
-    await create.execute({ caller: asUser(OWNER), projectId: project.id, request: {} });
+    await newSession();
     await new ReleaseSession({ projects, sessions, provider, clock }).execute({
       caller: asUser(OWNER),
       projectId: project.id,
@@ -87,7 +66,6 @@ describe('GetSessionStats', () => {
     });
     clock.advance(50_000);
 
-    const stats = new GetSessionStats({ projects, sessions, clock });
     expect(await stats.execute({ caller: asUser(OWNER), projectId: project.id })).toEqual({
       total: 2,
       byStatus: { PENDING: 0, RUNNING: 1, COMPLETED: 1, ERROR: 0, TIMED_OUT: 0 },
