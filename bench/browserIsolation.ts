@@ -18,7 +18,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SystemClock } from '@browserdeck/domain';
+import {
+  SESSION_LOG_DEFAULT_BUDGET_BYTES,
+  SESSION_LOG_ENTRY_MAX_BYTES,
+  SystemClock,
+} from '@browserdeck/domain';
 import { WebSocket } from 'ws';
 import type { CdpClient } from '../packages/adapters/src/browsers/cdp/CdpClient.ts';
 import { EgressPolicy } from '../packages/adapters/src/browsers/local-chromium/egress/EgressPolicy.ts';
@@ -65,7 +69,7 @@ const launch = (egress: EgressPolicy | null) =>
     confinement,
     egress,
     clock: new SystemClock(),
-    logBufferSize: 1000,
+    logLimits: { maxEntryBytes: SESSION_LOG_ENTRY_MAX_BYTES, maxBytes: SESSION_LOG_DEFAULT_BUDGET_BYTES },
   });
 
 // A 1 MB page on loopback (allowed through the proxy for this measurement only).

@@ -21,7 +21,7 @@ const provider = new LocalChromiumProvider({
   dataDir: scratch,
   tempDir: scratch,
   maxSessions: 2,
-  maxSessionsPerProject: 2,
+  maxSessionsPerOwner: 2,
   warmBrowsers: 0,
   clock: new SystemClock(),
 });
@@ -42,6 +42,7 @@ const server = createServer((req, res) => {
       .create({
         sessionId: `bench-${Date.now()}`,
         projectId: 'bench',
+        ownerId: 'bench',
         providerProjectId: 'local',
         region: 'local',
         timeoutSec: 3600,

@@ -21,6 +21,7 @@ const WARM_UP = 2;
 const request: CreateBrowserRequest = {
   sessionId: 'bench',
   projectId: 'bench',
+  ownerId: 'bench',
   providerProjectId: 'local',
   region: 'local',
   timeoutSec: 300,
@@ -46,7 +47,7 @@ function makeProvider(warmBrowsers: number): LocalChromiumProvider {
     dataDir: scratch,
     tempDir: scratch,
     maxSessions: 4,
-    maxSessionsPerProject: 4,
+    maxSessionsPerOwner: 4,
     warmBrowsers,
     isolation: ISOLATION,
     clock: new SystemClock(),

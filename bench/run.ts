@@ -6,21 +6,29 @@
  * Chromium provider (localProvider.ts, spawned), sessions at scale (scale.ts), the mixed-load
  * soak (soak.ts), API key authentication against a sign-in token (apiKeyAuth.ts) and the Browserbase
  * SDK's create → connected → first evaluate (browserbaseSdkFlow.ts), the live view's frame latency and
- * its cost to the driving client (liveView.ts), and the web console's size and time to its first
- * rendered list (console.ts). Every server runs in its own
- * process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION_SEC
- * (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
- * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console),
+ * its cost to the driving client (liveView.ts), the web console's size and time to its first
+ * rendered list (console.ts), and capacity (capacity.ts: create → connected → first evaluate, warm and
+ * back-to-back, against an already-running Chromium's floor, and memory per idle session). Every
+ * server runs in its own process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS
+ * (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
+ * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity),
  * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections), and the scenarios' own:
  * BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES (200),
  * SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
  * (sqlite | postgres), SOAK_SERVER_NODE_ARGS (--trace-gc), BENCH_APIKEY_REQUESTS (500),
  * BENCH_BBSDK_RUNS (10), BENCH_BBSDK_WARM (1), BENCH_BBSDK_PAUSE_MS (1000), BENCH_LIVEVIEW_CHANGES (60),
- * BENCH_LIVEVIEW_EVALUATIONS (10000), BENCH_LIVEVIEW_BLOCK (1000), BENCH_CONSOLE_LOADS (30).
+ * BENCH_LIVEVIEW_EVALUATIONS (10000), BENCH_LIVEVIEW_BLOCK (1000), BENCH_CONSOLE_LOADS (30),
+ * BENCH_CAPACITY_RUNS (20, timed runs per side: floor, warm, back-to-back), BENCH_CAPACITY_BLOCK (5,
+ * runs per interleaved block), BENCH_CAPACITY_WARM (1, the server's LOCAL_WARM_BROWSERS),
+ * BENCH_CAPACITY_PAUSE_MS (1500, before each warm run), BENCH_CAPACITY_MAX_SESSIONS (4, the servers'
+ * LOCAL_MAX_SESSIONS and the idle sessions whose memory is read), BENCH_CAPACITY_SETTLE_MS (5000,
+ * idle time before reading memory), BENCH_CAPACITY_RESERVE_MIB (4096, what a 24 GiB host keeps for
+ * the OS and the service), BENCH_CAPACITY_HIT_MS (unset: a back-to-back create counts as a warm hit
+ * at most max(20 ms, 3 × the warm creates' p50)).
  *
  * BENCH_WRITE: `all` regenerates docs/benchmarks.md down to the hand-written analysis; `sections`
  * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`,
- * `bbsdk`, `liveview` and `console`) of the scenarios this run measured, and leaves every other line as it was. The
+ * `bbsdk`, `liveview`, `console` and `capacity`) of the scenarios this run measured, and leaves every other line as it was. The
  * default is `all` for a run of every scenario and `sections` for a partial run, so measuring one
  * scenario never blanks the others' figures.
  */
@@ -40,6 +48,7 @@ import {
   type ThroughputResult,
 } from './apiThroughput.ts';
 import { type BrowserbaseSdkFlowResult, runBrowserbaseSdkFlow } from './browserbaseSdkFlow.ts';
+import { CAPACITY_TARGETS, type CapacityResult, runCapacity } from './capacity.ts';
 import { type Child, startChild } from './childProcess.ts';
 import { type ConsoleBenchResult, runConsoleBench } from './console.ts';
 import { CONSOLE_FIRST_LIST_TARGET_MS, CONSOLE_SIZE_TARGET_BYTES } from './consoleFigures.ts';
@@ -70,6 +79,7 @@ const ALL_SCENARIOS = [
   'bbsdk',
   'liveview',
   'console',
+  'capacity',
 ];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(','));
 const WRITE = process.env.BENCH_WRITE ?? (ALL_SCENARIOS.every((s) => SCENARIOS.has(s)) ? 'all' : 'sections');
@@ -88,6 +98,16 @@ const LIVEVIEW_CHANGES = num('BENCH_LIVEVIEW_CHANGES', 60);
 const LIVEVIEW_EVALUATIONS = num('BENCH_LIVEVIEW_EVALUATIONS', 10_000);
 const LIVEVIEW_BLOCK = num('BENCH_LIVEVIEW_BLOCK', 1000);
 const CONSOLE_LOADS = num('BENCH_CONSOLE_LOADS', 30);
+const CAPACITY_RUNS = num('BENCH_CAPACITY_RUNS', 20);
+const CAPACITY_BLOCK = num('BENCH_CAPACITY_BLOCK', 5);
+const CAPACITY_WARM = num('BENCH_CAPACITY_WARM', 1);
+const CAPACITY_PAUSE_MS = num('BENCH_CAPACITY_PAUSE_MS', 1500);
+const CAPACITY_MAX_SESSIONS = num('BENCH_CAPACITY_MAX_SESSIONS', 4);
+const CAPACITY_SETTLE_MS = num('BENCH_CAPACITY_SETTLE_MS', 5000);
+const CAPACITY_RESERVE_MIB = num('BENCH_CAPACITY_RESERVE_MIB', 4096);
+const CAPACITY_HIT_MS = process.env.BENCH_CAPACITY_HIT_MS
+  ? Number(process.env.BENCH_CAPACITY_HIT_MS)
+  : undefined;
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
 const TARGET_RATIO = 0.35;
 const TARGET_P99_MS = 20;
@@ -152,6 +172,7 @@ let apiKeys: ApiKeyAuthResult | undefined;
 let sdkFlow: BrowserbaseSdkFlowResult | undefined;
 let liveView: LiveViewBenchResult | undefined;
 let consoleBench: ConsoleBenchResult | undefined;
+let capacity: CapacityResult | undefined;
 let profile: ProfileTop[] | undefined;
 let profileNote = '';
 
@@ -284,6 +305,24 @@ try {
     );
   }
 
+  if (SCENARIOS.has('capacity')) {
+    capacity = await scenario(
+      `Capacity, local provider (${CAPACITY_RUNS} runs per side; ${CAPACITY_MAX_SESSIONS} idle sessions)`,
+      () =>
+        runCapacity({
+          runs: CAPACITY_RUNS,
+          block: CAPACITY_BLOCK,
+          warmBrowsers: CAPACITY_WARM,
+          pauseMs: CAPACITY_PAUSE_MS,
+          maxSessions: CAPACITY_MAX_SESSIONS,
+          settleMs: CAPACITY_SETTLE_MS,
+          reserveMiB: CAPACITY_RESERVE_MIB,
+          hitMs: CAPACITY_HIT_MS,
+          log,
+        }),
+    );
+  }
+
   const sqlite = throughput.find((t) => t.db === 'sqlite');
   const missed =
     (sqlite && (sqlite.ratio < TARGET_RATIO || sqlite.list.p99 >= TARGET_P99_MS)) ||
@@ -335,7 +374,7 @@ try {
 
 // ---- report -------------------------------------------------------------------------------------
 const machine = `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} GiB free at the end), Node ${process.version}, ${process.platform}/${process.arch}; 1-min load average ${loadBefore.toFixed(2)} before the run (a 2-core machine shared with other work: a load above ~0.5 before the run means the figures are depressed)`;
-const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS} BENCH_APIKEY_REQUESTS=${APIKEY_REQUESTS} BENCH_BBSDK_RUNS=${BBSDK_RUNS} BENCH_BBSDK_WARM=${BBSDK_WARM} BENCH_BBSDK_PAUSE_MS=${BBSDK_PAUSE_MS} BENCH_LIVEVIEW_CHANGES=${LIVEVIEW_CHANGES} BENCH_LIVEVIEW_EVALUATIONS=${LIVEVIEW_EVALUATIONS} BENCH_LIVEVIEW_BLOCK=${LIVEVIEW_BLOCK} BENCH_CONSOLE_LOADS=${CONSOLE_LOADS})`;
+const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS} BENCH_APIKEY_REQUESTS=${APIKEY_REQUESTS} BENCH_BBSDK_RUNS=${BBSDK_RUNS} BENCH_BBSDK_WARM=${BBSDK_WARM} BENCH_BBSDK_PAUSE_MS=${BBSDK_PAUSE_MS} BENCH_LIVEVIEW_CHANGES=${LIVEVIEW_CHANGES} BENCH_LIVEVIEW_EVALUATIONS=${LIVEVIEW_EVALUATIONS} BENCH_LIVEVIEW_BLOCK=${LIVEVIEW_BLOCK} BENCH_CONSOLE_LOADS=${CONSOLE_LOADS} BENCH_CAPACITY_RUNS=${CAPACITY_RUNS})`;
 const out: string[] = [];
 out.push('# Benchmarks', '');
 out.push(
@@ -509,7 +548,24 @@ sections.console = markedSection(
     ? `${consoleBench.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
     : '## 9. Console\n\nNot measured in this run.',
 );
-out.push(sections.apikey, '', sections.bbsdk, '', sections.liveview, '', sections.console, '');
+sections.capacity = markedSection(
+  'capacity',
+  capacity
+    ? `${capacity.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
+    : '## 10. Capacity\n\nNot measured in this run.',
+);
+out.push(
+  sections.apikey,
+  '',
+  sections.bbsdk,
+  '',
+  sections.liveview,
+  '',
+  sections.console,
+  '',
+  sections.capacity,
+  '',
+);
 if (apiKeys) {
   for (const side of ['bearerKey', 'headerKey'] as const) {
     const delta = apiKeys.deltaP50[side];
@@ -563,6 +619,25 @@ if (consoleBench) {
   ]);
 }
 
+if (capacity) {
+  const { sides, ratio } = capacity.figures;
+  targets.push([
+    'capacity: back-to-back create → connected → first evaluate p50 / p95',
+    `${fmt(sides.backToBack.total.p50, 1)} / ${fmt(sides.backToBack.total.p95, 1)} ms`,
+    `≤ ${CAPACITY_TARGETS.backToBackP50Ms} / ≤ ${CAPACITY_TARGETS.backToBackP95Ms} ms`,
+    pass(
+      sides.backToBack.total.p50 <= CAPACITY_TARGETS.backToBackP50Ms &&
+        sides.backToBack.total.p95 <= CAPACITY_TARGETS.backToBackP95Ms,
+    ),
+  ]);
+  targets.push([
+    'capacity: warm total p50 ÷ already-running Chromium p50',
+    `${fmt(ratio.warm, 2)}×`,
+    `≤ ${CAPACITY_TARGETS.warmOverFloorP50}×`,
+    pass(ratio.warm <= CAPACITY_TARGETS.warmOverFloorP50),
+  ]);
+}
+
 out.push('## Targets', '');
 out.push(table(['target', 'measured', 'goal', 'verdict'], targets), '');
 
@@ -605,7 +680,8 @@ if (WRITE === 'sections') {
       (name === 'apikey' && apiKeys) ||
       (name === 'bbsdk' && sdkFlow) ||
       (name === 'liveview' && liveView) ||
-      (name === 'console' && consoleBench),
+      (name === 'console' && consoleBench) ||
+      (name === 'capacity' && capacity),
   );
   const unmarked = [...SCENARIOS].filter((name) => !(name in sections));
   if (unmarked.length)

@@ -26,7 +26,7 @@ describe('the Browserbase SDK against npm start’s server (local Chromium)', ()
     server = await startServerProcess({
       DATA_DIR: dir,
       LOCAL_MAX_SESSIONS: '2',
-      LOCAL_MAX_SESSIONS_PER_PROJECT: '1',
+      LOCAL_MAX_SESSIONS_PER_OWNER: '1',
       LOCAL_WARM_BROWSERS: '0',
     });
     given = await givenProjectApiKey(server, 'bb@example.com');
@@ -176,7 +176,7 @@ describe('the Browserbase SDK against npm start’s server (local Chromium)', ()
       bb.sessions.create({ projectId: '00000000-0000-7000-8000-000000000001' }),
     ).rejects.toBeInstanceOf(NotFoundError);
 
-    // LOCAL_MAX_SESSIONS_PER_PROJECT=1: a second session at once is over this project's capacity.
+    // LOCAL_MAX_SESSIONS_PER_OWNER=1: a second session at once is over this account's capacity.
     const held = await bb.sessions.create({ projectId: given.projectId, keepAlive: true });
     const limited = await bb.sessions.create({ projectId: given.projectId }).catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(RateLimitError);

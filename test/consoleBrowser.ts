@@ -15,7 +15,7 @@ export interface ConsoleBrowser {
 }
 
 /**
- * Starts the Chromium the local provider runs (system, `CHROMIUM_PATH` or the npm package) under
+ * Starts the Chromium the local provider runs (`CHROMIUM_PATH`, else the npm package) under
  * playwright-core, with one page at `viewport`, and records what a person would see in its DevTools
  * console.
  */

@@ -1,7 +1,4 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { aptGetInstall, succeeds } from './aptGetInstall.ts';
 
 /**
  * The isolation suite runs the local provider's `bubblewrap` level for real, so the tests install
@@ -11,23 +8,5 @@ const run = promisify(execFile);
  */
 export async function ensureBubblewrap(log: (line: string) => void = console.log): Promise<void> {
   if (await succeeds('bwrap', ['--version'])) return;
-  if (process.getuid?.() !== 0 || !(await succeeds('apt-get', ['--version']))) {
-    log('bubblewrap is not installed and cannot be installed here (needs root and apt-get)');
-    return;
-  }
-  log('installing bubblewrap (apt-get) for the browser isolation tests…');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update', '-qq'], { env, timeout: 300_000 }).catch(() => {});
-  await run('apt-get', ['install', '-y', '-qq', 'bubblewrap'], { env, timeout: 300_000 }).catch(
-    (error: Error) => log(`could not install bubblewrap: ${error.message.split('\n')[0]}`),
-  );
-}
-
-async function succeeds(command: string, args: string[]): Promise<boolean> {
-  try {
-    await run(command, args, { timeout: 10_000 });
-    return true;
-  } catch {
-    return false;
-  }
+  await aptGetInstall(['bubblewrap'], 'the browser isolation tests', log);
 }

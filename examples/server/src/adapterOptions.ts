@@ -26,6 +26,8 @@ export function identityOption(config: Config): IdentityOption {
   };
 }
 
+const MIB = 1024 * 1024;
+
 /** The cloud-browser provider chosen by `BROWSER_PROVIDER`. */
 export function browsersOption(config: Config): BrowsersOption {
   if (config.BROWSER_PROVIDER === 'browserbase') {
@@ -42,7 +44,15 @@ export function browsersOption(config: Config): BrowsersOption {
       chromiumPath: config.CHROMIUM_PATH,
       maxSessions: config.LOCAL_MAX_SESSIONS,
       warmBrowsers: config.LOCAL_WARM_BROWSERS,
-      maxSessionsPerProject: config.LOCAL_MAX_SESSIONS_PER_PROJECT,
+      maxSessionsPerOwner: config.localMaxSessionsPerOwner,
+      maxConnectionsPerSession: config.LOCAL_MAX_CONNECTIONS_PER_SESSION,
+      maxContextsPerProject: config.LOCAL_MAX_CONTEXTS_PER_PROJECT,
+      sessionLogMaxBytes: config.LOCAL_SESSION_LOG_MAX_MB * MIB,
+      endedLogMaxBytes: config.LOCAL_ENDED_LOGS_MAX_MB * MIB,
+      browserMemoryMb: config.LOCAL_BROWSER_MEMORY_MB,
+      browserPids: config.LOCAL_BROWSER_PIDS,
+      browserCpuWeight: config.LOCAL_BROWSER_CPU_WEIGHT,
+      sessionDiskMb: config.LOCAL_SESSION_DISK_MB,
       isolation: config.LOCAL_ISOLATION,
       browserUser: config.BROWSER_USER,
       egress: {

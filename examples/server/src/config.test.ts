@@ -50,6 +50,61 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the per-account fair share, the old per-project name too, and refuses one above LOCAL_MAX_SESSIONS', () => {
+    expect(loadConfig({}).localMaxSessionsPerOwner).toBeUndefined();
+    expect(loadConfig({ LOCAL_MAX_SESSIONS_PER_OWNER: '3' }).localMaxSessionsPerOwner).toBe(3);
+    expect(loadConfig({ LOCAL_MAX_SESSIONS_PER_PROJECT: '1' }).localMaxSessionsPerOwner).toBe(1);
+    expect(
+      loadConfig({ LOCAL_MAX_SESSIONS_PER_OWNER: '2', LOCAL_MAX_SESSIONS_PER_PROJECT: '1' })
+        .localMaxSessionsPerOwner,
+    ).toBe(2);
+    expect(() => loadConfig({ LOCAL_MAX_SESSIONS_PER_OWNER: '5' })).toThrow(
+      /LOCAL_MAX_SESSIONS_PER_OWNER: must be at most LOCAL_MAX_SESSIONS \(4\)/,
+    );
+    expect(() => loadConfig({ LOCAL_MAX_SESSIONS_PER_OWNER: '0' })).toThrow(/LOCAL_MAX_SESSIONS_PER_OWNER/);
+  });
+
+  it('reads the log budgets in MiB within their bounds', () => {
+    expect(loadConfig({})).toMatchObject({ LOCAL_SESSION_LOG_MAX_MB: 8, LOCAL_ENDED_LOGS_MAX_MB: 64 });
+    expect(loadConfig({ LOCAL_SESSION_LOG_MAX_MB: '1', LOCAL_ENDED_LOGS_MAX_MB: '0' })).toMatchObject({
+      LOCAL_SESSION_LOG_MAX_MB: 1,
+      LOCAL_ENDED_LOGS_MAX_MB: 0,
+    });
+    for (const bad of ['0', '1025', 'big', '1.5'])
+      expect(() => loadConfig({ LOCAL_SESSION_LOG_MAX_MB: bad })).toThrow(/LOCAL_SESSION_LOG_MAX_MB/);
+    expect(() => loadConfig({ LOCAL_ENDED_LOGS_MAX_MB: '-1' })).toThrow(/LOCAL_ENDED_LOGS_MAX_MB/);
+  });
+
+  it('reads the per-browser limits: unset for the host-sized defaults, off or 0 for none, bounded', () => {
+    const defaults = loadConfig({});
+    for (const name of [
+      'LOCAL_BROWSER_MEMORY_MB',
+      'LOCAL_BROWSER_PIDS',
+      'LOCAL_BROWSER_CPU_WEIGHT',
+      'LOCAL_SESSION_DISK_MB',
+    ] as const)
+      expect(defaults[name]).toBeUndefined();
+    expect(
+      loadConfig({
+        LOCAL_BROWSER_MEMORY_MB: '1024',
+        LOCAL_BROWSER_PIDS: 'off',
+        LOCAL_BROWSER_CPU_WEIGHT: '200',
+        LOCAL_SESSION_DISK_MB: '0',
+      }),
+    ).toMatchObject({
+      LOCAL_BROWSER_MEMORY_MB: 1024,
+      LOCAL_BROWSER_PIDS: 0,
+      LOCAL_BROWSER_CPU_WEIGHT: 200,
+      LOCAL_SESSION_DISK_MB: 0,
+    });
+    for (const bad of ['64', 'lots', '1.5', '-1'])
+      expect(() => loadConfig({ LOCAL_BROWSER_MEMORY_MB: bad })).toThrow(
+        /LOCAL_BROWSER_MEMORY_MB: must be off/,
+      );
+    expect(() => loadConfig({ LOCAL_BROWSER_PIDS: '8' })).toThrow(/LOCAL_BROWSER_PIDS/);
+    expect(() => loadConfig({ LOCAL_SESSION_DISK_MB: '8' })).toThrow(/LOCAL_SESSION_DISK_MB/);
+  });
+
   it('reads every value it is given', () => {
     const cfg = loadConfig({
       PORT: '8080',

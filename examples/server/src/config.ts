@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { EgressPolicy } from '@browserdeck/adapters/local-chromium';
+import { EgressPolicy, RESOURCE_LIMIT_BOUNDS } from '@browserdeck/adapters/local-chromium';
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from '@browserdeck/domain';
 import { z } from 'zod';
 
@@ -19,6 +19,22 @@ function egressList(text: string, ctx: z.RefinementCtx<string>): string[] {
     return z.NEVER;
   }
 }
+
+/**
+ * A per-browser limit (`LOCAL_BROWSER_*`, `LOCAL_SESSION_DISK_MB`): `off` or 0 for none, else an
+ * integer within the provider's bounds; unset: the provider's default, sized to the host.
+ */
+const browserLimit = ({ min, max }: { min: number; max: number }) =>
+  z
+    .string()
+    .trim()
+    .transform((text, ctx) => {
+      const value = text.toLowerCase() === 'off' ? 0 : Number(text);
+      if (Number.isInteger(value) && (value === 0 || (value >= min && value <= max))) return value;
+      ctx.addIssue({ code: 'custom', message: `must be off (or 0) or an integer from ${min} to ${max}` });
+      return z.NEVER;
+    })
+    .optional();
 
 /** `METRICS_TOKEN`: a bearer token (RFC 6750 token68 characters), long enough not to be guessed. */
 const metricsToken = z
@@ -70,8 +86,19 @@ const EnvSchema = z.object({
   CHROMIUM_PATH: optionalText,
   LOCAL_MAX_SESSIONS: integer(1, 1000).default(4),
   LOCAL_WARM_BROWSERS: integer(0, 100).default(1),
-  // Default: half of LOCAL_MAX_SESSIONS, at least 1 (resolved below).
+  // Default: half of LOCAL_MAX_SESSIONS, at least 1 (the provider's). The per-project name is the
+  // old one: still read when the per-owner one is unset.
+  LOCAL_MAX_SESSIONS_PER_OWNER: integer(1, 1000).optional(),
   LOCAL_MAX_SESSIONS_PER_PROJECT: integer(1, 1000).optional(),
+  LOCAL_MAX_CONNECTIONS_PER_SESSION: integer(1, 100).default(8),
+  LOCAL_MAX_CONTEXTS_PER_PROJECT: integer(1, 100_000).default(100),
+  MAX_PROJECTS_PER_USER: integer(1, 100_000).default(100),
+  LOCAL_SESSION_LOG_MAX_MB: integer(1, 1024).default(8),
+  LOCAL_ENDED_LOGS_MAX_MB: integer(0, 16_384).default(64),
+  LOCAL_BROWSER_MEMORY_MB: browserLimit(RESOURCE_LIMIT_BOUNDS.memoryMb),
+  LOCAL_BROWSER_PIDS: browserLimit(RESOURCE_LIMIT_BOUNDS.pids),
+  LOCAL_BROWSER_CPU_WEIGHT: browserLimit(RESOURCE_LIMIT_BOUNDS.cpuWeight),
+  LOCAL_SESSION_DISK_MB: browserLimit(RESOURCE_LIMIT_BOUNDS.diskMb),
   LOCAL_ISOLATION: z.enum(['on', 'off', 'bubblewrap', 'namespaces']).default('on'),
   BROWSER_USER: optionalText,
   EGRESS_ALLOW_PRIVATE: z
@@ -85,6 +112,8 @@ const EnvSchema = z.object({
   JWT_PRIVATE_KEY: optionalText,
   SECRET_KEY: optionalText,
   RECONCILE_INTERVAL_SEC: integer(1, 3600).default(15),
+  // How long SIGTERM may take: in-flight requests get half, then sessions end and the process exits.
+  SHUTDOWN_GRACE_SEC: integer(1, 3600).default(10),
   METRICS_TOKEN: metricsToken,
   METRICS_LISTEN: listenAddress,
   // http-api.md §10's cut-off (30 s); lower it for tests, raise it behind a proxy that waits longer.
@@ -114,6 +143,8 @@ export type Config = z.output<typeof EnvSchema> & {
   publicUrl: string;
   databaseUrl: string;
   dataDir: string;
+  /** `LOCAL_MAX_SESSIONS_PER_OWNER`, else the old `LOCAL_MAX_SESSIONS_PER_PROJECT`; unset: the provider's default. */
+  localMaxSessionsPerOwner: number | undefined;
   /** Sign-in and sign-up limits, per minute, from the `AUTH_RATE_LIMIT_*` variables. */
   authRateLimits: AuthRateLimits;
 };
@@ -140,12 +171,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const absent = missing(['SUPABASE_URL', 'SUPABASE_ANON_KEY']);
     if (absent.length) throw new ConfigError(`IDENTITY_PROVIDER=supabase needs ${absent.join(', ')}`);
   }
-  if (
-    cfg.LOCAL_MAX_SESSIONS_PER_PROJECT !== undefined &&
-    cfg.LOCAL_MAX_SESSIONS_PER_PROJECT > cfg.LOCAL_MAX_SESSIONS
-  )
+  const perOwnerName =
+    cfg.LOCAL_MAX_SESSIONS_PER_OWNER === undefined
+      ? 'LOCAL_MAX_SESSIONS_PER_PROJECT'
+      : 'LOCAL_MAX_SESSIONS_PER_OWNER';
+  const localMaxSessionsPerOwner = cfg.LOCAL_MAX_SESSIONS_PER_OWNER ?? cfg.LOCAL_MAX_SESSIONS_PER_PROJECT;
+  if (localMaxSessionsPerOwner !== undefined && localMaxSessionsPerOwner > cfg.LOCAL_MAX_SESSIONS)
     throw new ConfigError(
-      `Invalid configuration:\n  LOCAL_MAX_SESSIONS_PER_PROJECT: must be at most LOCAL_MAX_SESSIONS (${cfg.LOCAL_MAX_SESSIONS})`,
+      `Invalid configuration:\n  ${perOwnerName}: must be at most LOCAL_MAX_SESSIONS (${cfg.LOCAL_MAX_SESSIONS})`,
     );
   if (
     cfg.METRICS_LISTEN &&
@@ -166,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     ...cfg,
     dataDir,
+    localMaxSessionsPerOwner,
     publicUrl: (cfg.PUBLIC_URL ?? `http://${urlHost}:${cfg.PORT}`).replace(/\/+$/, ''),
     databaseUrl: cfg.DATABASE_URL ?? `sqlite:${resolve(dataDir, 'browserdeck.sqlite')}`,
     authRateLimits: {

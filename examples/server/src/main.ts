@@ -26,9 +26,18 @@ async function main(): Promise<void> {
     },
     'Browserdeck is listening',
   );
+  const graceMs = config.SHUTDOWN_GRACE_SEC * 1000;
   const shutdown = (signal: NodeJS.Signals) => {
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    running.stop().then(
+    logger.info(
+      { signal, graceSec: config.SHUTDOWN_GRACE_SEC },
+      'shutting down: finishing in-flight requests',
+    );
+    // The grace is a promise to the supervisor: whatever is still closing then is cut.
+    setTimeout(() => {
+      logger.error({ graceSec: config.SHUTDOWN_GRACE_SEC }, 'shutdown grace period over: exiting now');
+      process.exit(1);
+    }, graceMs).unref();
+    running.stop(graceMs).then(
       () => {
         logger.info('stopped');
         process.exit(0);

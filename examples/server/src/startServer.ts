@@ -1,5 +1,5 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { EventEmitter, once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -13,7 +13,11 @@ export interface RunningServer {
   readonly server: Server;
   /** Where `/metrics` is served when `METRICS_LISTEN` is set, e.g. `http://127.0.0.1:9464`. */
   readonly metricsUrl?: string | undefined;
-  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then closes Browserdeck (reconciler, browsers, database). */
+  /**
+   * Stops accepting, lets in-flight HTTP requests finish (for at most half of `graceMs`; connected
+   * CDP and live-view clients are not waited for), then closes Browserdeck: its sessions end
+   * `COMPLETED` at that moment, their clients hear close code 1001, and what is left is cut.
+   */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -24,6 +28,7 @@ export async function startServer(requested: Config, logger: Logger): Promise<Ru
   const browserdeck = await container.getAsync(TOKENS.Browserdeck);
   const { http } = browserdeck;
   const server = createServer(http.serverOptions, http.app.callback());
+  const requests = inFlightRequests(server);
   // The local provider serves each session's CDP WebSocket on this server; other upgrades are refused.
   server.on('upgrade', http.handleUpgrade);
   const metricsServer = config.METRICS_LISTEN
@@ -50,19 +55,48 @@ export async function startServer(requested: Config, logger: Logger): Promise<Ru
     metricsUrl,
     stop(graceMs = 10_000) {
       stopping ??= (async () => {
+        // Upgraded sockets (CDP, live view) hold `close` open until they end: Browserdeck ends them.
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         const metricsClosed = new Promise<void>((resolve) =>
           metricsServer ? metricsServer.close(() => resolve()) : resolve(),
         );
         server.closeIdleConnections();
         metricsServer?.closeAllConnections();
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        await Promise.all([closed, metricsClosed]);
-        clearTimeout(timer);
+        // Half the grace for requests; the rest for ending sessions, storing them and closing.
+        await requests.drained(graceMs / 2);
+        server.closeAllConnections();
         await browserdeck.close();
+        await Promise.all([closed, metricsClosed]);
       })();
       return stopping;
     },
+  };
+}
+
+/**
+ * Counts the HTTP requests `server` is answering; `drained(ms)` resolves once none are left, or
+ * after `ms` at the latest. WebSocket upgrades are not requests here.
+ */
+function inFlightRequests(server: Server): { drained(ms: number): Promise<void> } {
+  let count = 0;
+  const idle = new EventEmitter();
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    count++;
+    res.once('close', () => {
+      if (--count === 0) idle.emit('idle');
+    });
+  });
+  return {
+    drained: (ms) =>
+      count === 0
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            const timer = setTimeout(resolve, ms);
+            idle.once('idle', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+          }),
   };
 }
 

@@ -15,6 +15,7 @@ export function coreModule(config: Config, logger: Logger): ContainerModule {
       secretKey: config.SECRET_KEY,
       logger,
       rateLimits: config.authRateLimits,
+      maxProjectsPerUser: config.MAX_PROJECTS_PER_USER,
       reconcileIntervalSec: config.RECONCILE_INTERVAL_SEC,
       http: {
         corsOrigins: config.CORS_ORIGINS,

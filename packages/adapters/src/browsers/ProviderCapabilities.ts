@@ -6,7 +6,7 @@ import type { CdpBrowserMessage, CdpCommand } from './cdp/cdpMessages.ts';
 
 /** Why a WebSocket upgrade is refused: the host answers it as an API error (`refuseUpgrade`). */
 export interface UpgradeRefusal {
-  code: 'not_found' | 'unauthorized' | 'session_ended';
+  code: 'not_found' | 'unauthorized' | 'session_ended' | 'rate_limited';
   detail: string;
 }
 

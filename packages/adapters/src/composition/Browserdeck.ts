@@ -43,8 +43,9 @@ export interface Browserdeck {
   /** Starts the background work: the reconciler that keeps sessions' status fresh. Idempotent. */
   start(): void;
   /**
-   * Stops the background work (waiting for a pass in progress), ends every browser the provider
-   * holds, and closes the database when the composition opened it. Close the HTTP server first.
+   * Stops the background work (waiting for a pass in progress), ends every session the provider
+   * holds (its connected clients hear close code 1001) and stores them `COMPLETED` at that moment,
+   * and closes the database when the composition opened it. Close the HTTP server first.
    */
   close(): Promise<void>;
 }

@@ -77,6 +77,8 @@ export interface BrowserdeckOptions {
   metrics?: MetricsRegistry | undefined;
   /** Sign-in and sign-up attempts a minute; the contract's defaults when absent. */
   rateLimits?: AuthRateLimits | undefined;
+  /** Projects one account may hold, archived ones included (`MAX_PROJECTS_PER_USER`; default 100). */
+  maxProjectsPerUser?: number | undefined;
   /** CORS origins, request cut-off, proxy trust and `/metrics` access. */
   http?: HttpSettings | undefined;
   /** Seconds between passes that refresh active sessions from the provider (`start()`). Default 15. */

@@ -41,7 +41,20 @@ export class SessionReconciler {
   }
 
   /** One full pass over what is due; exposed for tests. */
-  async runOnce(): Promise<void> {
+  runOnce(): Promise<void> {
+    return this.pass(() => this.stopped);
+  }
+
+  /**
+   * One last full pass, also once stopped (after waiting for a pass in progress): at shutdown, the
+   * sessions the provider has just ended are stored with their end, not left RUNNING until expiry.
+   */
+  async flush(): Promise<void> {
+    await this.running;
+    await this.pass(() => false);
+  }
+
+  private async pass(stopped: () => boolean): Promise<void> {
     const { batchSize = 50, concurrency = 4, intervalSec } = this.options;
     // A claim outlives a slow pass, so no other instance refreshes the same sessions meanwhile.
     const leaseSec = Math.max(30, intervalSec * 2);
@@ -49,7 +62,7 @@ export class SessionReconciler {
     // the cut-off a pass over more than one batch re-claims the sessions it has just refreshed.
     const syncedBefore = (this.options.clock ?? new SystemClock()).now();
     const retry = syncRetryPolicy(intervalSec);
-    for (let round = 0; round < 100 && !this.stopped; round++) {
+    for (let round = 0; round < 100 && !stopped(); round++) {
       const report = await this.options.reconcile.execute({
         batchSize,
         concurrency,

@@ -66,9 +66,16 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
     const publicUrl = (options.publicUrl ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
     const provider = await openBrowsers(browsersOption, { dataDir, publicUrl, clock, logger });
     const lifecycle = provider.capabilities?.lifecycle;
+    let storeEndedSessions = async (): Promise<void> => {};
     if (lifecycle) {
       await lifecycle.start();
-      closers.push(() => lifecycle.close());
+      // Closing ends every session at once; one last reconcile pass stores them with that moment
+      // while their browsers stop, before the database closes.
+      closers.push(async () => {
+        const closing = lifecycle.close();
+        await storeEndedSessions();
+        await closing;
+      });
     }
     // Closed before the provider (closers run in reverse): viewers are told the end first.
     const cdp = provider.capabilities?.cdp;
@@ -85,6 +92,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       ids,
       logger,
       rateLimits: options.rateLimits,
+      maxProjectsPerUser: options.maxProjectsPerUser,
     });
     const { countActiveSessions } = storage;
     if (countActiveSessions) {
@@ -112,6 +120,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       intervalSec: options.reconcileIntervalSec ?? 15,
       clock,
     });
+    storeEndedSessions = () => reconciler.flush();
     closers.push(() => reconciler.stop());
     let started = false;
     let closing: Promise<void> | undefined;

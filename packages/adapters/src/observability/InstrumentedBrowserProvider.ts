@@ -42,6 +42,11 @@ export class InstrumentedBrowserProvider implements BrowserProvider {
     return this.inner.defaultProviderProjectId;
   }
 
+  /** The wrapped provider's: without it, a provider that cannot load extensions would seem to. */
+  get loadsExtensions(): boolean | undefined {
+    return this.inner.loadsExtensions;
+  }
+
   /** The wrapped provider's: without it, sessions it started would look held by another instance. */
   get instanceId(): string | undefined {
     return this.inner.instanceId;

@@ -44,4 +44,12 @@ export interface IdentityProvider {
   signOut(principal: Principal): Promise<void>;
   /** Verifies an access token, including that its sign-in session was not ended. */
   authenticate(accessToken: string): Promise<Principal>;
+  /**
+   * Whether the user's sign-in session `sessionId` (a `Principal.sessionId`) has not been ended
+   * (signed out, revoked for refresh-token reuse). A provider that keeps the sign-ins answers false
+   * for one it does not know or of another user; one that only records ended sign-ins (Supabase)
+   * answers true unless it recorded the end. Needs no access token: a live view (http-api.md §14)
+   * outlives the access token that opened it.
+   */
+  isSignInActive(signIn: { readonly userId: string; readonly sessionId: string }): Promise<boolean>;
 }

@@ -22,6 +22,7 @@ import type { DeleteProject } from '../projects/DeleteProject.ts';
 import type { GetProject } from '../projects/GetProject.ts';
 import type { ListProjects } from '../projects/ListProjects.ts';
 import type { UpdateProject } from '../projects/UpdateProject.ts';
+import type { CheckLiveViewGrant } from '../sessions/CheckLiveViewGrant.ts';
 import type { CreateSession } from '../sessions/CreateSession.ts';
 import type { GetSession } from '../sessions/GetSession.ts';
 import type { GetSessionLiveView } from '../sessions/GetSessionLiveView.ts';
@@ -65,6 +66,8 @@ export interface SessionUseCases {
   liveView: GetSessionLiveView;
   /** Admits a live-view viewer by its token (the page and its WebSocket). */
   openLiveView: OpenLiveView;
+  /** Re-checks an open viewer's grant: false once its project, key or sign-in no longer holds. */
+  checkLiveViewGrant: CheckLiveViewGrant;
   reconcile: ReconcileSessions;
 }
 

@@ -44,6 +44,8 @@ export interface UseCasePorts {
   clock: Clock;
   ids: IdGenerator;
   logger?: Logger | undefined;
+  /** Projects one account may hold (default `PROJECTS_PER_USER_DEFAULT`). */
+  maxProjectsPerUser?: number | undefined;
   /** Sign-in and sign-up attempts a minute; the contract's defaults when absent. */
   rateLimits?: AuthRateLimits | undefined;
 }

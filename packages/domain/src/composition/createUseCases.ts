@@ -22,6 +22,7 @@ import { DeleteProject } from '../projects/DeleteProject.ts';
 import { GetProject } from '../projects/GetProject.ts';
 import { ListProjects } from '../projects/ListProjects.ts';
 import { UpdateProject } from '../projects/UpdateProject.ts';
+import { CheckLiveViewGrant } from '../sessions/CheckLiveViewGrant.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
 import { GetSession } from '../sessions/GetSession.ts';
 import { GetSessionLiveView } from '../sessions/GetSessionLiveView.ts';
@@ -55,7 +56,7 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       syncUser: new SyncUser({ users, projects, ids, clock }),
     },
     projects: {
-      create: new CreateProject({ projects, ids, clock }),
+      create: new CreateProject({ projects, ids, clock, maxProjectsPerUser: ports.maxProjectsPerUser }),
       list: new ListProjects({ projects }),
       get: new GetProject({ projects }),
       update: new UpdateProject({ projects, clock }),
@@ -77,7 +78,16 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
         signer: liveViewSigner,
         tokenTtlSec: ports.liveViewTokenTtlSec,
       }),
-      openLiveView: new OpenLiveView({ sessions, provider, clock, signer: liveViewSigner }),
+      openLiveView: new OpenLiveView({
+        sessions,
+        provider,
+        projects,
+        apiKeys,
+        identity,
+        clock,
+        signer: liveViewSigner,
+      }),
+      checkLiveViewGrant: new CheckLiveViewGrant({ projects, apiKeys, identity, clock }),
       reconcile: new ReconcileSessions({ sessions, provider, clock, logger }),
     },
     agents: {

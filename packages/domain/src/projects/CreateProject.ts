@@ -1,10 +1,10 @@
 import { type Caller, requireUser } from '../auth/Caller.ts';
 import type { Clock } from '../shared/Clock.ts';
-import { DomainError } from '../shared/DomainError.ts';
+import { ConflictError, DomainError } from '../shared/DomainError.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
 import { Project } from './Project.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
-import { checkProjectName, slugify, suffixSlug } from './projectRules.ts';
+import { checkProjectName, PROJECTS_PER_USER_DEFAULT, slugify, suffixSlug } from './projectRules.ts';
 
 /** How many suffixed slugs to try when a derived slug is taken. */
 const DERIVED_SLUG_ATTEMPTS = 20;
@@ -21,9 +21,14 @@ export interface CreateProjectDeps {
   projects: ProjectRepository;
   ids: IdGenerator;
   clock: Clock;
+  /** Projects one account may hold, archived ones included (default `PROJECTS_PER_USER_DEFAULT`). */
+  maxProjectsPerUser?: number | undefined;
 }
 
-/** Creates a project for its owner. */
+/**
+ * Creates a project for its owner, while the owner holds fewer than `maxProjectsPerUser` (else
+ * `project_limit_reached`; checked before the insert, so racing creates may pass it by a few).
+ */
 export class CreateProject {
   private readonly deps: CreateProjectDeps;
 
@@ -35,6 +40,7 @@ export class CreateProject {
     const ownerId = requireUser(input.caller, 'Creating projects').userId;
     const name = input.name.trim();
     checkProjectName(name);
+    await this.requireRoom(ownerId);
     if (input.slug !== undefined) return this.add(ownerId, name, input.slug.trim());
     const base = slugify(name);
     for (let attempt = 1; ; attempt++) {
@@ -49,6 +55,20 @@ export class CreateProject {
         }
       }
     }
+  }
+
+  private async requireRoom(ownerId: string): Promise<void> {
+    const max = this.deps.maxProjectsPerUser ?? PROJECTS_PER_USER_DEFAULT;
+    const { projects } = this.deps;
+    const [active, archived] = await Promise.all([
+      projects.listOwned(ownerId, { archived: false }),
+      projects.listOwned(ownerId, { archived: true }),
+    ]);
+    if (active.length + archived.length >= max)
+      throw new ConflictError(
+        'project_limit_reached',
+        `This account has ${max} projects (archived ones count), the most it may hold; delete one first.`,
+      );
   }
 
   private async add(ownerId: string, name: string, slug: string): Promise<Project> {

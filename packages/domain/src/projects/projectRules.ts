@@ -8,6 +8,8 @@ export const PROJECT_SLUG_MIN_LENGTH = 1;
 export const PROJECT_SLUG_MAX_LENGTH = 64;
 /** Lower-case letters and digits in groups joined by single hyphens. */
 export const PROJECT_SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** Projects one account holds by default, archived ones included (projects are free: this bounds them). */
+export const PROJECTS_PER_USER_DEFAULT = 100;
 /** What `sync` creates for a user who has no project. */
 export const DEFAULT_PROJECT = { name: 'Default Project', slug: 'default' } as const;
 

@@ -32,6 +32,11 @@ export interface CreateBrowserRequest {
   readonly sessionId: string;
   /** Our project id, likewise. */
   readonly projectId: string;
+  /**
+   * The account the session counts against: the user who owns the project, whatever credential
+   * (sign-in or the project's API key) asked. A provider's fair share is per owner.
+   */
+  readonly ownerId: string;
   readonly providerProjectId: string;
   readonly region: string;
   readonly timeoutSec: number;
@@ -71,6 +76,11 @@ export interface BrowserProvider {
    * when every instance reaches every session (Browserbase).
    */
   readonly instanceId?: string;
+  /**
+   * False when the provider cannot load browser extensions: a create naming an `extensionId` is then
+   * refused with `unsupported_option` rather than run without it. Absent means it can.
+   */
+  readonly loadsExtensions?: boolean;
   /** The provider's browser contexts (stored profiles), when it has them. */
   readonly contexts?: BrowserContextStore;
   /** Starts a browser. Never retried automatically: a retry could start a second billed browser. */

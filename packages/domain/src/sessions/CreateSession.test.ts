@@ -20,14 +20,14 @@ import { DEFAULT_VIEWPORT_HEIGHT, DEFAULT_VIEWPORT_WIDTH } from './sessionRules.
 const OWNER = 'owner-1';
 const STRANGER = 'owner-2';
 
-async function setUp() {
+async function setUp(options: { loadsExtensions?: boolean } = {}) {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
   const ids = new SequentialIdGenerator();
   const projects = new InMemoryProjectRepository();
   const sessions = new InMemorySessionRepository();
   const agents = new InMemoryAgentRepository();
   const idempotency = new InMemoryIdempotencyStore();
-  const provider = new FakeBrowserProvider({ clock });
+  const provider = new FakeBrowserProvider({ clock, ...options });
   const project = Project.create({
     id: ids.next(),
     ownerId: OWNER,
@@ -108,6 +108,7 @@ describe('CreateSession', () => {
         request: {
           sessionId: session.id,
           projectId: project.id,
+          ownerId: OWNER,
           providerProjectId: 'fake-project',
           region: 'us-west-2',
           timeoutSec: 300,
@@ -153,6 +154,15 @@ describe('CreateSession', () => {
         contextId: 'ctx',
       },
     });
+  });
+
+  it('refuses an extensionId the provider cannot load with unsupported_option, and starts nothing', async () => {
+    const { create, provider, stored } = await setUp({ loadsExtensions: false });
+    const refused = await create({ extensionId: 'ext' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'unsupported_option', option: 'extensionId' });
+    expect(provider.calls).toEqual([]);
+    expect(await stored()).toEqual([]);
+    await expect(create({})).resolves.toMatchObject({ replayed: false });
   });
 
   it('passes contextPersist to the provider (true unless the request says false), and stores none', async () => {

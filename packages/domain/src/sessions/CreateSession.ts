@@ -2,10 +2,11 @@ import type { Agent } from '../agents/Agent.ts';
 import type { AgentRepository } from '../agents/AgentRepository.ts';
 import type { Caller } from '../auth/Caller.ts';
 import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import type { Project } from '../projects/Project.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { Clock } from '../shared/Clock.ts';
-import { ConflictError, NotFoundError } from '../shared/DomainError.ts';
+import { ConflictError, NotFoundError, UnsupportedOptionError } from '../shared/DomainError.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
 import { stableStringify } from '../shared/stableStringify.ts';
@@ -105,7 +106,12 @@ export class CreateSession {
     const agent = await this.agentFor(project.id, input.request.agentId);
     const now = this.deps.clock.now();
     const settings = resolveSessionSettings(input.request, agent, this.deps.provider, now);
-    return this.start(sessionId, project.id, settings, now);
+    if (settings.extensionId !== null && this.deps.provider.loadsExtensions === false)
+      throw new UnsupportedOptionError(
+        'extensionId',
+        `The ${this.deps.provider.name} browser provider cannot load extensions; leave extensionId out.`,
+      );
+    return this.start(sessionId, project, settings, now);
   }
 
   private async agentFor(projectId: string, agentId: string | null | undefined): Promise<Agent | null> {
@@ -122,14 +128,16 @@ export class CreateSession {
 
   private async start(
     id: string,
-    projectId: string,
+    project: Project,
     settings: ReturnType<typeof resolveSessionSettings>,
     now: Date,
   ): Promise<BrowserSession> {
     const { provider } = this.deps;
+    const projectId = project.id;
     const snapshot = await provider.create({
       sessionId: id,
       projectId,
+      ownerId: project.ownerId,
       providerProjectId: settings.providerProjectId,
       region: settings.region,
       timeoutSec: settings.timeoutSec,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser, signedIn } from '../auth/Caller.ts';
 import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
 import type { BrowserProvider } from './BrowserProvider.ts';
@@ -48,11 +48,69 @@ describe('GetSessionLiveView', () => {
     if (result.kind !== 'browserdeck') throw new Error(`expected browserdeck, got ${result.kind}`);
     expect(result.session.id).toBe(session.id);
     expect(result.expiresAt).toEqual(new Date(clock.now().getTime() + 3600_000));
+    expect(result.readOnly).toBe(false);
     expect(readLiveViewToken(signer, result.token)).toEqual({
       sessionId: session.id,
       projectId: project.id,
+      ownerId: project.ownerId,
+      credential: { kind: 'owner' },
+      readOnly: false,
       expiresAt: result.expiresAt,
     });
+  });
+
+  it('names the caller’s credential in the token: its sign-in session, or its API key', async () => {
+    const w = await setUp();
+    const token = async (caller: Parameters<GetSessionLiveView['execute']>[0]['caller']) => {
+      const result = await w.liveView().execute({ caller, projectId: w.project.id, sessionId: w.session.id });
+      if (result.kind !== 'browserdeck') throw new Error('expected a token');
+      return readLiveViewToken(signer, result.token);
+    };
+    const user = signedIn({
+      userId: w.ownerId,
+      email: 'owner@example.com',
+      sessionId: 'sign-in-7',
+      expiresAt: new Date(w.clock.now().getTime() + 900_000),
+    });
+    expect(await token(user)).toMatchObject({
+      ownerId: w.ownerId,
+      credential: { kind: 'signIn', signInId: 'sign-in-7' },
+    });
+    const key = { kind: 'apiKey' as const, keyId: 'key-9', projectId: w.project.id, ownerId: w.ownerId };
+    expect(await token(key)).toMatchObject({
+      ownerId: w.ownerId,
+      credential: { kind: 'apiKey', keyId: 'key-9' },
+    });
+  });
+
+  it('makes a read-only token on request', async () => {
+    const w = await setUp();
+    const result = await w
+      .liveView()
+      .execute({ caller: w.owner, projectId: w.project.id, sessionId: w.session.id, readOnly: true });
+    if (result.kind !== 'browserdeck') throw new Error('expected a token');
+    expect(result.readOnly).toBe(true);
+    expect(readLiveViewToken(signer, result.token)?.readOnly).toBe(true);
+  });
+
+  it('is project_archived in an archived project: its viewers are refused, so no token is made', async () => {
+    const w = await setUp();
+    const project = await w.projects.findOwned(w.ownerId, w.project.id);
+    project?.archive(w.clock.now());
+    if (project) await w.projects.update(project);
+    await expect(w.view()).rejects.toMatchObject({ code: 'project_archived' });
+  });
+
+  it('refuses readOnly with unsupported_option when the provider answers live URLs of its own', async () => {
+    const w = await setUp();
+    const withUrls = Object.assign(Object.create(w.provider) as BrowserProvider, {
+      liveUrls: async () => URLS,
+    });
+    await expect(
+      w
+        .liveView(withUrls)
+        .execute({ caller: w.owner, projectId: w.project.id, sessionId: w.session.id, readOnly: true }),
+    ).rejects.toMatchObject({ code: 'unsupported_option', errors: [{ path: 'readOnly' }] });
   });
 
   it('takes the token lifetime from its deps', async () => {

@@ -2,10 +2,11 @@ import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { Clock } from '../shared/Clock.ts';
+import { ConflictError, UnsupportedOptionError } from '../shared/DomainError.ts';
 import type { BrowserProvider } from './BrowserProvider.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import { findSession } from './findSession.ts';
-import { issueLiveViewToken } from './liveViewToken.ts';
+import { issueLiveViewToken, type LiveViewCredential } from './liveViewToken.ts';
 import type { CursorSigner } from './logCursor.ts';
 import type { ProviderLiveUrls } from './ProviderLiveUrls.ts';
 import { SessionEndedError } from './SessionEndedError.ts';
@@ -26,6 +27,8 @@ export type SessionLiveView =
       readonly kind: 'browserdeck';
       readonly session: BrowserSession;
       readonly token: string;
+      /** True when the token is read-only: the URLs then also carry `&readOnly=true` for the page. */
+      readonly readOnly: boolean;
       readonly expiresAt: Date;
     };
 
@@ -41,10 +44,13 @@ export interface GetSessionLiveViewDeps {
 }
 
 /**
- * The live view of an active session (http-api.md §14), for the project's owner or its API key. Refused
- * with `session_ended` once the session has ended, and with `session_on_other_instance` when
- * another instance holds its browser (only that one can show it). Reads the stored session; asks
- * the provider only for its own URLs, when it has them.
+ * The live view of an active session (http-api.md §14), for the project's owner or its API key. The
+ * token names the caller's credential (its sign-in session or API key), so it stops working when
+ * that does, and with `readOnly` it is itself read-only. Refused with `project_archived` in an
+ * archived project (its viewers are closed), `session_ended` once the session has ended, and
+ * `session_on_other_instance` when another instance holds its browser (only that one can show it);
+ * `readOnly` with a provider whose own viewer cannot be made read-only is `unsupported_option`.
+ * Reads the stored session; asks the provider only for its own URLs, when it has them.
  */
 export class GetSessionLiveView {
   private readonly deps: GetSessionLiveViewDeps;
@@ -53,24 +59,53 @@ export class GetSessionLiveView {
     this.deps = deps;
   }
 
-  async execute(input: { caller: Caller; projectId: string; sessionId: string }): Promise<SessionLiveView> {
+  async execute(input: {
+    caller: Caller;
+    projectId: string;
+    sessionId: string;
+    /** True: a token that only watches. */
+    readOnly?: boolean | undefined;
+  }): Promise<SessionLiveView> {
     const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    if (project.archived) {
+      throw new ConflictError(
+        'project_archived',
+        'The project is archived; restore it to open the live view of its sessions.',
+      );
+    }
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     if (!session.isActive) throw new SessionEndedError();
     if (heldElsewhere(session, this.deps.provider)) throw new SessionOnOtherInstanceError();
     const { provider } = this.deps;
     if (provider.liveUrls) {
+      if (input.readOnly === true) {
+        throw new UnsupportedOptionError(
+          'readOnly',
+          'The provider’s own live view cannot be made read-only; embed it without input instead.',
+        );
+      }
       const urls = await provider.liveUrls(session.providerSessionId);
       if (!urls) throw new SessionEndedError('The provider no longer knows this session: it has ended.');
       return { kind: 'provider', urls };
     }
     const ttlSec = this.deps.tokenTtlSec ?? LIVE_VIEW_TOKEN_DEFAULT_TTL_SEC;
     const expiresAt = new Date((Math.floor(this.deps.clock.now().getTime() / 1000) + ttlSec) * 1000);
+    const readOnly = input.readOnly === true;
     const token = issueLiveViewToken(this.deps.signer, {
       sessionId: session.id,
       projectId: session.projectId,
+      ownerId: project.ownerId,
+      credential: credentialOf(input.caller),
+      readOnly,
       expiresAt,
     });
-    return { kind: 'browserdeck', session, token, expiresAt };
+    return { kind: 'browserdeck', session, token, readOnly, expiresAt };
   }
+}
+
+/** The credential behind a caller, which the token names (`owner` for an in-process host). */
+function credentialOf(caller: Caller): LiveViewCredential {
+  if (caller.kind === 'apiKey') return { kind: 'apiKey', keyId: caller.keyId };
+  if (caller.signIn) return { kind: 'signIn', signInId: caller.signIn.sessionId };
+  return { kind: 'owner' };
 }

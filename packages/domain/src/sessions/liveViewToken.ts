@@ -1,10 +1,27 @@
 import type { CursorSigner } from './logCursor.ts';
 
-/** What a live-view token grants: watching (and driving) one session until `expiresAt`. */
+/**
+ * The credential a live-view token was made for (http-api.md §14): the viewer keeps working only
+ * while it holds. `signIn`: a user's sign-in session (the access token's), ended by signing out;
+ * `apiKey`: a project API key, ended by revocation or expiry; `owner`: an in-process host acting for
+ * the project's owner with no credential of its own (only the project is re-checked).
+ */
+export type LiveViewCredential =
+  | { readonly kind: 'signIn'; readonly signInId: string }
+  | { readonly kind: 'apiKey'; readonly keyId: string }
+  | { readonly kind: 'owner' };
+
+/** What a live-view token grants: watching (and, unless `readOnly`, driving) one session until `expiresAt`. */
 export interface LiveViewTokenClaims {
   readonly sessionId: string;
   /** The session's project: the token is checked without a caller, so it says where to look. */
   readonly projectId: string;
+  /** The project's owner, whose project (and sign-in, for `signIn`) is re-checked. */
+  readonly ownerId: string;
+  /** What made the token; it stops working when that credential does. */
+  readonly credential: LiveViewCredential;
+  /** True: the viewer's input is dropped, whatever its URL says. */
+  readonly readOnly: boolean;
   /** Whole seconds; the token is refused from then on. */
   readonly expiresAt: Date;
 }
@@ -25,6 +42,9 @@ export function issueLiveViewToken(signer: CursorSigner, claims: LiveViewTokenCl
   const json = JSON.stringify({
     s: claims.sessionId,
     p: claims.projectId,
+    o: claims.ownerId,
+    c: encodeCredential(claims.credential),
+    r: claims.readOnly,
     e: Math.floor(claims.expiresAt.getTime() / 1000),
   });
   const payload = toBase64Url(escapeNonAscii(json));
@@ -33,7 +53,8 @@ export function issueLiveViewToken(signer: CursorSigner, claims: LiveViewTokenCl
 
 /**
  * The claims of a token this server signed; null for anything else (garbage, a changed payload or
- * tag, another key's token). Expiry is the caller's to check.
+ * tag, another key's token), and for a token of the earlier format, which names no owner, credential
+ * or read-only flag: such a token would grant more than it says. Expiry is the caller's to check.
  */
 export function readLiveViewToken(signer: CursorSigner, token: string): LiveViewTokenClaims | null {
   if (token.length > MAX_TOKEN_LENGTH) return null;
@@ -49,9 +70,35 @@ export function readLiveViewToken(signer: CursorSigner, token: string): LiveView
   } catch {
     return null;
   }
-  const { s, p, e } = (claims ?? {}) as Record<string, unknown>;
-  if (typeof s !== 'string' || typeof p !== 'string' || !Number.isSafeInteger(e)) return null;
-  return { sessionId: s, projectId: p, expiresAt: new Date((e as number) * 1000) };
+  const { s, p, o, c, r, e } = (claims ?? {}) as Record<string, unknown>;
+  if (typeof s !== 'string' || typeof p !== 'string' || typeof o !== 'string') return null;
+  if (typeof r !== 'boolean' || !Number.isSafeInteger(e)) return null;
+  const credential = decodeCredential(c);
+  if (!credential) return null;
+  return {
+    sessionId: s,
+    projectId: p,
+    ownerId: o,
+    credential,
+    readOnly: r,
+    expiresAt: new Date((e as number) * 1000),
+  };
+}
+
+/** `s:<sign-in id>`, `k:<key id>` or `o`: short, since the token travels in URLs. */
+function encodeCredential(credential: LiveViewCredential): string {
+  if (credential.kind === 'signIn') return `s:${credential.signInId}`;
+  if (credential.kind === 'apiKey') return `k:${credential.keyId}`;
+  return 'o';
+}
+
+function decodeCredential(value: unknown): LiveViewCredential | null {
+  if (value === 'o') return { kind: 'owner' };
+  if (typeof value !== 'string' || value.length < 3 || value[1] !== ':') return null;
+  const id = value.slice(2);
+  if (value[0] === 's') return { kind: 'signIn', signInId: id };
+  if (value[0] === 'k') return { kind: 'apiKey', keyId: id };
+  return null;
 }
 
 function tagOf(signer: CursorSigner, payload: string): string {

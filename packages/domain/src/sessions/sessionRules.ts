@@ -16,6 +16,10 @@ export const SESSION_LIST_MAX_LIMIT = 100;
 export const SESSION_LIST_DEFAULT_LIMIT = 20;
 export const SESSION_LOGS_MAX_LIMIT = 500;
 export const SESSION_LOGS_DEFAULT_LIMIT = 100;
+/** Largest recorded log entry, as JSON bytes: longer strings and params are cut with a marker. */
+export const SESSION_LOG_ENTRY_MAX_BYTES = 16 * 1024;
+/** A session's log budget by default (JSON bytes); past it the oldest entries go first. */
+export const SESSION_LOG_DEFAULT_BUDGET_BYTES = 8 * 1024 * 1024;
 /** Smallest width or height of a session's viewport, in CSS pixels (Browserbase's bounds). */
 export const VIEWPORT_MIN_SIDE = 100;
 /** Largest width or height of a session's viewport (8K UHD's width). */

@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'agent_inactive',
   'idempotency_key_reused',
   'context_in_use',
+  'project_limit_reached',
+  'context_limit_reached',
   'session_ended',
   'session_on_other_instance',
   'payload_too_large',
@@ -101,7 +103,7 @@ export class NotFoundError extends DomainError {
   }
 }
 
-/** A uniqueness or state conflict. */
+/** A uniqueness or state conflict, or a count limit reached (another one cannot be added now). */
 export class ConflictError extends DomainError {
   constructor(
     code:
@@ -111,7 +113,9 @@ export class ConflictError extends DomainError {
       | 'project_archived'
       | 'agent_inactive'
       | 'idempotency_key_reused'
-      | 'context_in_use',
+      | 'context_in_use'
+      | 'project_limit_reached'
+      | 'context_limit_reached',
     message: string,
   ) {
     super(code, message);

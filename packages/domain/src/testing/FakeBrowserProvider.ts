@@ -18,7 +18,7 @@ export type FakeProviderCall =
 /**
  * An in-memory cloud-browser provider for tests: it keeps sessions, honours release, and can be told
  * to fail the next call or to forget a session (as a provider 404 would). It has browser contexts
- * (in memory) unless told `contexts: false`; a context is in use while a running session saves to it.
+ * (in memory) unless told `contexts: false`, and loads extensions unless told `loadsExtensions: false`; a context is in use while a running session saves to it.
  */
 export class FakeBrowserProvider implements BrowserProvider {
   readonly name: string;
@@ -26,6 +26,7 @@ export class FakeBrowserProvider implements BrowserProvider {
   readonly defaultProviderProjectId = 'fake-project';
   readonly instanceId?: string;
   readonly contexts?: InMemoryBrowserContextStore;
+  readonly loadsExtensions: boolean;
   readonly calls: FakeProviderCall[] = [];
   private readonly sessions = new Map<
     string,
@@ -46,6 +47,8 @@ export class FakeBrowserProvider implements BrowserProvider {
     regions?: readonly string[];
     instanceId?: string;
     contexts?: boolean;
+    /** False: it cannot load extensions, as the local provider today (default true). */
+    loadsExtensions?: boolean;
   }) {
     this.clock = options.clock;
     if (options.contexts !== false)
@@ -55,6 +58,7 @@ export class FakeBrowserProvider implements BrowserProvider {
       });
     if (options.instanceId !== undefined) this.instanceId = options.instanceId;
     this.name = options.name ?? 'fake';
+    this.loadsExtensions = options.loadsExtensions ?? true;
     this.regions = options.regions ?? ['us-west-2', 'us-east-1', 'eu-central-1', 'ap-southeast-1'];
   }
 

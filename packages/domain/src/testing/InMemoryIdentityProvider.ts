@@ -26,6 +26,8 @@ export class InMemoryIdentityProvider implements IdentityProvider {
     { userId: string; sessionId: string; spent: boolean; expiresAt: Date }
   >();
   private readonly revokedSessions = new Set<string>();
+  /** The user of each sign-in session started. */
+  private readonly signIns = new Map<string, string>();
 
   private readonly deps: InMemoryIdentityProviderDeps;
 
@@ -46,7 +48,9 @@ export class InMemoryIdentityProvider implements IdentityProvider {
     if (!user || user.password !== password) {
       throw new AuthError('invalid_credentials', 'E-mail or password is wrong.');
     }
-    return this.grant(user, this.deps.ids.next());
+    const sessionId = this.deps.ids.next();
+    this.signIns.set(sessionId, user.id);
+    return this.grant(user, sessionId);
   }
 
   async refresh(refreshToken: string): Promise<TokenGrant> {
@@ -81,6 +85,11 @@ export class InMemoryIdentityProvider implements IdentityProvider {
       throw new AuthError('unauthorized', 'The access token is missing, expired or revoked.');
     }
     return principal;
+  }
+
+  async isSignInActive(signIn: { userId: string; sessionId: string }): Promise<boolean> {
+    const started = this.signIns.get(signIn.sessionId);
+    return started === signIn.userId && !this.revokedSessions.has(signIn.sessionId);
   }
 
   private grant(user: UserIdentity, sessionId: string): TokenGrant {

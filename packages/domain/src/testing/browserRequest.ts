@@ -3,12 +3,15 @@ import { DEFAULT_TIMEOUT_SEC } from '../sessions/sessionRules.ts';
 
 /**
  * A provider create request for tests: every field with a plain default (no context, extension or
- * viewport; `keepAlive` true), `overrides` over them. One place to add a field the port gains.
+ * viewport; `keepAlive` true; each project its own owner unless `ownerId` says otherwise),
+ * `overrides` over them. One place to add a field the port gains.
  */
 export function browserRequest(overrides: Partial<CreateBrowserRequest> = {}): CreateBrowserRequest {
+  const projectId = overrides.projectId ?? 'project-1';
   return {
     sessionId: 'session-1',
-    projectId: 'project-1',
+    projectId,
+    ownerId: `owner-of-${projectId}`,
     providerProjectId: 'provider-project',
     region: 'us-west-2',
     timeoutSec: DEFAULT_TIMEOUT_SEC,

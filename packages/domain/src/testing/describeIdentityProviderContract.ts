@@ -163,6 +163,32 @@ export function describeIdentityProviderContract(
       });
     });
 
+    it('tells whether a sign-in session is active: until sign-out, or reuse of a refresh token', async () => {
+      const { identity, grant } = await signedIn();
+      const other = await identity.signIn('ada@example.com', password);
+      const principal = await identity.authenticate(grant.accessToken);
+      const otherPrincipal = await identity.authenticate(other.accessToken);
+      const active = (p: { userId: string; sessionId: string }) =>
+        identity.isSignInActive({ userId: p.userId, sessionId: p.sessionId });
+      expect(await active(principal)).toBe(true);
+      await identity.signOut(principal);
+      expect(await active(principal)).toBe(false);
+      expect(await active(otherPrincipal)).toBe(true);
+      await identity.refresh(other.refreshToken);
+      await expectCode(identity.refresh(other.refreshToken), 'invalid_refresh_token');
+      expect(await active(otherPrincipal)).toBe(false);
+    });
+
+    it('answers a sign-in session as active past its access token’s expiry', async (ctx) => {
+      const { identity, grant, advanceTime } = await signedIn();
+      if (!advanceTime) return ctx.skip();
+      const principal = await identity.authenticate(grant.accessToken);
+      advanceTime(grant.expiresIn * 1000 + 1000);
+      await expect(
+        identity.isSignInActive({ userId: principal.userId, sessionId: principal.sessionId }),
+      ).resolves.toBe(true);
+    });
+
     it('refuses an expired access token, while the refresh token still works', async (ctx) => {
       const { identity, grant, advanceTime } = await signedIn();
       if (!advanceTime) return ctx.skip();

@@ -19,6 +19,11 @@ export interface LiveViewerOptions {
   readonly pageId: string | null;
   /** True: frames only; input messages from this viewer are dropped. */
   readonly readOnly: boolean;
+  /**
+   * Aborted when the viewer's grant no longer holds (its project archived, API key revoked or
+   * sign-in ended): the hub then closes it with `VIEWER_CLOSE.revoked` (1008).
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**

@@ -13,9 +13,17 @@ export const VIEWER_CLOSE = {
   goingAway: 1001,
   /** The viewer sent a message that is not one of §14's. */
   policy: 1008,
+  /**
+   * What its token was made with no longer holds: the project was archived, the API key revoked or
+   * expired, or the sign-in ended (a policy close too: reconnecting with the same token is refused).
+   */
+  revoked: 1008,
   /** The browser did not answer the live view's commands. */
   failed: 1011,
 } as const;
+
+/** The close reason of a viewer whose grant was withdrawn (`LiveViewerOptions.signal`). */
+export const REVOKED_REASON = 'The live view’s access was withdrawn.';
 
 /** One viewer's WebSocket: the tab it watches, and what it is sent. */
 export class LiveViewer {

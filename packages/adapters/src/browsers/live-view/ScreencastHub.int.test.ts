@@ -39,7 +39,7 @@ describe('ScreencastHub over the local provider (real Chromium)', () => {
   const cleanups: Array<() => Promise<unknown>> = [];
 
   beforeAll(async () => {
-    started = await startLocalProvider({ maxSessions: 3, maxSessionsPerProject: 3 });
+    started = await startLocalProvider({ maxSessions: 3, maxSessionsPerOwner: 3 });
     provider = started.provider;
     recorded = recordingCdp(provider.capabilities.cdp!);
     hub = new ScreencastHub({ cdp: recorded.cdp });

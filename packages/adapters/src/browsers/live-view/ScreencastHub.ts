@@ -4,7 +4,7 @@ import { type Logger, silentLogger } from '@browserdeck/domain';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { CdpCapability } from '../ProviderCapabilities.ts';
 import { LiveSession } from './LiveSession.ts';
-import { LiveViewer, VIEWER_CLOSE } from './LiveViewer.ts';
+import { LiveViewer, REVOKED_REASON, VIEWER_CLOSE } from './LiveViewer.ts';
 import type { LivePage, LiveViewerOptions, LiveViewHub } from './LiveViewHub.ts';
 import { openCdpClient } from './openCdpClient.ts';
 import { MAX_VIEWER_MESSAGE_BYTES } from './parseViewerMessage.ts';
@@ -13,6 +13,10 @@ import { MAX_VIEWER_MESSAGE_BYTES } from './parseViewerMessage.ts';
 const HEARTBEAT_MS = 30_000;
 /** How long `close` waits for viewers to answer their close frames. */
 const CLOSE_GRACE_MS = 1_000;
+/** Viewers of one session at once by default. */
+const DEFAULT_MAX_VIEWERS_PER_SESSION = 8;
+/** WebSocket close code "Try Again Later" (RFC 6455 registry): the session has its most viewers. */
+const TRY_AGAIN_LATER = 1013;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -22,7 +26,9 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * one shared `TabScreencast`. Viewers are WebSockets (`ws`, handshakes only): the server sends
  * binary frames (`encodeFrame`), `{ type: 'pages', pages, current }` and `{ type: 'ended' }`; a
  * viewer sends `select`, and unless read-only, mouse, wheel, key and text input, which become
- * `Input.*` commands and nothing else. A message that is not one of these closes the viewer (1008).
+ * `Input.*` commands and nothing else. A message that is not one of these closes the viewer (1008),
+ * and so does the viewer's `signal` (its grant was withdrawn). A session takes at most
+ * `maxViewersPerSession` viewers at once; one more is closed at once with 1013 (try again later).
  */
 export class ScreencastHub implements LiveViewHub {
   private readonly cdp: CdpCapability;
@@ -30,6 +36,9 @@ export class ScreencastHub implements LiveViewHub {
   private readonly minFrameIntervalMs: number | undefined;
   private readonly sessions = new Map<string, LiveSession>();
   private readonly sockets = new Set<WebSocket>();
+  /** Open viewers by provider session id, against `maxViewersPerSession`. */
+  private readonly viewers = new Map<string, number>();
+  private readonly maxViewersPerSession: number;
   private readonly alive = new WeakSet<WebSocket>();
   private readonly server = new WebSocketServer({
     noServer: true,
@@ -49,8 +58,11 @@ export class ScreencastHub implements LiveViewHub {
      * second); 0 takes every frame the browser paints.
      */
     minFrameIntervalMs?: number;
+    /** Viewers of one session at once (default 8); one more is closed with 1013 (try again later). */
+    maxViewersPerSession?: number;
   }) {
     this.cdp = deps.cdp;
+    this.maxViewersPerSession = deps.maxViewersPerSession ?? DEFAULT_MAX_VIEWERS_PER_SESSION;
     this.logger = deps.logger ?? silentLogger;
     this.minFrameIntervalMs = deps.minFrameIntervalMs;
     this.heartbeat = setInterval(() => this.ping(), HEARTBEAT_MS);
@@ -93,11 +105,31 @@ export class ScreencastHub implements LiveViewHub {
         ws.close(VIEWER_CLOSE.goingAway, 'The server is shutting down.');
         return;
       }
+      const id = options.providerSessionId;
+      const watching = this.viewers.get(id) ?? 0;
+      if (watching >= this.maxViewersPerSession) {
+        ws.close(TRY_AGAIN_LATER, `The session has its most viewers (${this.maxViewersPerSession}).`);
+        return;
+      }
+      this.viewers.set(id, watching + 1);
       this.sockets.add(ws);
       this.alive.add(ws);
       ws.on('pong', () => this.alive.add(ws));
-      ws.on('close', () => this.sockets.delete(ws));
-      this.session(options.providerSessionId).addViewer(new LiveViewer(ws, options.readOnly), options.pageId);
+      ws.on('close', () => {
+        this.sockets.delete(ws);
+        const left = (this.viewers.get(id) ?? 1) - 1;
+        if (left > 0) this.viewers.set(id, left);
+        else this.viewers.delete(id);
+      });
+      const viewer = new LiveViewer(ws, options.readOnly);
+      if (options.signal?.aborted) {
+        viewer.close(VIEWER_CLOSE.revoked, REVOKED_REASON);
+        return;
+      }
+      options.signal?.addEventListener('abort', () => viewer.close(VIEWER_CLOSE.revoked, REVOKED_REASON), {
+        once: true,
+      });
+      this.session(options.providerSessionId).addViewer(viewer, options.pageId);
     });
   }
 

@@ -82,6 +82,9 @@ export class TabScreencast {
       },
       refresh: () => {
         if (this.unacked !== null || this.sessionId === null || this.stopped) return false;
+        // Stopped first: a full Chromium (whose screencast is a video capture) ignores a start of a
+        // running screencast, and its full window of unacknowledged frames then stalls it for good.
+        this.client.fire('Page.stopScreencast', {}, this.sessionId);
         this.client.fire('Page.startScreencast', { ...SCREENCAST_PARAMS }, this.sessionId);
         return true;
       },

@@ -14,33 +14,49 @@ function recordingLogger() {
 }
 
 describe('ChromiumLocator', () => {
-  it('logs where the browser came from, once', async () => {
+  const debian = async () => 'Chromium 156.0.8078.108 built on Debian GNU/Linux 12 (bookworm)';
+
+  it('logs which browser runs (its --version) and where it came from, once', async () => {
     const { logger, lines } = recordingLogger();
     const find = async (): Promise<FoundChromium> => ({ path: '/usr/bin/chromium', source: 'system' });
-    const locator = new ChromiumLocator({}, logger, find);
+    const locator = new ChromiumLocator({}, logger, find, debian);
     await locator.locate();
     await locator.locate();
     expect(lines).toEqual([
       {
-        message: "local provider: Chromium from the system's browser: /usr/bin/chromium",
-        details: { chromium: '/usr/bin/chromium', chromiumSource: 'system' },
+        message:
+          "local provider: Chromium 156.0.8078.108 built on Debian GNU/Linux 12 (bookworm) from the system's browser: /usr/bin/chromium",
+        details: {
+          chromium: '/usr/bin/chromium',
+          chromiumSource: 'system',
+          chromiumVersion: 'Chromium 156.0.8078.108 built on Debian GNU/Linux 12 (bookworm)',
+        },
       },
     ]);
   });
 
-  it('names CHROMIUM_PATH and the configured path as the source', async () => {
+  it('names CHROMIUM_PATH and the configured path as the source, and says when --version did not answer', async () => {
     for (const [source, expected] of [
-      ['env', 'local provider: Chromium from CHROMIUM_PATH: /opt/chrome'],
+      ['env', 'local provider: Chromium (its --version did not answer) from CHROMIUM_PATH: /opt/chrome'],
       [
         'option',
-        "local provider: Chromium from the configured path (chromiumPath, the server's CHROMIUM_PATH): /opt/chrome",
+        "local provider: Chromium (its --version did not answer) from the configured path (chromiumPath, the server's CHROMIUM_PATH): /opt/chrome",
       ],
     ] as const) {
       const { logger, lines } = recordingLogger();
-      await new ChromiumLocator({}, logger, async () => ({ path: '/opt/chrome', source })).locate();
+      const find = async () => ({ path: '/opt/chrome', source });
+      await new ChromiumLocator({}, logger, find, async () => null).locate();
       expect(lines.map((l) => l.message)).toEqual([expected]);
     }
   });
+
+  it('asks the real browser for its version', async () => {
+    const { logger, lines } = recordingLogger();
+    await new ChromiumLocator({}, logger).locate();
+    expect(lines.at(-1)!.details.chromiumVersion).toMatch(
+      /^(Chromium|Google Chrome)[^\n]* \d+\.\d+\.\d+\.\d+/,
+    );
+  }, 60_000); // A first run unpacks the npm package's browser.
 
   it('says the npm package’s browser is being unpacked before the unpack starts, then where it came from', async () => {
     const { logger, lines } = recordingLogger();
@@ -56,12 +72,13 @@ describe('ChromiumLocator', () => {
       linesWhenUnpacking = lines.length;
       return { path: unpack.target, source: 'npm' };
     };
-    await new ChromiumLocator({ onUnpack: (u) => unpacks.push(u) }, logger, find).locate();
+    const version = async () => 'Chromium 147.0.7727.0';
+    await new ChromiumLocator({ onUnpack: (u) => unpacks.push(u) }, logger, find, version).locate();
     expect(linesWhenUnpacking).toBe(1);
     expect(lines.map((l) => l.message)).toEqual([
       'local provider: unpacking Chromium from @sparticuz/chromium 147.0.0 (61 MB compressed, about 187 MB unpacked) ' +
         'into /tmp/browserdeck-chromium-147.0.0/chromium; only the first start does this, and it takes a while',
-      'local provider: Chromium from the npm package @sparticuz/chromium, unpacked at /tmp/browserdeck-chromium-147.0.0/chromium',
+      'local provider: Chromium 147.0.7727.0 from the npm package @sparticuz/chromium (its headless shell), unpacked at /tmp/browserdeck-chromium-147.0.0/chromium',
     ]);
     expect(lines[0]!.details).toMatchObject({ chromiumSource: 'npm', version: '147.0.0' });
     // A caller's own onUnpack is still told.

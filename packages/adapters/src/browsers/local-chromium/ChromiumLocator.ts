@@ -1,5 +1,6 @@
 import { type Logger, ProviderError, silentLogger } from '@browserdeck/domain';
-import { describeChromiumSource, npmChromiumUnpackMessage } from './chromiumLogMessages.ts';
+import { chromiumFoundMessage, npmChromiumUnpackMessage } from './chromiumLogMessages.ts';
+import { chromiumVersion } from './chromiumVersion.ts';
 import {
   type FindChromiumOptions,
   type FoundChromium,
@@ -8,8 +9,9 @@ import {
 } from './findChromium.ts';
 
 /**
- * Finds the browser once and remembers it, logging where it came from (and, before it starts, that
- * the npm package's browser is being unpacked: a slow first start). A failed search is not
+ * Finds the browser once and remembers it, logging which one it is (its `--version`) and where it
+ * came from (and, before it starts, that the npm package's browser is being unpacked: a slow first
+ * start). A failed search is not
  * remembered: the operator may install a browser while the service runs, and the next session
  * start looks again.
  */
@@ -17,17 +19,20 @@ export class ChromiumLocator {
   private readonly options: FindChromiumOptions;
   private readonly logger: Logger;
   private readonly find: (options: FindChromiumOptions) => Promise<FoundChromium | null>;
+  private readonly version: (path: string) => Promise<string | null>;
   private found: Promise<FoundChromium> | null = null;
 
-  /** `find` is the search itself (tests replace it). */
+  /** `find` is the search itself and `version` asks the browser what it is (tests replace them). */
   constructor(
     options: FindChromiumOptions,
     logger: Logger = silentLogger,
     find: (options: FindChromiumOptions) => Promise<FoundChromium | null> = findChromium,
+    version: (path: string) => Promise<string | null> = chromiumVersion,
   ) {
     this.options = options;
     this.logger = logger;
     this.find = find;
+    this.version = version;
   }
 
   /** True once a search has started (and not failed). */
@@ -44,15 +49,16 @@ export class ChromiumLocator {
         this.logger.info?.({ chromiumSource: 'npm', ...unpack }, npmChromiumUnpackMessage(unpack));
         this.options.onUnpack?.(unpack);
       },
-    }).then((found) => {
+    }).then(async (found) => {
       if (!found)
         throw new ProviderError(
           'provider_unavailable',
           `No Chromium browser was found. ${HOW_TO_PROVIDE_CHROMIUM}`,
         );
+      const version = await this.version(found.path);
       this.logger.info?.(
-        { chromium: found.path, chromiumSource: found.source },
-        `local provider: Chromium from ${describeChromiumSource(found)}`,
+        { chromium: found.path, chromiumSource: found.source, chromiumVersion: version },
+        chromiumFoundMessage(found, version),
       );
       return found;
     });

@@ -4,6 +4,7 @@ import { ProviderError } from '@browserdeck/domain';
 import { CdpPipe } from './cdp/CdpPipe.ts';
 import { chromiumArgs } from './chromiumArgs.ts';
 import type { BrowserConfinement } from './isolation/BrowserConfinement.ts';
+import { enterCgroupCommand } from './limits/enterCgroupCommand.ts';
 
 const STDERR_TAIL_CHARS = 4096;
 /** The id of the readiness probe, answered before anyone else speaks on the pipe. */
@@ -18,6 +19,10 @@ export interface LaunchChromiumOptions {
   readonly proxyUrl: string | null;
   /** The window (and page) size; null or absent for Chromium's default. */
   readonly windowSize?: { readonly width: number; readonly height: number } | null;
+  /** The `cgroup.procs` files of the browser's cgroup(s): it enters them before it runs (none: no cgroup). */
+  readonly cgroupProcsFiles?: readonly string[];
+  /** Size of the sandbox's own `/tmp` and `/dev/shm`; null or absent for the default. */
+  readonly tmpfsBytes?: number | null;
   /** How long to wait for the DevTools pipe to answer (default 30 s). */
   readonly startTimeoutMs?: number;
 }
@@ -74,11 +79,15 @@ export class ChromiumProcess {
       proxyUrl: options.proxyUrl,
       windowSize: options.windowSize ?? null,
     });
-    const wrapped = await confinement.wrap({
-      executablePath: options.executablePath,
-      args,
-      profileDir: options.profileDir,
-    });
+    const wrapped = enterCgroupCommand(
+      await confinement.wrap({
+        executablePath: options.executablePath,
+        args,
+        profileDir: options.profileDir,
+        tmpfsBytes: options.tmpfsBytes ?? null,
+      }),
+      options.cgroupProcsFiles ?? [],
+    );
     const child = spawn(wrapped.command, wrapped.args, {
       detached: true,
       env: wrapped.env,
@@ -171,6 +180,14 @@ export class ChromiumProcess {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Kills the browser and its children at once as the kernel would at a limit: unlike `kill`, the
+   * exit is not one we asked for (`expected` stays false), so its session ends `ERROR`.
+   */
+  killForLimit(): void {
+    if (!this.exitInfo) this.killGroup();
   }
 
   /** Kills the whole group synchronously (for `process.on('exit')`). */

@@ -8,6 +8,11 @@ export class ContextLocks {
   private readonly exclusive = new Set<string>();
   private readonly copying = new Map<string, number>();
 
+  /** Whether `takeExclusive` (`exclusive`) or `takeForCopy` would succeed now; takes nothing. */
+  canTake(key: string, exclusive: boolean): boolean {
+    return !this.exclusive.has(key) && !(exclusive && this.copying.has(key));
+  }
+
   /** Takes the context for a session that saves to it, or to delete it; false while held in any way. */
   takeExclusive(key: string): boolean {
     if (this.exclusive.has(key) || this.copying.has(key)) return false;

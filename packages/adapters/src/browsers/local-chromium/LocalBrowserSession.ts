@@ -8,8 +8,12 @@ import type {
   SessionStatus,
 } from '@browserdeck/domain';
 import { buildConnectUrl } from './connectPath.ts';
+import type { BoundedLogs } from './logs/SessionLogBuffer.ts';
 import type { PreparedBrowser } from './PreparedBrowser.ts';
+import type { GoingAway } from './proxyCdpConnection.ts';
 import { digestSigningKey, generateSigningKey } from './signingKey.ts';
+
+const ENDED_REASON = 'The browser session has ended.';
 
 /**
  * How long a session without `keepAlive` waits, once its last client disconnected, before it ends:
@@ -32,14 +36,17 @@ export type LocalEndStatus = Extract<SessionStatus, 'COMPLETED' | 'ERROR' | 'TIM
 export class LocalBrowserSession {
   readonly id: string;
   readonly keyDigest: Buffer;
-  /** Our project id: contexts and slots are counted per project. */
+  /** Our project id: contexts are per project. */
   readonly projectId: string;
+  /** The account the session counts against (the project's owner): slots are per account. */
+  readonly ownerId: string;
   readonly contextId: string | null;
   readonly browser: PreparedBrowser;
   /** False: the session ends once its last client disconnects (after `DISCONNECT_GRACE_MS`). */
   readonly keepAlive: boolean;
   private current: ProviderSessionSnapshot;
-  private readonly sockets = new Set<Duplex>();
+  /** Connected clients: each raw socket, and how to tell its client it is going. */
+  private readonly sockets = new Map<Duplex, GoingAway>();
   private readonly inProcessClients = new Set<{ close(): void }>();
   private readonly clock: Clock;
   private readonly onEnded: (session: LocalBrowserSession) => void;
@@ -52,6 +59,7 @@ export class LocalBrowserSession {
     snapshot: ProviderSessionSnapshot;
     keyDigest: Buffer;
     projectId: string;
+    ownerId: string;
     contextId: string | null;
     browser: PreparedBrowser;
     clock: Clock;
@@ -66,6 +74,7 @@ export class LocalBrowserSession {
     this.current = deps.snapshot;
     this.keyDigest = deps.keyDigest;
     this.projectId = deps.projectId;
+    this.ownerId = deps.ownerId;
     this.contextId = deps.contextId;
     this.browser = deps.browser;
     this.keepAlive = deps.keepAlive ?? true;
@@ -111,6 +120,7 @@ export class LocalBrowserSession {
       },
       keyDigest: digestSigningKey(key),
       projectId: options.request.projectId,
+      ownerId: options.request.ownerId,
       contextId: options.request.contextId,
       browser: options.browser,
       clock: options.clock,
@@ -137,28 +147,31 @@ export class LocalBrowserSession {
     return this.browser.recorder.entries();
   }
 
+  /** Logs recorded so far with their size, for the archive of ended sessions. */
+  boundedLogs(): BoundedLogs {
+    return this.browser.recorder.snapshot();
+  }
+
   private armTimeout(ms: number): void {
     this.timer = setTimeout(() => void this.end('TIMED_OUT'), ms);
     this.timer.unref();
   }
 
   /**
-   * Tracks a client's proxied connection so that ending cuts it; without `keepAlive`, the last one
-   * to close starts the disconnect grace.
+   * Tracks a client's proxied connection so that ending tells the client it is going (close code
+   * 1001) and cuts it; without `keepAlive`, the last one to close starts the disconnect grace.
    */
-  track(...sockets: Duplex[]): void {
-    for (const socket of sockets) {
-      if (this.ending) {
-        socket.destroy();
-        continue;
-      }
-      this.sockets.add(socket);
-      this.cancelGrace();
-      socket.once('close', () => {
-        this.sockets.delete(socket);
-        if (!this.keepAlive && this.sockets.size === 0 && !this.ending) this.startGrace();
-      });
+  track(socket: Duplex, goingAway: GoingAway): void {
+    if (this.ending) {
+      goingAway(1001, ENDED_REASON);
+      return;
     }
+    this.sockets.set(socket, goingAway);
+    this.cancelGrace();
+    socket.once('close', () => {
+      this.sockets.delete(socket);
+      if (!this.keepAlive && this.sockets.size === 0 && !this.ending) this.startGrace();
+    });
   }
 
   /**
@@ -189,7 +202,7 @@ export class LocalBrowserSession {
     this.graceTimer = null;
   }
 
-  /** Open proxied sockets (both sides of each connection). */
+  /** Connected clients (one socket each). */
   get openSockets(): number {
     return this.sockets.size;
   }
@@ -205,7 +218,7 @@ export class LocalBrowserSession {
     this.onEnding(this);
     if (this.timer) clearTimeout(this.timer);
     this.cancelGrace();
-    for (const socket of this.sockets) socket.destroy();
+    for (const goingAway of this.sockets.values()) goingAway(1001, ENDED_REASON);
     this.sockets.clear();
     for (const client of [...this.inProcessClients]) client.close();
     this.inProcessClients.clear();

@@ -30,7 +30,7 @@ describe('LocalChromiumProvider: connecting, logs, contexts (real Chromium)', ()
       dataDir: scratch.dir,
       tempDir: scratch.dir,
       maxSessions: 3,
-      maxSessionsPerProject: 3,
+      maxSessionsPerOwner: 3,
       warmBrowsers: 1,
       // The page server is on loopback, which the egress proxy refuses unless allowed.
       egress: { allow: ['127.0.0.1/32'] },

@@ -6,11 +6,11 @@ import { browserRequest, startLocalProvider } from './testing/localChromiumTestK
 /** A provider on the defaults `npm start` uses (egress closed), at one isolation level. */
 async function startProvider(
   level: Exclude<IsolationLevel, 'off'>,
-  options: { maxSessions?: number; maxSessionsPerProject?: number } = {},
+  options: { maxSessions?: number; maxSessionsPerOwner?: number } = {},
 ) {
   const started = await startLocalProvider({
     maxSessions: options.maxSessions ?? 4,
-    maxSessionsPerProject: options.maxSessionsPerProject ?? 4,
+    maxSessionsPerOwner: options.maxSessionsPerOwner ?? 4,
     warmBrowsers: 1,
     isolation: level,
   });
@@ -47,7 +47,7 @@ describe('LocalChromiumProvider: fair share of slots per project', () => {
   let started: Awaited<ReturnType<typeof startProvider>>;
 
   beforeAll(async () => {
-    started = await startProvider('bubblewrap', { maxSessions: 3, maxSessionsPerProject: 1 });
+    started = await startProvider('bubblewrap', { maxSessions: 3, maxSessionsPerOwner: 1 });
   });
 
   afterAll(() => started?.close());

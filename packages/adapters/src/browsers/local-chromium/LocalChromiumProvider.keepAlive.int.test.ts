@@ -11,7 +11,7 @@ describe('LocalChromiumProvider: keepAlive and viewport (real Chromium)', () => 
   let provider: LocalChromiumProvider;
 
   beforeAll(async () => {
-    started = await startLocalProvider({ maxSessions: 4, maxSessionsPerProject: 3, warmBrowsers: 1 });
+    started = await startLocalProvider({ maxSessions: 4, maxSessionsPerOwner: 3, warmBrowsers: 1 });
     provider = started.provider;
   });
 
@@ -67,10 +67,13 @@ describe('LocalChromiumProvider: keepAlive and viewport (real Chromium)', () => 
 
   it('gives the default page, and a new one in the default context, the requested viewport', async () => {
     await provider.warmPoolSettled();
-    expect(provider.usage.warm).toBe(1);
+    // At least LOCAL_WARM_BROWSERS; more when the creates before found none ready (the pool grows).
+    const warm = provider.usage.warm;
+    expect(warm).toBeGreaterThanOrEqual(1);
     const session = await provider.create(browserRequest({ viewport: { width: 1024, height: 700 } }));
-    // A warm browser has Chromium's default window (800×600): this session launched its own.
-    expect(provider.usage.warm).toBe(1);
+    // A warm browser has Chromium's default window (800×600): this session launched its own (with
+    // every slot warm, one warm browser gave its slot up for it).
+    expect(provider.usage.warm).toBe(warm === 4 ? 3 : warm);
     const browser = await chromium.connectOverCDP(session.connectUrl);
     try {
       const context = browser.contexts()[0]!;

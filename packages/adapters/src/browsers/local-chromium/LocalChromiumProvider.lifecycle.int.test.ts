@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ProviderError } from '@browserdeck/domain';
+import { ProviderError, SESSION_LOG_ENTRY_MAX_BYTES, type SessionLogEntry } from '@browserdeck/domain';
 import { chromium } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { processTree } from '../testing/browserProcesses.ts';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
+import { LOGS_DROPPED_METHOD } from './logs/SessionLogBuffer.ts';
 import {
   browserRequest,
   eventually,
@@ -13,7 +14,6 @@ import {
   processesUsing,
   requireChromium,
   startLocalProvider,
-  startPageServer,
   tempProfilesIn,
   upgradeStatus,
 } from './testing/localChromiumTestKit.ts';
@@ -63,15 +63,18 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
     const tree = await processTree(provider.inspect(session.providerSessionId)!.pid);
     // The browser's main process (inside its confinement), not a renderer or a launcher.
     const main = tree.find((p) => /chrom/i.test(p.cmdline.split(' ')[0]!) && !p.cmdline.includes('--type='))!;
+    const disconnected = new Promise<void>((done) => browser.once('disconnected', () => done()));
     process.kill(main.pid, 'SIGKILL');
     await eventually(async () => (await provider.get(session.providerSessionId))?.status !== 'RUNNING');
     expect(await provider.get(session.providerSessionId)).toMatchObject({
       status: 'ERROR',
       endedAt: expect.any(Date),
     });
-    expect(browser.isConnected()).toBe(false);
+    // The client hears of it: its connection is closed (an event, which may come after the status).
+    await disconnected;
     await eventually(async () => (await processesUsing(scratch.dir)).length === 0);
-    expect(await tempProfilesIn(scratch.dir)).toEqual([]);
+    // The profile is removed once the browser has exited (a full Chromium's takes longer to remove).
+    await eventually(async () => (await tempProfilesIn(scratch.dir)).length === 0);
     // A terminal status is final: releasing afterwards changes nothing.
     expect(await provider.release(session.providerSessionId)).toMatchObject({ status: 'ERROR' });
   });
@@ -87,18 +90,30 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
     await eventually(async () => (await tempProfilesIn(scratch.dir)).length === 0);
   });
 
-  it('keeps only the newest logBufferSize log entries', async () => {
-    const { provider } = await setUp({ logBufferSize: 2 });
-    const pages = await startPageServer();
-    cleanups.push(pages.close);
+  it('cuts each log entry to 16 KiB and keeps the session within its log budget, oldest dropped first', async () => {
+    const budget = 64 * 1024;
+    const { provider } = await setUp({ sessionLogMaxBytes: budget });
     const session = await provider.create(browserRequest());
     const browser = await chromium.connectOverCDP(session.connectUrl);
-    const page = await browser.contexts()[0]!.newPage();
-    await page.goto(pages.url);
-    await expect.poll(() => page.textContent('#out')).toBe('data loaded');
-    const logs = await provider.logs(session.providerSessionId);
-    expect(logs).toHaveLength(2);
-    expect(logs.map((l) => l.method)).not.toContain('Runtime.consoleAPICalled');
+    const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
+    await page.evaluate(() => {
+      for (let i = 0; i < 20; i++) console.log(`flood ${i} ${'x'.repeat(1_000_000)}`);
+      console.log('flood done');
+    });
+    const lastValue = (logs: SessionLogEntry[]) =>
+      (logs.at(-1)?.request?.params?.args as Array<{ value?: string }> | undefined)?.[0]?.value;
+    await eventually(async () => lastValue(await provider.logs(session.providerSessionId)) === 'flood done');
+    const [first, ...rest] = await provider.logs(session.providerSessionId);
+    expect(first).toMatchObject({
+      method: LOGS_DROPPED_METHOD,
+      request: { params: { droppedEntries: expect.any(Number), budgetBytes: budget } },
+    });
+    const sizes = rest.map((entry) => Buffer.byteLength(JSON.stringify(entry)));
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(SESSION_LOG_ENTRY_MAX_BYTES);
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(budget);
+    const flood = rest.filter((entry) => JSON.stringify(entry).includes('flood 19'));
+    expect(flood).toHaveLength(1);
+    expect(JSON.stringify(flood[0])).toMatch(/…\[\d+ characters cut\]/);
   });
 
   it('refuses sessions beyond maxSessions with provider_rate_limited and a retry delay', async () => {
@@ -111,6 +126,28 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
     expect((error as ProviderError).retryAfterSec).toBeGreaterThanOrEqual(1);
     await provider.release(a.providerSessionId);
     await expect(provider.create(browserRequest())).resolves.toMatchObject({ status: 'RUNNING' });
+  });
+
+  it('counts the fair share per account across its projects, and another account still gets a slot', async () => {
+    const { provider } = await setUp({ maxSessions: 4, maxSessionsPerOwner: 2, warmBrowsers: 0 });
+    const mine = (projectId: string) => browserRequest({ projectId, ownerId: 'owner-a' });
+    const first = await provider.create(mine('project-1'));
+    await provider.create(mine('project-2'));
+    const refused = await provider.create(mine('project-3')).catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      code: 'provider_rate_limited',
+      message: expect.stringContaining('LOCAL_MAX_SESSIONS_PER_OWNER'),
+      retryAfterSec: expect.any(Number),
+    });
+    expect(provider.usage.sessions).toBe(2);
+    await expect(
+      provider.create(browserRequest({ projectId: 'project-9', ownerId: 'owner-b' })),
+    ).resolves.toMatchObject({
+      status: 'RUNNING',
+    });
+    // A session that ends gives its account's slot back at once.
+    await provider.release(first.providerSessionId);
+    await expect(provider.create(mine('project-3'))).resolves.toMatchObject({ status: 'RUNNING' });
   });
 
   it('keeps warm browsers inside maxSessions and hands them out first', async () => {
@@ -134,7 +171,8 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
     await provider.create(browserRequest({ contextId: 'kept' }));
     await provider.warmPoolSettled();
     expect((await mainBrowserPids(scratch.dir)).length).toBe(3);
-    expect((await tempProfilesIn(scratch.dir)).length).toBe(2);
+    // The session's, the warm browser's, and the staged copy the context 'kept' runs on (its disk is limited).
+    expect((await tempProfilesIn(scratch.dir)).length).toBe(3);
     await provider.close();
     expect(await processesUsing(scratch.dir)).toEqual([]);
     expect(await tempProfilesIn(scratch.dir)).toEqual([]);
@@ -212,7 +250,7 @@ function spawnServiceWithBrowsers(dir: string, then: string) {
       import { SystemClock } from '@browserdeck/domain';
       import { LocalChromiumProvider } from ${JSON.stringify(join(import.meta.dirname, 'index.ts'))};
       const provider = new LocalChromiumProvider({ publicUrl: 'http://127.0.0.1:1', dataDir: ${JSON.stringify(dir)},
-        tempDir: ${JSON.stringify(dir)}, maxSessions: 2, maxSessionsPerProject: 2, warmBrowsers: 1, clock: new SystemClock() });
+        tempDir: ${JSON.stringify(dir)}, maxSessions: 2, maxSessionsPerOwner: 2, warmBrowsers: 1, clock: new SystemClock() });
       await provider.start();
       await provider.create({ sessionId: 's', projectId: 'p', providerProjectId: 'local', region: 'local',
         timeoutSec: 300, contextId: null, extensionId: null });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import type { Duplex } from 'node:stream';
 import {
@@ -8,6 +8,8 @@ import {
   type Logger,
   ProviderError,
   type ProviderSessionSnapshot,
+  SESSION_LOG_DEFAULT_BUDGET_BYTES,
+  SESSION_LOG_ENTRY_MAX_BYTES,
   type SessionLogEntry,
   type SessionViewport,
   silentLogger,
@@ -29,21 +31,28 @@ import { BrowserConfinement, type IsolationLevel } from './isolation/BrowserConf
 import { LocalBrowserSession } from './LocalBrowserSession.ts';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import { LocalContextStore } from './LocalContextStore.ts';
+import { BrowserLimits } from './limits/BrowserLimits.ts';
+import { type ResourceLimits, resolveResourceLimits } from './limits/ResourceLimits.ts';
 import { openInProcessCdpClient } from './openInProcessCdpClient.ts';
 import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
 import { type ConnectRefusal, serveConnectUpgrade } from './serveConnectUpgrade.ts';
+import { type AdmissionRefusal, admitSession } from './session/admitSession.ts';
 import { TemporaryProfiles } from './TemporaryProfiles.ts';
 import { WarmPool } from './WarmPool.ts';
 
-/** How long after handing out a warm browser its replacement starts (see `WarmPool.refillSoon`). */
-const REFILL_DELAY_MS = 250;
+/** Clients connected to one session at once by default: a driver, a few tools and reconnects. */
+const DEFAULT_MAX_CONNECTIONS_PER_SESSION = 8;
+/** Context profiles one project holds by default. */
+const DEFAULT_MAX_CONTEXTS_PER_PROJECT = 100;
+/** The logs of ended sessions kept together by default (JSON bytes). */
+const ENDED_LOGS_DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * The `local` browser provider: one headless Chromium per session on this host, confined (an
  * unprivileged user, Chromium's sandbox, a filesystem view of its own profile: `BrowserConfinement`),
  * with all its traffic through an egress proxy (`EgressProxy`) and DevTools over a pipe, reached only
  * through the service's own signed WebSocket endpoint (`handleUpgrade`) and its command allowlist.
- * Contexts and slots are per project. A context (`contexts`) is a persistent profile folder: a session
+ * Contexts are per project, and slots per account (the projects' owner). A context (`contexts`) is a persistent profile folder: a session
  * that saves to it (`contextPersist`) holds it alone; one that does not runs on a temporary copy, and
  * holds it only while the copy is made. A session without `keepAlive` ends once its last client has
  * been disconnected for `DISCONNECT_GRACE_MS`; one with a `viewport` gets a browser launched with that
@@ -55,6 +64,8 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   readonly name = 'local';
   readonly regions: readonly string[] = ['local'];
   readonly defaultProviderProjectId = 'local';
+  /** Extensions are not supported yet: a create naming one is refused (`unsupported_option`). */
+  readonly loadsExtensions = false;
   /** Stamped on every session it starts: browsers live in this process, out of other instances' reach. */
   readonly instanceId: string;
   /**
@@ -74,11 +85,15 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   private readonly contextLocks = new ContextLocks();
   /** The context each running session that saves to one holds, by session id. */
   private readonly heldContexts = new Map<string, string>();
-  /** Slots per project: running sessions plus creates in progress. */
-  private readonly projectSlots = new Map<string, number>();
-  private readonly maxPerProject: number;
+  /** Slots per account (project owner): running sessions plus creates in progress. */
+  private readonly ownerSlots = new Map<string, number>();
+  private readonly maxPerOwner: number;
   private readonly egress: EgressPolicy;
   private confinement: Promise<BrowserConfinement> | null = null;
+  /** Per-browser memory, task, CPU and disk limits (`limits/`), set up on first use. */
+  private readonly resourceLimits: ResourceLimits;
+  private limits: Promise<BrowserLimits> | null = null;
+  private limitsInForce: BrowserLimits | null = null;
   private readonly archive: EndedSessionArchive;
   private readonly pool: WarmPool;
   private readonly locator: ChromiumLocator;
@@ -91,6 +106,8 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   private readonly killAllNow = (): void => {
     for (const session of this.live.values()) session.browser.process.killNow();
     for (const browser of this.pool.readyBrowsers()) browser.process.killNow();
+    // Stragglers in the browsers' cgroups, and their disks detached before the profiles go.
+    this.limitsInForce?.releaseAllSync();
     this.profiles.removeAllSync();
   };
 
@@ -99,15 +116,28 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       throw new RangeError('maxSessions must be a positive integer');
     if (!Number.isInteger(options.warmBrowsers) || options.warmBrowsers < 0)
       throw new RangeError('warmBrowsers must be a non-negative integer');
-    const perProject = options.maxSessionsPerProject ?? Math.max(1, Math.floor(options.maxSessions / 2));
-    if (!Number.isInteger(perProject) || perProject < 1)
-      throw new RangeError('maxSessionsPerProject must be a positive integer');
-    this.maxPerProject = perProject;
+    const perOwner = options.maxSessionsPerOwner ?? Math.max(1, Math.floor(options.maxSessions / 2));
+    if (!Number.isInteger(perOwner) || perOwner < 1)
+      throw new RangeError('maxSessionsPerOwner must be a positive integer');
+    this.maxPerOwner = perOwner;
     this.options = options;
     this.logger = options.logger ?? silentLogger;
+    this.resourceLimits = resolveResourceLimits(
+      {
+        memoryMb: options.browserMemoryMb,
+        pids: options.browserPids,
+        diskMb: options.sessionDiskMb,
+        cpuWeight: options.browserCpuWeight,
+      },
+      { totalMemoryBytes: totalmem(), maxSessions: options.maxSessions },
+    );
     this.instanceId = options.instanceId ?? randomUUID();
     this.profiles = new TemporaryProfiles(options.tempDir ?? tmpdir(), this.logger);
-    this.contexts = new LocalContextStore({ dataDir: options.dataDir, locks: this.contextLocks });
+    this.contexts = new LocalContextStore({
+      dataDir: options.dataDir,
+      locks: this.contextLocks,
+      maxPerProject: options.maxContextsPerProject ?? DEFAULT_MAX_CONTEXTS_PER_PROJECT,
+    });
     this.egress = new EgressPolicy({ ...options.egress, ownAddresses: ownAddresses() });
     this.locator = new ChromiumLocator(
       { ...options.chromiumSearch, chromiumPath: options.chromiumPath },
@@ -116,10 +146,12 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     this.archive = new EndedSessionArchive({
       maxSessions: options.endedSessionRetention ?? 1000,
       maxWithLogs: options.endedLogRetention ?? 100,
+      maxLogBytes: options.endedLogMaxBytes ?? ENDED_LOGS_DEFAULT_MAX_BYTES,
     });
     this.pool = new WarmPool({
       launch: () => this.launch({ kind: 'temporary', profiles: this.profiles }),
-      target: options.warmBrowsers,
+      min: options.warmBrowsers,
+      max: options.maxSessions,
       freeSlots: () =>
         this.closed || !this.locator.searched
           ? 0
@@ -145,6 +177,13 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       },
       `local provider: browsers run with isolation level ${confinement.level}`,
     );
+    const limits = await this.browserLimits();
+    this.logger.info?.({ limits: limits.describe() }, 'local provider: per-browser resource limits');
+    if (limits.notInForce.length > 0)
+      this.logger.warn(
+        { notInForce: limits.notInForce },
+        `local provider: browsers run WITHOUT these limits: ${limits.notInForce.map((p) => `${p.limit} (${p.reason})`).join('; ')}`,
+      );
     try {
       await this.locator.locate();
     } catch (error) {
@@ -177,43 +216,38 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
 
   private async createSession(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
     if (this.closed) throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
-    const { contextId, projectId, contextPersist: persist } = request;
+    const { contextId, projectId, ownerId, contextPersist: persist } = request;
     const contextDir =
       contextId === null ? null : contextProfileDir(this.options.dataDir, projectId, contextId);
     const key = contextId === null ? null : contextKey(projectId, contextId);
     await this.confine();
     await this.locator.locate();
-    const now = this.options.clock.now();
-    if (this.live.size + this.reserved >= this.options.maxSessions)
-      throw capacityError(
-        `The local provider is running its maximum of ${this.options.maxSessions} sessions`,
-        [...this.live.values()].map((s) => s.snapshot.expiresAt),
-        now,
-      );
-    const held = this.projectSlots.get(projectId) ?? 0;
-    if (held >= this.maxPerProject)
-      throw capacityError(
-        `This project is running its fair share of ${this.maxPerProject} local sessions (LOCAL_MAX_SESSIONS_PER_PROJECT)`,
-        [...this.live.values()].filter((s) => s.projectId === projectId).map((s) => s.snapshot.expiresAt),
-        now,
-      );
-    if (
-      key !== null &&
-      !(persist ? this.contextLocks.takeExclusive(key) : this.contextLocks.takeForCopy(key))
-    ) {
-      const message = `Context ${contextId} is in use by another session of this project, or being deleted.`;
-      throw new ProviderError('provider_rate_limited', message, { retryAfterSec: 5 });
-    }
+    const held = this.ownerSlots.get(ownerId) ?? 0;
+    // Warm browsers have Chromium's default window and a fresh profile: a session asking for a
+    // viewport or a context launches its own.
+    const admission = admitSession(
+      {
+        maxSessions: this.options.maxSessions,
+        sessions: this.live.size + this.reserved,
+        warm: this.pool.size,
+        maxPerOwner: this.maxPerOwner,
+        ownerHeld: held,
+      },
+      {
+        warmFits: contextDir === null && request.viewport === null,
+        contextFree: key === null ? null : this.contextLocks.canTake(key, persist),
+      },
+    );
+    if (!admission.admitted) throw this.refusal(admission.refusal, request);
+    if (key !== null) persist ? this.contextLocks.takeExclusive(key) : this.contextLocks.takeForCopy(key);
     this.reserved++;
-    this.projectSlots.set(projectId, held + 1);
+    this.ownerSlots.set(ownerId, held + 1);
     let opened = false;
     try {
-      // Warm browsers have Chromium's default window: a session asking for a viewport launches its own.
-      let browser = contextDir === null && request.viewport === null ? await this.pool.take() : null;
+      let browser = admission.browser === 'warm' ? await this.pool.take() : null;
       if (browser) browser.recorder.clear();
       else {
-        if (this.live.size + this.reserved + this.pool.size > this.options.maxSessions)
-          await this.pool.evictOne();
+        if (admission.evictWarm) this.pool.evictOne();
         browser = await this.launch(
           contextDir === null
             ? { kind: 'temporary', profiles: this.profiles }
@@ -237,10 +271,30 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     } finally {
       // The copy is made (or failed) by now: the context is free for others again.
       if (key !== null && !persist) this.contextLocks.releaseCopy(key);
-      if (!opened) this.freeProjectSlot(projectId);
+      if (!opened) this.freeOwnerSlot(ownerId);
       this.reserved--;
-      this.pool.refillSoon(REFILL_DELAY_MS);
+      this.pool.refill();
     }
+  }
+
+  /** The provider error for a refused admission, with `Retry-After` from the soonest deadline that frees a slot. */
+  private refusal(refusal: AdmissionRefusal, request: CreateBrowserRequest): ProviderError {
+    const now = this.options.clock.now();
+    const live = [...this.live.values()];
+    if (refusal === 'capacity')
+      return capacityError(
+        `The local provider is running its maximum of ${this.options.maxSessions} sessions`,
+        live.map((s) => s.snapshot.expiresAt),
+        now,
+      );
+    if (refusal === 'owner_share')
+      return capacityError(
+        `This account is running its fair share of ${this.maxPerOwner} local sessions across its projects (LOCAL_MAX_SESSIONS_PER_OWNER)`,
+        live.filter((s) => s.ownerId === request.ownerId).map((s) => s.snapshot.expiresAt),
+        now,
+      );
+    const message = `Context ${request.contextId} is in use by another session of this project, or being deleted.`;
+    return new ProviderError('provider_rate_limited', message, { retryAfterSec: 5 });
   }
 
   async get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
@@ -285,11 +339,18 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
    * the session ended; false when the request is not for a connect endpoint at all.
    */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean | ConnectRefusal {
-    return serveConnectUpgrade(req, socket, head, this.options.publicUrl, (id) => {
-      const running = this.live.get(id);
-      const keyDigest = running?.keyDigest ?? this.archive.get(id)?.keyDigest;
-      return keyDigest ? { keyDigest, running: running ?? null } : null;
-    });
+    return serveConnectUpgrade(
+      req,
+      socket,
+      head,
+      this.options.publicUrl,
+      (id) => {
+        const running = this.live.get(id);
+        const keyDigest = running?.keyDigest ?? this.archive.get(id)?.keyDigest;
+        return keyDigest ? { keyDigest, running: running ?? null } : null;
+      },
+      this.options.maxConnectionsPerSession ?? DEFAULT_MAX_CONNECTIONS_PER_SESSION,
+    );
   }
 
   /**
@@ -315,6 +376,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     await Promise.all([this.pool.close(), ...[...this.live.values()].map((s) => s.end('COMPLETED'))]);
     await Promise.allSettled([...this.creating]);
     await this.profiles.removeAll();
+    await (await this.limits?.catch(() => null))?.close();
     process.off('exit', this.killAllNow);
   }
 
@@ -326,10 +388,10 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       publicUrl: this.options.publicUrl,
       clock: this.options.clock,
       timeoutSec: Math.max(request.timeoutSec, this.options.minTimeoutSec ?? TIMEOUT_MIN_SEC),
-      // A session that reads as ended no longer holds its project's share, so a project can start
+      // A session that reads as ended no longer holds its account's share, so an account can start
       // its next session as soon as it sees the last one end; the browser counts against the
       // provider's total until it is gone.
-      onEnding: (ending) => this.freeProjectSlot(ending.projectId),
+      onEnding: (ending) => this.freeOwnerSlot(ending.ownerId),
       onEnded: (ended) => this.retire(ended),
     });
     this.live.set(session.id, session);
@@ -343,14 +405,14 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       this.heldContexts.delete(session.id);
       this.contextLocks.releaseExclusive(key);
     }
-    this.archive.add(session.snapshot, session.keyDigest, session.logs());
+    this.archive.add(session.snapshot, session.keyDigest, session.boundedLogs());
     this.pool.refill();
   }
 
-  private freeProjectSlot(projectId: string): void {
-    const held = (this.projectSlots.get(projectId) ?? 1) - 1;
-    if (held > 0) this.projectSlots.set(projectId, held);
-    else this.projectSlots.delete(projectId);
+  private freeOwnerSlot(ownerId: string): void {
+    const held = (this.ownerSlots.get(ownerId) ?? 1) - 1;
+    if (held > 0) this.ownerSlots.set(ownerId, held);
+    else this.ownerSlots.delete(ownerId);
   }
 
   private confine(): Promise<BrowserConfinement> {
@@ -366,18 +428,37 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     return this.confinement;
   }
 
+  private browserLimits(): Promise<BrowserLimits> {
+    this.limits ??= BrowserLimits.setUp({ limits: this.resourceLimits, logger: this.logger }).then(
+      (limits) => {
+        this.limitsInForce = limits;
+        return limits;
+      },
+    );
+    return this.limits;
+  }
+
   private async launch(
     profile: ProfileChoice,
     windowSize: SessionViewport | null = null,
   ): Promise<PreparedBrowser> {
-    const [confinement, found] = await Promise.all([this.confine(), this.locator.locate()]);
+    const [confinement, found, limits] = await Promise.all([
+      this.confine(),
+      this.locator.locate(),
+      this.browserLimits(),
+    ]);
     return PreparedBrowser.launch({
+      limits,
+      staging: this.profiles,
       executablePath: found.path,
       profile,
       confinement,
       egress: this.egress,
       clock: this.options.clock,
-      logBufferSize: this.options.logBufferSize ?? 1000,
+      logLimits: {
+        maxEntryBytes: SESSION_LOG_ENTRY_MAX_BYTES,
+        maxBytes: this.options.sessionLogMaxBytes ?? SESSION_LOG_DEFAULT_BUDGET_BYTES,
+      },
       windowSize,
     });
   }

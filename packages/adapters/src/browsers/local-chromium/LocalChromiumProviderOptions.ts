@@ -9,17 +9,18 @@ export interface LocalChromiumProviderOptions {
   readonly publicUrl: string;
   /** Persistent context profiles live in `<dataDir>/contexts/<projectId>/<contextId>`; browsers never see this folder. */
   readonly dataDir: string;
-  /** The browser to run; when absent, `CHROMIUM_PATH`, a system browser, then `@sparticuz/chromium`. */
+  /** The browser to run; when absent, `CHROMIUM_PATH`, the npm package's headless shell, else a system browser (docs/adr/0016). */
   readonly chromiumPath?: string | undefined;
   /** Most browsers at once (`LOCAL_MAX_SESSIONS`): running sessions plus warm browsers. */
   readonly maxSessions: number;
   /** Browsers kept started ahead (`LOCAL_WARM_BROWSERS`); they yield their slots to sessions. */
   readonly warmBrowsers: number;
   /**
-   * Most sessions one project holds at once (`LOCAL_MAX_SESSIONS_PER_PROJECT`; default half of
-   * `maxSessions`, at least 1), so one tenant cannot take every slot.
+   * Most sessions one account holds at once (`LOCAL_MAX_SESSIONS_PER_OWNER`; default half of
+   * `maxSessions`, at least 1), so one tenant cannot take every slot: counted per project owner
+   * (`CreateBrowserRequest.ownerId`), whichever of its projects and credentials asked.
    */
-  readonly maxSessionsPerProject?: number | undefined;
+  readonly maxSessionsPerOwner?: number | undefined;
   /** `LOCAL_ISOLATION` (default `on`: the strongest level this host supports; see `BrowserConfinement`). */
   readonly isolation?: IsolationSetting | undefined;
   /** `BROWSER_USER`: who browsers run as (default: `browserdeck-browser`, created when the service is root). */
@@ -31,8 +32,21 @@ export interface LocalChromiumProviderOptions {
    * `EGRESS_DENY`); every local browser goes through an egress proxy that applies it.
    */
   readonly egress?: Omit<EgressPolicyOptions, 'ownAddresses'> | undefined;
-  /** Log entries kept per session; the newest win (default 1000). */
-  readonly logBufferSize?: number;
+  /**
+   * A session's log budget in JSON bytes (`LOCAL_SESSION_LOG_MAX_MB`; default 8 MiB): past it the
+   * oldest entries go first, and one entry says how many. Each entry is cut to 16 KiB.
+   */
+  readonly sessionLogMaxBytes?: number | undefined;
+  /**
+   * Clients connected to one session's `connectUrl` at once (`LOCAL_MAX_CONNECTIONS_PER_SESSION`;
+   * default 8); one more is refused with 429 `rate_limited`. In-process clients (the live view's one
+   * connection per session) do not count.
+   */
+  readonly maxConnectionsPerSession?: number | undefined;
+  /** Context profiles one project may hold (`LOCAL_MAX_CONTEXTS_PER_PROJECT`; default 100): one more is `context_limit_reached`. */
+  readonly maxContextsPerProject?: number | undefined;
+  /** The logs of all ended sessions kept together, in JSON bytes (`LOCAL_ENDED_LOGS_MAX_MB`; default 64 MiB). */
+  readonly endedLogMaxBytes?: number | undefined;
   readonly clock: Clock;
   /** Shortest timeout honoured; shorter requests are raised to it (default 60; tests use less). */
   readonly minTimeoutSec?: number;
@@ -51,6 +65,22 @@ export interface LocalChromiumProviderOptions {
    * stopped with it, and end them at once instead of when they expire.
    */
   readonly instanceId?: string | undefined;
+  /**
+   * Memory limit of each browser's whole process tree in MiB, tmpfs it writes included, no swap
+   * beyond it (`LOCAL_BROWSER_MEMORY_MB`; 0: none). At the limit the kernel kills it and its session
+   * ends `ERROR`. Default min(2048, 80% of RAM / `maxSessions`), at least 256. See `limits/`.
+   */
+  readonly browserMemoryMb?: number | undefined;
+  /** Most tasks (processes and threads) of each browser (`LOCAL_BROWSER_PIDS`; 0: none; default 512). */
+  readonly browserPids?: number | undefined;
+  /** CPU weight of each browser against the others, 1 to 10000 (`LOCAL_BROWSER_CPU_WEIGHT`; 0: none; default 100). */
+  readonly browserCpuWeight?: number | undefined;
+  /**
+   * Size in MiB of each session's writable space: its profile with Downloads (a tmpfs; needs root),
+   * the sandbox's `/tmp` and `/dev/shm` (`LOCAL_SESSION_DISK_MB`; 0: none; default min(512, a
+   * quarter of the memory limit)).
+   */
+  readonly sessionDiskMb?: number | undefined;
   /** Where else to look for a browser (environment, system paths, npm fallback); tests narrow it. */
   readonly chromiumSearch?: Omit<FindChromiumOptions, 'chromiumPath'>;
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeBrowserContextStoreContract } from '@browserdeck/domain/testing';
@@ -51,5 +51,20 @@ describe('LocalContextStore', () => {
     await expect(contexts.delete('project-1', context.id)).rejects.toMatchObject({ code: 'context_in_use' });
     locks.releaseCopy(key);
     expect(await contexts.delete('project-1', context.id)).toBe(true);
+  });
+});
+
+describe('LocalContextStore limits', () => {
+  it('refuses a context past maxPerProject with context_limit_reached, per project, and makes none', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'local-contexts-'));
+    scratch.push(dataDir);
+    const contexts = new LocalContextStore({ dataDir, locks: new ContextLocks(), maxPerProject: 2 });
+    const first = await contexts.create('project-1');
+    await contexts.create('project-1');
+    await expect(contexts.create('project-1')).rejects.toMatchObject({ code: 'context_limit_reached' });
+    expect(await readdir(join(dataDir, 'contexts', 'project-1'))).toHaveLength(2);
+    await expect(contexts.create('project-2')).resolves.toMatchObject({ projectId: 'project-2' });
+    await contexts.delete('project-1', first.id);
+    await expect(contexts.create('project-1')).resolves.toMatchObject({ projectId: 'project-1' });
   });
 });

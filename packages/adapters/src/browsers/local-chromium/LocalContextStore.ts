@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
   type BrowserContextInfo,
@@ -20,15 +20,24 @@ import { contextProfileDir } from './contextProfileDir.ts';
 export class LocalContextStore implements BrowserContextStore {
   private readonly dataDir: string;
   private readonly locks: ContextLocks;
+  private readonly maxPerProject: number;
 
-  constructor(options: { dataDir: string; locks: ContextLocks }) {
+  constructor(options: { dataDir: string; locks: ContextLocks; maxPerProject?: number }) {
     this.dataDir = options.dataDir;
     this.locks = options.locks;
+    this.maxPerProject = options.maxPerProject ?? Number.POSITIVE_INFINITY;
   }
 
+  /** Makes a context, while the project has fewer than `maxPerProject` (else `context_limit_reached`). */
   async create(projectId: string): Promise<BrowserContextInfo> {
     const id = randomUUID();
     const dir = contextProfileDir(this.dataDir, projectId, id);
+    const held = await readdir(dirname(dir)).catch(() => []);
+    if (held.length >= this.maxPerProject)
+      throw new ConflictError(
+        'context_limit_reached',
+        `This project has ${this.maxPerProject} contexts, the most it may hold; delete one first.`,
+      );
     await mkdir(dirname(dir), { recursive: true, mode: 0o700 });
     await mkdir(dir, { mode: 0o700 });
     const info = await this.get(projectId, id);

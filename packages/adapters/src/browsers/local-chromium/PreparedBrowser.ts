@@ -7,8 +7,13 @@ import { downloadsDirOf } from './cdpCommandPolicy.ts';
 import { copyContextProfile } from './copyContextProfile.ts';
 import type { EgressPolicy } from './egress/EgressPolicy.ts';
 import { EgressProxy } from './egress/EgressProxy.ts';
+import { DEFAULT_WINDOW_SIZE, fitWindowToViewport } from './fitWindowToViewport.ts';
 import type { BrowserConfinement } from './isolation/BrowserConfinement.ts';
-import { SessionLogRecorder } from './SessionLogRecorder.ts';
+import type { BrowserLimits } from './limits/BrowserLimits.ts';
+import type { BrowserLimitsLease } from './limits/BrowserLimitsLease.ts';
+import { saveStagedProfile } from './limits/saveStagedProfile.ts';
+import type { SessionLogLimits } from './logs/SessionLogBuffer.ts';
+import { BROWSER_KILLED_METHOD, SessionLogRecorder } from './SessionLogRecorder.ts';
 import type { TemporaryProfiles } from './TemporaryProfiles.ts';
 
 /**
@@ -30,9 +35,17 @@ export interface BrowserLaunchSettings {
   /** What the browser may reach through its egress proxy; null runs without one (tests of the proxy-less path only). */
   readonly egress: EgressPolicy | null;
   readonly clock: Clock;
-  readonly logBufferSize: number;
+  /** How the session's logs are bounded (entry size and byte budget). */
+  readonly logLimits: SessionLogLimits;
   /** The window (and page) size; null or absent for Chromium's default. */
   readonly windowSize?: SessionViewport | null;
+  /** The resource limits to apply (cgroup, disk); null or absent for none. */
+  readonly limits?: BrowserLimits | null;
+  /**
+   * Where a persistent profile runs when the disk is limited: a size-limited copy in a folder of
+   * `staging`, written back when the browser stops. Without it a persistent profile runs in place.
+   */
+  readonly staging?: TemporaryProfiles | null;
 }
 
 /**
@@ -47,6 +60,10 @@ export class PreparedBrowser {
   /** Where a fresh temporary profile came from, removed when the browser stops; null for a persistent one. */
   readonly temporary: TemporaryProfiles | null;
   private readonly proxy: EgressProxy | null;
+  private readonly lease: BrowserLimitsLease | null;
+  /** A persistent profile running on a staged copy: where it came from, written back on stop. */
+  private readonly stage: { readonly profiles: TemporaryProfiles; readonly contextDir: string } | null;
+  private readonly owner: { uid: number; gid: number } | null;
   private disposal: Promise<void> | null = null;
 
   private constructor(parts: {
@@ -56,6 +73,9 @@ export class PreparedBrowser {
     recorder: SessionLogRecorder;
     temporary: TemporaryProfiles | null;
     proxy: EgressProxy | null;
+    lease: BrowserLimitsLease | null;
+    stage: { profiles: TemporaryProfiles; contextDir: string } | null;
+    owner: { uid: number; gid: number } | null;
   }) {
     this.process = parts.process;
     this.router = parts.router;
@@ -63,6 +83,9 @@ export class PreparedBrowser {
     this.recorder = parts.recorder;
     this.temporary = parts.temporary;
     this.proxy = parts.proxy;
+    this.lease = parts.lease;
+    this.stage = parts.stage;
+    this.owner = parts.owner;
   }
 
   /** Starts a browser, connects to it and starts recording. Cleans up everything if a step fails. */
@@ -70,17 +93,28 @@ export class PreparedBrowser {
     settings: BrowserLaunchSettings & { profile: ProfileChoice },
   ): Promise<PreparedBrowser> {
     const { profile } = settings;
+    const limits = settings.limits ?? null;
+    const owner = settings.confinement.user;
     const temporary = profile.kind === 'persistent' ? null : profile.profiles;
-    const profileDir = profile.kind === 'persistent' ? profile.dir : await profile.profiles.create();
+    // On a size-limited disk a persistent profile runs on a staged copy, written back when it stops.
+    const stage =
+      profile.kind === 'persistent' && limits?.limitsDisk && settings.staging
+        ? { profiles: settings.staging, contextDir: profile.dir }
+        : null;
+    const scratch = temporary ?? stage?.profiles ?? null;
+    const profileDir = scratch ? await scratch.create() : (profile as { dir: string }).dir;
     let process: ChromiumProcess | null = null;
     let proxy: EgressProxy | null = null;
+    let lease: BrowserLimitsLease | null = null;
     try {
-      if (profile.kind === 'copy')
-        await copyContextProfile(profile.from, profileDir, settings.confinement.user);
+      // The disk is mounted on the fresh, empty folder, before anything is written to it.
+      lease = (await limits?.lease(profileDir, owner, scratch !== null)) ?? null;
+      if (profile.kind === 'copy') await copyContextProfile(profile.from, profileDir, owner);
+      if (stage) await copyContextProfile(stage.contextDir, profileDir, owner);
       await mkdir(downloadsDirOf(profileDir), { recursive: true });
       await settings.confinement.claim(profileDir);
       await settings.confinement.claim(downloadsDirOf(profileDir));
-      const recorder = new SessionLogRecorder({ clock: settings.clock, capacity: settings.logBufferSize });
+      const recorder = new SessionLogRecorder({ clock: settings.clock, limits: settings.logLimits });
       if (settings.egress)
         proxy = await EgressProxy.start({
           policy: settings.egress,
@@ -92,16 +126,36 @@ export class PreparedBrowser {
         confinement: settings.confinement,
         proxyUrl: proxy?.url ?? null,
         windowSize: settings.windowSize ?? null,
+        cgroupProcsFiles: lease?.procsFiles ?? [],
+        tmpfsBytes: limits?.tmpfsBytes ?? null,
       });
       const router = new CdpRouter(process.pipe);
       const cdp = new CdpClient();
       cdp.attach(router.openRoot(cdp.receive, cdp.receiveClose));
       await recorder.start(cdp);
-      return new PreparedBrowser({ process, router, cdp, recorder, temporary, proxy });
+      // A full Chromium's window has a frame: its page is fitted to the size asked for (or the default).
+      await fitWindowToViewport(router, settings.windowSize ?? DEFAULT_WINDOW_SIZE);
+      const browser = new PreparedBrowser({
+        process,
+        router,
+        cdp,
+        recorder,
+        temporary,
+        proxy,
+        lease,
+        stage,
+        owner,
+      });
+      lease?.watchMemory((kill) => {
+        recorder.recordServiceEvent(BROWSER_KILLED_METHOD, { ...kill });
+        browser.process.killForLimit();
+      });
+      return browser;
     } catch (error) {
       await process?.kill();
       await proxy?.close();
-      await temporary?.remove(profileDir);
+      await lease?.release();
+      await scratch?.remove(profileDir);
       throw error;
     }
   }
@@ -131,10 +185,20 @@ export class PreparedBrowser {
   }
 
   private async stop(): Promise<void> {
+    // Teardown is off the hot path: the dying browser gets the least CPU weight first.
+    await this.lease?.cgroup?.yieldCpu();
     if (this.temporary) await this.process.kill();
     else await this.process.stopGracefully(PERSISTENT_SHUTDOWN_GRACE_MS);
+    // An exit we did not ask for may be the kernel's OOM kill: logged before the logs are archived.
+    await this.lease?.check();
     this.cdp.close();
     await this.proxy?.close();
-    await this.temporary?.remove(this.profileDir);
+    await this.lease?.endProcesses();
+    if (this.stage)
+      await saveStagedProfile(this.profileDir, this.stage.contextDir, this.owner).catch((error: unknown) =>
+        this.recorder.recordServiceEvent('Browserdeck.profileNotSaved', { reason: String(error) }),
+      );
+    await this.lease?.release();
+    await (this.temporary ?? this.stage?.profiles)?.remove(this.profileDir);
   }
 }

@@ -2,7 +2,7 @@ import type { Clock, SessionLogEntry } from '@browserdeck/domain';
 import type { CdpClient } from '../cdp/CdpClient.ts';
 import type { CdpEvent } from '../cdp/cdpMessages.ts';
 import type { EgressRefusal } from './egress/EgressProxy.ts';
-import { RingBuffer } from './RingBuffer.ts';
+import { type BoundedLogs, SessionLogBuffer, type SessionLogLimits } from './logs/SessionLogBuffer.ts';
 
 /** CDP events recorded as session logs. `Network.responseReceived` is stored as a response. */
 export const RECORDED_CDP_EVENTS: readonly string[] = [
@@ -24,21 +24,24 @@ export const BLOCKED_URL_PATTERNS: ReadonlyArray<{ urlPattern: string }> = [{ ur
 /** The log `method` of a request the egress proxy refused. */
 export const EGRESS_REFUSED_METHOD = 'Browserdeck.egressRefused';
 
+/** The log `method` of a browser the provider or the kernel killed at one of its limits (`limits/`). */
+export const BROWSER_KILLED_METHOD = 'Browserdeck.browserKilled';
+
 /**
- * Records a browser's console, exception, log and network events into a bounded ring buffer, in
- * Browserbase's log shape. It auto-attaches (flat mode) to every page, enables Runtime, Network and
+ * Records a browser's console, exception, log and network events into a byte-bounded buffer
+ * (`SessionLogBuffer`: entries cut to size, the oldest dropped past the budget), in Browserbase's log shape. It auto-attaches (flat mode) to every page, enables Runtime, Network and
  * Log there (and fails the requests of `BLOCKED_URL_PATTERNS`), and lets the page run. Pages are numbered 0, 1, 2… in the order they appear.
  */
 export class SessionLogRecorder {
   private cdpClient: CdpClient | null = null;
   private readonly clock: Clock;
-  private readonly buffer: RingBuffer<SessionLogEntry>;
+  private readonly buffer: SessionLogBuffer;
   private readonly pageIds = new Map<string, number>();
   private readonly pageOfSession = new Map<string, number>();
 
-  constructor(deps: { clock: Clock; capacity: number }) {
+  constructor(deps: { clock: Clock; limits: SessionLogLimits }) {
     this.clock = deps.clock;
-    this.buffer = new RingBuffer(deps.capacity);
+    this.buffer = new SessionLogBuffer(deps.limits);
   }
 
   private get cdp(): CdpClient {
@@ -57,9 +60,14 @@ export class SessionLogRecorder {
     });
   }
 
-  /** The recorded entries, oldest first. */
+  /** The recorded entries, oldest first (after one saying how many the budget dropped, if any). */
   entries(): SessionLogEntry[] {
-    return this.buffer.toArray();
+    return this.buffer.entries();
+  }
+
+  /** The recorded entries and their size as JSON bytes, for the archive of ended sessions. */
+  snapshot(): BoundedLogs {
+    return this.buffer.snapshot();
   }
 
   /**
@@ -80,6 +88,15 @@ export class SessionLogRecorder {
       pageId: -1,
       request: { timestamp, params },
     });
+  }
+
+  /**
+   * Records something the service did to the browser (page -1), such as `BROWSER_KILLED_METHOD`
+   * with `{ reason: 'memory_limit', limitBytes }`.
+   */
+  recordServiceEvent(method: string, params: Record<string, unknown>): void {
+    const timestamp = this.clock.now().getTime();
+    this.buffer.push({ timestamp, method, pageId: -1, request: { timestamp, params } });
   }
 
   /** Forgets what was recorded so far (a warm browser handed to a new session starts empty). */

@@ -8,52 +8,50 @@ interface PoolEntry {
 
 /** How long refilling pauses after a warm browser failed to start (no tight loop of launches). */
 const REFILL_BACKOFF_MS = 10_000;
+/** How long without a take before the pool gives one grown browser back (and again after as long). */
+const DEFAULT_IDLE_SHRINK_MS = 30_000;
+
+/** What a warm pool needs from its provider. */
+export interface WarmPoolDeps {
+  launch: () => Promise<PreparedBrowser>;
+  /** The fewest warm browsers kept (`LOCAL_WARM_BROWSERS`); 0 turns the pool off, growth included. */
+  min: number;
+  /** The most it grows to on demand (the provider's slots, which are sized to the host's memory). */
+  max: number;
+  /** Browsers that may still be started: capacity minus sessions and pooled browsers. */
+  freeSlots: () => number;
+  logger: Logger;
+  /** Idle time before shrinking by one (default 30 s). */
+  idleShrinkMs?: number;
+}
 
 /**
  * Browsers started ahead of demand with fresh temporary profiles. An entry counts from the moment
  * its launch starts, so capacity accounting sees launching browsers too. A pooled browser that
- * dies is dropped and replaced. `refill` tops the pool up to its target, but only into the slots
- * the provider says are free.
+ * dies is dropped and replaced.
+ *
+ * The pool keeps up with demand: a take starts its replacement at once, and a take that finds no
+ * ready browser (a miss: the create waits for a launch) raises the target by one, up to `max`, so
+ * creates in a row find more browsers ready. After `idleShrinkMs` without a take the target falls by
+ * one, back down to `min`, and a ready browser beyond it is stopped. `refill` only ever starts
+ * browsers into the slots the provider says are free.
  */
 export class WarmPool {
   private readonly entries: PoolEntry[] = [];
-  private readonly launch: () => Promise<PreparedBrowser>;
-  private readonly target: number;
-  private readonly freeSlots: () => number;
-  private readonly logger: Logger;
+  private readonly deps: WarmPoolDeps;
+  private target: number;
   private pausedUntil = 0;
-  private refillTimer: NodeJS.Timeout | null = null;
-  private pendingRefill: Promise<void> = Promise.resolve();
+  private shrinkTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(deps: {
-    launch: () => Promise<PreparedBrowser>;
-    /** How many warm browsers to keep. */
-    target: number;
-    /** Browsers that may still be started: capacity minus sessions and pooled browsers. */
-    freeSlots: () => number;
-    logger: Logger;
-  }) {
-    this.launch = deps.launch;
-    this.target = deps.target;
-    this.freeSlots = deps.freeSlots;
-    this.logger = deps.logger;
+  constructor(deps: WarmPoolDeps) {
+    this.deps = deps;
+    this.target = deps.min;
   }
 
-  /**
-   * Refills after `delayMs`: a browser just handed out gets the CPU for its client's first
-   * connection instead of sharing it with the launch of its replacement.
-   */
-  refillSoon(delayMs: number): void {
-    if (this.refillTimer) return;
-    this.pendingRefill = new Promise((resolve) => {
-      this.refillTimer = setTimeout(() => {
-        this.refillTimer = null;
-        this.refill();
-        resolve();
-      }, delayMs);
-      this.refillTimer.unref();
-    });
+  /** How many warm browsers the pool aims to hold now (between `min` and `max`). */
+  get wanted(): number {
+    return this.target;
   }
 
   /** Starts browsers until the pool holds its target or no slot is free. */
@@ -61,7 +59,7 @@ export class WarmPool {
     while (
       !this.closed &&
       this.entries.length < this.target &&
-      this.freeSlots() > 0 &&
+      this.deps.freeSlots() > 0 &&
       Date.now() >= this.pausedUntil
     )
       this.add();
@@ -76,7 +74,7 @@ export class WarmPool {
     if (this.closed) return;
     // The callbacks run after `entry` is assigned below.
     let entry: PoolEntry;
-    const promise = this.launch().then(
+    const promise = this.deps.launch().then(
       (browser) => {
         entry.browser = browser;
         void browser.process.exited.then(() => {
@@ -89,7 +87,7 @@ export class WarmPool {
       },
       (error: unknown) => {
         this.remove(entry);
-        this.logger.warn({ err: error }, 'local provider: a warm browser could not start');
+        this.deps.logger.warn({ err: error }, 'local provider: a warm browser could not start');
         this.pausedUntil = Date.now() + REFILL_BACKOFF_MS;
         setTimeout(() => this.refill(), REFILL_BACKOFF_MS).unref();
         return null;
@@ -99,11 +97,18 @@ export class WarmPool {
     this.entries.push(entry);
   }
 
-  /** A live warm browser (waiting for one still launching if need be); null when the pool is empty. */
+  /**
+   * A live warm browser (waiting for one still launching if need be); null when the pool is empty.
+   * Its replacement starts at once; a miss (none was ready) grows the pool by one.
+   */
   async take(): Promise<PreparedBrowser | null> {
-    for (;;) {
-      const index = this.entries.findIndex((e) => e.browser !== null);
+    if (this.deps.min === 0) return null;
+    const ready = this.entries.findIndex((e) => e.browser !== null);
+    if (ready === -1 && this.target < this.deps.max) this.target++;
+    this.armShrink();
+    for (let index = ready; ; index = this.entries.findIndex((e) => e.browser !== null)) {
       const entry = this.entries.splice(index === -1 ? 0 : index, 1)[0];
+      this.refill();
       if (!entry) return null;
       const browser = await entry.promise;
       if (browser?.alive) return browser;
@@ -111,26 +116,25 @@ export class WarmPool {
     }
   }
 
-  /** Stops one pooled browser to free its slot (the one started last). */
-  async evictOne(): Promise<void> {
+  /**
+   * Frees a pooled browser's slot for a launch: takes the one started last out of the pool and
+   * stops it without waiting (its teardown is off the create's path).
+   */
+  evictOne(): void {
     const entry = this.entries.pop();
-    const browser = await entry?.promise;
-    await browser?.dispose();
+    void entry?.promise.then((browser) => browser?.dispose());
   }
 
-  /** Resolves when no refill is pending and no launch is in progress. */
+  /** Resolves when no launch is in progress. */
   async settled(): Promise<void> {
-    if (this.refillTimer) await this.pendingRefill;
     await Promise.all(this.entries.map((e) => e.promise));
   }
 
   /** Stops every pooled browser and refuses new ones. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.refillTimer) {
-      clearTimeout(this.refillTimer);
-      this.refillTimer = null;
-    }
+    if (this.shrinkTimer) clearTimeout(this.shrinkTimer);
+    this.shrinkTimer = null;
     const entries = this.entries.splice(0);
     await Promise.all(entries.map(async (e) => (await e.promise)?.dispose()));
   }
@@ -138,6 +142,26 @@ export class WarmPool {
   /** Browsers pooled right now (ready ones), for the exit hook. */
   readyBrowsers(): PreparedBrowser[] {
     return this.entries.flatMap((e) => (e.browser ? [e.browser] : []));
+  }
+
+  /** (Re)starts the idle countdown: each lapse without a take gives one grown browser back. */
+  private armShrink(): void {
+    if (this.shrinkTimer) clearTimeout(this.shrinkTimer);
+    this.shrinkTimer = null;
+    if (this.target <= this.deps.min) return;
+    this.shrinkTimer = setTimeout(() => {
+      this.shrinkTimer = null;
+      this.target = Math.max(this.deps.min, this.target - 1);
+      const spare = this.entries.length - this.target;
+      for (let i = 0; i < spare; i++) {
+        const index = this.entries.findLastIndex((e) => e.browser !== null);
+        if (index === -1) break;
+        const [entry] = this.entries.splice(index, 1);
+        void entry?.browser?.dispose();
+      }
+      this.armShrink();
+    }, this.deps.idleShrinkMs ?? DEFAULT_IDLE_SHRINK_MS);
+    this.shrinkTimer.unref();
   }
 
   private remove(entry: PoolEntry): boolean {

@@ -67,6 +67,7 @@ describe('checkCdpCommand', () => {
       'Target.exposeDevToolsProtocol',
       'Target.sendMessageToTarget',
       'Browser.executeBrowserCommand',
+      'Storage.overrideQuotaForOrigin',
     ])
       expect(refusal({ id: 3, method })).toMatch(new RegExp(`${method} is not allowed \\(`));
     const refused = check({ id: 9, method: 'PWA.install', sessionId: 'S' });

@@ -62,6 +62,7 @@ const DENIED_METHODS: ReadonlyMap<string, string> = new Map([
   ['Target.sendMessageToTarget', 'nested (non-flat) sessions are not supported; attach with flatten: true'],
   ['Target.setRemoteLocations', 'opens network connections from the browser'],
   ['Target.openDevTools', 'opens DevTools windows'],
+  ['Storage.overrideQuotaForOrigin', "raises an origin's storage quota past what the browser allows"],
 ]);
 
 /** Commands that open a URL: `file:` is refused. */

@@ -5,8 +5,9 @@ export interface ChromiumArgsOptions {
   /** The egress proxy every request goes through (`http://127.0.0.1:<port>`). */
   readonly proxyUrl: string | null;
   /**
-   * The window size, which headless Chromium's pages take as their viewport (`innerWidth` and
-   * `innerHeight`); absent or null for Chromium's default (800×600).
+   * The window size, which the headless shell's pages take as their viewport (`innerWidth` and
+   * `innerHeight`; a full Chromium's window is fitted afterwards: `fitWindowToViewport`); absent or
+   * null for Chromium's default (800×600).
    */
   readonly windowSize?: { readonly width: number; readonly height: number } | null;
 }
@@ -21,7 +22,9 @@ export interface ChromiumArgsOptions {
 export function chromiumArgs(profileDir: string, options: ChromiumArgsOptions): string[] {
   return [
     '--headless',
-    ...(options.sandbox ? [] : ['--no-sandbox']),
+    // A full Chromium shows an "unsupported command-line flag" bar over the first page for
+    // --no-sandbox, a moment after start, shrinking its viewport: --test-type keeps it away.
+    ...(options.sandbox ? [] : ['--no-sandbox', '--test-type']),
     '--disable-gpu',
     '--disable-quic',
     '--no-first-run',

@@ -4,7 +4,7 @@ import type { FoundChromium } from './findChromium.ts';
 /** chromium.br unpacks to about 3.1 times its size (147.0.0: 60.7 MiB to 187.6 MiB). */
 const UNPACK_RATIO = 3.09;
 
-/** Where the browser came from, for the start-up log: `CHROMIUM_PATH`, a system browser, the npm package. */
+/** Where the browser came from, for the start-up log: `CHROMIUM_PATH`, the npm package, a system browser. */
 export function describeChromiumSource(found: FoundChromium): string {
   switch (found.source) {
     case 'option':
@@ -14,7 +14,7 @@ export function describeChromiumSource(found: FoundChromium): string {
     case 'system':
       return `the system's browser: ${found.path}`;
     case 'npm':
-      return `the npm package @sparticuz/chromium, unpacked at ${found.path}`;
+      return `the npm package @sparticuz/chromium (its headless shell), unpacked at ${found.path}`;
   }
 }
 
@@ -26,4 +26,9 @@ export function npmChromiumUnpackMessage(unpack: NpmChromiumUnpack): string {
     `(${mb(unpack.compressedBytes)} MB compressed, about ${mb(unpack.compressedBytes * UNPACK_RATIO)} MB unpacked) ` +
     `into ${unpack.target}; only the first start does this, and it takes a while`
   );
+}
+
+/** The start-up line: which browser runs (its `--version`, when it answered) and where it came from. */
+export function chromiumFoundMessage(found: FoundChromium, version: string | null): string {
+  return `local provider: ${version ?? 'Chromium (its --version did not answer)'} from ${describeChromiumSource(found)}`;
 }

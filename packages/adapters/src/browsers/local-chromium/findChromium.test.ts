@@ -41,7 +41,7 @@ describe('findChromium', () => {
       });
   });
 
-  it('looks at the system paths, then on PATH, skipping what is not executable', async () => {
+  it('without the npm package, looks at the system paths, then on PATH, skipping what is not executable', async () => {
     expect(await findChromium({ ...nowhere, env: {}, systemPaths: [notExecutable, exe] })).toEqual({
       path: exe,
       source: 'system',
@@ -52,15 +52,22 @@ describe('findChromium', () => {
     });
   });
 
-  it('answers null when there is nothing and the npm fallback is off', async () => {
+  it('answers null when there is nothing and the npm package is off', async () => {
     expect(await findChromium({ ...nowhere, env: { PATH: '/nonexistent' } })).toBeNull();
   });
 
-  it('falls back to the browser inside @sparticuz/chromium, unpacked into the temporary folder', async () => {
-    const found = await findChromium({ env: {}, systemPaths: [], commandNames: [] });
+  it('prefers the headless shell inside @sparticuz/chromium, unpacked into the temporary folder, to a system browser', async () => {
+    const found = await findChromium({ env: { PATH: dir }, systemPaths: [exe] });
     expect(found).toEqual({
       path: expect.stringMatching(new RegExp(`^${tmpdir()}/browserdeck-chromium-[\\d.]+/chromium$`)),
       source: 'npm',
+    });
+  });
+
+  it('still lets CHROMIUM_PATH choose a system browser over the npm package', async () => {
+    expect(await findChromium({ env: { CHROMIUM_PATH: exe }, systemPaths: [] })).toEqual({
+      path: exe,
+      source: 'env',
     });
   });
 });

@@ -18,11 +18,11 @@ export interface FindChromiumOptions {
   readonly chromiumPath?: string | undefined;
   /** The environment to read `CHROMIUM_PATH` and `PATH` from (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Absolute paths tried before searching `PATH` (default: the usual Linux locations). */
+  /** Absolute paths tried, when the npm package is absent, before searching `PATH` (default: the usual Linux locations). */
   readonly systemPaths?: readonly string[];
   /** Executable names searched on `PATH` (default: chromium, chromium-browser, google-chrome…). */
   readonly commandNames?: readonly string[];
-  /** Whether to fall back to the optional npm package `@sparticuz/chromium` (default true). */
+  /** Whether to use the optional npm package `@sparticuz/chromium` (default true; false looks for a system browser only). */
   readonly useNpmPackage?: boolean;
   /** Where the npm package's browser is unpacked (default the OS temporary folder). */
   readonly npmCacheDir?: string | undefined;
@@ -55,16 +55,25 @@ export const HOW_TO_PROVIDE_CHROMIUM =
   'or install the optional npm package (`npm i -w @browserdeck/adapters -O @sparticuz/chromium`).';
 
 /**
- * Finds the browser the local provider runs: `chromiumPath`, else `CHROMIUM_PATH`, else a system
- * Chromium/Chrome, else the one inside `@sparticuz/chromium`. Null when there is none. An explicit
- * path that is not an executable file is a configuration mistake and throws `provider_unavailable`
- * instead of silently falling back to another browser.
+ * Finds the browser the local provider runs, in this order (docs/adr/0016-chromium-build.md):
+ * 1. `chromiumPath` (configuration), else `CHROMIUM_PATH`: any build the operator chose, such as
+ *    Debian's full `/usr/bin/chromium`;
+ * 2. the headless shell inside the npm package `@sparticuz/chromium` (the default: its version is
+ *    pinned by package-lock, so every machine runs the same build);
+ * 3. only when that package is not installed (`npm ci --omit=optional`): a system Chromium/Chrome,
+ *    at the usual paths, then on `PATH`.
+ * Null when there is none. An explicit path that is not an executable file is a configuration
+ * mistake and throws `provider_unavailable` instead of silently falling back to another browser.
  */
 export async function findChromium(options: FindChromiumOptions = {}): Promise<FoundChromium | null> {
   const env = options.env ?? process.env;
   if (options.chromiumPath) return { path: await requireExecutable(options.chromiumPath), source: 'option' };
   const fromEnv = env.CHROMIUM_PATH?.trim();
   if (fromEnv) return { path: await requireExecutable(fromEnv, 'CHROMIUM_PATH'), source: 'env' };
+  if (options.useNpmPackage !== false) {
+    const path = await extractNpmChromium(options.npmCacheDir, options.onUnpack);
+    if (path) return { path, source: 'npm' };
+  }
   for (const path of options.systemPaths ?? SYSTEM_CHROMIUM_PATHS) {
     if (await isExecutableFile(path)) return { path, source: 'system' };
   }
@@ -72,9 +81,7 @@ export async function findChromium(options: FindChromiumOptions = {}): Promise<F
     const path = await findOnPath(name, env.PATH);
     if (path) return { path, source: 'system' };
   }
-  if (options.useNpmPackage === false) return null;
-  const path = await extractNpmChromium(options.npmCacheDir, options.onUnpack);
-  return path ? { path, source: 'npm' } : null;
+  return null;
 }
 
 /** The first executable file called `name` in the folders of `pathVariable` (a `PATH` value); null when none. */

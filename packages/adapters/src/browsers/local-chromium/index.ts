@@ -27,5 +27,11 @@ export {
 } from './isolation/BrowserConfinement.ts';
 export { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 export type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
+export {
+  RESOURCE_LIMIT_BOUNDS,
+  type ResourceLimitSettings,
+  type ResourceLimits,
+  resolveResourceLimits,
+} from './limits/ResourceLimits.ts';
 export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from './SessionLogRecorder.ts';
 export type { ConnectRefusal } from './serveConnectUpgrade.ts';

@@ -9,8 +9,9 @@ import { checkCdpCommand, type SessionFolders } from './cdpCommandPolicy.ts';
 export const MAX_CLIENT_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 /**
- * What may wait for a client that does not read (browser → client): past it the client is
- * disconnected (1008) rather than buffered without end.
+ * What may wait for a client that does not read (browser → client), the message about to be queued
+ * included: a message that would take it past this disconnects the client (1008) instead of being
+ * buffered, so no connection pins more than this.
  */
 const MAX_UNREAD_BYTES = 64 * 1024 * 1024;
 /** Messages a client may send before its browser session is open (it opens in milliseconds). */
@@ -24,28 +25,39 @@ const sockets = new WebSocketServer({
   clientTracking: false,
 });
 
+/** Tells a proxied client that the server ends its connection (a close frame with `code`). */
+export type GoingAway = (code: number, reason: string) => void;
+
+/** How long a client told to go has to answer the close frame before its socket is cut. */
+const CLOSE_HANDSHAKE_MS = 1_000;
+
 /**
  * Completes a client's WebSocket handshake (`ws`) and connects it to the browser through `router`
  * with a browser session of its own. Every client message passes `checkCdpCommand` first: a
  * refused one is answered with a CDP error naming the rule and never reaches the browser. When the
  * browser falls behind, reading from the client pauses until it catches up; a client that does not
- * read what the browser sends is disconnected once 64 MiB wait for it. Returns nothing; the
- * raw `socket` is what the session tracks (destroying it ends the connection).
+ * read what the browser sends is disconnected before 64 MiB would wait for it. Returns how to tell
+ * the client it is going (a close frame, then the raw `socket` destroyed if the client does not
+ * answer within a second); the raw `socket` is what the session tracks.
  */
 export function proxyCdpConnection(
   req: IncomingMessage,
   socket: Duplex,
   head: Buffer,
   target: { router: CdpRouter; folders: SessionFolders },
-): void {
+): GoingAway {
+  let opened: WebSocket | null = null;
   sockets.handleUpgrade(req, socket, head, (ws) => {
+    opened = ws;
     const queued: string[] = [];
     let connection: CdpConnection | null = null;
     let closed = false;
     const reply = (message: CdpBrowserMessage): void => {
       if (ws.readyState !== ws.OPEN) return;
-      if (ws.bufferedAmount > MAX_UNREAD_BYTES) ws.close(1008, 'The client does not read its messages.');
-      else ws.send(JSON.stringify(message));
+      const text = JSON.stringify(message);
+      if (ws.bufferedAmount + Buffer.byteLength(text) > MAX_UNREAD_BYTES)
+        ws.close(1008, 'The client does not read its messages.');
+      else ws.send(text);
     };
     const forward = (raw: string): void => {
       const decision = checkCdpCommand(raw, target.folders);
@@ -82,6 +94,13 @@ export function proxyCdpConnection(
       })
       .catch(() => ws.close(1011, 'The browser is not available.'));
   });
+  return (code, reason) => {
+    const ws = opened as WebSocket | null;
+    if (ws && ws.readyState === ws.OPEN) {
+      ws.close(code, reason);
+      setTimeout(() => socket.destroy(), CLOSE_HANDSHAKE_MS).unref();
+    } else socket.destroy();
+  };
 }
 
 function pauseUntilDrained(ws: WebSocket, connection: CdpConnection): void {

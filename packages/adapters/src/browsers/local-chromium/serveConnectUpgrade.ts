@@ -18,7 +18,8 @@ export type ConnectLookup = (
  * Serves an HTTP upgrade for a session's connect endpoint: connects the WebSocket to the session's
  * browser (true; the session tracks the socket so that ending it cuts the connection), or says
  * why not for the host to answer — unknown session `not_found`, missing or wrong key (checked in
- * constant time) `unauthorized`, ended session `session_ended`. False when the path is not a
+ * constant time) `unauthorized`, ended session `session_ended`, a session with `maxConnections`
+ * clients connected already `rate_limited`. False when the path is not a
  * connect endpoint at all.
  */
 export function serveConnectUpgrade(
@@ -27,6 +28,7 @@ export function serveConnectUpgrade(
   head: Buffer,
   publicUrl: string,
   lookup: ConnectLookup,
+  maxConnections: number,
 ): boolean | ConnectRefusal {
   const parsed = parseConnectRequest(req.url, publicUrl);
   if (!parsed) return false;
@@ -37,11 +39,16 @@ export function serveConnectUpgrade(
   }
   if (!known.running || known.running.ended)
     return { code: 'session_ended', detail: 'The session has ended.' };
+  if (known.running.openSockets >= maxConnections)
+    return {
+      code: 'rate_limited',
+      detail: `The session already has its most connected clients (${maxConnections}); close one first.`,
+    };
   const { browser } = known.running;
-  known.running.track(socket);
-  proxyCdpConnection(req, socket, head, {
+  const goingAway = proxyCdpConnection(req, socket, head, {
     router: browser.router,
     folders: { downloadsDir: browser.downloadsDir },
   });
+  known.running.track(socket, goingAway);
   return true;
 }

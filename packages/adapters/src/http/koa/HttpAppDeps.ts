@@ -4,6 +4,7 @@ import type { LiveViewHub } from '../../browsers/live-view/LiveViewHub.ts';
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import type { BrowserbaseContextRouteDeps } from './browserbase-compat/browserbaseContextRoutes.ts';
 import type { ConsoleSettings } from './console/ConsoleSettings.ts';
+import type { LiveViewRecheckOptions } from './live-view/LiveViewGrantWatch.ts';
 import type { AgentRouteDeps } from './routes/agentRoutes.ts';
 import type { ApiKeyRouteDeps } from './routes/apiKeyRoutes.ts';
 import type { AuthRouteDeps } from './routes/authRoutes.ts';
@@ -83,4 +84,9 @@ export interface HttpAppDeps {
    * own. Without one, such a provider's `…/debug` answers 501 and live-view WebSockets are refused.
    */
   liveView?: LiveViewHub | undefined;
+  /**
+   * How often open live-view viewers' grants are re-checked (project archived, API key revoked,
+   * sign-in ended close them), and with what timer. Default every 5 s.
+   */
+  liveViewRecheck?: LiveViewRecheckOptions | undefined;
 }

@@ -134,6 +134,7 @@ describe('POST …/sessions', () => {
         request: {
           sessionId: session.id,
           projectId,
+          ownerId: alice.id,
           providerProjectId: 'bb-project',
           region: 'eu-central-1',
           timeoutSec: 21_600,

@@ -123,6 +123,11 @@ export class LocalIdentityProvider implements IdentityProvider {
     };
   }
 
+  async isSignInActive(signIn: { userId: string; sessionId: string }): Promise<boolean> {
+    const session = await this.deps.store.findSession(signIn.sessionId);
+    return session !== null && session.userId === signIn.userId && session.revokedAt === null;
+  }
+
   private async grant(user: UserIdentity, sessionId: string, now: Date): Promise<TokenGrant> {
     const refreshToken = newRefreshToken();
     await this.deps.store.addRefreshToken({

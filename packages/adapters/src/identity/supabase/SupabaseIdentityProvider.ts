@@ -167,6 +167,14 @@ export class SupabaseIdentityProvider implements IdentityProvider {
     return principal;
   }
 
+  /**
+   * True unless the sign-in was recorded as ended here (sign-out, refresh-token reuse): GoTrue is not
+   * asked, so an end only GoTrue knows of (a global sign-out elsewhere) is not seen.
+   */
+  async isSignInActive(signIn: { userId: string; sessionId: string }): Promise<boolean> {
+    return !(await this.deps.revokedSessions.isRevoked(signIn.sessionId, this.deps.clock.now()));
+  }
+
   private async remember(body: unknown) {
     const answer = toTokenGrant(body);
     const now = this.deps.clock.now();

@@ -28,6 +28,11 @@ export interface ConfinedLaunch {
   readonly executablePath: string;
   readonly args: readonly string[];
   readonly profileDir: string;
+  /**
+   * Size of the sandbox's own `/tmp`, `/var/tmp` and `/dev/shm` (tmpfs) in bytes; null or absent for
+   * the kernel's default (half the RAM).
+   */
+  readonly tmpfsBytes?: number | null;
 }
 
 /** The wrapped command: spawn `command` with `args` and exactly this environment. */
@@ -76,9 +81,11 @@ const STAGE_SCRIPT = [
 /**
  * The `namespaces` level, after staging: hides every listed folder under an empty file system,
  * gives the browser an empty /tmp, and moves its folders back where they were (its browser
- * folder read-only). Arguments after the staged ones: hidden folders…, `--`, the command.
+ * folder read-only). Arguments: the tmpfs size option (`size=<bytes>,` or empty), the staged
+ * ones, hidden folders…, `--`, the command.
  */
 const NAMESPACE_SCRIPT = [
+  'tmpsize=$1; shift',
   ...STAGE_SCRIPT,
   'while [ "$1" != "--" ]; do',
   '  if [ -d "$1" ]; then mount -t tmpfs -o mode=0755,size=64k,nosuid,nodev browserdeck-hidden "$1"; fi',
@@ -87,7 +94,7 @@ const NAMESPACE_SCRIPT = [
   'shift',
   // Writable places the host's processes and other browsers share: each browser gets its own.
   'for d in /tmp /var/tmp /dev/shm; do',
-  '  if [ -d "$d" ]; then mount -t tmpfs -o mode=1777,nosuid,nodev browserdeck-tmp "$d"; fi',
+  '  if [ -d "$d" ]; then mount -t tmpfs -o "$tmpsize"mode=1777,nosuid,nodev browserdeck-tmp "$d"; fi',
   'done',
   'mkdir -p "$browser" "$profile"',
   `mount --move ${STAGED_BROWSER} "$browser"`,
@@ -196,12 +203,18 @@ export class BrowserConfinement {
     const executable = await realpath(launch.executablePath);
     const browserDir = dirname(executable);
     const switchUser = this.user ? switchTo(this.tools, this.user) : [];
+    const tmpfsBytes = launch.tmpfsBytes ?? null;
     if (this.level === 'bubblewrap') {
+      const sized = (path: string) => [
+        ...(tmpfsBytes === null ? [] : ['--size', String(tmpfsBytes)]),
+        '--tmpfs',
+        path,
+      ];
       // As root, the folders are staged where the browser's user (who runs bwrap) can reach them.
       const staged = this.user !== null;
       const view = [
         ...this.binds,
-        ...['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'],
+        ...['--proc', '/proc', '--dev', '/dev', ...sized('/tmp'), ...sized('/dev/shm')],
         ...['--ro-bind', staged ? STAGED_BROWSER : browserDir, browserDir],
         ...[
           '--bind',
@@ -236,6 +249,7 @@ export class BrowserConfinement {
           '-c',
           NAMESPACE_SCRIPT,
           'browserdeck-confine',
+          tmpfsBytes === null ? '' : `size=${tmpfsBytes},`,
           launch.profileDir,
           browserDir,
           ...hide,

@@ -42,7 +42,7 @@ export async function startLocalProvider(overrides: Partial<LocalChromiumProvide
     dataDir: scratch.dir,
     tempDir: scratch.dir,
     maxSessions: 2,
-    maxSessionsPerProject: 2,
+    maxSessionsPerOwner: 2,
     warmBrowsers: 0,
     clock: new SystemClock(),
     ...overrides,

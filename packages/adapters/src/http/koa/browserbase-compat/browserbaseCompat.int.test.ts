@@ -100,6 +100,44 @@ describe('the Browserbase-compatible API', () => {
     expect(t.provider.calls.filter((call) => call.op === 'create')).toHaveLength(0);
   });
 
+  it('refuses an extensionId the provider cannot load (400 unsupported_option), where Stagehand 3 and 4 put it', async () => {
+    await t.close();
+    t = await createTestApp({ loadsExtensions: false });
+    alice = await t.signUpAndIn('alice@example.com');
+    const created = await t.request('/v1/projects', {
+      method: 'POST',
+      token: alice.accessToken,
+      json: { name: 'Shop' },
+    });
+    projectId = ((await created.json()) as { id: string }).id;
+    key = await newKey(alice, projectId);
+    for (const body of [{ extensionId: 'ext-1' }, { browserSettings: { extensionId: 'ext-1' } }]) {
+      const refused = await expectBrowserbaseError(await bb('POST', '/v1/sessions', body), 400, /extension/);
+      expect(refused.code).toBe('unsupported_option');
+    }
+    expect(t.provider.calls.filter((call) => call.op === 'create')).toHaveLength(0);
+    expect((await bb('POST', '/v1/sessions', {})).status).toBe(201);
+  });
+
+  it('answers every log entry in one array, read page by page, in order', async () => {
+    const session = (await (await bb('POST', '/v1/sessions', {})).json()) as { id: string };
+    const stored = await t.sessions.findInProject(projectId, session.id);
+    for (let n = 0; n < 1234; n++)
+      t.provider.addLog(stored!.providerSessionId, {
+        timestamp: n,
+        method: 'Runtime.consoleAPICalled',
+        pageId: 0,
+      });
+    const res = await bb('GET', `/v1/sessions/${session.id}/logs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const logs = (await res.json()) as Array<{ timestamp: number; sessionId: string }>;
+    expect(logs.map((l) => l.timestamp)).toEqual(Array.from({ length: 1234 }, (_, n) => n));
+    expect(new Set(logs.map((l) => l.sessionId))).toEqual(new Set([session.id]));
+    const none = (await (await bb('POST', '/v1/sessions', {})).json()) as { id: string };
+    expect(await (await bb('GET', `/v1/sessions/${none.id}/logs`)).json()).toEqual([]);
+  });
+
   it('reads, lists by status and metadata, and releases', async () => {
     const one = (await (await bb('POST', '/v1/sessions', { userMetadata: { run: '1' } })).json()) as {
       id: string;

@@ -3,12 +3,14 @@ import {
   NotFoundError,
   SESSION_LIST_MAX_LIMIT,
   SESSION_LOGS_MAX_LIMIT,
+  type SessionLogEntry,
   type SessionRequest,
 } from '@browserdeck/domain';
 import { z } from 'zod';
 import { type LiveUrlDeps, presentLiveUrls } from '../live-view/presentLiveUrls.ts';
 import type { SessionRouteDeps } from '../routes/sessionRoutes.ts';
 import { type AnyRoute, defineRoute } from '../routing/RouteDefinition.ts';
+import { SessionLiveUrlsQuery } from '../schemas/sessionSchemas.ts';
 import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
 import {
   BrowserbaseCreateSessionBody,
@@ -18,6 +20,7 @@ import {
 } from './browserbaseSchemas.ts';
 import { presentBrowserbaseSession } from './presentBrowserbaseSession.ts';
 import { keyProject } from './requireApiKey.ts';
+import { streamJsonArray } from './streamJsonArray.ts';
 
 /** The use cases behind Browserbase's `/v1/sessions`: §5's, and the context read. */
 export interface BrowserbaseSessionRouteDeps extends SessionRouteDeps {
@@ -144,16 +147,25 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       summary: 'A session’s logs (Browserbase)',
       params: browserbaseIdParams,
       responses: { 200: { description: 'Every recorded CDP event, oldest first.' } },
+      // Browserbase answers one bare array: it is streamed page by page (the logs are bounded by
+      // their byte budget, and the body is never built whole in memory).
       handle: async ({ caller, params }) => {
         const input = { caller, projectId: keyProject(caller), sessionId: sessionIdOf(params.id) };
-        const logs = [];
-        let cursor: string | undefined;
-        do {
-          const page = await deps.logs.execute({ ...input, cursor, limit: SESSION_LOGS_MAX_LIMIT });
-          logs.push(...page.logs);
-          cursor = page.nextCursor ?? undefined;
-        } while (cursor !== undefined);
-        return { status: 200, body: logs.map((entry) => ({ ...entry, sessionId: input.sessionId })) };
+        const withId = (logs: readonly SessionLogEntry[]) =>
+          logs.map((entry) => ({ ...entry, sessionId: input.sessionId }));
+        const first = await deps.logs.execute({ ...input, limit: SESSION_LOGS_MAX_LIMIT });
+        async function* rest() {
+          for (let cursor = first.nextCursor; cursor !== null; ) {
+            const page = await deps.logs.execute({ ...input, cursor, limit: SESSION_LOGS_MAX_LIMIT });
+            yield withId(page.logs);
+            cursor = page.nextCursor;
+          }
+        }
+        return {
+          status: 200,
+          body: streamJsonArray(withId(first.logs), rest()),
+          contentType: 'application/json; charset=utf-8',
+        };
       },
     }),
     defineRoute({
@@ -164,11 +176,17 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       summary: 'Live-view URLs of a session (Browserbase)',
       params: browserbaseIdParams,
       // Browserbase's URL lifetime: ours is the token's (an hour), and is not shortened on request.
-      query: z.object({ expiresIn: z.string().optional() }),
+      // `readOnly` is ours (§5's): a token that only watches.
+      query: z.object({ expiresIn: z.string().optional(), readOnly: SessionLiveUrlsQuery.shape.readOnly }),
       responses: { 200: { description: 'The live-view URLs (§5’s `…/debug` answer).' } },
-      handle: async ({ caller, params }) => {
+      handle: async ({ caller, params, query }) => {
         const sessionId = sessionIdOf(params.id);
-        const view = await deps.liveView.execute({ caller, projectId: keyProject(caller), sessionId });
+        const view = await deps.liveView.execute({
+          caller,
+          projectId: keyProject(caller),
+          sessionId,
+          readOnly: query.readOnly,
+        });
         return { status: 200, body: await presentLiveUrls(view, deps.live) };
       },
     }),

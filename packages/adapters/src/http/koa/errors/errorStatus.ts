@@ -28,6 +28,8 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   agent_inactive: { status: 409, title: 'Agent inactive' },
   idempotency_key_reused: { status: 409, title: 'Idempotency key reused' },
   context_in_use: { status: 409, title: 'Context in use' },
+  project_limit_reached: { status: 409, title: 'Too many projects' },
+  context_limit_reached: { status: 409, title: 'Too many contexts' },
   session_ended: { status: 410, title: 'Session ended' },
   session_on_other_instance: { status: 503, title: 'Session on another instance' },
   payload_too_large: { status: 413, title: 'Payload too large' },

@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { SessionOnOtherInstanceError } from '@browserdeck/domain';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ScreencastHub } from '../../../browsers/live-view/ScreencastHub.ts';
+import { FAKE_CDP_TAB, fakeCdpBrowser } from '../../../browsers/live-view/testing/fakeCdpBrowser.ts';
+import { LiveViewerClient } from '../../../browsers/live-view/testing/LiveViewerClient.ts';
 import type { SessionJson } from '../presenters/presentSession.ts';
 import { SessionLiveUrlsSchema } from '../schemas/sessionSchemas.ts';
 import { assertProblem } from '../testing/assertProblem.ts';
@@ -39,8 +42,8 @@ async function startSession(): Promise<SessionJson> {
   return (await res.json()) as SessionJson;
 }
 
-const debug = (sessionId: string, token = alice.accessToken, path = base) =>
-  t.request(`${path}/${sessionId}/debug`, { token });
+const debug = (sessionId: string, token = alice.accessToken, path = base, query = '') =>
+  t.request(`${path}/${sessionId}/debug${query}`, { token });
 
 interface LiveUrls {
   debuggerUrl: string;
@@ -56,8 +59,8 @@ interface LiveUrls {
   }>;
 }
 
-async function liveUrls(sessionId: string): Promise<LiveUrls> {
-  const res = await debug(sessionId);
+async function liveUrls(sessionId: string, query = '', token = alice.accessToken): Promise<LiveUrls> {
+  const res = await debug(sessionId, token, base, query);
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as LiveUrls;
 }
@@ -93,6 +96,43 @@ function openViewer(path: string): Promise<{ message: Record<string, unknown>; w
       if (!String(error.message).startsWith('Unexpected server response')) reject(error);
     });
   });
+}
+
+/** Resolves with the close code and reason once the socket closes. */
+function closeOf(ws: WebSocket): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve) =>
+    ws.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+}
+
+/**
+ * True when the server still serves the socket: a ping is answered (a server that closed it sends
+ * its close frame first and answers no ping), false when it closes instead.
+ */
+function stillOpen(ws: WebSocket): Promise<boolean> {
+  if (ws.readyState !== WebSocket.OPEN) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    ws.once('pong', () => resolve(true));
+    ws.once('close', () => resolve(false));
+    ws.ping();
+  });
+}
+
+/** An admitted viewer's socket; throws when refused. */
+async function admitted(path: string): Promise<WebSocket> {
+  const outcome = await openViewer(path);
+  if (outcome instanceof Response) throw new Error(`refused: ${outcome.status} ${await outcome.text()}`);
+  return outcome.ws;
+}
+
+async function newKey(project = projectId): Promise<{ id: string; key: string }> {
+  const res = await t.request(`/v1/projects/${project}/api-keys`, {
+    method: 'POST',
+    token: alice.accessToken,
+    json: { name: 'viewer' },
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: string; key: string };
 }
 
 async function refusal(path: string): Promise<Response> {
@@ -369,5 +409,190 @@ describe('the live-view WebSocket', () => {
       overrides: { openLiveView: { execute: async () => ({ providerSessionId: 'p' }) as never } },
     });
     await assertProblem(await refusal(`/v1/live/${session.id}/ws?token=${token}`), 501, 'not_implemented');
+  });
+});
+
+describe('read-only tokens', () => {
+  it('GET …/debug?readOnly=true answers URLs whose token is read-only; the flag stays on them for the page', async () => {
+    await setUp();
+    const session = await startSession();
+    const live = await liveUrls(session.id, '?readOnly=true');
+    const token = tokenOf(live.debuggerUrl);
+    const viewer = `${t.baseUrl}/v1/live/${session.id}?token=${token}&readOnly=true`;
+    expect(live.debuggerUrl).toBe(viewer);
+    expect(live.debuggerFullscreenUrl).toBe(`${viewer}&fullscreen=true`);
+    expect(live.pages[0]?.debuggerUrl).toBe(`${viewer}&page=${FAKE_LIVE_PAGE.id}`);
+
+    // The flag removed from the URL: the socket is still read-only.
+    (await admitted(`/v1/live/${session.id}/ws?token=${token}`)).close();
+    (await admitted(`/v1/live/${session.id}/ws?token=${token}&readOnly=false`)).close();
+    expect(hub.viewers.map((v) => v.readOnly)).toEqual([true, true]);
+    // And the page opens without it.
+    expect((await page(session.id, `token=${token}`)).status).toBe(200);
+  });
+
+  it('readOnly=false or no flag gives a full token; &readOnly=true on its URL narrows it', async () => {
+    await setUp();
+    const session = await startSession();
+    const full = tokenOf((await liveUrls(session.id, '?readOnly=false')).debuggerUrl);
+    expect((await liveUrls(session.id, '?readOnly=false')).debuggerUrl).not.toContain('readOnly');
+    (await admitted(`/v1/live/${session.id}/ws?token=${full}`)).close();
+    (await admitted(`/v1/live/${session.id}/ws?token=${full}&readOnly=true`)).close();
+    expect(hub.viewers.map((v) => v.readOnly)).toEqual([false, true]);
+  });
+
+  it('refuses a readOnly that is not true or false with 400 validation_failed', async () => {
+    await setUp();
+    const session = await startSession();
+    for (const value of ['yes', '1', 'TRUE', '']) {
+      const problem = await assertProblem(
+        await debug(session.id, alice.accessToken, base, `?readOnly=${value}`),
+        400,
+        'validation_failed',
+      );
+      expect(problem.errors).toEqual([{ path: 'readOnly', message: 'must be true or false' }]);
+    }
+  });
+
+  it('the Browserbase route GET /v1/sessions/{id}/debug?readOnly=true answers a read-only token too', async () => {
+    await setUp();
+    const session = await startSession();
+    const { key } = await newKey();
+    const res = await t.request(`/v1/sessions/${session.id}/debug?readOnly=true`, {
+      headers: { 'X-BB-API-Key': key },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const live = (await res.json()) as LiveUrls;
+    expect(live.debuggerUrl).toMatch(/&readOnly=true$/);
+    const token = tokenOf(live.debuggerUrl);
+    (await admitted(`/v1/live/${session.id}/ws?token=${token}`)).close();
+    expect(hub.viewers).toEqual([
+      { providerSessionId: session.providerSessionId, pageId: null, readOnly: true },
+    ]);
+    const bad = await t.request(`/v1/sessions/${session.id}/debug?readOnly=maybe`, {
+      headers: { 'X-BB-API-Key': key },
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('a read-only token cannot drive the page with the flag removed: the hub drops its input (real hub, fake browser)', async () => {
+    const browser = fakeCdpBrowser();
+    await setUp({ liveView: new ScreencastHub({ cdp: browser.cdp, minFrameIntervalMs: 0 }) });
+    const session = await startSession();
+    const wsBase = `${t.baseUrl.replace('http:', 'ws:')}/v1/live/${session.id}/ws`;
+    /** Sends input, then a `select`, and waits for its answer: the input was handled by then. */
+    const typeInto = async (query: string) => {
+      const viewer = await LiveViewerClient.connect(`${wsBase}?${query}`);
+      await viewer.nextFrame(0);
+      const before = browser.count('Input.insertText') + browser.count('Input.dispatchMouseEvent');
+      viewer.send({ type: 'text', text: 'typed' });
+      viewer.send({
+        type: 'mouse',
+        action: 'down',
+        x: 0.5,
+        y: 0.5,
+        button: 'left',
+        buttons: 1,
+        clickCount: 1,
+        modifiers: 0,
+      });
+      const seen = viewer.messages.length;
+      viewer.send({ type: 'select', pageId: FAKE_CDP_TAB.targetId });
+      await viewer.waitFor(() => viewer.messages.length > seen, 5_000, 'the answer to select');
+      await viewer.close();
+      return browser.count('Input.insertText') + browser.count('Input.dispatchMouseEvent') - before;
+    };
+    const readOnly = tokenOf((await liveUrls(session.id, '?readOnly=true')).debuggerUrl);
+    const full = tokenOf((await liveUrls(session.id)).debuggerUrl);
+
+    expect(await typeInto(`token=${readOnly}`)).toBe(0);
+    expect(await typeInto(`token=${readOnly}&readOnly=false`)).toBe(0);
+    expect(await typeInto(`token=${full}&readOnly=true`)).toBe(0);
+    expect(await typeInto(`token=${full}`)).toBe(2);
+  });
+});
+
+describe('live views end with the credential that asked for them', () => {
+  it('closes an open viewer (1008) once its project is archived, and refuses it from then on', async () => {
+    await setUp();
+    const session = await startSession();
+    const token = tokenOf((await liveUrls(session.id)).debuggerUrl);
+    const ws = await admitted(`/v1/live/${session.id}/ws?token=${token}`);
+    const closed = closeOf(ws);
+    expect(t.liveViewRecheck.intervals).toEqual([5_000]);
+
+    await t.liveViewRecheck.tick();
+    expect(await stillOpen(ws)).toBe(true);
+
+    const archive = await t.request(`/v1/projects/${projectId}:archive`, {
+      method: 'POST',
+      token: alice.accessToken,
+    });
+    expect(archive.status).toBe(200);
+    await t.liveViewRecheck.tick();
+    expect(await closed).toEqual({ code: 1008, reason: 'The live view’s access was withdrawn.' });
+    expect(t.liveViewRecheck.running).toBe(false);
+
+    const problem = await assertProblem(
+      await refusal(`/v1/live/${session.id}/ws?token=${token}`),
+      401,
+      'unauthorized',
+    );
+    expect(problem.detail).toBe('The live-view token is missing, invalid or expired.');
+    await assertProblem(await page(session.id, `token=${token}`), 401, 'unauthorized');
+    await assertProblem(await debug(session.id), 409, 'project_archived');
+  });
+
+  it('closes the viewers of a revoked API key’s token, and only those', async () => {
+    await setUp();
+    const session = await startSession();
+    const { id: keyId, key } = await newKey();
+    const keyToken = tokenOf((await liveUrls(session.id, '', key)).debuggerUrl);
+    const userToken = tokenOf((await liveUrls(session.id)).debuggerUrl);
+    const byKey = await admitted(`/v1/live/${session.id}/ws?token=${keyToken}`);
+    const byUser = await admitted(`/v1/live/${session.id}/ws?token=${userToken}`);
+    const keyClosed = closeOf(byKey);
+
+    const revoke = await t.request(`/v1/projects/${projectId}/api-keys/${keyId}`, {
+      method: 'DELETE',
+      token: alice.accessToken,
+    });
+    expect(revoke.status).toBe(204);
+    await t.liveViewRecheck.tick();
+    expect((await keyClosed).code).toBe(1008);
+    expect(await stillOpen(byUser)).toBe(true);
+    await assertProblem(await refusal(`/v1/live/${session.id}/ws?token=${keyToken}`), 401, 'unauthorized');
+    byUser.close();
+  });
+
+  it('refuses a new open after sign-out, and closes the viewer that was open', async () => {
+    await setUp();
+    const session = await startSession();
+    const token = tokenOf((await liveUrls(session.id)).debuggerUrl);
+    expect((await page(session.id, `token=${token}`)).status).toBe(200);
+    const ws = await admitted(`/v1/live/${session.id}/ws?token=${token}`);
+    const closed = closeOf(ws);
+
+    const signOut = await t.request('/v1/auth/signout', { method: 'POST', token: alice.accessToken });
+    expect(signOut.status).toBe(200);
+    await assertProblem(await refusal(`/v1/live/${session.id}/ws?token=${token}`), 401, 'unauthorized');
+    await assertProblem(await page(session.id, `token=${token}`), 401, 'unauthorized');
+    await t.liveViewRecheck.tick();
+    expect((await closed).code).toBe(1008);
+  });
+
+  it('stops re-checking when the last viewer leaves', async () => {
+    await setUp();
+    const session = await startSession();
+    const token = tokenOf((await liveUrls(session.id)).debuggerUrl);
+    expect(t.liveViewRecheck.running).toBe(false);
+    const ws = await admitted(`/v1/live/${session.id}/ws?token=${token}`);
+    expect(t.liveViewRecheck.running).toBe(true);
+    const closed = closeOf(ws);
+    ws.close();
+    await closed;
+    // Resolves once the server side of the socket has closed and the watch let the timer go.
+    await t.liveViewRecheck.whenIdle();
+    expect(t.liveViewRecheck.running).toBe(false);
   });
 });

@@ -45,7 +45,11 @@ export function liveViewRoutes(deps: LiveViewRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'The viewer page.', contentType: 'text/html' } },
       errors: ['unauthorized', 'not_found', 'session_ended', 'session_on_other_instance'],
       handle: async ({ params, query }) => {
-        await deps.openLiveView.execute({ sessionId: params.session_id, token: query.token });
+        await deps.openLiveView.execute({
+          sessionId: params.session_id,
+          token: query.token,
+          readOnly: query.readOnly,
+        });
         return {
           status: 200,
           body: await assets.page(),

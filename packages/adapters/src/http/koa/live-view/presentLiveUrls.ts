@@ -27,7 +27,8 @@ export interface LiveUrlDeps {
 
 /**
  * The answer of `…/debug`: the provider's own URLs as they are, or links to Browserdeck's viewer
- * carrying the token (`&fullscreen=true` for the full-screen one, `&page=<id>` for a tab) with the
+ * carrying the token (`&readOnly=true` when the token is read-only, for the page's sake;
+ * `&fullscreen=true` for the full-screen one, `&page=<id>` for a tab) with the
  * tabs the hub sees, and `wsUrl` the session's CDP `connectUrl` (Browserbase's is CDP too). Without a
  * hub there is no viewer: `not_implemented`; a browser the hub cannot reach has ended.
  */
@@ -45,7 +46,9 @@ export async function presentLiveUrls(view: SessionLiveView, deps: LiveUrlDeps):
   const { session, token } = view;
   const pages = await deps.hub.pages(session.providerSessionId);
   if (!pages) throw new SessionEndedError('The session’s browser is no longer running.');
-  const debuggerUrl = liveViewPageUrl(deps.publicUrl ?? 'http://127.0.0.1:3000', session.id, token);
+  const pageUrl = liveViewPageUrl(deps.publicUrl ?? 'http://127.0.0.1:3000', session.id, token);
+  // The token decides; the flag only tells the page to show a view without input.
+  const debuggerUrl = view.readOnly ? `${pageUrl}&readOnly=true` : pageUrl;
   const fullscreen = (url: string) => `${url}&fullscreen=true`;
   return {
     debuggerUrl,

@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { DomainError, type OpenLiveView } from '@browserdeck/domain';
+import { DomainError, type LiveViewGrant, type OpenLiveView } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { LiveViewHub } from '../../../browsers/live-view/LiveViewHub.ts';
 import { refuseUpgrade } from '../errors/refuseUpgrade.ts';
 import type { HttpDatabaseHooks } from '../HttpAppDeps.ts';
+import type { LiveViewGrantWatch } from './LiveViewGrantWatch.ts';
 import { parseLiveViewSocketRequest } from './liveViewPaths.ts';
 import { LIVE_PAGE_ID } from './liveViewSchemas.ts';
 
@@ -14,6 +15,8 @@ export interface LiveViewUpgradeDeps {
   openLiveView: Pick<OpenLiveView, 'execute'>;
   /** Serves admitted viewers; without one, every live-view upgrade is refused (501). */
   hub?: LiveViewHub | undefined;
+  /** Re-checks admitted viewers' grants and closes those that no longer hold; none: never re-checked. */
+  watch?: Pick<LiveViewGrantWatch, 'watch'> | undefined;
   /** The per-request database scope and error translation of the HTTP app. */
   database?: Pick<HttpDatabaseHooks, 'requestScope' | 'translateError'> | undefined;
   logger?: Pick<Logger, 'error'> | undefined;
@@ -26,7 +29,8 @@ export interface LiveViewUpgradeDeps {
  * [&page=…][&readOnly=true]`, http-api.md §14): true when the request is one (the socket is then
  * this handler's, answered asynchronously), false when it is not. The token is checked through
  * `OpenLiveView` in the app's database scope; a refusal is answered as a problem (`refuseUpgrade`),
- * an admitted viewer handed to the hub.
+ * an admitted viewer handed to the hub, read-only when its token is (`readOnly=true` narrows a full
+ * token, nothing widens a read-only one), with the signal of its grant's watch.
  */
 export function serveLiveViewUpgrade(
   req: IncomingMessage,
@@ -53,17 +57,22 @@ async function admit(
     const options = viewerOptions(query);
     const tokens = query.getAll('token');
     const token = tokens.length === 1 ? tokens[0] : undefined;
-    let providerSessionId = '';
+    let grant: LiveViewGrant | undefined;
     const check = async () => {
-      providerSessionId = (await deps.openLiveView.execute({ sessionId, token })).providerSessionId;
+      grant = await deps.openLiveView.execute({ sessionId, token, readOnly: options.readOnly });
     };
     await (deps.database?.requestScope ? deps.database.requestScope(check) : check());
     if (!deps.hub) {
       throw new DomainError('not_implemented', 'This server has no live view for its provider’s sessions.');
     }
     // The client may have gone while the token was checked.
-    if (socket.destroyed) return;
-    deps.hub.serveViewer(req, socket, head, { providerSessionId, ...options });
+    if (socket.destroyed || !grant) return;
+    deps.hub.serveViewer(req, socket, head, {
+      providerSessionId: grant.session.providerSessionId,
+      pageId: options.pageId,
+      readOnly: grant.readOnly,
+      signal: deps.watch?.watch(grant, socket),
+    });
   } catch (error) {
     const known = error instanceof DomainError ? error : deps.database?.translateError?.(error);
     if (known) return refuse(known);

@@ -131,3 +131,18 @@ describe('/docs', () => {
     expect(html).not.toContain('undefined');
   });
 });
+
+describe('query parameters', () => {
+  it('documents …/debug’s readOnly as an optional true/false query parameter', async () => {
+    const doc = await document();
+    const operation = doc.paths['/v1/{provider}/projects/{project_id}/sessions/{session_id}/debug']?.get as
+      | { parameters?: Array<Record<string, unknown>> }
+      | undefined;
+    expect(operation?.parameters?.find((p) => p.name === 'readOnly')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['true', 'false'] },
+      description: expect.stringContaining('only watches'),
+    });
+  });
+});

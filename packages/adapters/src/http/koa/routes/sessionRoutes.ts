@@ -1,5 +1,6 @@
 import {
   type Caller,
+  type CheckLiveViewGrant,
   type CreateSession,
   type GetSession,
   type GetSessionLiveView,
@@ -19,6 +20,7 @@ import {
   CreateSessionBody,
   IdempotencyHeaders,
   ListSessionsQuery,
+  SessionLiveUrlsQuery,
   SessionLiveUrlsSchema,
   SessionLogsQuery,
   SessionLogsSchema,
@@ -42,6 +44,8 @@ export interface SessionRouteDeps {
   liveView: Pick<GetSessionLiveView, 'execute'>;
   /** Admits a live-view viewer by its token (the page and its WebSocket). */
   openLiveView: Pick<OpenLiveView, 'execute'>;
+  /** Re-checks an open viewer's grant (its WebSocket is closed once it no longer holds). */
+  checkLiveViewGrant: Pick<CheckLiveViewGrant, 'execute'>;
 }
 
 const TAG = 'Sessions';
@@ -228,24 +232,34 @@ export function sessionRoutes(
       summary: 'Live-view URLs of a running session',
       description:
         'Browserbase’s `SessionLiveURLs` shape. `debuggerFullscreenUrl` opens a page that shows the ' +
-        'browser live and forwards mouse, wheel and keyboard input (append `&readOnly=true` to only ' +
-        'watch); `pages` has the same per tab. The URLs carry a token for this one session that ' +
-        'expires after an hour and stops working when the session ends; `wsUrl` is the session’s CDP ' +
-        '`connectUrl`. A provider with live URLs of its own (Browserbase) answers those.',
+        'browser live and forwards mouse, wheel and keyboard input; `pages` has the same per tab. ' +
+        'With `readOnly=true` the token itself only watches (removing `&readOnly=true` from its URLs ' +
+        'does not lift it); appending `&readOnly=true` to a full token’s URL also only watches. The ' +
+        'URLs carry a token for this one session that expires after an hour and stops working when ' +
+        'the session ends, the project is archived, or the API key or sign-in that asked is revoked ' +
+        'or ended (open viewers are then closed). `wsUrl` is the session’s CDP `connectUrl`. A ' +
+        'provider with live URLs of its own (Browserbase) answers those, and refuses `readOnly=true`.',
       params: sessionParams,
+      query: SessionLiveUrlsQuery,
       responses: {
         200: { description: 'The live-view URLs.', schema: SessionLiveUrlsSchema },
       },
       errors: [
         'not_found',
+        'project_archived',
         'session_ended',
         'session_on_other_instance',
         'not_implemented',
+        'unsupported_option',
         'provider_rate_limited',
         ...PROVIDER_ERRORS,
       ],
-      handle: async ({ caller, params }) => {
-        const view = await deps.liveView.execute({ ...ids(params, caller), sessionId: params.session_id });
+      handle: async ({ caller, params, query }) => {
+        const view = await deps.liveView.execute({
+          ...ids(params, caller),
+          sessionId: params.session_id,
+          readOnly: query.readOnly,
+        });
         return { status: 200, body: await presentLiveUrls(view, live) };
       },
     }),

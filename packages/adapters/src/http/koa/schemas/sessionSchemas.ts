@@ -9,7 +9,14 @@ import {
   STATS_SERIES_MAX_BUCKETS,
 } from '@browserdeck/domain';
 import { z } from 'zod';
-import { providerProjectParams, queryInteger, textRule, timestamp, uuidParam } from './commonSchemas.ts';
+import {
+  providerProjectParams,
+  queryBoolean,
+  queryInteger,
+  textRule,
+  timestamp,
+  uuidParam,
+} from './commonSchemas.ts';
 import {
   envField,
   providerProjectIdField,
@@ -191,11 +198,20 @@ const LivePageSchema = z.object({
   debuggerFullscreenUrl: z.string().meta({ description: 'The same, without the tab bar.' }),
 });
 
+/** `GET …/sessions/{session_id}/debug` query (http-api.md §14). */
+export const SessionLiveUrlsQuery = z.object({
+  readOnly: queryBoolean.optional().meta({
+    description:
+      'true: the URLs’ token only watches (input is dropped), whatever the URL says; default false.',
+  }),
+});
+
 /** `GET …/sessions/{session_id}/debug` response (http-api.md §14; Browserbase's `SessionLiveURLs`). */
 export const SessionLiveUrlsSchema = z.object({
   debuggerUrl: z.string().meta({ description: 'The live view, with a tab bar.' }),
   debuggerFullscreenUrl: z.string().meta({
-    description: 'The live view alone, for embedding; append `&readOnly=true` to only watch.',
+    description:
+      'The live view alone, for embedding; append `&readOnly=true` to only watch (or ask with `readOnly=true` for a token that only watches).',
   }),
   wsUrl: z
     .string()

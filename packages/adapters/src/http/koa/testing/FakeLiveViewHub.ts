@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { REVOKED_REASON, VIEWER_CLOSE } from '../../../browsers/live-view/LiveViewer.ts';
 import type { LivePage, LiveViewerOptions, LiveViewHub } from '../../../browsers/live-view/LiveViewHub.ts';
 
 /** The tab every session of the fake has unless a test sets others. */
@@ -14,15 +15,16 @@ export const FAKE_LIVE_PAGE: LivePage = {
 /**
  * A live-view hub for HTTP tests: `pages` answers the tabs a test set for a session (one blank tab
  * by default; null for a session marked `unreachable`); `serveViewer` records what it was asked and
- * completes the WebSocket handshake, then sends the viewer its options as one JSON message.
+ * completes the WebSocket handshake, then sends the viewer its options (but the signal) as one JSON
+ * message; an aborted signal closes the viewer as the real hub does.
  */
 export class FakeLiveViewHub implements LiveViewHub {
   /** Tabs by provider session id. */
   readonly tabs = new Map<string, LivePage[]>();
   /** Provider session ids whose browser this process "cannot reach". */
   readonly unreachable = new Set<string>();
-  /** Every viewer admitted, in order. */
-  readonly viewers: LiveViewerOptions[] = [];
+  /** Every viewer admitted, in order (without its signal). */
+  readonly viewers: Array<Omit<LiveViewerOptions, 'signal'>> = [];
   private readonly server = new WebSocketServer({ noServer: true });
   private readonly sockets = new Set<WebSocket>();
 
@@ -32,11 +34,15 @@ export class FakeLiveViewHub implements LiveViewHub {
   }
 
   serveViewer(req: IncomingMessage, socket: Duplex, head: Buffer, options: LiveViewerOptions): void {
-    this.viewers.push(options);
+    const { signal, ...recorded } = options;
+    this.viewers.push(recorded);
     this.server.handleUpgrade(req, socket, head, (ws) => {
       this.sockets.add(ws);
       ws.on('close', () => this.sockets.delete(ws));
-      ws.send(JSON.stringify({ type: 'fake-viewer', ...options }));
+      ws.send(JSON.stringify({ type: 'fake-viewer', ...recorded }));
+      const revoke = () => ws.close(VIEWER_CLOSE.revoked, REVOKED_REASON);
+      if (signal?.aborted) revoke();
+      else signal?.addEventListener('abort', revoke, { once: true });
     });
   }
 

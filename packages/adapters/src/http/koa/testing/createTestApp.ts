@@ -23,6 +23,7 @@ import { createHttpApp } from '../createHttpApp.ts';
 import type { HttpAppDeps, HttpDatabaseHooks, HttpSettings, HttpUseCases } from '../HttpAppDeps.ts';
 import { liveViewUpgradeHandler } from '../live-view/liveViewUpgradeHandler.ts';
 import { FakeLiveViewHub } from './FakeLiveViewHub.ts';
+import { ManualRecheckTimer } from './ManualRecheckTimer.ts';
 
 /** Where each use case a test may replace sits in `HttpAppDeps.useCases`. */
 const USE_CASE_SLOTS = {
@@ -47,6 +48,7 @@ const USE_CASE_SLOTS = {
   getSessionStats: ['sessions', 'stats'],
   getSessionLiveView: ['sessions', 'liveView'],
   openLiveView: ['sessions', 'openLiveView'],
+  checkLiveViewGrant: ['sessions', 'checkLiveViewGrant'],
   createAgent: ['agents', 'create'],
   listAgents: ['agents', 'list'],
   getAgent: ['agents', 'get'],
@@ -90,6 +92,8 @@ export interface TestAppOptions<I extends IdentityProvider = InMemoryIdentityPro
   providerName?: string;
   /** The fake provider's regions, the first being the default. Default: Browserbase's four. */
   regions?: readonly string[];
+  /** False: the fake provider cannot load extensions, as the local provider (default true). */
+  loadsExtensions?: boolean;
   /** The live-view hub (http-api.md §14); default a `FakeLiveViewHub`; null for none (`debug` is then 501). */
   liveView?: LiveViewHub | null;
 }
@@ -126,6 +130,8 @@ export interface TestApp<I extends IdentityProvider = InMemoryIdentityProvider> 
   provider: FakeBrowserProvider;
   /** The live-view hub the app serves viewers with, if any. */
   liveView: LiveViewHub | undefined;
+  /** Drives the re-check of open live viewers' grants (`tick()`); it never runs on its own. */
+  liveViewRecheck: ManualRecheckTimer;
   /** Every log line the app wrote, parsed. */
   logs: Array<Record<string, unknown>>;
   /** Every log line as written, for "this secret never appears" checks. */
@@ -161,6 +167,7 @@ export async function createTestApp(
     clock,
     name: options.providerName ?? 'browserbase',
     ...(options.regions ? { regions: options.regions } : {}),
+    ...(options.loadsExtensions === undefined ? {} : { loadsExtensions: options.loadsExtensions }),
   });
   const rawLogs: string[] = [];
   const logs: Array<Record<string, unknown>> = [];
@@ -203,9 +210,11 @@ export async function createTestApp(
     publicUrl: baseUrl,
   });
   const liveView = options.liveView === undefined ? new FakeLiveViewHub() : (options.liveView ?? undefined);
+  const liveViewRecheck = new ManualRecheckTimer();
   const deps = {
     ...withOverrides(browserdeck.http.deps, { checkReadiness, translateError, requestScope }, rest),
     liveView,
+    liveViewRecheck: { timer: liveViewRecheck.timer },
   };
   const app = createHttpApp(deps);
   const liveViewUpgrade = liveViewUpgradeHandler(deps, '');
@@ -268,6 +277,7 @@ export async function createTestApp(
     idempotency,
     provider,
     liveView,
+    liveViewRecheck,
     logs,
     rawLogs,
     request,

@@ -14,6 +14,8 @@ const screen = document.getElementById('screen');
 const statusLine = document.getElementById('status');
 const context = screen.getContext('2d');
 
+/** The close code of a viewer whose link no longer grants access (http-api.md §14). */
+const REVOKED_CLOSE = 1008;
 /** The delay before the one reconnect a dropped socket gets. */
 const RECONNECT_MS = 1000;
 /** Two clicks closer than this (ms, px) count as a double click. */
@@ -65,11 +67,17 @@ function connect() {
     if (typeof event.data === 'string') onMessage(JSON.parse(event.data));
     else onFrame(event.data);
   });
-  ws.addEventListener('close', () => {
+  ws.addEventListener('close', (event) => {
     if (socket !== ws) return;
     socket = null;
     if (ended) {
       setStatus('The session has ended.');
+    } else if (event.code === REVOKED_CLOSE) {
+      // The link's access was withdrawn (project archived, API key revoked, signed out): a retry is refused.
+      setStatus(
+        'The live view was closed: this link no longer grants access. Open the live view again from the session.',
+        true,
+      );
     } else if (!retried) {
       retried = true;
       setStatus('Connection lost. Reconnecting…', true);
