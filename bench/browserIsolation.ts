@@ -25,15 +25,15 @@ import {
 } from '@browserdeck/domain';
 import { WebSocket } from 'ws';
 import type { CdpClient } from '../packages/adapters/src/browsers/cdp/CdpClient.ts';
+import { findChromium } from '../packages/adapters/src/browsers/local-chromium/chromium/findChromium.ts';
+import { proxyCdpConnection } from '../packages/adapters/src/browsers/local-chromium/connect/proxyCdpConnection.ts';
 import { EgressPolicy } from '../packages/adapters/src/browsers/local-chromium/egress/EgressPolicy.ts';
-import { findChromium } from '../packages/adapters/src/browsers/local-chromium/findChromium.ts';
 import {
   BrowserConfinement,
   type IsolationSetting,
 } from '../packages/adapters/src/browsers/local-chromium/isolation/BrowserConfinement.ts';
-import { PreparedBrowser } from '../packages/adapters/src/browsers/local-chromium/PreparedBrowser.ts';
-import { proxyCdpConnection } from '../packages/adapters/src/browsers/local-chromium/proxyCdpConnection.ts';
-import { TemporaryProfiles } from '../packages/adapters/src/browsers/local-chromium/TemporaryProfiles.ts';
+import { PreparedBrowser } from '../packages/adapters/src/browsers/local-chromium/launch/PreparedBrowser.ts';
+import { TemporaryProfiles } from '../packages/adapters/src/browsers/local-chromium/profiles/TemporaryProfiles.ts';
 import { fmt, median, percentile, table } from './stats.ts';
 
 const RUNS = Number(process.argv[2] ?? 30);

@@ -30,7 +30,7 @@ import {
   near,
   type Rgb,
 } from '../packages/adapters/src/browsers/live-view/testing/liveViewTestKit.ts';
-import { findChromium } from '../packages/adapters/src/browsers/local-chromium/findChromium.ts';
+import { findChromium } from '../packages/adapters/src/browsers/local-chromium/chromium/findChromium.ts';
 import { freePort } from '../test/freePort.ts';
 import { startChild } from './childProcess.ts';
 import { fmt, median, percentile, table } from './stats.ts';

@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { findChromium } from '../packages/adapters/src/browsers/local-chromium/findChromium.ts';
+import { findChromium } from '../packages/adapters/src/browsers/local-chromium/chromium/findChromium.ts';
 
 /** A person's browser for the console: the project's Chromium, driven by playwright-core. */
 export interface ConsoleBrowser {

@@ -4,7 +4,7 @@ import { type ProviderError, type SessionLogEntry, SystemClock, ValidationError 
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalChromiumProvider } from './LocalChromiumProvider.ts';
-import { TEMP_PROFILE_PREFIX } from './TemporaryProfiles.ts';
+import { TEMP_PROFILE_PREFIX } from './profiles/TemporaryProfiles.ts';
 import {
   browserRequest,
   makeScratchDir,

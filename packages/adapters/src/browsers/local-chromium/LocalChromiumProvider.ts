@@ -21,24 +21,24 @@ import type {
   ComposableBrowserProvider,
   ProviderCapabilities,
 } from '../ProviderCapabilities.ts';
-import { ChromiumLocator } from './ChromiumLocator.ts';
-import { ContextLocks, contextKey } from './ContextLocks.ts';
-import { capacityError } from './capacityError.ts';
-import { contextProfileDir } from './contextProfileDir.ts';
-import { EndedSessionArchive } from './EndedSessionArchive.ts';
+import { openInProcessCdpClient } from './cdp/openInProcessCdpClient.ts';
+import { ChromiumLocator } from './chromium/ChromiumLocator.ts';
+import { type ConnectRefusal, serveConnectUpgrade } from './connect/serveConnectUpgrade.ts';
 import { EgressPolicy } from './egress/EgressPolicy.ts';
 import { BrowserConfinement, type IsolationLevel } from './isolation/BrowserConfinement.ts';
-import { LocalBrowserSession } from './LocalBrowserSession.ts';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
-import { LocalContextStore } from './LocalContextStore.ts';
+import { PreparedBrowser, type ProfileChoice } from './launch/PreparedBrowser.ts';
+import { WarmPool } from './launch/WarmPool.ts';
 import { BrowserLimits } from './limits/BrowserLimits.ts';
 import { type ResourceLimits, resolveResourceLimits } from './limits/ResourceLimits.ts';
-import { openInProcessCdpClient } from './openInProcessCdpClient.ts';
-import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
-import { type ConnectRefusal, serveConnectUpgrade } from './serveConnectUpgrade.ts';
+import { ContextLocks, contextKey } from './profiles/ContextLocks.ts';
+import { contextProfileDir } from './profiles/contextProfileDir.ts';
+import { LocalContextStore } from './profiles/LocalContextStore.ts';
+import { TemporaryProfiles } from './profiles/TemporaryProfiles.ts';
 import { type AdmissionRefusal, admitSession } from './session/admitSession.ts';
-import { TemporaryProfiles } from './TemporaryProfiles.ts';
-import { WarmPool } from './WarmPool.ts';
+import { capacityError } from './session/capacityError.ts';
+import { EndedSessionArchive } from './session/EndedSessionArchive.ts';
+import { LocalBrowserSession } from './session/LocalBrowserSession.ts';
 
 /** Clients connected to one session at once by default: a driver, a few tools and reconnects. */
 const DEFAULT_MAX_CONNECTIONS_PER_SESSION = 8;

@@ -1,6 +1,6 @@
 import type { Clock, Logger } from '@browserdeck/domain';
+import type { FindChromiumOptions } from './chromium/findChromium.ts';
 import type { EgressPolicyOptions } from './egress/EgressPolicy.ts';
-import type { FindChromiumOptions } from './findChromium.ts';
 import type { IsolationSetting } from './isolation/BrowserConfinement.ts';
 
 /** How the local provider is set up (http-api.md §9: `PUBLIC_URL`, `DATA_DIR`, `CHROMIUM_PATH`, `LOCAL_*`). */

@@ -1,6 +1,16 @@
-export { ALLOWED_CDP_DOMAINS, checkCdpCommand, type PolicyDecision } from './cdpCommandPolicy.ts';
-export { buildConnectUrl, connectPath } from './connectPath.ts';
-export { CONTEXT_ID_PATTERN, contextProfileDir } from './contextProfileDir.ts';
+export { extractNpmChromium, type NpmChromiumUnpack } from './chromium/extractNpmChromium.ts';
+export {
+  CHROMIUM_COMMAND_NAMES,
+  type ChromiumSource,
+  type FindChromiumOptions,
+  type FoundChromium,
+  findChromium,
+  HOW_TO_PROVIDE_CHROMIUM,
+  SYSTEM_CHROMIUM_PATHS,
+} from './chromium/findChromium.ts';
+export { ALLOWED_CDP_DOMAINS, checkCdpCommand, type PolicyDecision } from './connect/cdpCommandPolicy.ts';
+export { buildConnectUrl, connectPath } from './connect/connectPath.ts';
+export type { ConnectRefusal } from './connect/serveConnectUpgrade.ts';
 export { EgressPolicy, type EgressPolicyOptions, type EgressVerdict } from './egress/EgressPolicy.ts';
 export {
   EgressProxy,
@@ -10,16 +20,6 @@ export {
 } from './egress/EgressProxy.ts';
 export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from './egress/egressRanges.ts';
 export type { EgressLookup } from './egress/resolveDestination.ts';
-export { extractNpmChromium, type NpmChromiumUnpack } from './extractNpmChromium.ts';
-export {
-  CHROMIUM_COMMAND_NAMES,
-  type ChromiumSource,
-  type FindChromiumOptions,
-  type FoundChromium,
-  findChromium,
-  HOW_TO_PROVIDE_CHROMIUM,
-  SYSTEM_CHROMIUM_PATHS,
-} from './findChromium.ts';
 export {
   BrowserConfinement,
   type IsolationLevel,
@@ -33,5 +33,5 @@ export {
   type ResourceLimits,
   resolveResourceLimits,
 } from './limits/ResourceLimits.ts';
-export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from './SessionLogRecorder.ts';
-export type { ConnectRefusal } from './serveConnectUpgrade.ts';
+export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from './logs/SessionLogRecorder.ts';
+export { CONTEXT_ID_PATTERN, contextProfileDir } from './profiles/contextProfileDir.ts';

@@ -4,7 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '@browserdeck/domain';
-import { findOnPath } from '../findChromium.ts';
+import { findOnPath } from '../chromium/findChromium.ts';
 import { type BrowserUser, resolveBrowserUser } from './browserUser.ts';
 
 const run = promisify(execFile);

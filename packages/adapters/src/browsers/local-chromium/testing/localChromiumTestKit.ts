@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { type CreateBrowserRequest, SystemClock } from '@browserdeck/domain';
 import { browserRequest as baseRequest } from '@browserdeck/domain/testing';
 import { refuseUpgrade } from '../../../http/koa/errors/refuseUpgrade.ts';
-import { findChromium, HOW_TO_PROVIDE_CHROMIUM } from '../findChromium.ts';
+import { findChromium, HOW_TO_PROVIDE_CHROMIUM } from '../chromium/findChromium.ts';
 import { LocalChromiumProvider } from '../LocalChromiumProvider.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
-import { TEMP_PROFILE_PREFIX } from '../TemporaryProfiles.ts';
+import { TEMP_PROFILE_PREFIX } from '../profiles/TemporaryProfiles.ts';
 
 /**
  * The browser these tests run, found as the provider finds it. Throws (failing the suite, never

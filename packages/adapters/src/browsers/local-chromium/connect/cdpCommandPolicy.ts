@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { CdpCommand } from '../cdp/cdpMessages.ts';
+import type { CdpCommand } from '../../cdp/cdpMessages.ts';
 
 /**
  * Domains a client may use: those Playwright, Puppeteer and Selenium's CDP bridge use. Anything

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { ProviderError } from '@browserdeck/domain';
-import { CdpPipe } from './cdp/CdpPipe.ts';
+import { CdpPipe } from '../cdp/CdpPipe.ts';
+import type { BrowserConfinement } from '../isolation/BrowserConfinement.ts';
+import { enterCgroupCommand } from '../limits/enterCgroupCommand.ts';
 import { chromiumArgs } from './chromiumArgs.ts';
-import type { BrowserConfinement } from './isolation/BrowserConfinement.ts';
-import { enterCgroupCommand } from './limits/enterCgroupCommand.ts';
 
 const STDERR_TAIL_CHARS = 4096;
 /** The id of the readiness probe, answered before anyone else speaks on the pipe. */

@@ -1,20 +1,20 @@
 import { mkdir } from 'node:fs/promises';
 import type { Clock, SessionViewport } from '@browserdeck/domain';
-import { CdpClient } from '../cdp/CdpClient.ts';
-import { ChromiumProcess } from './ChromiumProcess.ts';
-import { CdpRouter } from './cdp/CdpRouter.ts';
-import { downloadsDirOf } from './cdpCommandPolicy.ts';
-import { copyContextProfile } from './copyContextProfile.ts';
-import type { EgressPolicy } from './egress/EgressPolicy.ts';
-import { EgressProxy } from './egress/EgressProxy.ts';
-import { DEFAULT_WINDOW_SIZE, fitWindowToViewport } from './fitWindowToViewport.ts';
-import type { BrowserConfinement } from './isolation/BrowserConfinement.ts';
-import type { BrowserLimits } from './limits/BrowserLimits.ts';
-import type { BrowserLimitsLease } from './limits/BrowserLimitsLease.ts';
-import { saveStagedProfile } from './limits/saveStagedProfile.ts';
-import type { SessionLogLimits } from './logs/SessionLogBuffer.ts';
-import { BROWSER_KILLED_METHOD, SessionLogRecorder } from './SessionLogRecorder.ts';
-import type { TemporaryProfiles } from './TemporaryProfiles.ts';
+import { CdpClient } from '../../cdp/CdpClient.ts';
+import { CdpRouter } from '../cdp/CdpRouter.ts';
+import { ChromiumProcess } from '../chromium/ChromiumProcess.ts';
+import { DEFAULT_WINDOW_SIZE, fitWindowToViewport } from '../chromium/fitWindowToViewport.ts';
+import { downloadsDirOf } from '../connect/cdpCommandPolicy.ts';
+import type { EgressPolicy } from '../egress/EgressPolicy.ts';
+import { EgressProxy } from '../egress/EgressProxy.ts';
+import type { BrowserConfinement } from '../isolation/BrowserConfinement.ts';
+import type { BrowserLimits } from '../limits/BrowserLimits.ts';
+import type { BrowserLimitsLease } from '../limits/BrowserLimitsLease.ts';
+import { saveStagedProfile } from '../limits/saveStagedProfile.ts';
+import type { SessionLogLimits } from '../logs/SessionLogBuffer.ts';
+import { BROWSER_KILLED_METHOD, SessionLogRecorder } from '../logs/SessionLogRecorder.ts';
+import { copyContextProfile } from '../profiles/copyContextProfile.ts';
+import type { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';
 
 /**
  * Which profile a browser runs with: a fresh folder of `profiles`, a persistent folder, or a fresh

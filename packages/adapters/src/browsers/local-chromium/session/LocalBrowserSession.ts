@@ -7,11 +7,11 @@ import type {
   SessionLogEntry,
   SessionStatus,
 } from '@browserdeck/domain';
-import { buildConnectUrl } from './connectPath.ts';
-import type { BoundedLogs } from './logs/SessionLogBuffer.ts';
-import type { PreparedBrowser } from './PreparedBrowser.ts';
-import type { GoingAway } from './proxyCdpConnection.ts';
-import { digestSigningKey, generateSigningKey } from './signingKey.ts';
+import { buildConnectUrl } from '../connect/connectPath.ts';
+import type { GoingAway } from '../connect/proxyCdpConnection.ts';
+import { digestSigningKey, generateSigningKey } from '../connect/signingKey.ts';
+import type { PreparedBrowser } from '../launch/PreparedBrowser.ts';
+import type { BoundedLogs } from '../logs/SessionLogBuffer.ts';
 
 const ENDED_REASON = 'The browser session has ended.';
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
-import type { CdpConnection, CdpRouter } from './cdp/CdpRouter.ts';
+import type { CdpBrowserMessage } from '../../cdp/cdpMessages.ts';
+import type { CdpConnection, CdpRouter } from '../cdp/CdpRouter.ts';
 import { checkCdpCommand, type SessionFolders } from './cdpCommandPolicy.ts';
 
 /** The largest message a client may send (a larger frame closes the connection with 1009 before it is read). */

@@ -1,8 +1,8 @@
 import type { Clock, SessionLogEntry } from '@browserdeck/domain';
-import type { CdpClient } from '../cdp/CdpClient.ts';
-import type { CdpEvent } from '../cdp/cdpMessages.ts';
-import type { EgressRefusal } from './egress/EgressProxy.ts';
-import { type BoundedLogs, SessionLogBuffer, type SessionLogLimits } from './logs/SessionLogBuffer.ts';
+import type { CdpClient } from '../../cdp/CdpClient.ts';
+import type { CdpEvent } from '../../cdp/cdpMessages.ts';
+import type { EgressRefusal } from '../egress/EgressProxy.ts';
+import { type BoundedLogs, SessionLogBuffer, type SessionLogLimits } from './SessionLogBuffer.ts';
 
 /** CDP events recorded as session logs. `Network.responseReceived` is stored as a response. */
 export const RECORDED_CDP_EVENTS: readonly string[] = [

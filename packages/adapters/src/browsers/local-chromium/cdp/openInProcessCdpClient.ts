@@ -1,8 +1,8 @@
-import type { CdpBrowserMessage, CdpCommand } from '../cdp/cdpMessages.ts';
-import type { CdpCapabilityConnection } from '../ProviderCapabilities.ts';
-import type { CdpConnection } from './cdp/CdpRouter.ts';
-import { checkCdpCommand } from './cdpCommandPolicy.ts';
-import type { LocalBrowserSession } from './LocalBrowserSession.ts';
+import type { CdpBrowserMessage, CdpCommand } from '../../cdp/cdpMessages.ts';
+import type { CdpCapabilityConnection } from '../../ProviderCapabilities.ts';
+import { checkCdpCommand } from '../connect/cdpCommandPolicy.ts';
+import type { LocalBrowserSession } from '../session/LocalBrowserSession.ts';
+import type { CdpConnection } from './CdpRouter.ts';
 
 /**
  * Opens an in-process CDP client on a running session's browser (the `cdp` capability): a router

@@ -1,6 +1,6 @@
 import { ProviderError, type SessionViewport } from '@browserdeck/domain';
-import { CdpClient } from '../cdp/CdpClient.ts';
-import type { CdpRouter } from './cdp/CdpRouter.ts';
+import { CdpClient } from '../../cdp/CdpClient.ts';
+import type { CdpRouter } from '../cdp/CdpRouter.ts';
 
 /** The page size of a browser launched without `--window-size`, on every build (http-api.md, `viewport`). */
 export const DEFAULT_WINDOW_SIZE: SessionViewport = { width: 800, height: 600 };

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { UpgradeRefusal } from '../ProviderCapabilities.ts';
+import type { UpgradeRefusal } from '../../ProviderCapabilities.ts';
+import type { LocalBrowserSession } from '../session/LocalBrowserSession.ts';
 import { parseConnectRequest } from './connectPath.ts';
-import type { LocalBrowserSession } from './LocalBrowserSession.ts';
 import { proxyCdpConnection } from './proxyCdpConnection.ts';
 import { signingKeyMatches } from './signingKey.ts';
 
