@@ -3,6 +3,17 @@ import type { FindChromiumOptions } from './chromium/findChromium.ts';
 import type { EgressPolicyOptions } from './egress/EgressPolicy.ts';
 import type { IsolationSetting } from './isolation/BrowserConfinement.ts';
 
+/** The defaults of the optional settings below that are plain numbers. */
+export const LOCAL_DEFAULTS = {
+  /** Clients connected to one session at once: a driver, a few tools and reconnects. */
+  maxConnectionsPerSession: 8,
+  maxContextsPerProject: 100,
+  endedSessionRetention: 1000,
+  endedLogRetention: 100,
+  /** The logs of ended sessions kept together (JSON bytes). */
+  endedLogMaxBytes: 64 * 1024 * 1024,
+} as const;
+
 /** How the local provider is set up (http-api.md §9: `PUBLIC_URL`, `DATA_DIR`, `CHROMIUM_PATH`, `LOCAL_*`). */
 export interface LocalChromiumProviderOptions {
   /** Base of the `connectUrl`s handed out (`http:` → `ws:`, `https:` → `wss:`; a path is kept). */

@@ -1,0 +1,171 @@
+import { networkInterfaces, tmpdir, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+import {
+  type Logger,
+  ProviderError,
+  SESSION_LOG_DEFAULT_BUDGET_BYTES,
+  SESSION_LOG_ENTRY_MAX_BYTES,
+  type SessionViewport,
+} from '@browserdeck/domain';
+import { ChromiumLocator } from '../chromium/ChromiumLocator.ts';
+import { EgressPolicy } from '../egress/EgressPolicy.ts';
+import { BrowserConfinement, type IsolationLevel } from '../isolation/BrowserConfinement.ts';
+import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
+import { BrowserLimits } from '../limits/BrowserLimits.ts';
+import { type ResourceLimits, resolveResourceLimits } from '../limits/ResourceLimits.ts';
+import { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';
+import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
+
+/**
+ * Everything a local browser launch needs, set up once per provider: the confinement
+ * (`BrowserConfinement`, on first use), the per-browser resource limits (`BrowserLimits`), the egress
+ * policy, the Chromium build (`ChromiumLocator`) and the temporary profiles. `launch` starts one
+ * `PreparedBrowser` with all of them.
+ */
+export class BrowserLauncher {
+  /** Fresh temporary profiles (and staged copies of context profiles), removed as browsers stop. */
+  readonly profiles: TemporaryProfiles;
+  private readonly options: LocalChromiumProviderOptions;
+  private readonly logger: Logger;
+  private readonly egress: EgressPolicy;
+  private readonly locator: ChromiumLocator;
+  private readonly resourceLimits: ResourceLimits;
+  private confinement: Promise<BrowserConfinement> | null = null;
+  private limits: Promise<BrowserLimits> | null = null;
+  private limitsInForce: BrowserLimits | null = null;
+
+  constructor(options: LocalChromiumProviderOptions, logger: Logger) {
+    this.options = options;
+    this.logger = logger;
+    this.profiles = new TemporaryProfiles(options.tempDir ?? tmpdir(), logger);
+    this.egress = new EgressPolicy({ ...options.egress, ownAddresses: ownAddresses() });
+    this.locator = new ChromiumLocator(
+      { ...options.chromiumSearch, chromiumPath: options.chromiumPath },
+      logger,
+    );
+    this.resourceLimits = resolveResourceLimits(
+      {
+        memoryMb: options.browserMemoryMb,
+        pids: options.browserPids,
+        diskMb: options.sessionDiskMb,
+        cpuWeight: options.browserCpuWeight,
+      },
+      { totalMemoryBytes: totalmem(), maxSessions: options.maxSessions },
+    );
+  }
+
+  /** True once the browser has been looked for (found or not): warm browsers wait for it. */
+  get searched(): boolean {
+    return this.locator.searched;
+  }
+
+  /**
+   * Sets up the confinement (throwing, with what is missing, when no level can be set up: browsers
+   * never run unconfined unless told `isolation: 'off'`) and the limits, logging both (and the limits
+   * this host cannot enforce), then finds the browser: false, logged, when there is none.
+   */
+  async start(): Promise<boolean> {
+    const confinement = await this.confine();
+    this.logger.info?.(
+      {
+        isolation: confinement.level,
+        browserUser: confinement.user?.name ?? null,
+        egress: this.egress.describe(),
+      },
+      `local provider: browsers run with isolation level ${confinement.level}`,
+    );
+    const limits = await this.browserLimits();
+    this.logger.info?.({ limits: limits.describe() }, 'local provider: per-browser resource limits');
+    if (limits.notInForce.length > 0)
+      this.logger.warn(
+        { notInForce: limits.notInForce },
+        `local provider: browsers run WITHOUT these limits: ${limits.notInForce.map((p) => `${p.limit} (${p.reason})`).join('; ')}`,
+      );
+    try {
+      await this.locator.locate();
+      return true;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'local provider: no Chromium; sessions cannot start');
+      return false;
+    }
+  }
+
+  /** Makes sure a launch can happen: confinement set up and a browser found (else it throws). */
+  async ready(): Promise<void> {
+    await Promise.all([this.confine(), this.locator.locate()]);
+  }
+
+  /** The isolation level browsers run with (setting it up on first use). */
+  async isolationLevel(): Promise<IsolationLevel> {
+    return (await this.confine()).level;
+  }
+
+  /** Starts a confined, limited browser on `profile`, with a window of `windowSize` (null: Chromium's). */
+  async launch(profile: ProfileChoice, windowSize: SessionViewport | null = null): Promise<PreparedBrowser> {
+    const [confinement, found, limits] = await Promise.all([
+      this.confine(),
+      this.locator.locate(),
+      this.browserLimits(),
+    ]);
+    return PreparedBrowser.launch({
+      limits,
+      staging: this.profiles,
+      executablePath: found.path,
+      profile,
+      confinement,
+      egress: this.egress,
+      clock: this.options.clock,
+      logLimits: {
+        maxEntryBytes: SESSION_LOG_ENTRY_MAX_BYTES,
+        maxBytes: this.options.sessionLogMaxBytes ?? SESSION_LOG_DEFAULT_BUDGET_BYTES,
+      },
+      windowSize,
+    });
+  }
+
+  /** At process exit: stragglers in the browsers' cgroups killed, their disks detached, profiles gone. */
+  releaseAllSync(): void {
+    this.limitsInForce?.releaseAllSync();
+    this.profiles.removeAllSync();
+  }
+
+  /** Once every browser has stopped: removes what is left of profiles and limits. */
+  async close(): Promise<void> {
+    await this.profiles.removeAll();
+    await (await this.limits?.catch(() => null))?.close();
+  }
+
+  private confine(): Promise<BrowserConfinement> {
+    this.confinement ??= BrowserConfinement.setUp({
+      setting: this.options.isolation ?? 'on',
+      browserUser: this.options.browserUser,
+      hiddenPaths: [this.options.dataDir, ...(this.options.hiddenPaths ?? serviceFolders())],
+      logger: this.logger,
+    }).catch((error: unknown) => {
+      this.confinement = null;
+      throw new ProviderError('provider_unavailable', (error as Error).message, { cause: error });
+    });
+    return this.confinement;
+  }
+
+  private browserLimits(): Promise<BrowserLimits> {
+    this.limits ??= BrowserLimits.setUp({ limits: this.resourceLimits, logger: this.logger }).then(
+      (limits) => {
+        this.limitsInForce = limits;
+        return limits;
+      },
+    );
+    return this.limits;
+  }
+}
+
+/** The service's own folders: where it runs from and where its main module lives. */
+function serviceFolders(): string[] {
+  const main = process.argv[1];
+  return main ? [process.cwd(), dirname(main)] : [process.cwd()];
+}
+
+/** This host's own addresses, which browsers may never reach (the service listens on some of them). */
+function ownAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+}

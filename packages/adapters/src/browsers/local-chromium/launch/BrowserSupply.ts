@@ -1,0 +1,100 @@
+import type { Logger, SessionViewport } from '@browserdeck/domain';
+import type { IsolationLevel } from '../isolation/BrowserConfinement.ts';
+import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
+import type { ContextClaim } from '../profiles/ContextClaim.ts';
+import { BrowserLauncher } from './BrowserLauncher.ts';
+import type { PreparedBrowser } from './PreparedBrowser.ts';
+import { WarmPool } from './WarmPool.ts';
+
+/**
+ * Where the local provider's browsers come from: the warm pool (`WarmPool`) and fresh launches
+ * (`BrowserLauncher`: confinement, limits, egress, the Chromium build, temporary profiles).
+ */
+export class BrowserSupply {
+  private readonly launcher: BrowserLauncher;
+  private readonly pool: WarmPool;
+  private closed = false;
+
+  /** `freeSlots`: browsers the provider may still start (its cap minus sessions and creates under way). */
+  constructor(options: LocalChromiumProviderOptions, logger: Logger, freeSlots: () => number) {
+    if (!Number.isInteger(options.warmBrowsers) || options.warmBrowsers < 0)
+      throw new RangeError('warmBrowsers must be a non-negative integer');
+    this.launcher = new BrowserLauncher(options, logger);
+    this.pool = new WarmPool({
+      launch: () => this.launcher.launch({ kind: 'temporary', profiles: this.launcher.profiles }),
+      min: options.warmBrowsers,
+      max: options.maxSessions,
+      freeSlots: () => (this.closed || !this.launcher.searched ? 0 : freeSlots() - this.pool.size),
+      logger,
+    });
+  }
+
+  /** Warm browsers held, ready or launching. */
+  get warm(): number {
+    return this.pool.size;
+  }
+
+  /** Sets up confinement and limits (`BrowserLauncher.start`), then fills the warm pool. */
+  async start(): Promise<void> {
+    if (!(await this.launcher.start())) return;
+    this.pool.refill();
+    await this.pool.settled();
+  }
+
+  /** Confinement set up and a browser found, or why not (a `provider_unavailable`). */
+  ready(): Promise<void> {
+    return this.launcher.ready();
+  }
+
+  /** The isolation level browsers run with. */
+  isolationLevel(): Promise<IsolationLevel> {
+    return this.launcher.isolationLevel();
+  }
+
+  /**
+   * A browser for a session admitted with `browser` (`admitSession`): a warm one (its logs cleared),
+   * else one launched on the claim's context profile or a fresh one, with `viewport` as its window;
+   * `evictWarm` first stops a warm browser whose slot the launch needs.
+   */
+  async acquire(
+    admitted: { browser: 'warm' | 'cold'; evictWarm: boolean },
+    claim: ContextClaim | null,
+    viewport: SessionViewport | null,
+  ): Promise<PreparedBrowser> {
+    const warm = admitted.browser === 'warm' ? await this.pool.take() : null;
+    if (warm) {
+      warm.recorder.clear();
+      return warm;
+    }
+    if (admitted.evictWarm) this.pool.evictOne();
+    const { profiles } = this.launcher;
+    return this.launcher.launch(claim?.profile(profiles) ?? { kind: 'temporary', profiles }, viewport);
+  }
+
+  /** Tops the warm pool up into free slots. */
+  refill(): void {
+    this.pool.refill();
+  }
+
+  /** Resolves when no warm browser is launching. */
+  settled(): Promise<void> {
+    return this.pool.settled();
+  }
+
+  /** At process exit: warm browsers killed, limits and profiles released at once. */
+  killAllNow(): void {
+    for (const browser of this.pool.readyBrowsers()) browser.process.killNow();
+    this.launcher.releaseAllSync();
+  }
+
+  /** Stops the warm browsers; `finish` once the sessions' browsers are gone too. */
+  closePool(): Promise<void> {
+    this.closed = true;
+    return this.pool.close();
+  }
+
+  /** Removes what is left of profiles and limits, once every browser has stopped. */
+  finish(): Promise<void> {
+    return this.launcher.close();
+  }
+}
