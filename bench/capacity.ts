@@ -20,6 +20,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
+import { chromiumArgs } from '../packages/adapters/src/browsers/local-chromium/chromium/chromiumArgs.ts';
 import { findChromium } from '../packages/adapters/src/browsers/local-chromium/index.ts';
 import { type ServerProcess, startServerProcess } from '../test/serverProcess.ts';
 import { call, newUser } from './api.ts';
@@ -93,32 +94,17 @@ export interface CapacityResult {
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
- * The flags the product starts every browser with (packages/adapters/src/browsers/local-chromium/
- * chromiumArgs.ts, copied: it is not part of the package's index), with a DevTools port on
- * loopback instead of the pipe and without the egress proxy (about:blank makes no request). As root
- * Chromium refuses its sandbox; the product runs it as an unprivileged user with the sandbox on.
+ * The flags the product starts every browser with (`chromiumArgs`), with a DevTools port on loopback
+ * instead of the pipe and without the egress proxy (about:blank makes no request). As root Chromium
+ * refuses its sandbox; the product runs it as an unprivileged user with the sandbox on.
  */
 function floorArgs(profileDir: string): string[] {
-  return [
-    '--headless',
-    ...(process.getuid?.() === 0 ? ['--no-sandbox', '--test-type'] : []),
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--no-default-browser-check',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-breakpad',
-    '--disable-dev-shm-usage',
-    '--mute-audio',
-    '--password-store=basic',
-    '--use-mock-keychain',
-    '--remote-debugging-address=127.0.0.1',
-    '--remote-debugging-port=0',
-    `--user-data-dir=${profileDir}`,
-    'about:blank',
-  ];
+  const args = chromiumArgs(profileDir, { sandbox: process.getuid?.() !== 0, proxyUrl: null });
+  return args.flatMap((arg) =>
+    arg === '--remote-debugging-pipe'
+      ? ['--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0']
+      : [arg],
+  );
 }
 
 /** The floor's browser: launched once, in its own process group, its port read from DevToolsActivePort. */

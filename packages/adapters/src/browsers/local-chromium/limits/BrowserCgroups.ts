@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { type Logger, silentLogger } from '@browserdeck/domain';
 import { BrowserCgroup, type RemoveCgroupDir } from './BrowserCgroup.ts';
 import type { CgroupLayout, LimitController } from './cgroupLayout.ts';
+import { isProcessAlive } from './isProcessAlive.ts';
 import type { ResourceLimits } from './ResourceLimits.ts';
 
 /** Folders of one provider's browsers: `browserdeck-<service pid>-<n>` (stale ones are swept by pid). */
@@ -230,21 +231,12 @@ async function enableControllers(
 async function sweepStaleGroups(base: string, removeDir: RemoveCgroupDir): Promise<void> {
   for (const entry of await readdir(base, { withFileTypes: true }).catch(() => [])) {
     const pid = GROUP_PATTERN.exec(entry.name)?.[1];
-    if (!entry.isDirectory() || pid === undefined || isAlive(Number(pid))) continue;
+    if (!entry.isDirectory() || pid === undefined || isProcessAlive(Number(pid))) continue;
     const group = join(base, entry.name);
     for (const child of await readdir(group, { withFileTypes: true }).catch(() => []))
       if (child.isDirectory() && child.name.startsWith('browser-'))
         await removeDir(join(group, child.name)).catch(() => {});
     await removeDir(group).catch(() => {});
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -2,6 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { Logger } from '@browserdeck/domain';
+import { isProcessAlive } from './isProcessAlive.ts';
 
 const run = promisify(execFile);
 /** The tmpfs source name: names the service that mounted it, so a later one can sweep what it left. */
@@ -89,19 +90,10 @@ async function sweepStaleMounts(): Promise<void> {
     const [left, right] = line.split(' - ');
     const [fsType, source] = (right ?? '').split(' ');
     const pid = source?.startsWith(SOURCE_PREFIX) ? Number(source.slice(SOURCE_PREFIX.length)) : Number.NaN;
-    if (fsType !== 'tmpfs' || !Number.isInteger(pid) || isAlive(pid)) continue;
+    if (fsType !== 'tmpfs' || !Number.isInteger(pid) || isProcessAlive(pid)) continue;
     const mountPoint = left
       ?.split(' ')[4]
       ?.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(Number.parseInt(o, 8)));
     if (mountPoint) await run('umount', ['-l', mountPoint]).catch(() => {});
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

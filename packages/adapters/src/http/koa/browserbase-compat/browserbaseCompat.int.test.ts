@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../testing/createTestApp.ts';
+import { createTestApp, type TestApp, type TestAppOptions, type TestUser } from '../testing/createTestApp.ts';
 
 let t: TestApp;
 let alice: TestUser;
@@ -20,8 +20,9 @@ async function newKey(user: TestUser, project: string): Promise<string> {
   return ((await res.json()) as { key: string }).key;
 }
 
-beforeEach(async () => {
-  t = await createTestApp();
+/** A test app with Alice, her project and its key (`options` for the app). */
+async function start(options: TestAppOptions = {}): Promise<void> {
+  t = await createTestApp(options);
   alice = await t.signUpAndIn('alice@example.com');
   const res = await t.request('/v1/projects', {
     method: 'POST',
@@ -30,7 +31,9 @@ beforeEach(async () => {
   });
   projectId = ((await res.json()) as { id: string }).id;
   key = await newKey(alice, projectId);
-});
+}
+
+beforeEach(() => start());
 afterEach(() => t.close());
 
 /** Browserbase's error body. */
@@ -102,15 +105,7 @@ describe('the Browserbase-compatible API', () => {
 
   it('refuses an extensionId the provider cannot load (400 unsupported_option), where Stagehand 3 and 4 put it', async () => {
     await t.close();
-    t = await createTestApp({ loadsExtensions: false });
-    alice = await t.signUpAndIn('alice@example.com');
-    const created = await t.request('/v1/projects', {
-      method: 'POST',
-      token: alice.accessToken,
-      json: { name: 'Shop' },
-    });
-    projectId = ((await created.json()) as { id: string }).id;
-    key = await newKey(alice, projectId);
+    await start({ loadsExtensions: false });
     for (const body of [{ extensionId: 'ext-1' }, { browserSettings: { extensionId: 'ext-1' } }]) {
       const refused = await expectBrowserbaseError(await bb('POST', '/v1/sessions', body), 400, /extension/);
       expect(refused.code).toBe('unsupported_option');
