@@ -271,7 +271,7 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRes
     if (pid === undefined) throw new Error('the server has no pid');
     await sleep(settleMs);
     const serverBefore = pssOf(pid)?.pss ?? Number.NaN;
-    const leftover = descendantMemory(pid);
+    const leftover = await descendantMemory(pid);
     if (leftover.length)
       log(`  [capacity] before the sessions the server has ${leftover.length} descendants`);
     // One account per session: an account may hold only half of LOCAL_MAX_SESSIONS by default.
@@ -294,7 +294,7 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRes
     const serverReadings: number[] = [];
     for (let i = 0; i < 3; i++) {
       if (i) await sleep(1000);
-      readings.push(descendantMemory(pid));
+      readings.push(await descendantMemory(pid));
       serverReadings.push(pssOf(pid)?.pss ?? Number.NaN);
     }
     const totals = readings.map((r) => r.reduce((sum, p) => sum + p.pss, 0));

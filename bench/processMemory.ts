@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { processTreePids } from '../packages/adapters/src/browsers/testing/browserProcesses.ts';
 
 /** Memory of one process from `/proc/<pid>/smaps_rollup`, in MiB (Linux only). */
 export interface ProcessMemory {
@@ -23,33 +24,6 @@ export function pssOf(pid: number): { pss: number; uss: number } | null {
   return { pss: kb('Pss') / 1024, uss: (kb('Private_Clean') + kb('Private_Dirty')) / 1024 };
 }
 
-/** Every live descendant of `root` (children, their children, …), from the ppid field of `/proc/*\/stat`. */
-export function descendantsOf(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // The command name may hold spaces and parentheses: fields after the last ')' are state, ppid, …
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    const list = children.get(ppid) ?? [];
-    list.push(Number(entry));
-    children.set(ppid, list);
-  }
-  const out: number[] = [];
-  const queue = [...(children.get(root) ?? [])];
-  while (queue.length) {
-    const pid = queue.shift()!;
-    out.push(pid);
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return out;
-}
-
 /** A Chromium process's `--type=` (`browser` without one), a shell, else the command name. */
 function kindOf(pid: number): string {
   try {
@@ -67,9 +41,10 @@ function kindOf(pid: number): string {
   }
 }
 
-/** Memory of every live descendant of `root`. */
-export function descendantMemory(root: number): ProcessMemory[] {
-  return descendantsOf(root).flatMap((pid) => {
+/** Memory of every live descendant of `root` (`processTreePids` less `root` itself). */
+export async function descendantMemory(root: number): Promise<ProcessMemory[]> {
+  const descendants = (await processTreePids(root)).filter((pid) => pid !== root);
+  return descendants.flatMap((pid) => {
     const memory = pssOf(pid);
     return memory ? [{ pid, kind: kindOf(pid), ...memory }] : [];
   });

@@ -9,12 +9,13 @@ export interface ProcessInfo {
   readonly environ: string;
 }
 
-/** `root` and every process below it (its whole tree), read from /proc. */
-export async function processTree(root: number): Promise<ProcessInfo[]> {
+/** `root` and the pids of every process below it (its whole tree), from the ppid field of /proc/<pid>/stat. */
+export async function processTreePids(root: number): Promise<number[]> {
   const parents = new Map<number, number>();
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // The command name may hold spaces and parentheses: the fields after the last ')' are state, ppid, …
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     if (Number.isInteger(ppid)) parents.set(Number(entry), ppid);
   }
@@ -27,6 +28,12 @@ export async function processTree(root: number): Promise<ProcessInfo[]> {
         grew = true;
       }
   }
+  return [...tree];
+}
+
+/** `root` and every process below it (its whole tree), read from /proc. */
+export async function processTree(root: number): Promise<ProcessInfo[]> {
+  const tree = await processTreePids(root);
   const infos: ProcessInfo[] = [];
   for (const pid of tree) {
     const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => null);

@@ -28,9 +28,11 @@ export const EGRESS_REFUSED_METHOD = 'Browserdeck.egressRefused';
 export const BROWSER_KILLED_METHOD = 'Browserdeck.browserKilled';
 
 /**
- * Records a browser's console, exception, log and network events into a byte-bounded buffer
- * (`SessionLogBuffer`: entries cut to size, the oldest dropped past the budget), in Browserbase's log shape. It auto-attaches (flat mode) to every page, enables Runtime, Network and
- * Log there (and fails the requests of `BLOCKED_URL_PATTERNS`), and lets the page run. Pages are numbered 0, 1, 2… in the order they appear.
+ * Records a browser's console, exception, log and network events in Browserbase's log shape, into a
+ * byte-bounded buffer (`SessionLogBuffer`: entries cut to size, the oldest dropped past the budget).
+ * It auto-attaches (flat mode) to every page, enables Runtime, Network and Log there (and fails the
+ * requests of `BLOCKED_URL_PATTERNS`), and lets the page run. Pages are numbered 0, 1, 2… in the
+ * order they appear.
  */
 export class SessionLogRecorder {
   private cdpClient: CdpClient | null = null;
@@ -75,18 +77,11 @@ export class SessionLogRecorder {
    * does not know which page asked), with the destination and the reason.
    */
   recordEgressRefusal(refusal: EgressRefusal): void {
-    const timestamp = this.clock.now().getTime();
-    const params = {
+    this.recordServiceEvent(EGRESS_REFUSED_METHOD, {
       host: refusal.host,
       port: refusal.port,
       address: refusal.address ?? null,
       reason: refusal.reason,
-    };
-    this.buffer.push({
-      timestamp,
-      method: EGRESS_REFUSED_METHOD,
-      pageId: -1,
-      request: { timestamp, params },
     });
   }
 
