@@ -14,6 +14,9 @@ const SHIPPED = {
   pathNot: ['\\.test\\.ts$', TEST_SUPPORT],
 };
 const TEST_FILE = '\\.test\\.ts$';
+/** `@browserdeck/testing`'s main entry: the domain's test kit. */
+const DOMAIN_KIT = '^packages/testing/src/(index\\.ts$|domain/|builders/)';
+const VITEST = '(^|/)node_modules/(vitest|@vitest/[^/]+)/';
 const INVERSIFY = '(^|/)node_modules/(inversify|@inversifyjs/[^/]+)/|^(inversify|@inversifyjs/)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -25,15 +28,33 @@ module.exports = {
         'The domain imports nothing but itself: no node: modules, no npm packages, no other workspace. ' +
         'Time, ids and randomness come through its ports.',
       severity: 'error',
-      from: { path: '^packages/domain/src/', pathNot: [TEST_FILE, '^packages/domain/src/testing/'] },
+      from: { path: '^packages/domain/src/', pathNot: TEST_FILE },
       to: { pathNot: '^packages/domain/src/' },
     },
     {
-      name: 'domain-tests-import-only-itself-and-vitest',
-      comment: "The domain's tests and test kit (testing/) may import vitest besides the domain itself.",
+      name: 'domain-tests-import-only-itself-its-kit-and-vitest',
+      comment:
+        "The domain's tests may import vitest and the domain's test kit (`@browserdeck/testing`'s main entry) " +
+        'besides the domain itself.',
       severity: 'error',
-      from: { path: [`^packages/domain/src/.*${TEST_FILE}`, '^packages/domain/src/testing/'] },
-      to: { pathNot: ['^packages/domain/src/', '(^|/)node_modules/(vitest|@vitest/[^/]+)/'] },
+      from: { path: `^packages/domain/src/.*${TEST_FILE}` },
+      to: { pathNot: ['^packages/domain/src/', DOMAIN_KIT, VITEST] },
+    },
+    {
+      name: 'the-domain-kit-imports-only-the-domain-and-vitest',
+      comment:
+        "`@browserdeck/testing`'s main entry (in-memory ports, fakes, contract suites, builders) needs " +
+        'nothing but the domain and vitest, so the domain can test itself with it.',
+      severity: 'error',
+      from: { path: DOMAIN_KIT, pathNot: TEST_FILE },
+      to: { pathNot: ['^packages/domain/src/', DOMAIN_KIT, VITEST] },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No module reaches itself again through its imports.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
     },
     {
       name: 'only-examples-import-inversify',

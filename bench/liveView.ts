@@ -22,14 +22,9 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { frameDecoder, LiveViewerClient, near, type Rgb } from '@browserdeck/testing/live-view';
 import { chromium } from 'playwright-core';
 import { DEFAULT_MIN_FRAME_INTERVAL_MS } from '../packages/adapters/src/browsers/live-view/TabScreencast.ts';
-import { LiveViewerClient } from '../packages/adapters/src/browsers/live-view/testing/LiveViewerClient.ts';
-import {
-  frameDecoder,
-  near,
-  type Rgb,
-} from '../packages/adapters/src/browsers/live-view/testing/liveViewTestKit.ts';
 import { findChromium } from '../packages/adapters/src/browsers/local-chromium/chromium/findChromium.ts';
 import { freePort } from '../test/freePort.ts';
 import { startChild } from './childProcess.ts';

@@ -5,7 +5,7 @@
  * `closed <frames received after the first>`.
  */
 import { createInterface } from 'node:readline';
-import { LiveViewerClient } from '../packages/adapters/src/browsers/live-view/testing/LiveViewerClient.ts';
+import { LiveViewerClient } from '@browserdeck/testing/live-view';
 
 let viewer: LiveViewerClient | null = null;
 let frames = 0;

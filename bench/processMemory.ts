@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { processTreePids } from '../packages/adapters/src/browsers/testing/browserProcesses.ts';
+import { processTreePids } from '@browserdeck/testing/local-chromium';
 
 /** Memory of one process from `/proc/<pid>/smaps_rollup`, in MiB (Linux only). */
 export interface ProcessMemory {

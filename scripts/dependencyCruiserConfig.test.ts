@@ -39,16 +39,30 @@ const FILES: Record<string, { source: string; expected?: string[] }> = {
     source: `export * from '../../../adapters/src/index.ts';`,
     expected: ['domain-imports-only-itself', 'workspaces-import-each-other-by-name'],
   },
-  'packages/domain/src/projects/Project.test.ts': { source: `import { it } from 'vitest';\nit.todo('x');` },
-  'packages/domain/src/testing/index.ts': {
-    source: `import { it } from 'vitest';\nexport const todo = it.todo;\nexport * from './InMemory.ts';`,
+  'packages/domain/src/projects/Project.test.ts': {
+    source: `import { it } from 'vitest';\nimport '@browserdeck/testing';\nit.todo('x');`,
   },
-  'packages/domain/src/testing/InMemory.ts': {
-    source: `import type { Project } from '../index.ts';\nexport type P = Project;`,
+  'packages/domain/src/projects/Adapters.test.ts': {
+    source: `import '@browserdeck/adapters';`,
+    expected: ['domain-tests-import-only-itself-its-kit-and-vitest'],
   },
-  'packages/domain/src/testing/usesZod.ts': {
+  // the testing package: its main entry is the domain's kit
+  'packages/testing/src/index.ts': {
+    source: `import { it } from 'vitest';\nexport const todo = it.todo;\nexport * from './domain/InMemory.ts';`,
+  },
+  'packages/testing/src/domain/InMemory.ts': {
+    source: `import type { Project } from '@browserdeck/domain';\nexport type P = Project;`,
+  },
+  'packages/testing/src/domain/usesZod.ts': {
     source: `import 'zod';`,
-    expected: ['domain-tests-import-only-itself-and-vitest'],
+    expected: ['the-domain-kit-imports-only-the-domain-and-vitest'],
+  },
+  'packages/testing/src/adapters/createTestApp.ts': {
+    source: `import '@browserdeck/testing';\nimport '@browserdeck/adapters';\nimport 'zod';`,
+  },
+  'packages/testing/src/adapters/deepKit.ts': {
+    source: `import '../../../domain/src/index.ts';`,
+    expected: ['workspaces-import-each-other-by-name'],
   },
   // adapters
   'packages/adapters/src/index.ts': {
@@ -76,19 +90,17 @@ const FILES: Record<string, { source: string; expected?: string[] }> = {
   },
   'packages/adapters/src/store.int.test.ts': { source: `import '../../../test/helper.ts';` },
   'packages/adapters/src/usesDomainKit.ts': {
-    source: `import '@browserdeck/domain/testing';`,
+    source: `import '@browserdeck/testing';`,
     expected: ['shipped-code-imports-no-test-kits'],
   },
   'packages/adapters/src/usesOwnKit.ts': {
-    source: `import './testing/createTestApp.ts';`,
+    source: `import './testing/fakeApi.ts';`,
     expected: ['shipped-code-imports-no-test-kits'],
   },
-  'packages/adapters/src/testing/createTestApp.ts': { source: `import '@browserdeck/domain/testing';` },
-  'packages/adapters/src/testing/deepKit.ts': {
-    source: `import '../../../domain/src/testing/InMemory.ts';`,
-    expected: ['other-test-kits-only-through-their-public-subpath', 'workspaces-import-each-other-by-name'],
-  },
-  'packages/adapters/src/fuzz/FuzzWorld.ts': { source: `import '../testing/createTestApp.ts';` },
+  'packages/adapters/src/testing/fakeApi.ts': { source: `import '@browserdeck/testing';` },
+  'packages/adapters/src/fuzz/FuzzWorld.ts': { source: `import '../testing/fakeApi.ts';` },
+  'packages/adapters/src/cycleA.ts': { source: `import './cycleB.ts';`, expected: ['no-circular'] },
+  'packages/adapters/src/cycleB.ts': { source: `import './cycleA.ts';` },
   'packages/adapters/src/missing.ts': {
     source: `import './nowhere.ts';`,
     expected: ['no-unresolvable-imports'],
@@ -103,7 +115,7 @@ const FILES: Record<string, { source: string; expected?: string[] }> = {
   },
   'test/helper.ts': { source: 'export const helper = 1;' },
   'test/server.int.test.ts': {
-    source: `import '../examples/server/src/main.ts';\nimport '@browserdeck/domain/testing';\nimport '../packages/adapters/src/testing/createTestApp.ts';`,
+    source: `import '../examples/server/src/main.ts';\nimport '@browserdeck/testing';`,
   },
   'bench/run.ts': {
     source: `import '../examples/server/src/main.ts';`,
@@ -118,8 +130,9 @@ const FILES: Record<string, { source: string; expected?: string[] }> = {
 const PACKAGES: Record<string, object> = {
   'packages/domain': {
     name: '@browserdeck/domain',
-    exports: { '.': './src/index.ts', './testing': './src/testing/index.ts' },
+    exports: { '.': './src/index.ts' },
   },
+  'packages/testing': { name: '@browserdeck/testing', exports: { '.': './src/index.ts' } },
   'packages/adapters': { name: '@browserdeck/adapters', exports: { '.': './src/index.ts' } },
   'examples/server': { name: '@browserdeck/example-server', exports: { '.': './src/main.ts' } },
   'node_modules/zod': { name: 'zod', main: 'index.js' },

@@ -8,11 +8,13 @@ import {
   describeSessionRepositoryContract,
   describeUserRepositoryContract,
   ManualClock,
-} from '@browserdeck/domain/testing';
+} from '@browserdeck/testing';
+import {
+  describeIssuedRefreshTokenStoreContract,
+  describeLocalIdentityStoreContract,
+  describeRevokedSessionStoreContract,
+} from '@browserdeck/testing/adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeLocalIdentityStoreContract } from '../packages/adapters/src/identity/local/describeLocalIdentityStoreContract.ts';
-import { describeIssuedRefreshTokenStoreContract } from '../packages/adapters/src/identity/supabase/describeIssuedRefreshTokenStoreContract.ts';
-import { describeRevokedSessionStoreContract } from '../packages/adapters/src/identity/supabase/describeRevokedSessionStoreContract.ts';
 import type {
   BrowserdeckOrm,
   DatabaseDialect,

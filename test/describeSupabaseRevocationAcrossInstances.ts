@@ -1,12 +1,10 @@
-import { ManualClock } from '@browserdeck/domain/testing';
+import { ManualClock } from '@browserdeck/testing';
+import { assertProblem, createTestApp, type TestApp } from '@browserdeck/testing/adapters';
+import { ANON_KEY, FakeGoTrue } from '@browserdeck/testing/identity-supabase';
 import { decodeJwt } from 'jose';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertProblem } from '../packages/adapters/src/http/koa/testing/assertProblem.ts';
-import { createTestApp, type TestApp } from '../packages/adapters/src/http/koa/testing/createTestApp.ts';
 import { SupabaseIdentityProvider } from '../packages/adapters/src/identity/supabase/SupabaseIdentityProvider.ts';
-import { FakeGoTrue } from '../packages/adapters/src/identity/supabase/testing/FakeGoTrue.ts';
-import { ANON_KEY } from '../packages/adapters/src/identity/supabase/testing/supabaseTestKit.ts';
 import type { BrowserdeckOrm } from '../packages/adapters/src/persistence/mikro-orm/BrowserdeckOrm.ts';
 import {
   createMikroOrm,

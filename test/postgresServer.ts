@@ -5,17 +5,10 @@ import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MikroORM } from '@mikro-orm/postgresql';
+import type { PostgresServer } from './PostgresServerHandle.ts';
 import { startPostgresProcess } from './startPostgresProcess.ts';
 
-/** A PostgreSQL server for tests and tooling, and how to get rid of it. */
-export interface PostgresServer {
-  /** Superuser URL of the server's `postgres` database. */
-  adminUrl: string;
-  /** Where the server came from, for the log. */
-  description: string;
-  /** Stops the server and deletes its folder (a no-op for a server we did not start). */
-  stop(): Promise<void>;
-}
+export type { PostgresServer } from './PostgresServerHandle.ts';
 
 /** Where a test PostgreSQL server can come from, in the order they are tried. */
 export const POSTGRES_SOURCES = ['url', 'system', 'embedded'] as const;

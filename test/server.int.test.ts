@@ -3,8 +3,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeLogCursor } from '@browserdeck/domain';
+import { upgradeStatus } from '@browserdeck/testing/local-chromium';
 import { afterAll, describe, expect, it } from 'vitest';
-import { upgradeStatus } from '../packages/adapters/src/browsers/local-chromium/testing/localChromiumTestKit.ts';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 import { type ServerProcess, startServerProcess } from './serverProcess.ts';
 

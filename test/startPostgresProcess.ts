@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './freePort.ts';
+import type { PostgresServer } from './PostgresServerHandle.ts';
 import { type PostgresAccount, postgresAccount } from './postgresAccount.ts';
-import type { PostgresServer } from './postgresServer.ts';
 
 const run = promisify(execFile);
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IdentityProvider } from '@browserdeck/domain';
+import { FakeGoTrue } from '@browserdeck/testing/identity-supabase';
 import nock from 'nock';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -10,7 +11,6 @@ import { createContainer } from '../examples/server/src/createContainer.ts';
 import { TOKENS as T } from '../examples/server/src/tokens.ts';
 import type { Browserdeck } from '../packages/adapters/src/composition/Browserdeck.ts';
 import { hashIssuedRefreshToken } from '../packages/adapters/src/identity/supabase/IssuedRefreshTokenStore.ts';
-import { FakeGoTrue } from '../packages/adapters/src/identity/supabase/testing/FakeGoTrue.ts';
 import { createMikroOrm } from '../packages/adapters/src/persistence/mikro-orm/createMikroOrm.ts';
 
 /**

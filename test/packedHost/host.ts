@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBrowserdeck } from '@browserdeck/adapters';
-import { fakeBrowserbaseApi } from '@browserdeck/adapters/testing/browserbase';
-import { FakeGoTrue } from '@browserdeck/adapters/testing/identity-supabase';
+import { fakeBrowserbaseApi } from '@browserdeck/testing/browserbase';
+import { FakeGoTrue } from '@browserdeck/testing/identity-supabase';
 
 /**
  * A host app built from the packed tarballs, written as a new user would: Browserbase sessions,

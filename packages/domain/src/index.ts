@@ -72,6 +72,7 @@ export * from './sessions/SessionEndedError.ts';
 export * from './sessions/SessionLogEntry.ts';
 export * from './sessions/SessionOnOtherInstanceError.ts';
 export * from './sessions/SessionRepository.ts';
+export * from './sessions/StatsSeries.ts';
 export * from './sessions/sessionReach.ts';
 export * from './sessions/sessionRules.ts';
 export * from './sessions/sessionStatus.ts';

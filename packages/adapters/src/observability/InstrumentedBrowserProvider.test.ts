@@ -1,8 +1,4 @@
-import {
-  describeBrowserProviderContract,
-  FakeBrowserProvider,
-  ManualClock,
-} from '@browserdeck/domain/testing';
+import { describeBrowserProviderContract, FakeBrowserProvider, ManualClock } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { InstrumentedBrowserProvider } from './InstrumentedBrowserProvider.ts';
 import { MetricsRegistry } from './MetricsRegistry.ts';

@@ -1,7 +1,7 @@
+import { givenSessionWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
-import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { CreateAgent } from './CreateAgent.ts';
 import { DeleteAgent } from './DeleteAgent.ts';
 import { GetAgent } from './GetAgent.ts';

@@ -1,11 +1,13 @@
+import {
+  FakeBrowserProvider,
+  InMemoryAgentRepository,
+  InMemoryProjectRepository,
+  ManualClock,
+  SequentialIdGenerator,
+} from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import { Project } from '../projects/Project.ts';
-import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
-import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
-import { ManualClock } from '../testing/ManualClock.ts';
-import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
 import { CreateAgent } from './CreateAgent.ts';
 import type { AgentInput } from './resolveAgentInput.ts';
 import { UpdateAgent } from './UpdateAgent.ts';

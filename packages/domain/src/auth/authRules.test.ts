@@ -1,9 +1,11 @@
+import {
+  InMemoryIdentityProvider,
+  InMemoryUserRepository,
+  ManualClock,
+  SequentialIdGenerator,
+} from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { FixedWindowRateLimiter } from '../shared/FixedWindowRateLimiter.ts';
-import { InMemoryIdentityProvider } from '../testing/InMemoryIdentityProvider.ts';
-import { InMemoryUserRepository } from '../testing/InMemoryUserRepository.ts';
-import { ManualClock } from '../testing/ManualClock.ts';
-import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
 import { checkSignUp, normalizeEmail } from './authRules.ts';
 import { SignIn } from './SignIn.ts';
 import { SignUp } from './SignUp.ts';

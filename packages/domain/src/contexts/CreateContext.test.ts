@@ -1,7 +1,6 @@
+import { FakeBrowserProvider, givenSessionWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
-import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { CreateContext } from './CreateContext.ts';
 
 describe('CreateContext', () => {

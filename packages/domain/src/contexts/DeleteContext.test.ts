@@ -1,5 +1,5 @@
+import { givenSessionWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { DeleteContext } from './DeleteContext.ts';
 
 describe('DeleteContext', () => {

@@ -1,8 +1,6 @@
+import { InMemoryProjectRepository, ManualClock, SequentialIdGenerator } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
-import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
-import { ManualClock } from '../testing/ManualClock.ts';
-import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
 import { CreateProject } from './CreateProject.ts';
 import { PROJECTS_PER_USER_DEFAULT } from './projectRules.ts';
 

@@ -1,12 +1,10 @@
+import type { FakeBrowserProvider } from '@browserdeck/testing';
+import { givenSessionWorld, givenTwoInstances, InMemorySessionRepository } from '@browserdeck/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
 import { ReleaseSession } from '../sessions/ReleaseSession.ts';
 import type { Logger } from '../shared/Logger.ts';
-import type { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
-import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
-import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
 import { DeleteProject } from './DeleteProject.ts';
 
 const OWNER = 'owner-1';

@@ -1,3 +1,12 @@
+import {
+  FakeBrowserProvider,
+  InMemoryAgentRepository,
+  InMemoryIdempotencyStore,
+  InMemoryProjectRepository,
+  InMemorySessionRepository,
+  ManualClock,
+  SequentialIdGenerator,
+} from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agents/Agent.ts';
 import type { AgentFields } from '../agents/agentRules.ts';
@@ -5,13 +14,6 @@ import { asUser } from '../auth/Caller.ts';
 import { Project } from '../projects/Project.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import { stableStringify } from '../shared/stableStringify.ts';
-import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
-import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
-import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
-import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
-import { ManualClock } from '../testing/ManualClock.ts';
-import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
 import { BrowserSession } from './BrowserSession.ts';
 import { CreateSession, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from './CreateSession.ts';
 import type { SessionRequest } from './resolveSessionSettings.ts';

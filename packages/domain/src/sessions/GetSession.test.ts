@@ -1,10 +1,9 @@
+import type { FakeBrowserProvider } from '@browserdeck/testing';
+import { givenSessionWorld, givenTwoInstances } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import type { Logger } from '../shared/Logger.ts';
-import type { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
-import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
 import { GetSession } from './GetSession.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 

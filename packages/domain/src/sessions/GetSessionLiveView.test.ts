@@ -1,7 +1,6 @@
+import { givenSessionWorld, givenTwoInstances } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser, signedIn } from '../auth/Caller.ts';
-import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
-import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
 import type { BrowserProvider } from './BrowserProvider.ts';
 import { GetSessionLiveView } from './GetSessionLiveView.ts';
 import { readLiveViewToken } from './liveViewToken.ts';

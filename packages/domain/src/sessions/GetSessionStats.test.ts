@@ -1,14 +1,16 @@
+import {
+  FakeBrowserProvider,
+  InMemoryAgentRepository,
+  InMemoryIdempotencyStore,
+  InMemoryProjectRepository,
+  InMemorySessionRepository,
+  ManualClock,
+  SequentialIdGenerator,
+} from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import { Project } from '../projects/Project.ts';
 import { ValidationError } from '../shared/DomainError.ts';
-import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { InMemoryAgentRepository } from '../testing/InMemoryAgentRepository.ts';
-import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.ts';
-import { InMemoryProjectRepository } from '../testing/InMemoryProjectRepository.ts';
-import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
-import { ManualClock } from '../testing/ManualClock.ts';
-import { SequentialIdGenerator } from '../testing/SequentialIdGenerator.ts';
 import { CreateSession } from './CreateSession.ts';
 import { GetSessionStats } from './GetSessionStats.ts';
 import { ReleaseSession } from './ReleaseSession.ts';

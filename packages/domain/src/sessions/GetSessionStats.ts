@@ -2,7 +2,8 @@ import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { Clock } from '../shared/Clock.ts';
-import type { SessionRepository, SessionStats, StatsBucket } from './SessionRepository.ts';
+import type { SessionRepository, SessionStats } from './SessionRepository.ts';
+import type { StatsBucket } from './StatsSeries.ts';
 import { type StatsSeriesRequest, statsSeriesQuery } from './statsSeriesRules.ts';
 
 /** A project's statistics; with an `interval` asked for, its stats over time as well. */

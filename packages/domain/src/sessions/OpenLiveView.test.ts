@@ -1,9 +1,7 @@
+import { givenSessionWorld, givenTwoInstances, InMemoryApiKeyRepository } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { ApiKey } from '../apiKeys/ApiKey.ts';
 import { type ApiKeyCaller, type Caller, signedIn } from '../auth/Caller.ts';
-import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
-import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
-import { InMemoryApiKeyRepository } from '../testing/InMemoryApiKeyRepository.ts';
 import type { BrowserProvider } from './BrowserProvider.ts';
 import { CheckLiveViewGrant } from './CheckLiveViewGrant.ts';
 import { GetSessionLiveView } from './GetSessionLiveView.ts';

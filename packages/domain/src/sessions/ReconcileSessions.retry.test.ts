@@ -1,8 +1,8 @@
+import { givenSessionWorld } from '@browserdeck/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import type { Logger } from '../shared/Logger.ts';
-import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { GetSession } from './GetSession.ts';
 import { type ReconcileReport, ReconcileSessions } from './ReconcileSessions.ts';
 import type { SessionRequest } from './resolveSessionSettings.ts';

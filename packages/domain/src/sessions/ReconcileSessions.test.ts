@@ -1,11 +1,13 @@
+import {
+  FakeBrowserProvider,
+  givenSessionWorld,
+  givenTwoInstances,
+  InMemorySessionRepository,
+  ManualClock,
+} from '@browserdeck/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import type { Logger } from '../shared/Logger.ts';
-import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
-import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
-import { InMemorySessionRepository } from '../testing/InMemorySessionRepository.ts';
-import { ManualClock } from '../testing/ManualClock.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import { CreateSession } from './CreateSession.ts';
 import { ReconcileSessions } from './ReconcileSessions.ts';

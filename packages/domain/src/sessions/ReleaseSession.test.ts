@@ -1,8 +1,7 @@
+import type { FakeBrowserProvider } from '@browserdeck/testing';
+import { givenSessionWorld, givenTwoInstances } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
-import type { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
-import { givenTwoInstances } from '../testing/givenTwoInstances.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 
 const OWNER = 'owner-1';

@@ -1,6 +1,6 @@
+import { givenSessionWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { AGENT_METADATA_MAX_BYTES } from '../agents/agentRules.ts';
-import { givenSessionWorld } from '../testing/givenSessionWorld.ts';
 import { matchingMetadataValues, metadataMatches } from './metadataMatches.ts';
 import { metadataFilterProblem, SESSION_METADATA_MAX_BYTES } from './metadataRules.ts';
 import type { SessionRequest } from './resolveSessionSettings.ts';

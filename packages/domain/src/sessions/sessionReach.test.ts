@@ -1,6 +1,5 @@
+import { FakeBrowserProvider, ManualClock } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { FakeBrowserProvider } from '../testing/FakeBrowserProvider.ts';
-import { ManualClock } from '../testing/ManualClock.ts';
 import { BrowserSession } from './BrowserSession.ts';
 import { heldElsewhere, OTHER_INSTANCE_EXPIRY_GRACE_SEC, sessionReach } from './sessionReach.ts';
 

@@ -1,9 +1,10 @@
 import { Checks } from '../shared/checks.ts';
-import type { StatsBucket, StatsSeriesQuery } from './SessionRepository.ts';
-
-/** Bucket widths of the stats series (http-api.md §14). The HTTP schema imports the list. */
-export const STATS_INTERVALS = ['hour', 'day'] as const;
-export type StatsInterval = (typeof STATS_INTERVALS)[number];
+import {
+  STATS_INTERVALS,
+  type StatsBucket,
+  type StatsInterval,
+  type StatsSeriesQuery,
+} from './StatsSeries.ts';
 
 /** Most buckets one series may hold (83 days of hours, 5 years of days); more is a 400 naming `from`. */
 export const STATS_SERIES_MAX_BUCKETS = 2000;

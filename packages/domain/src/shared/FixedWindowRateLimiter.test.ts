@@ -1,4 +1,4 @@
-import { describeRateLimiterContract } from '../testing/describeRateLimiterContract.ts';
+import { describeRateLimiterContract } from '@browserdeck/testing';
 import { FixedWindowRateLimiter } from './FixedWindowRateLimiter.ts';
 
 describeRateLimiterContract('FixedWindowRateLimiter (in memory)', {

@@ -1,11 +1,5 @@
 // nock is loaded before the Browserbase SDK (see testing/browserbaseTestKit.ts).
 import { ConflictError } from '@browserdeck/domain';
-import { describe, expect, it } from 'vitest';
-import context from './fixtures/context.json' with { type: 'json' };
-import contextCreated from './fixtures/context-created.json' with { type: 'json' };
-import notFound from './fixtures/error-404.json' with { type: 'json' };
-import internal from './fixtures/error-500.json' with { type: 'json' };
-import created from './fixtures/session-created.json' with { type: 'json' };
 import {
   API_KEY,
   browserbase,
@@ -16,7 +10,15 @@ import {
   request,
   seen,
   useNockedBrowserbase,
-} from './testing/browserbaseTestKit.ts';
+} from '@browserdeck/testing/browserbase';
+import context from '@browserdeck/testing/browserbase/fixtures/context.json' with { type: 'json' };
+import contextCreated from '@browserdeck/testing/browserbase/fixtures/context-created.json' with {
+  type: 'json',
+};
+import notFound from '@browserdeck/testing/browserbase/fixtures/error-404.json' with { type: 'json' };
+import internal from '@browserdeck/testing/browserbase/fixtures/error-500.json' with { type: 'json' };
+import created from '@browserdeck/testing/browserbase/fixtures/session-created.json' with { type: 'json' };
+import { describe, expect, it } from 'vitest';
 
 useNockedBrowserbase();
 

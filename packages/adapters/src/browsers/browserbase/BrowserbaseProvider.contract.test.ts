@@ -4,11 +4,11 @@ import {
   browserRequest,
   describeBrowserContextStoreContract,
   describeBrowserProviderContract,
-} from '@browserdeck/domain/testing';
+} from '@browserdeck/testing';
+import { fakeBrowserbaseApi } from '@browserdeck/testing/browserbase';
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserbaseProvider } from './BrowserbaseProvider.ts';
-import { fakeBrowserbaseApi } from './testing/fakeBrowserbaseApi.ts';
 
 const BASE = 'https://api.browserbase.test';
 const API_KEY = 'bb_test_contract_key';

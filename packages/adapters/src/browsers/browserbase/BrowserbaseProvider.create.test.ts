@@ -1,11 +1,5 @@
 // nock is loaded before the Browserbase SDK (see testing/browserbaseTestKit.ts).
-import nock from 'nock';
-import { describe, expect, it } from 'vitest';
-import invalid from './fixtures/error-400-invalid.json' with { type: 'json' };
-import concurrency from './fixtures/error-429-concurrency.json' with { type: 'json' };
-import internal from './fixtures/error-500.json' with { type: 'json' };
-import created from './fixtures/session-created.json' with { type: 'json' };
-import running from './fixtures/session-running.json' with { type: 'json' };
+
 import {
   API_KEY,
   BASE,
@@ -20,7 +14,16 @@ import {
   slowly,
   socketError,
   useNockedBrowserbase,
-} from './testing/browserbaseTestKit.ts';
+} from '@browserdeck/testing/browserbase';
+import invalid from '@browserdeck/testing/browserbase/fixtures/error-400-invalid.json' with { type: 'json' };
+import concurrency from '@browserdeck/testing/browserbase/fixtures/error-429-concurrency.json' with {
+  type: 'json',
+};
+import internal from '@browserdeck/testing/browserbase/fixtures/error-500.json' with { type: 'json' };
+import created from '@browserdeck/testing/browserbase/fixtures/session-created.json' with { type: 'json' };
+import running from '@browserdeck/testing/browserbase/fixtures/session-running.json' with { type: 'json' };
+import nock from 'nock';
+import { describe, expect, it } from 'vitest';
 
 useNockedBrowserbase();
 

@@ -1,9 +1,5 @@
 // nock is loaded before the Browserbase SDK (see testing/browserbaseTestKit.ts).
-import { describe, expect, it, vi } from 'vitest';
-import concurrency from './fixtures/error-429-concurrency.json' with { type: 'json' };
-import created from './fixtures/session-created.json' with { type: 'json' };
-import released from './fixtures/session-released.json' with { type: 'json' };
-import running from './fixtures/session-running.json' with { type: 'json' };
+
 import {
   browserbase,
   build,
@@ -15,7 +11,14 @@ import {
   slowly,
   socketError,
   useNockedBrowserbase,
-} from './testing/browserbaseTestKit.ts';
+} from '@browserdeck/testing/browserbase';
+import concurrency from '@browserdeck/testing/browserbase/fixtures/error-429-concurrency.json' with {
+  type: 'json',
+};
+import created from '@browserdeck/testing/browserbase/fixtures/session-created.json' with { type: 'json' };
+import released from '@browserdeck/testing/browserbase/fixtures/session-released.json' with { type: 'json' };
+import running from '@browserdeck/testing/browserbase/fixtures/session-running.json' with { type: 'json' };
+import { describe, expect, it, vi } from 'vitest';
 
 useNockedBrowserbase();
 

@@ -1,14 +1,5 @@
 // nock is loaded before the Browserbase SDK (see testing/browserbaseTestKit.ts).
-import nock from 'nock';
-import { describe, expect, it } from 'vitest';
-import notFound from './fixtures/error-404.json' with { type: 'json' };
-import concurrency from './fixtures/error-429-concurrency.json' with { type: 'json' };
-import internal from './fixtures/error-500.json' with { type: 'json' };
-import debugUrls from './fixtures/session-debug.json' with { type: 'json' };
-import logs from './fixtures/session-logs.json' with { type: 'json' };
-import pending from './fixtures/session-pending-no-urls.json' with { type: 'json' };
-import released from './fixtures/session-released.json' with { type: 'json' };
-import running from './fixtures/session-running.json' with { type: 'json' };
+
 import {
   API_KEY,
   BASE,
@@ -22,7 +13,21 @@ import {
   slowly,
   socketError,
   useNockedBrowserbase,
-} from './testing/browserbaseTestKit.ts';
+} from '@browserdeck/testing/browserbase';
+import notFound from '@browserdeck/testing/browserbase/fixtures/error-404.json' with { type: 'json' };
+import concurrency from '@browserdeck/testing/browserbase/fixtures/error-429-concurrency.json' with {
+  type: 'json',
+};
+import internal from '@browserdeck/testing/browserbase/fixtures/error-500.json' with { type: 'json' };
+import debugUrls from '@browserdeck/testing/browserbase/fixtures/session-debug.json' with { type: 'json' };
+import logs from '@browserdeck/testing/browserbase/fixtures/session-logs.json' with { type: 'json' };
+import pending from '@browserdeck/testing/browserbase/fixtures/session-pending-no-urls.json' with {
+  type: 'json',
+};
+import released from '@browserdeck/testing/browserbase/fixtures/session-released.json' with { type: 'json' };
+import running from '@browserdeck/testing/browserbase/fixtures/session-running.json' with { type: 'json' };
+import nock from 'nock';
+import { describe, expect, it } from 'vitest';
 
 useNockedBrowserbase();
 

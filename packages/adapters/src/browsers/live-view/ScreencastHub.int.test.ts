@@ -1,21 +1,21 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalChromiumProvider } from '../local-chromium/LocalChromiumProvider.ts';
-import {
-  browserRequest,
-  eventually,
-  requireChromium,
-  startLocalProvider,
-} from '../local-chromium/testing/localChromiumTestKit.ts';
-import { ScreencastHub } from './ScreencastHub.ts';
-import type { LiveViewerClient } from './testing/LiveViewerClient.ts';
+import type { LiveViewerClient } from '@browserdeck/testing/live-view';
 import {
   frameDecoder,
   frameShowing,
   type Rgb,
   recordingCdp,
   startViewerServer,
-} from './testing/liveViewTestKit.ts';
+} from '@browserdeck/testing/live-view';
+import {
+  browserRequest,
+  eventually,
+  requireChromium,
+  startLocalProvider,
+} from '@browserdeck/testing/local-chromium';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalChromiumProvider } from '../local-chromium/LocalChromiumProvider.ts';
+import { ScreencastHub } from './ScreencastHub.ts';
 
 const RED: Rgb = [255, 0, 0];
 const BLUE: Rgb = [0, 0, 255];

@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fakeCdpBrowser } from '@browserdeck/testing/live-view';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ScreencastHub } from './ScreencastHub.ts';
-import { fakeCdpBrowser } from './testing/fakeCdpBrowser.ts';
 
 describe('ScreencastHub: viewers per session (no browser)', () => {
   let server: Server;

@@ -2,17 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { browserRequest, requireChromium, startLocalProvider } from '@browserdeck/testing/local-chromium';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalChromiumProvider } from '../local-chromium/LocalChromiumProvider.ts';
-import {
-  browserRequest,
-  requireChromium,
-  startLocalProvider,
-} from '../local-chromium/testing/localChromiumTestKit.ts';
 import { ScreencastHub } from './ScreencastHub.ts';
 
-const ASSETS = fileURLToPath(new URL('../../http/koa/live-view/assets/', import.meta.url));
+const ASSETS = fileURLToPath(new URL('../../http/koa/api/live-view/assets/', import.meta.url));
 /** The policy the API serves the page with (http-api.md §14), minus the frame ancestors. */
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; base-uri 'none'; form-action 'none'";

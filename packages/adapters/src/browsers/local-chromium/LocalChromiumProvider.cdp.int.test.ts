@@ -1,10 +1,10 @@
+import { browserRequest, eventually, startLocalProvider } from '@browserdeck/testing/local-chromium';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
 import type { CdpCapability, CdpCapabilityConnection } from '../ProviderCapabilities.ts';
 import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 import { DISCONNECT_GRACE_MS } from './session/LocalBrowserSession.ts';
-import { browserRequest, eventually, startLocalProvider } from './testing/localChromiumTestKit.ts';
 
 /** An in-process client of the `cdp` capability that awaits its answers and counts its closes. */
 async function openClient(cdp: CdpCapability, providerSessionId: string) {

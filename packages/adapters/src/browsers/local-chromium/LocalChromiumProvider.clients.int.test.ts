@@ -1,10 +1,10 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { browserRequest, eventually, startLocalProvider } from '@browserdeck/testing/local-chromium';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
-import { browserRequest, eventually, startLocalProvider } from './testing/localChromiumTestKit.ts';
 
 const UPLOAD_PAGE = `data:text/html,<input type="file" id="f"><p id="out"></p><script>
   document.getElementById('f').onchange = async (e) => {

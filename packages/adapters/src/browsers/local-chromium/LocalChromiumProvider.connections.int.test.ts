@@ -1,13 +1,13 @@
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 import {
   browserRequest,
   eventually,
   startLocalProvider,
   upgradeStatus,
-} from './testing/localChromiumTestKit.ts';
+} from '@browserdeck/testing/local-chromium';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 
 /** A raw CDP client on a session's `connectUrl`, open, with the close code it hears later. */
 async function connect(url: string): Promise<{ ws: WebSocket; closed: Promise<number> }> {

@@ -1,5 +1,5 @@
-import { describeBrowserProviderContract } from '@browserdeck/domain/testing';
-import { startLocalProvider } from './testing/localChromiumTestKit.ts';
+import { describeBrowserProviderContract } from '@browserdeck/testing';
+import { startLocalProvider } from '@browserdeck/testing/local-chromium';
 
 describeBrowserProviderContract('LocalChromiumProvider (real Chromium)', {
   create: async () => {

@@ -1,10 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ProviderError, type SessionLogEntry, SystemClock, ValidationError } from '@browserdeck/domain';
-import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalChromiumProvider } from './LocalChromiumProvider.ts';
-import { TEMP_PROFILE_PREFIX } from './profiles/TemporaryProfiles.ts';
 import {
   browserRequest,
   makeScratchDir,
@@ -12,7 +8,11 @@ import {
   startConnectServer,
   startPageServer,
   upgradeStatus,
-} from './testing/localChromiumTestKit.ts';
+} from '@browserdeck/testing/local-chromium';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalChromiumProvider } from './LocalChromiumProvider.ts';
+import { TEMP_PROFILE_PREFIX } from './profiles/TemporaryProfiles.ts';
 
 describe('LocalChromiumProvider: connecting, logs, contexts (real Chromium)', () => {
   let scratch: Awaited<ReturnType<typeof makeScratchDir>>;

@@ -1,7 +1,10 @@
+import {
+  browserRequest,
+  describeBrowserIsolationContract,
+  startLocalProvider,
+} from '@browserdeck/testing/local-chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeBrowserIsolationContract } from '../testing/describeBrowserIsolationContract.ts';
 import type { IsolationLevel } from './isolation/BrowserConfinement.ts';
-import { browserRequest, startLocalProvider } from './testing/localChromiumTestKit.ts';
 
 /** A provider on the defaults `npm start` uses (egress closed), at one isolation level. */
 async function startProvider(

@@ -1,8 +1,8 @@
+import { browserRequest, eventually, startLocalProvider } from '@browserdeck/testing/local-chromium';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 import { DISCONNECT_GRACE_MS } from './session/LocalBrowserSession.ts';
-import { browserRequest, eventually, startLocalProvider } from './testing/localChromiumTestKit.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -2,21 +2,21 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProviderError, SESSION_LOG_ENTRY_MAX_BYTES, type SessionLogEntry } from '@browserdeck/domain';
-import { chromium } from 'playwright-core';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { processTree } from '../testing/browserProcesses.ts';
-import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
-import { LOGS_DROPPED_METHOD } from './logs/SessionLogBuffer.ts';
 import {
   browserRequest,
   eventually,
   makeScratchDir,
   processesUsing,
+  processTree,
   requireChromium,
   startLocalProvider,
   tempProfilesIn,
   upgradeStatus,
-} from './testing/localChromiumTestKit.ts';
+} from '@browserdeck/testing/local-chromium';
+import { chromium } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
+import { LOGS_DROPPED_METHOD } from './logs/SessionLogBuffer.ts';
 
 describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => {
   const cleanups: Array<() => Promise<void>> = [];

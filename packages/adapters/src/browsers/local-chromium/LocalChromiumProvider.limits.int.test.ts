@@ -2,18 +2,18 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { processTree } from '../testing/browserProcesses.ts';
-import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
-import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import {
   browserRequest,
   eventually,
+  processTree,
   requireChromium,
   startLocalProvider,
   tempProfilesIn,
-} from './testing/localChromiumTestKit.ts';
+} from '@browserdeck/testing/local-chromium';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
+import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 
 const MIB = 1024 * 1024;
 

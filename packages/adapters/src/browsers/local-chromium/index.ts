@@ -35,3 +35,4 @@ export {
 } from './limits/ResourceLimits.ts';
 export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from './logs/SessionLogRecorder.ts';
 export { CONTEXT_ID_PATTERN, contextProfileDir } from './profiles/contextProfileDir.ts';
+export { TEMP_PROFILE_PREFIX } from './profiles/TemporaryProfiles.ts';

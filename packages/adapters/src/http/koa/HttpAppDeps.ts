@@ -2,15 +2,15 @@ import type { DomainError } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { LiveViewHub } from '../../browsers/live-view/LiveViewHub.ts';
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
-import type { BrowserbaseContextRouteDeps } from './browserbase-compat/browserbaseContextRoutes.ts';
-import type { ConsoleSettings } from './console/ConsoleSettings.ts';
-import type { LiveViewRecheckOptions } from './live-view/LiveViewGrantWatch.ts';
-import type { AgentRouteDeps } from './routes/agentRoutes.ts';
-import type { ApiKeyRouteDeps } from './routes/apiKeyRoutes.ts';
-import type { AuthRouteDeps } from './routes/authRoutes.ts';
-import type { MetricsEndpointOptions } from './routes/metricsRoute.ts';
-import type { ProjectRouteDeps } from './routes/projectRoutes.ts';
-import type { SessionRouteDeps } from './routes/sessionRoutes.ts';
+import type { AgentRouteDeps } from './api/agents/agentRoutes.ts';
+import type { ApiKeyRouteDeps } from './api/api-keys/apiKeyRoutes.ts';
+import type { AuthRouteDeps } from './api/auth/authRoutes.ts';
+import type { ConsoleSettings } from './api/console/ConsoleSettings.ts';
+import type { LiveViewRecheckOptions } from './api/live-view/LiveViewGrantWatch.ts';
+import type { MetricsEndpointOptions } from './api/operational/metricsRoute.ts';
+import type { ProjectRouteDeps } from './api/projects/projectRoutes.ts';
+import type { SessionRouteDeps } from './api/sessions/sessionRoutes.ts';
+import type { BrowserbaseContextRouteDeps } from './browserbase/browserbaseContextRoutes.ts';
 
 /**
  * The use cases behind the routes, grouped by feature like the composition's `useCases` (which fits

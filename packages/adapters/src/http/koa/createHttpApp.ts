@@ -1,18 +1,18 @@
 import { AuthError } from '@browserdeck/domain';
 import Koa from 'koa';
 import { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
-import { consoleMiddleware } from './console/consoleMiddleware.ts';
+import { consoleMiddleware } from './api/console/consoleMiddleware.ts';
+import { metricsRoute } from './api/operational/metricsRoute.ts';
 import type { HttpAppDeps, HttpDatabaseHooks, HttpUseCases } from './HttpAppDeps.ts';
-import { cors } from './middleware/cors.ts';
-import { errorHandler } from './middleware/errorHandler.ts';
-import { requestContext } from './middleware/requestContext.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeout } from './middleware/requestTimeout.ts';
-import { resolveRoute } from './middleware/resolveRoute.ts';
-import { securityHeaders } from './middleware/securityHeaders.ts';
-import { metricsRoute } from './routes/metricsRoute.ts';
-import { buildRouteTable } from './routes/routeTable.ts';
-import { buildRouter } from './routing/buildRouter.ts';
-import type { AnyRoute } from './routing/RouteDefinition.ts';
+import { cors } from './kernel/middleware/cors.ts';
+import { errorHandler } from './kernel/middleware/errorHandler.ts';
+import { requestContext } from './kernel/middleware/requestContext.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeout } from './kernel/middleware/requestTimeout.ts';
+import { resolveRoute } from './kernel/middleware/resolveRoute.ts';
+import { securityHeaders } from './kernel/middleware/securityHeaders.ts';
+import { buildRouter } from './kernel/routing/buildRouter.ts';
+import type { AnyRoute } from './kernel/routing/RouteDefinition.ts';
+import { buildRouteTable } from './routeTable.ts';
 
 /** Log paths pino censors, in case a header, credential or token ever reaches a log line. */
 const SECRET_KEYS = [

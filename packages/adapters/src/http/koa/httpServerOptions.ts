@@ -1,5 +1,5 @@
 import type { ServerOptions } from 'node:http';
-import { CUT_OFF_FLUSH_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './middleware/requestTimeout.ts';
+import { CUT_OFF_FLUSH_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './kernel/middleware/requestTimeout.ts';
 
 /** The `node:http` server settings `httpServerOptions` decides. */
 export type HttpServerTimeouts = Required<

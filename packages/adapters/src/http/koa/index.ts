@@ -1,27 +1,29 @@
-export type { ConsoleSettings } from './console/ConsoleSettings.ts';
+export type { AgentRouteDeps } from './api/agents/agentRoutes.ts';
+export type { AuthRouteDeps } from './api/auth/authRoutes.ts';
+export { TokenResponse } from './api/auth/authSchemas.ts';
+export type { ConsoleSettings } from './api/console/ConsoleSettings.ts';
 export {
   BROWSERBASE_LIVE_VIEW_ORIGIN,
   consoleContentSecurityPolicy,
-} from './console/consoleContentSecurityPolicy.ts';
+} from './api/console/consoleContentSecurityPolicy.ts';
+export type { RecheckTimer } from './api/live-view/LiveViewGrantWatch.ts';
+export { liveViewUpgradeHandler } from './api/live-view/liveViewUpgradeHandler.ts';
+export type { MetricsEndpointOptions } from './api/operational/metricsRoute.ts';
+export type { OperationalRouteDeps } from './api/operational/operationalRoutes.ts';
+export type { ProjectRouteDeps } from './api/projects/projectRoutes.ts';
+export type { SessionRouteDeps } from './api/sessions/sessionRoutes.ts';
+export { PROVIDER_ALIAS } from './api/shared/providerScope.ts';
 export { createHttpApp, createMetricsApp, type MetricsAppDeps, REDACTED_LOG_PATHS } from './createHttpApp.ts';
-export { ERROR_STATUS, type ErrorStatus } from './errors/errorStatus.ts';
-export { refuseUpgrade } from './errors/refuseUpgrade.ts';
-export { type ProblemBody, problemBody } from './errors/writeProblem.ts';
 export type { HttpAppDeps, HttpDatabaseHooks, HttpSettings, HttpUseCases } from './HttpAppDeps.ts';
 export { type HttpServerTimeouts, httpServerOptions } from './httpServerOptions.ts';
-export { CUT_OFF_FLUSH_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './middleware/requestTimeout.ts';
-export { buildOpenApiDocument } from './openapi/buildOpenApiDocument.ts';
-export type { OpenApiDocument, OpenApiOperation } from './openapi/OpenApiDocument.ts';
-export { renderDocsHtml } from './openapi/renderDocsHtml.ts';
-export type { AgentRouteDeps } from './routes/agentRoutes.ts';
-export type { AuthRouteDeps } from './routes/authRoutes.ts';
-export type { MetricsEndpointOptions } from './routes/metricsRoute.ts';
-export type { OperationalRouteDeps } from './routes/operationalRoutes.ts';
-export type { ProjectRouteDeps } from './routes/projectRoutes.ts';
-export { PROVIDER_ALIAS } from './routes/providerScope.ts';
-export { buildRouteTable } from './routes/routeTable.ts';
-export type { SessionRouteDeps } from './routes/sessionRoutes.ts';
-export { MAX_BODY_BYTES } from './routing/parseJsonBody.ts';
+export { ERROR_STATUS, type ErrorStatus, problemType } from './kernel/errors/errorStatus.ts';
+export { refuseUpgrade } from './kernel/errors/refuseUpgrade.ts';
+export { type ProblemBody, problemBody } from './kernel/errors/writeProblem.ts';
+export { CUT_OFF_FLUSH_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './kernel/middleware/requestTimeout.ts';
+export { buildOpenApiDocument } from './kernel/openapi/buildOpenApiDocument.ts';
+export type { OpenApiDocument, OpenApiOperation } from './kernel/openapi/OpenApiDocument.ts';
+export { renderDocsHtml } from './kernel/openapi/renderDocsHtml.ts';
+export { MAX_BODY_BYTES } from './kernel/routing/parseJsonBody.ts';
 export {
   type AnyRoute,
   defineRoute,
@@ -31,4 +33,5 @@ export {
   type RouteDefinition,
   type RouteRequest,
   type RouteResult,
-} from './routing/RouteDefinition.ts';
+} from './kernel/routing/RouteDefinition.ts';
+export { buildRouteTable } from './routeTable.ts';

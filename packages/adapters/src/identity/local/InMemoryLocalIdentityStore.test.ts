@@ -1,6 +1,6 @@
 import { DomainError } from '@browserdeck/domain';
+import { describeLocalIdentityStoreContract } from '@browserdeck/testing/adapters';
 import { describe, expect, it } from 'vitest';
-import { describeLocalIdentityStoreContract } from './describeLocalIdentityStoreContract.ts';
 import { InMemoryLocalIdentityStore } from './InMemoryLocalIdentityStore.ts';
 import type { LocalRefreshToken } from './LocalIdentityStore.ts';
 

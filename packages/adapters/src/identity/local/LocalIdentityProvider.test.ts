@@ -1,10 +1,6 @@
 import { createHash, createHmac, generateKeyPairSync } from 'node:crypto';
 import { DomainError, type TokenGrant } from '@browserdeck/domain';
-import {
-  describeIdentityProviderContract,
-  ManualClock,
-  SequentialIdGenerator,
-} from '@browserdeck/domain/testing';
+import { describeIdentityProviderContract, ManualClock, SequentialIdGenerator } from '@browserdeck/testing';
 import { parseOptions } from '@node-rs/argon2';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it, vi } from 'vitest';

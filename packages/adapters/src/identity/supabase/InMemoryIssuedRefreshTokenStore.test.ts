@@ -1,5 +1,5 @@
+import { describeIssuedRefreshTokenStoreContract } from '@browserdeck/testing/adapters';
 import { describe, expect, it } from 'vitest';
-import { describeIssuedRefreshTokenStoreContract } from './describeIssuedRefreshTokenStoreContract.ts';
 import { InMemoryIssuedRefreshTokenStore } from './InMemoryIssuedRefreshTokenStore.ts';
 
 describeIssuedRefreshTokenStoreContract('InMemoryIssuedRefreshTokenStore', {

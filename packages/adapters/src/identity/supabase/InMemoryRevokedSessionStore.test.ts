@@ -1,5 +1,5 @@
+import { describeRevokedSessionStoreContract } from '@browserdeck/testing/adapters';
 import { describe, expect, it } from 'vitest';
-import { describeRevokedSessionStoreContract } from './describeRevokedSessionStoreContract.ts';
 import { InMemoryRevokedSessionStore } from './InMemoryRevokedSessionStore.ts';
 
 describeRevokedSessionStoreContract('InMemoryRevokedSessionStore', {

@@ -1,9 +1,9 @@
 // nock is loaded before anything that fetches (see testing/FakeGoTrue.ts).
 
-import { describeIdentityProviderContract } from '@browserdeck/domain/testing';
+import { describeIdentityProviderContract } from '@browserdeck/testing';
+import { supabaseTestKit } from '@browserdeck/testing/identity-supabase';
 import nock from 'nock';
 import { afterAll, beforeAll } from 'vitest';
-import { supabaseTestKit } from './testing/supabaseTestKit.ts';
 
 beforeAll(() => nock.disableNetConnect());
 afterAll(() => {

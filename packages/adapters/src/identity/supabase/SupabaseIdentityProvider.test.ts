@@ -1,13 +1,13 @@
 // nock is loaded before anything that fetches.
 
 import { DomainError } from '@browserdeck/domain';
-import { ManualClock } from '@browserdeck/domain/testing';
+import { ManualClock } from '@browserdeck/testing';
+import { ANON_KEY, supabaseTestKit } from '@browserdeck/testing/identity-supabase';
 import { generateKeyPair, SignJWT } from 'jose';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryRevokedSessionStore } from './InMemoryRevokedSessionStore.ts';
 import { SupabaseIdentityProvider } from './SupabaseIdentityProvider.ts';
-import { ANON_KEY, supabaseTestKit } from './testing/supabaseTestKit.ts';
 
 const PASSWORD = 'correct horse battery';
 const BARE = 'https://bare.supabase.co';

@@ -1,5 +1,5 @@
 import { User } from '@browserdeck/domain';
-import { AWKWARD_OPAQUE } from '@browserdeck/domain/testing';
+import { AWKWARD_OPAQUE } from '@browserdeck/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openTestOrm, type TestOrm } from '../../../../../test/mikroOrm.ts';
 import { DATABASE_DIALECTS } from './BrowserdeckOrm.ts';

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeBrowserContextStoreContract } from '@browserdeck/domain/testing';
+import { describeBrowserContextStoreContract } from '@browserdeck/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContextLocks, contextKey } from './ContextLocks.ts';
 import { LocalContextStore } from './LocalContextStore.ts';

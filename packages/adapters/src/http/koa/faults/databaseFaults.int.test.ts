@@ -1,12 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { toDatabaseError } from '../../../persistence/mikro-orm/toDatabaseError.ts';
-import { assertProblem } from '../testing/assertProblem.ts';
 import {
+  assertProblem,
   createTestApp,
   type TestApp,
   type TestAppOptions,
   type TestAppOverrides,
-} from '../testing/createTestApp.ts';
+} from '@browserdeck/testing/adapters';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toDatabaseError } from '../../../persistence/mikro-orm/toDatabaseError.ts';
 
 /**
  * What the API answers when the database goes away: use cases failing with a driver's connection

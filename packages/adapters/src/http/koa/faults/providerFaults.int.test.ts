@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CreateSession } from '@browserdeck/domain';
+import { assertProblem, createTestApp, type TestApp, type TestUser } from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionJson } from '../presenters/presentSession.ts';
-import { assertProblem } from '../testing/assertProblem.ts';
-import { createTestApp, type TestApp, type TestUser } from '../testing/createTestApp.ts';
+import type { SessionJson } from '../api/sessions/presentSession.ts';
 
 /**
  * What the API answers when the cloud-browser provider fails (http-api.md §2, §5), with sessions already in

@@ -1,4 +1,4 @@
-import type { TestApp, TestUser } from '../testing/createTestApp.ts';
+import type { TestApp, TestUser } from '@browserdeck/testing/adapters';
 
 const PASSWORD = 'correct horse';
 

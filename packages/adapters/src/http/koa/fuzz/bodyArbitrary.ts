@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { AnyRoute } from '../routing/RouteDefinition.ts';
+import type { AnyRoute } from '../kernel/routing/RouteDefinition.ts';
 import { type FieldHints, hostileValue, nearValidObject, schemaOf, validValue } from './schemaArbitraries.ts';
 
 /** The body a fuzzed request sends. */

@@ -1,5 +1,5 @@
+import { createTestApp, type TestApp } from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing/createTestApp.ts';
 
 /**
  * Found by the route fuzzer: the `metadata` size checks measured the value with `JSON.stringify`,

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { AnyRoute } from '../routing/RouteDefinition.ts';
+import type { AnyRoute } from '../kernel/routing/RouteDefinition.ts';
 import { bodyArbitrary, type FuzzBody } from './bodyArbitrary.ts';
 import {
   type FieldHints,

@@ -1,9 +1,9 @@
+import { createTestApp, type TestApp } from '@browserdeck/testing/adapters';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
-import { buildRouteTable } from '../routes/routeTable.ts';
-import type { AnyRoute } from '../routing/RouteDefinition.ts';
-import { createTestApp, type TestApp } from '../testing/createTestApp.ts';
+import type { AnyRoute } from '../kernel/routing/RouteDefinition.ts';
+import { buildRouteTable } from '../routeTable.ts';
 import { rawPayload } from './bodyArbitrary.ts';
 import { FuzzWorld } from './FuzzWorld.ts';
 import type { FuzzRequest } from './requestArbitrary.ts';

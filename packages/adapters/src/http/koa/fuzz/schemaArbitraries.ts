@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { jsonSchemaOf } from '../openapi/buildOpenApiDocument.ts';
+import { jsonSchemaOf } from '../kernel/openapi/buildOpenApiDocument.ts';
 
 /** A JSON Schema node as `z.toJSONSchema` writes it (only the keywords the route schemas use). */
 export interface JsonSchema {

@@ -1,1 +1,0 @@
-export { type FakeBrowserbaseApi, fakeBrowserbaseApi } from './fakeBrowserbaseApi.ts';

@@ -1,0 +1,3 @@
+import { describeSupabaseRevocationAcrossInstances } from '../../../../../../../test/describeSupabaseRevocationAcrossInstances.ts';
+
+describeSupabaseRevocationAcrossInstances('postgresql');

@@ -1,0 +1,145 @@
+import type {
+  ArchiveProject,
+  CreateProject,
+  DeleteProject,
+  GetProject,
+  ListProjects,
+  UpdateProject,
+} from '@browserdeck/domain';
+import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
+import { emptyBody, projectIdParams } from '../shared/commonSchemas.ts';
+import { presentProject } from './presentProject.ts';
+import {
+  CreateProjectBody,
+  ListProjectsQuery,
+  ProjectListSchema,
+  ProjectSchema,
+  UpdateProjectBody,
+} from './projectSchemas.ts';
+
+/** The use cases behind `/v1/projects`. */
+export interface ProjectRouteDeps {
+  create: Pick<CreateProject, 'execute'>;
+  list: Pick<ListProjects, 'execute'>;
+  get: Pick<GetProject, 'execute'>;
+  update: Pick<UpdateProject, 'execute'>;
+  archive: Pick<ArchiveProject, 'execute'>;
+  delete: Pick<DeleteProject, 'execute'>;
+}
+
+const TAG = 'Projects';
+const one = { description: 'The project.', schema: ProjectSchema };
+
+/** `/v1/projects`: the caller's projects. Another user's project is a 404 (http-api.md §4). */
+export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/v1/projects',
+      operationId: 'createProject',
+      summary: 'Create a project',
+      description: 'Without `slug` the slug is derived from the name, suffixed -2, -3 … if taken.',
+      tag: TAG,
+      auth: true,
+      body: CreateProjectBody,
+      responses: { 201: { description: 'The new project.', schema: ProjectSchema } },
+      errors: ['slug_taken'],
+      handle: async ({ caller, body }) => ({
+        status: 201,
+        body: presentProject(await deps.create.execute({ caller, ...body })),
+      }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/projects',
+      operationId: 'listProjects',
+      summary: 'List projects, newest first',
+      description: 'The active projects by default; `archived=true` lists the archived ones instead.',
+      tag: TAG,
+      auth: true,
+      query: ListProjectsQuery,
+      responses: { 200: { description: 'The projects.', schema: ProjectListSchema } },
+      handle: async ({ caller, query }) => {
+        const projects = await deps.list.execute({
+          caller,
+          archived: query.archived,
+        });
+        return { status: 200, body: projects.map(presentProject) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/projects/{project_id}',
+      operationId: 'getProject',
+      summary: 'Read a project',
+      description: 'Archived projects can be read too. Another user’s project is a 404, like a missing one.',
+      tag: TAG,
+      auth: true,
+      params: projectIdParams,
+      responses: { 200: one },
+      errors: ['not_found'],
+      handle: async ({ caller, params }) => ({
+        status: 200,
+        body: presentProject(await deps.get.execute({ caller, projectId: params.project_id })),
+      }),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/v1/projects/{project_id}',
+      operationId: 'updateProject',
+      summary: 'Rename, archive or restore a project',
+      description: 'Give at least one of `name`, `archived`. Renaming keeps the slug.',
+      tag: TAG,
+      auth: true,
+      params: projectIdParams,
+      body: UpdateProjectBody,
+      responses: { 200: one },
+      errors: ['not_found'],
+      handle: async ({ caller, params, body }) => ({
+        status: 200,
+        body: presentProject(
+          await deps.update.execute({
+            caller,
+            projectId: params.project_id,
+            ...body,
+          }),
+        ),
+      }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/projects/{project_id}:archive',
+      operationId: 'archiveProject',
+      summary: 'Archive a project (soft delete)',
+      description: 'Idempotent: archiving an archived project returns it unchanged.',
+      tag: TAG,
+      auth: true,
+      params: projectIdParams,
+      body: emptyBody,
+      responses: { 200: one },
+      errors: ['not_found'],
+      handle: async ({ caller, params }) => ({
+        status: 200,
+        body: presentProject(await deps.archive.execute({ caller, projectId: params.project_id })),
+      }),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/projects/{project_id}',
+      operationId: 'deleteProject',
+      summary: 'Delete a project with its sessions and agents (hard delete)',
+      description:
+        'Sessions still active at the provider are released first (best effort: a failed release is ' +
+        'logged and does not block the delete). Archive the project instead to keep its records.',
+      tag: TAG,
+      auth: true,
+      params: projectIdParams,
+      responses: { 204: { description: 'Deleted; no body.' } },
+      errors: ['not_found'],
+      handle: async ({ caller, params }) => {
+        await deps.delete.execute({ caller, projectId: params.project_id });
+        return { status: 204 };
+      },
+    }),
+  ];
+}

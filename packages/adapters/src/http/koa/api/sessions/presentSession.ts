@@ -1,0 +1,36 @@
+import type { BrowserSession } from '@browserdeck/domain';
+import type { z } from 'zod';
+import { isoTimestamp } from '../shared/isoTimestamp.ts';
+import type { SessionSchema } from './sessionSchemas.ts';
+
+/** The JSON of a session (http-api.md §5). */
+export type SessionJson = z.output<typeof SessionSchema>;
+
+/**
+ * A session as the API shows it: camelCase, ISO 8601 UTC timestamps with milliseconds, nulls as
+ * null, and `userMetadata` holding the script and env the session runs with.
+ */
+export function presentSession(session: BrowserSession): SessionJson {
+  return {
+    id: session.id,
+    providerSessionId: session.providerSessionId,
+    providerProjectId: session.providerProjectId,
+    status: session.status,
+    connectUrl: session.connectUrl,
+    seleniumRemoteUrl: session.seleniumRemoteUrl,
+    createdAt: isoTimestamp(session.createdAt),
+    updatedAt: isoTimestamp(session.updatedAt),
+    startedAt: isoTimestamp(session.startedAt),
+    endedAt: session.endedAt ? isoTimestamp(session.endedAt) : null,
+    expiresAt: session.expiresAt ? isoTimestamp(session.expiresAt) : null,
+    lastSyncedAt: isoTimestamp(session.lastSyncedAt),
+    userMetadata: { script: session.script, env: { ...session.env } },
+    name: session.name,
+    region: session.region,
+    timeoutSec: session.timeoutSec,
+    extensionId: session.extensionId,
+    contextId: session.contextId,
+    agentId: session.agentId,
+    provider: session.provider,
+  };
+}

@@ -1,0 +1,267 @@
+import {
+  type Caller,
+  type CheckLiveViewGrant,
+  type CreateSession,
+  type GetSession,
+  type GetSessionLiveView,
+  type GetSessionLogs,
+  type GetSessionStats,
+  type ListSessions,
+  type OpenLiveView,
+  type ReleaseSession,
+  STATS_SERIES_MAX_BUCKETS,
+} from '@browserdeck/domain';
+import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
+import { type LiveUrlDeps, presentLiveUrls } from '../live-view/presentLiveUrls.ts';
+import { emptyBody, providerProjectParams } from '../shared/commonSchemas.ts';
+import { PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
+import { presentSession } from './presentSession.ts';
+import { presentSessionStats } from './presentSessionStats.ts';
+import {
+  CreateSessionBody,
+  IdempotencyHeaders,
+  ListSessionsQuery,
+  SessionLiveUrlsQuery,
+  SessionLiveUrlsSchema,
+  SessionLogsQuery,
+  SessionLogsSchema,
+  SessionPageSchema,
+  SessionSchema,
+  SessionStatsQuery,
+  SessionStatsSchema,
+  sessionParams,
+} from './sessionSchemas.ts';
+
+/** The use cases behind `/v1/{provider}/projects/{project_id}/sessions`. */
+export interface SessionRouteDeps {
+  create: Pick<CreateSession, 'execute'>;
+  list: Pick<ListSessions, 'execute'>;
+  get: Pick<GetSession, 'execute'>;
+  release: Pick<ReleaseSession, 'execute'>;
+  logs: Pick<GetSessionLogs, 'execute'>;
+  stats: Pick<GetSessionStats, 'execute'>;
+  /** The live-view URLs (`…/debug`, http-api.md §14). */
+  liveView: Pick<GetSessionLiveView, 'execute'>;
+  /** Admits a live-view viewer by its token (the page and its WebSocket). */
+  openLiveView: Pick<OpenLiveView, 'execute'>;
+  /** Re-checks an open viewer's grant (its WebSocket is closed once it no longer holds). */
+  checkLiveViewGrant: Pick<CheckLiveViewGrant, 'execute'>;
+}
+
+const TAG = 'Sessions';
+const BASE = `${PROVIDER_PROJECT_PATH}/sessions`;
+const PROVIDER_ERRORS = ['provider_error', 'provider_unavailable', 'provider_timeout'] as const;
+
+/**
+ * `/v1/{provider}/projects/{project_id}/sessions`: cloud-browser sessions of one of the caller's
+ * projects (http-api.md §5). `{provider}` is `providerName` or `cloudbrowser`; anything else is a 404.
+ * `live` is where the live-view links of `…/debug` point (http-api.md §14).
+ */
+export function sessionRoutes(
+  deps: SessionRouteDeps,
+  providerName: string,
+  live: LiveUrlDeps = {},
+): AnyRoute[] {
+  const pathValues = providerPathValues(providerName);
+  const scope = { tag: TAG, auth: true as const, pathValues };
+  const ids = (params: { project_id: string }, caller: Caller) => ({
+    caller,
+    projectId: params.project_id,
+  });
+  return [
+    defineRoute({
+      ...scope,
+      method: 'POST',
+      path: BASE,
+      operationId: 'createSession',
+      summary: 'Start a cloud-browser session',
+      description:
+        'Every field is optional. With `agentId` the agent’s fields are the defaults and `env` is merged ' +
+        'over its `envVars`. Nothing is stored when the provider refuses.',
+      params: providerProjectParams,
+      headers: IdempotencyHeaders,
+      body: CreateSessionBody,
+      responses: {
+        201: {
+          description: 'The new session (on a replay: the session the first request created).',
+          schema: SessionSchema,
+          headers: { 'Idempotent-Replayed': { description: '`true` when this answer is a replay.' } },
+        },
+      },
+      errors: [
+        'not_found',
+        'agent_not_found',
+        'project_archived',
+        'agent_inactive',
+        'idempotency_key_reused',
+        'provider_rate_limited',
+        ...PROVIDER_ERRORS,
+      ],
+      handle: async ({ caller, params, headers, body }) => {
+        const { session, replayed } = await deps.create.execute({
+          ...ids(params, caller),
+          request: body,
+          idempotencyKey: headers['Idempotency-Key'],
+        });
+        const replay = replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {};
+        return { status: 201, body: presentSession(session), ...replay };
+      },
+    }),
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: BASE,
+      operationId: 'listSessions',
+      summary: 'List sessions, newest first',
+      description: 'Served from the database; a background reconciler keeps active sessions fresh.',
+      params: providerProjectParams,
+      query: ListSessionsQuery,
+      responses: { 200: { description: 'One page of sessions.', schema: SessionPageSchema } },
+      errors: ['not_found'],
+      handle: async ({ caller, params, query }) => {
+        const page = await deps.list.execute({ ...ids(params, caller), ...query });
+        const { total, limit, offset } = page;
+        return { status: 200, body: { sessions: page.sessions.map(presentSession), total, limit, offset } };
+      },
+    }),
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: `${BASE}/dashboard/stats`,
+      operationId: 'getSessionStats',
+      summary: 'Session statistics of the project, optionally over time',
+      description:
+        'Counts by status, sessions created in the last 24 hours and browser time, computed by the ' +
+        'database over all the project’s sessions. With `interval`, `series` adds them per UTC hour or ' +
+        'day from `from` to `to`; `from` or `to` without `interval`, `from` not before `to`, or more than ' +
+        `${STATS_SERIES_MAX_BUCKETS} buckets is a 400 naming the field.`,
+      params: providerProjectParams,
+      query: SessionStatsQuery,
+      responses: {
+        200: { description: 'Aggregates over all the project’s sessions.', schema: SessionStatsSchema },
+      },
+      errors: ['not_found'],
+      handle: async ({ caller, params, query }) => {
+        const { interval, from, to } = query;
+        const report = await deps.stats.execute({
+          ...ids(params, caller),
+          interval,
+          from: from === undefined ? undefined : new Date(from),
+          to: to === undefined ? undefined : new Date(to),
+        });
+        return { status: 200, body: presentSessionStats(report) };
+      },
+    }),
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: `${BASE}/{session_id}`,
+      operationId: 'getSession',
+      summary: 'Read a session, refreshed from the provider',
+      description:
+        'An active session is refreshed from the provider first. If the provider cannot be reached, the ' +
+        'stored state is answered with its `lastSyncedAt` and an `X-Sync-Error` header.',
+      params: sessionParams,
+      responses: {
+        200: {
+          description: 'The session.',
+          schema: SessionSchema,
+          headers: { 'X-Sync-Error': { description: 'The error code, when the refresh failed.' } },
+        },
+      },
+      errors: ['not_found'],
+      handle: async ({ caller, params }) => {
+        const { session, syncError } = await deps.get.execute({
+          ...ids(params, caller),
+          sessionId: params.session_id,
+        });
+        const headers = syncError ? { 'X-Sync-Error': syncError } : undefined;
+        return { status: 200, body: presentSession(session), ...(headers ? { headers } : {}) };
+      },
+    }),
+    defineRoute({
+      ...scope,
+      method: 'POST',
+      path: `${BASE}/{session_id}:release`,
+      operationId: 'releaseSession',
+      summary: 'Release (end) a session',
+      description: 'Idempotent: a session that has ended is returned unchanged.',
+      params: sessionParams,
+      body: emptyBody,
+      responses: { 200: { description: 'The session, ended.', schema: SessionSchema } },
+      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_ERRORS],
+      handle: async ({ caller, params }) => ({
+        status: 200,
+        body: presentSession(
+          await deps.release.execute({
+            ...ids(params, caller),
+            sessionId: params.session_id,
+          }),
+        ),
+      }),
+    }),
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: `${BASE}/{session_id}/logs`,
+      operationId: 'getSessionLogs',
+      summary: 'Page through the session’s provider logs',
+      description:
+        'The CDP events the provider recorded, paged here: pass `nextCursor` back as `cursor` until it ' +
+        'is null. A cursor is opaque; a forged or altered one is a 400.',
+      params: sessionParams,
+      query: SessionLogsQuery,
+      responses: {
+        200: { description: 'One page of log entries, oldest first.', schema: SessionLogsSchema },
+      },
+      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_ERRORS],
+      handle: async ({ caller, params, query }) => ({
+        status: 200,
+        body: await deps.logs.execute({
+          ...ids(params, caller),
+          sessionId: params.session_id,
+          ...query,
+        }),
+      }),
+    }),
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: `${BASE}/{session_id}/debug`,
+      operationId: 'getSessionLiveUrls',
+      summary: 'Live-view URLs of a running session',
+      description:
+        'Browserbase’s `SessionLiveURLs` shape. `debuggerFullscreenUrl` opens a page that shows the ' +
+        'browser live and forwards mouse, wheel and keyboard input; `pages` has the same per tab. ' +
+        'With `readOnly=true` the token itself only watches (removing `&readOnly=true` from its URLs ' +
+        'does not lift it); appending `&readOnly=true` to a full token’s URL also only watches. The ' +
+        'URLs carry a token for this one session that expires after an hour and stops working when ' +
+        'the session ends, the project is archived, or the API key or sign-in that asked is revoked ' +
+        'or ended (open viewers are then closed). `wsUrl` is the session’s CDP `connectUrl`. A ' +
+        'provider with live URLs of its own (Browserbase) answers those, and refuses `readOnly=true`.',
+      params: sessionParams,
+      query: SessionLiveUrlsQuery,
+      responses: {
+        200: { description: 'The live-view URLs.', schema: SessionLiveUrlsSchema },
+      },
+      errors: [
+        'not_found',
+        'project_archived',
+        'session_ended',
+        'session_on_other_instance',
+        'not_implemented',
+        'unsupported_option',
+        'provider_rate_limited',
+        ...PROVIDER_ERRORS,
+      ],
+      handle: async ({ caller, params, query }) => {
+        const view = await deps.liveView.execute({
+          ...ids(params, caller),
+          sessionId: params.session_id,
+          readOnly: query.readOnly,
+        });
+        return { status: 200, body: await presentLiveUrls(view, live) };
+      },
+    }),
+  ];
+}

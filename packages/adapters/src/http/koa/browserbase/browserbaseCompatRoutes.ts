@@ -1,0 +1,35 @@
+import type { LiveUrlDeps } from '../api/live-view/presentLiveUrls.ts';
+import type { SessionRouteDeps } from '../api/sessions/sessionRoutes.ts';
+import type { AnyRoute } from '../kernel/routing/RouteDefinition.ts';
+import { type BrowserbaseContextRouteDeps, browserbaseContextRoutes } from './browserbaseContextRoutes.ts';
+import {
+  type BrowserbaseProjectRouteDeps,
+  type BrowserbaseProjectSettings,
+  browserbaseProjectRoutes,
+} from './browserbaseProjectRoutes.ts';
+import { browserbaseSessionRoutes } from './browserbaseSessionRoutes.ts';
+
+/** The use cases the Browserbase-compatible API maps onto, grouped as the composition groups them. */
+export interface BrowserbaseCompatDeps {
+  sessions: SessionRouteDeps;
+  projects: Omit<BrowserbaseProjectRouteDeps, 'stats'>;
+  contexts: BrowserbaseContextRouteDeps;
+  /** Where the live-view links of `/v1/sessions/{id}/debug` point. */
+  live?: LiveUrlDeps | undefined;
+}
+
+/**
+ * The Browserbase-compatible API (http-api.md §13): Browserbase's paths, bodies and error shapes over
+ * the same use cases and rows as Browserdeck's own API, for a project API key in `X-BB-API-Key`.
+ * Nothing is stored twice and no rule is copied: each route maps shapes and calls a use case.
+ */
+export function browserbaseCompatRoutes(
+  deps: BrowserbaseCompatDeps,
+  settings: BrowserbaseProjectSettings = { concurrency: null },
+): AnyRoute[] {
+  return [
+    ...browserbaseSessionRoutes({ ...deps.sessions, contexts: deps.contexts, live: deps.live ?? {} }),
+    ...browserbaseProjectRoutes({ ...deps.projects, stats: deps.sessions.stats }, settings),
+    ...browserbaseContextRoutes(deps.contexts),
+  ];
+}

@@ -1,0 +1,89 @@
+import { SESSION_STATUSES } from '@browserdeck/domain';
+import { z } from 'zod';
+import { jsonTextRule } from '../api/shared/commonSchemas.ts';
+import { providerRefField, regionField, timeoutSecField } from '../api/shared/runSettingsSchemas.ts';
+
+/** Why an option is refused: Browserdeck would otherwise drop it silently, which the contract forbids. */
+const CANNOT = 'Browserdeck cannot honour this option';
+
+/** An option refused whatever its value. */
+const refused = (why: string) => z.unknown().refine(() => false, { message: `${CANNOT}: ${why}` });
+
+/** A boolean option refused when `true` (Browserbase's default for some is true: absent is fine). */
+const refusedWhenTrue = (why: string) =>
+  z.boolean('must be a boolean').refine((value) => value === false, { message: `${CANNOT}: ${why}` });
+
+/** A boolean option refused when `false`. */
+const refusedWhenFalse = (why: string) =>
+  z.boolean('must be a boolean').refine((value) => value === true, { message: `${CANNOT}: ${why}` });
+
+const viewportSide = z
+  .int('must be an integer')
+  .min(100, 'must be 100 to 7680')
+  .max(7680, 'must be 100 to 7680');
+
+/** `browserSettings` of Browserbase's session create: what Browserdeck does, and what it refuses by name. */
+const BrowserSettings = z.strictObject({
+  context: z
+    .strictObject({ id: providerRefField, persist: z.boolean('must be a boolean').optional() })
+    .optional(),
+  extensionId: providerRefField.optional(),
+  viewport: z.strictObject({ width: viewportSide.optional(), height: viewportSide.optional() }).optional(),
+  blockAds: refusedWhenTrue('there is no ad blocker.').optional(),
+  solveCaptchas: refusedWhenTrue('there is no CAPTCHA solver; set it to false.').optional(),
+  recordSession: refusedWhenTrue('sessions are not recorded; set it to false.').optional(),
+  logSession: refusedWhenFalse('CDP events are always logged for the logs endpoint.').optional(),
+  advancedStealth: refusedWhenTrue('there is no stealth mode.').optional(),
+  verified: refusedWhenTrue('there is no verified browser mode.').optional(),
+  ignoreCertificateErrors: refusedWhenTrue('certificate errors are never ignored.').optional(),
+  os: refused('the browser runs on this server’s operating system.').optional(),
+  fingerprint: refused('there are no fingerprint settings.').optional(),
+  allowedDomains: refused('use the server’s egress settings (EGRESS_ALLOW, EGRESS_DENY).').optional(),
+  captchaImageSelector: refused('there is no CAPTCHA solver.').optional(),
+  captchaInputSelector: refused('there is no CAPTCHA solver.').optional(),
+});
+
+/** `POST /v1/sessions` (Browserbase's `SessionCreateParams`; the SDK's `api_timeout` arrives as `timeout`). */
+export const BrowserbaseCreateSessionBody = z
+  .strictObject({
+    projectId: z.string('must be a string').optional(),
+    extensionId: providerRefField.optional(),
+    keepAlive: z.boolean('must be a boolean').optional(),
+    region: regionField.optional(),
+    timeout: timeoutSecField.optional(),
+    userMetadata: z.record(z.string(), z.unknown(), 'must be a JSON object').check(jsonTextRule).optional(),
+    proxies: z
+      .union([z.boolean(), z.array(z.unknown())], 'must be a boolean or an array')
+      .refine((value) => value === false || (Array.isArray(value) && value.length === 0), {
+        message: `${CANNOT}: there are no proxies; browsers reach the internet through the server’s egress proxy.`,
+      })
+      .optional(),
+    proxySettings: refused('there are no proxies.').optional(),
+    browserSettings: BrowserSettings.optional(),
+  })
+  .optional()
+  .transform((body) => body ?? {});
+
+/** `GET /v1/sessions?status=&q=` */
+export const BrowserbaseListSessionsQuery = z.object({
+  status: z.enum(SESSION_STATUSES, `must be one of ${SESSION_STATUSES.join(', ')}`).optional(),
+  q: z.string('must be a string').optional(),
+});
+
+/** `POST /v1/sessions/{id}`: only a release request (Stagehand also sends the project id). */
+export const BrowserbaseUpdateSessionBody = z.strictObject({
+  status: z.literal('REQUEST_RELEASE', 'must be "REQUEST_RELEASE"'),
+  projectId: z.string('must be a string').optional(),
+});
+
+/** `POST /v1/contexts` */
+export const BrowserbaseCreateContextBody = z
+  .strictObject({
+    projectId: z.string('must be a string').optional(),
+    name: refused('contexts have no names; keep the returned id.').optional(),
+  })
+  .optional()
+  .transform((body) => body ?? {});
+
+/** An id in a Browserbase path: any string; one that names nothing is a 404, as Browserbase answers. */
+export const browserbaseIdParams = z.object({ id: z.string() });

@@ -1,0 +1,72 @@
+import type { Authenticate } from '@browserdeck/domain';
+import { Router, type RouterMiddleware } from '@koa/router';
+import { httpState } from '../../HttpState.ts';
+import { authenticateRequest } from './authenticateRequest.ts';
+import { mountPrefix } from './mountPrefix.ts';
+import { parseJsonBody } from './parseJsonBody.ts';
+import { parseRequest } from './parseRequest.ts';
+import type { AnyRoute, HttpMethod } from './RouteDefinition.ts';
+import { toKoaPath } from './toKoaPath.ts';
+
+/** What the route handlers need beyond the routes themselves. */
+export interface BuildRouterDeps {
+  authenticate: Pick<Authenticate, 'execute'>;
+}
+
+/**
+ * Registers every route of the table on one router; each layer is named after its operation id.
+ * The router only matches: `resolveRoute` chooses the layer and runs its handler.
+ */
+export function buildRouter(routes: readonly AnyRoute[], deps: BuildRouterDeps): Router {
+  const router = new Router();
+  const seen = new Set<string>();
+  for (const route of routes) {
+    if (seen.has(route.operationId)) throw new Error(`Duplicate operationId ${route.operationId}`);
+    seen.add(route.operationId);
+    REGISTER[route.method](router, route.operationId, toKoaPath(route.path), routeHandler(route, deps));
+  }
+  return router;
+}
+
+type Register = (router: Router, name: string, path: string, handler: RouterMiddleware) => void;
+
+/** The router's named-route method for each HTTP method. */
+const REGISTER: Record<HttpMethod, Register> = {
+  GET: (router, name, path, handler) => router.get(name, path, handler),
+  POST: (router, name, path, handler) => router.post(name, path, handler),
+  PUT: (router, name, path, handler) => router.put(name, path, handler),
+  PATCH: (router, name, path, handler) => router.patch(name, path, handler),
+  DELETE: (router, name, path, handler) => router.delete(name, path, handler),
+};
+
+/** Authenticate → read the body → validate with zod → call the use case → write the result. */
+function routeHandler(route: AnyRoute, deps: BuildRouterDeps): RouterMiddleware {
+  return async (ctx) => {
+    const state = httpState(ctx);
+    const caller = route.auth ? await authenticateRequest(ctx, deps.authenticate) : undefined;
+    const body = route.body ? await parseJsonBody(ctx) : undefined;
+    const headers = route.headers ? declaredHeaders(route.headers, ctx.headers) : undefined;
+    const input = parseRequest(route, { params: ctx.params, query: ctx.query, body, headers });
+    const result = await route.handle({
+      ...input,
+      caller,
+      clientAddress: ctx.ip,
+      requestId: state.requestId,
+      mountPrefix: mountPrefix(ctx),
+    });
+    if (state.timedOut) return;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = result.status;
+    for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+    if (result.body !== undefined) ctx.body = result.body;
+    if (result.contentType) ctx.type = result.contentType;
+  };
+}
+
+/** The request's values of the headers a route declares, keyed by their documented names. */
+function declaredHeaders(
+  schema: NonNullable<AnyRoute['headers']>,
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | string[] | undefined> {
+  return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, headers[name.toLowerCase()]]));
+}

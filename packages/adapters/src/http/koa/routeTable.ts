@@ -1,0 +1,49 @@
+import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
+import { agentRoutes } from './api/agents/agentRoutes.ts';
+import { apiKeyRoutes } from './api/api-keys/apiKeyRoutes.ts';
+import { authRoutes } from './api/auth/authRoutes.ts';
+import { liveViewRoutes } from './api/live-view/liveViewRoutes.ts';
+import { operationalRoutes } from './api/operational/operationalRoutes.ts';
+import { projectRoutes } from './api/projects/projectRoutes.ts';
+import { sessionRoutes } from './api/sessions/sessionRoutes.ts';
+import { browserbaseCompatRoutes } from './browserbase/browserbaseCompatRoutes.ts';
+import type { HttpAppDeps } from './HttpAppDeps.ts';
+import { buildOpenApiDocument } from './kernel/openapi/buildOpenApiDocument.ts';
+import type { OpenApiDocument } from './kernel/openapi/OpenApiDocument.ts';
+import { renderDocsHtml } from './kernel/openapi/renderDocsHtml.ts';
+import type { AnyRoute } from './kernel/routing/RouteDefinition.ts';
+
+/**
+ * The one route table: every feature module's routes. The router is built from it and so is the
+ * OpenAPI document, so a route cannot exist without being documented. A new feature adds its
+ * module to this list.
+ */
+export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }): AnyRoute[] {
+  const table: AnyRoute[] = [];
+  let document: OpenApiDocument | undefined;
+  const getDocument = () => {
+    document ??= buildOpenApiDocument(table);
+    return document;
+  };
+  const live = { publicUrl: deps.publicUrl, hub: deps.liveView };
+  table.push(
+    ...operationalRoutes({
+      checkReadiness: deps.database.checkReadiness,
+      metrics: deps.metrics,
+      metricsEndpoint: deps.settings?.metricsEndpoint,
+      document: getDocument,
+      docsHtml: (mountPrefix) => renderDocsHtml(getDocument(), mountPrefix),
+    }),
+    ...authRoutes(deps.useCases.auth),
+    ...projectRoutes(deps.useCases.projects),
+    ...sessionRoutes(deps.useCases.sessions, deps.providerName, live),
+    ...agentRoutes(deps.useCases.agents, deps.providerName),
+    ...apiKeyRoutes(deps.useCases.apiKeys),
+    ...browserbaseCompatRoutes({ ...deps.useCases, live }),
+    ...liveViewRoutes({
+      openLiveView: deps.useCases.sessions.openLiveView,
+      corsOrigins: deps.settings?.corsOrigins ?? [],
+    }),
+  );
+  return table;
+}

@@ -1,3 +1,0 @@
-import { describeSupabaseRevocationAcrossInstances } from '../../../../../test/describeSupabaseRevocationAcrossInstances.ts';
-
-describeSupabaseRevocationAcrossInstances('sqlite');

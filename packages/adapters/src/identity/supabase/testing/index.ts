@@ -1,1 +1,0 @@
-export { FakeGoTrue } from './FakeGoTrue.ts';

@@ -1,0 +1,2 @@
+export * from './browserbaseTestKit.ts';
+export * from './fakeBrowserbaseApi.ts';

@@ -1,0 +1,166 @@
+import type {
+  BrowserProvider,
+  Clock,
+  CreateBrowserRequest,
+  ProviderSessionSnapshot,
+  SessionLogEntry,
+  SessionStatus,
+} from '@browserdeck/domain';
+import { ProviderError } from '@browserdeck/domain';
+import { InMemoryBrowserContextStore } from './InMemoryBrowserContextStore.ts';
+
+/** One call the fake received, for assertions on what would have been sent to a provider. */
+export type FakeProviderCall =
+  | { op: 'create'; request: CreateBrowserRequest }
+  | { op: 'get' | 'logs'; providerSessionId: string }
+  | { op: 'release'; providerSessionId: string; providerProjectId?: string };
+
+/**
+ * An in-memory cloud-browser provider for tests: it keeps sessions, honours release, and can be told
+ * to fail the next call or to forget a session (as a provider 404 would). It has browser contexts
+ * (in memory) unless told `contexts: false`, and loads extensions unless told `loadsExtensions: false`; a context is in use while a running session saves to it.
+ */
+export class FakeBrowserProvider implements BrowserProvider {
+  readonly name: string;
+  readonly regions: readonly string[];
+  readonly defaultProviderProjectId = 'fake-project';
+  readonly instanceId?: string;
+  readonly contexts?: InMemoryBrowserContextStore;
+  readonly loadsExtensions: boolean;
+  readonly calls: FakeProviderCall[] = [];
+  private readonly sessions = new Map<
+    string,
+    { snapshot: ProviderSessionSnapshot; logs: SessionLogEntry[]; request: CreateBrowserRequest }
+  >();
+  private readonly failures: Array<{ op: FakeProviderCall['op'] | 'any'; error: ProviderError }> = [];
+  private counter = 0;
+  private readonly clock: Clock;
+
+  /**
+   * With `instanceId`, it stands for one instance of a provider whose browsers live in one process
+   * (as `local`): its snapshots carry the id, and two fakes with different ids know nothing of each
+   * other's sessions, like two server instances.
+   */
+  constructor(options: {
+    clock: Clock;
+    name?: string;
+    regions?: readonly string[];
+    instanceId?: string;
+    contexts?: boolean;
+    /** False: it cannot load extensions, as the local provider today (default true). */
+    loadsExtensions?: boolean;
+  }) {
+    this.clock = options.clock;
+    if (options.contexts !== false)
+      this.contexts = new InMemoryBrowserContextStore({
+        clock: options.clock,
+        inUse: (projectId, contextId) => this.contextInUse(projectId, contextId),
+      });
+    if (options.instanceId !== undefined) this.instanceId = options.instanceId;
+    this.name = options.name ?? 'fake';
+    this.loadsExtensions = options.loadsExtensions ?? true;
+    this.regions = options.regions ?? ['us-west-2', 'us-east-1', 'eu-central-1', 'ap-southeast-1'];
+  }
+
+  /** Makes the next call of `op` (or of any kind) fail with a provider error of `code`. */
+  failNext(
+    op: FakeProviderCall['op'] | 'any',
+    code: ProviderError['code'] = 'provider_unavailable',
+    retryAfterSec?: number,
+  ): void {
+    const error = new ProviderError(
+      code as 'provider_unavailable',
+      `fake provider: ${code}`,
+      retryAfterSec ? { retryAfterSec } : {},
+    );
+    this.failures.push({ op, error });
+  }
+
+  /** Sets what the provider reports for a session (e.g. it timed out on its side). */
+  setStatus(providerSessionId: string, status: SessionStatus): void {
+    const entry = this.sessions.get(providerSessionId);
+    if (!entry) return;
+    const ended = status === 'PENDING' || status === 'RUNNING' ? null : this.clock.now();
+    entry.snapshot = { ...entry.snapshot, status, endedAt: ended };
+  }
+
+  /** The provider forgets a session: later gets answer null (a 404). */
+  forget(providerSessionId: string): void {
+    this.sessions.delete(providerSessionId);
+  }
+
+  /** Adds a log entry to a session. */
+  addLog(providerSessionId: string, entry: SessionLogEntry): void {
+    this.sessions.get(providerSessionId)?.logs.push(entry);
+  }
+
+  /** Provider session ids of browsers still running at the fake. */
+  get running(): string[] {
+    return [...this.sessions.values()]
+      .filter((e) => e.snapshot.status === 'RUNNING' || e.snapshot.status === 'PENDING')
+      .map((e) => e.snapshot.providerSessionId);
+  }
+
+  async create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
+    this.calls.push({ op: 'create', request });
+    this.throwIfFailing('create');
+    const id =
+      this.instanceId === undefined ? `fake-${++this.counter}` : `fake-${this.instanceId}-${++this.counter}`;
+    const now = this.clock.now();
+    const snapshot: ProviderSessionSnapshot = {
+      providerSessionId: id,
+      providerProjectId: request.providerProjectId,
+      status: 'RUNNING',
+      connectUrl: `wss://fake.invalid/connect/${id}`,
+      seleniumRemoteUrl: `https://fake.invalid/webdriver/${id}`,
+      startedAt: now,
+      endedAt: null,
+      expiresAt: new Date(now.getTime() + request.timeoutSec * 1000),
+      ...(this.instanceId === undefined ? {} : { instanceId: this.instanceId }),
+    };
+    this.sessions.set(id, { snapshot, logs: [], request });
+    return snapshot;
+  }
+
+  async get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
+    this.calls.push({ op: 'get', providerSessionId });
+    this.throwIfFailing('get');
+    return this.sessions.get(providerSessionId)?.snapshot ?? null;
+  }
+
+  async release(
+    providerSessionId: string,
+    providerProjectId?: string,
+  ): Promise<ProviderSessionSnapshot | null> {
+    this.calls.push({ op: 'release', providerSessionId, providerProjectId });
+    this.throwIfFailing('release');
+    if (!this.sessions.has(providerSessionId)) return null;
+    const entry = this.sessions.get(providerSessionId)!;
+    if (entry.snapshot.status === 'RUNNING' || entry.snapshot.status === 'PENDING')
+      this.setStatus(providerSessionId, 'COMPLETED');
+    return entry.snapshot;
+  }
+
+  async logs(providerSessionId: string): Promise<SessionLogEntry[]> {
+    this.calls.push({ op: 'logs', providerSessionId });
+    this.throwIfFailing('logs');
+    return [...(this.sessions.get(providerSessionId)?.logs ?? [])];
+  }
+
+  private contextInUse(projectId: string, contextId: string): boolean {
+    return [...this.sessions.values()].some(
+      ({ snapshot, request }) =>
+        (snapshot.status === 'RUNNING' || snapshot.status === 'PENDING') &&
+        request.projectId === projectId &&
+        request.contextId === contextId &&
+        request.contextPersist,
+    );
+  }
+
+  private throwIfFailing(op: FakeProviderCall['op']): void {
+    const index = this.failures.findIndex((f) => f.op === op || f.op === 'any');
+    if (index === -1) return;
+    const [failure] = this.failures.splice(index, 1);
+    throw failure!.error;
+  }
+}

@@ -1,0 +1,55 @@
+import type { BrowserSession, SessionRequest } from '@browserdeck/domain';
+import { asUser, CreateSession, Project } from '@browserdeck/domain';
+import { FakeBrowserProvider } from './FakeBrowserProvider.ts';
+import { InMemoryAgentRepository } from './InMemoryAgentRepository.ts';
+import { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.ts';
+import { InMemoryProjectRepository } from './InMemoryProjectRepository.ts';
+import { InMemorySessionRepository } from './InMemorySessionRepository.ts';
+import { ManualClock } from './ManualClock.ts';
+import { SequentialIdGenerator } from './SequentialIdGenerator.ts';
+
+/**
+ * The in-memory world session use-case tests start from: a clock at 2026-03-01T12:00Z, every store,
+ * a fake provider, one active project owned by `ownerId` (`addProject` adds more), and `startSession`
+ * to create sessions through the real `CreateSession`. With `instanceId`, the fake provider stands
+ * for one instance of a provider whose browsers live in one process (see `givenTwoInstances`).
+ */
+export async function givenSessionWorld(options: { instanceId?: string } = {}) {
+  const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+  const ids = new SequentialIdGenerator();
+  const projects = new InMemoryProjectRepository();
+  const sessions = new InMemorySessionRepository();
+  const agents = new InMemoryAgentRepository();
+  const idempotency = new InMemoryIdempotencyStore();
+  const provider = new FakeBrowserProvider({ clock, ...options });
+  const ownerId = 'owner-1';
+  /** The owner as the caller of use cases. */
+  const owner = asUser(ownerId);
+  const project = Project.create({ id: ids.next(), ownerId, name: 'Main', slug: 'main', now: clock.now() });
+  await projects.add(project);
+  const createSession = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock });
+  const startSession = async (
+    request: SessionRequest = {},
+    projectId = project.id,
+  ): Promise<BrowserSession> => (await createSession.execute({ caller: owner, projectId, request })).session;
+  /** Another active project of the same owner. */
+  const addProject = async (name: string, slug: string): Promise<Project> => {
+    const added = Project.create({ id: ids.next(), ownerId, name, slug, now: clock.now() });
+    await projects.add(added);
+    return added;
+  };
+  return {
+    clock,
+    ids,
+    projects,
+    sessions,
+    agents,
+    idempotency,
+    provider,
+    ownerId,
+    owner,
+    project,
+    startSession,
+    addProject,
+  };
+}

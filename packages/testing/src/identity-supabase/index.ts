@@ -1,0 +1,2 @@
+export * from './FakeGoTrue.ts';
+export * from './supabaseTestKit.ts';

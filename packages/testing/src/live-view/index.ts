@@ -1,0 +1,3 @@
+export * from './fakeCdpBrowser.ts';
+export * from './LiveViewerClient.ts';
+export * from './liveViewTestKit.ts';

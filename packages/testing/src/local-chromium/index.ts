@@ -1,0 +1,3 @@
+export * from '../browsers/browserProcesses.ts';
+export * from '../browsers/describeBrowserIsolationContract.ts';
+export * from './localChromiumTestKit.ts';
