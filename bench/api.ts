@@ -20,7 +20,15 @@ export async function startApiServer(
   const child = await startChild({
     script: MAIN,
     nodeArgs,
-    env: { LOG_LEVEL: 'silent', DATA_DIR: dataDir, ACCESS_TOKEN_TTL_SEC: '3600', ...env },
+    // The create load makes tens of thousands of projects for one user: far past the default
+    // per-user limit, which would turn the measured creates into 403s.
+    env: {
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      ACCESS_TOKEN_TTL_SEC: '3600',
+      MAX_PROJECTS_PER_USER: '100000',
+      ...env,
+    },
     port: await freePort(),
     readyPath: '/readyz',
   });

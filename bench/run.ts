@@ -12,7 +12,7 @@
  * server runs in its own process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS
  * (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
  * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity),
- * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections), and the scenarios' own:
+ * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections | none), and the scenarios' own:
  * BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES (200),
  * SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
  * (sqlite | postgres), SOAK_SERVER_NODE_ARGS (--trace-gc), BENCH_APIKEY_REQUESTS (500),
@@ -30,7 +30,8 @@
  * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`,
  * `bbsdk`, `liveview`, `console` and `capacity`) of the scenarios this run measured, and leaves every other line as it was. The
  * default is `all` for a run of every scenario and `sections` for a partial run, so measuring one
- * scenario never blanks the others' figures.
+ * scenario never blanks the others' figures. `none` only prints the report (the smoke run in
+ * `npm test`, test/benchSmoke.int.test.ts, must not touch docs/benchmarks.md).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,7 +84,8 @@ const ALL_SCENARIOS = [
 ];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(','));
 const WRITE = process.env.BENCH_WRITE ?? (ALL_SCENARIOS.every((s) => SCENARIOS.has(s)) ? 'all' : 'sections');
-if (WRITE !== 'all' && WRITE !== 'sections') throw new Error(`BENCH_WRITE must be all or sections: ${WRITE}`);
+if (WRITE !== 'all' && WRITE !== 'sections' && WRITE !== 'none')
+  throw new Error(`BENCH_WRITE must be all, sections or none: ${WRITE}`);
 const SCALE_SESSIONS = num('BENCH_SCALE_SESSIONS', 1_000_000);
 const SCALE_PROJECTS = num('BENCH_SCALE_PROJECTS', 1_000);
 const SCALE_SAMPLES = num('BENCH_SCALE_SAMPLES', 200);
@@ -673,7 +675,9 @@ console.log(`\n${report}`);
 const MARKER = '<!-- analysis: hand-written, kept by bench/run.ts -->';
 const target = process.env.BENCH_OUT ?? resolve(import.meta.dirname, '../docs/benchmarks.md');
 const previous = existsSync(target) ? readFileSync(target, 'utf8') : '';
-if (WRITE === 'sections') {
+if (WRITE === 'none') {
+  console.log(`not written (BENCH_WRITE=none): ${target}`);
+} else if (WRITE === 'sections') {
   // A scenario that failed keeps its previous figures: only what this run measured is replaced.
   const measured = Object.keys(sections).filter(
     (name) =>

@@ -208,7 +208,7 @@ async function runDialect(
         };
         const ormDialect = pg ? 'postgresql' : 'sqlite';
         const explain = () =>
-          explainScale(orm, ormDialect, scaleStatements(ormDialect, projectId, STATUS, new Date()));
+          explainScale(orm, ormDialect, scaleStatements(orm, ormDialect, projectId, STATUS, new Date()));
 
         const measured = await measure('with the indexes');
         const plans = await explain();

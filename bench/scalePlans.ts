@@ -26,16 +26,22 @@ export interface QueryPlan {
  * the series it adds with `interval=hour` (the last 24 h) and `interval=day` (the last 30 days).
  */
 export function scaleStatements(
+  orm: BrowserdeckOrm,
   dialect: DatabaseDialect,
   projectId: string,
   status: string,
   now: Date,
 ): Array<{ name: string; sql: string; params: unknown[] }> {
-  const { page, total } = sessionListStatements(dialect, projectId, {
+  // Kysely compiles PostgreSQL placeholders as `$n`; `explainScale` runs `?` statements.
+  const list = sessionListStatements(orm, projectId, {
     status: status as SessionStatus,
     limit: 20,
     offset: 0,
   });
+  const [page, total] = [list.page, list.total].map((q) => ({
+    sql: q.sql.replace(/\$\d+/g, '?'),
+    params: [...q.parameters],
+  })) as [{ sql: string; params: unknown[] }, { sql: string; params: unknown[] }];
   const stats = sessionStatsStatement(dialect, projectId, now);
   const series = (interval: StatsInterval) => {
     const from = new Date(now.getTime() - STATS_DEFAULT_SPAN_MS[interval]);

@@ -1,5 +1,5 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, relative, resolve } from 'node:path';
@@ -8,16 +8,18 @@ import { createMikroOrm } from '../packages/adapters/src/persistence/mikro-orm/c
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 
 /**
- * The published packages as a consumer gets them: both are packed (`npm pack`, which builds first),
- * checked by publint and arethetypeswrong, installed into a scratch app in a fresh folder outside
- * the workspace with the peers a Browserbase + Supabase + PostgreSQL host declares, typechecked there,
- * and run: the host in `test/packedHost/host.ts` serves the API, which this test drives over HTTP.
+ * The published packages as a consumer gets them (the README's install from tarballs): domain,
+ * adapters and the test kit are packed (`npm pack`, which builds first), checked by publint and
+ * arethetypeswrong, installed into a scratch app in a fresh folder outside the workspace with the
+ * peers a Browserbase + Supabase + PostgreSQL host declares, typechecked there, and run: the host in
+ * `test/packedHost/host.ts` serves the API, which this test drives over HTTP, and vitest runs
+ * `test/packedHost/kit.test.ts` (a contract suite and the HTTP test app) on the packed kit.
  * Installs come from the npm cache first (`--prefer-offline`); the npm registry is the only network.
  */
 
 const repo = resolve(import.meta.dirname, '..');
 const bin = join(repo, 'node_modules', '.bin');
-const PACKAGES = ['domain', 'adapters'] as const;
+const PACKAGES = ['domain', 'adapters', 'testing'] as const;
 type PackageName = (typeof PACKAGES)[number];
 
 interface PackedFile {
@@ -30,13 +32,17 @@ interface Packed {
 }
 interface Manifest {
   exports: Record<string, string | Record<string, string>>;
+  dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   engines?: { node?: string };
 }
 
-/** The one file under a `fixtures/` folder that ships: the Browserbase fake in `/testing/browserbase` builds its sessions from it. */
-const SHIPPED_FIXTURE = 'browsers/browserbase/fixtures/session-created.json';
+/** The test kit ships its kits and the recorded Browserbase fixtures (`./browserbase/fixtures/*`); the others ship no test support at all. */
+function isTestOnly(name: PackageName, path: string): boolean {
+  if (/\.test\.|\/fuzz\//.test(path)) return true;
+  return name !== 'testing' && /\/fixtures\/|\/testing\/|TestKit\.ts$/.test(path);
+}
 
 /** Environment for npm and the tools: Node 24 and the repo's binaries first; nothing inherited from an outer npm run. */
 function toolEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -56,7 +62,7 @@ function run(
   command: string,
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
-): Promise<{ code: number; stdout: string; stderr: string }> {
+): Promise<{ code: number; signal: string | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     execFile(
       command,
@@ -69,7 +75,8 @@ function run(
       },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        done({ code, stdout, stderr: error && code === 1 && !stderr ? String(error) : stderr });
+        const signal = error?.signal ?? null;
+        done({ code, signal, stdout, stderr: error && code === 1 && !stderr ? String(error) : stderr });
       },
     );
   });
@@ -84,6 +91,16 @@ async function runOk(...call: Parameters<typeof run>): Promise<string> {
     );
   }
   return result.stdout;
+}
+
+/** This machine's system Node when it is below the packages' `engines` (Debian's is 20), else undefined. */
+function olderSystemNode(range: string): { node: string; version: string } | undefined {
+  const node = '/usr/bin/node';
+  if (!existsSync(node)) return undefined;
+  const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
+  const [wantMajor = 0, wantMinor = 0, wantPatch = 0] = range.replace(/^>=/, '').split('.').map(Number);
+  return (major - wantMajor || minor - wantMinor || patch - wantPatch) < 0 ? { node, version } : undefined;
 }
 
 describe('the packed packages, installed and run as a consumer would', () => {
@@ -115,13 +132,16 @@ describe('the packed packages, installed and run as a consumer would', () => {
       manifests.set(name, JSON.parse(await readFile(join(repo, 'packages', name, 'package.json'), 'utf8')));
     }
 
-    // What a Browserbase + Supabase + PostgreSQL host installs: the two packages, the required peers,
-    // the optional peers it uses (PostgreSQL driver, Browserbase SDK, nock for the /testing fakes),
-    // and @types/node for its own typecheck. No SQLite driver, no Chromium package.
-    const peers = manifests.get('adapters')?.peerDependencies ?? {};
+    // What a Browserbase + Supabase + PostgreSQL host installs: the three packages, the required
+    // peers, the optional peers it uses (PostgreSQL driver, Browserbase SDK, nock for the kit's
+    // vendor fakes, vitest for its suites), and @types/node for its own typecheck. No SQLite driver,
+    // no Chromium package, no playwright-core.
     const peer = (name: string) => {
-      const range = peers[name];
-      if (!range) throw new Error(`@browserdeck/adapters declares no peer ${name}`);
+      const range =
+        manifests.get('adapters')?.peerDependencies?.[name] ??
+        manifests.get('testing')?.peerDependencies?.[name];
+      if (!range)
+        throw new Error(`neither @browserdeck/adapters nor @browserdeck/testing declares a peer ${name}`);
       return range;
     };
     app = join(scratch, 'app');
@@ -139,6 +159,7 @@ describe('the packed packages, installed and run as a consumer would', () => {
           dependencies: {
             '@browserdeck/domain': `file:${join(packs, packed.get('domain')?.filename ?? '')}`,
             '@browserdeck/adapters': `file:${join(packs, packed.get('adapters')?.filename ?? '')}`,
+            '@browserdeck/testing': `file:${join(packs, packed.get('testing')?.filename ?? '')}`,
             ...Object.fromEntries(
               [
                 'koa',
@@ -149,6 +170,7 @@ describe('the packed packages, installed and run as a consumer would', () => {
                 '@mikro-orm/postgresql',
                 '@browserbasehq/sdk',
                 'nock',
+                'vitest',
               ].map((name) => [name, peer(name)]),
             ),
           },
@@ -174,10 +196,12 @@ describe('the packed packages, installed and run as a consumer would', () => {
           erasableSyntaxOnly: true,
           types: ['node'],
         },
-        files: ['host.ts'],
+        files: ['host.ts', 'kit.test.ts'],
       }),
     );
-    await writeFile(join(app, 'host.ts'), await readFile(join(repo, 'test/packedHost/host.ts')));
+    for (const file of ['host.ts', 'kit.test.ts']) {
+      await writeFile(join(app, file), await readFile(join(repo, 'test/packedHost', file)));
+    }
     await runOk('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-update-notifier'], {
       cwd: app,
       timeoutMs: 180_000,
@@ -203,13 +227,7 @@ describe('the packed packages, installed and run as a consumer would', () => {
           !path.startsWith('src/'),
       );
       expect(unexpected).toEqual([]);
-      const testOnly = [...paths].filter(
-        (path) =>
-          /\.test\.|\/fuzz\//.test(path) ||
-          (/\/fixtures\//.test(path) && !path.endsWith(SHIPPED_FIXTURE)) ||
-          (/TestKit\.ts$/.test(path) && !/localChromiumTestKit|supabaseTestKit/.test(path)),
-      );
-      expect(testOnly).toEqual([]);
+      expect([...paths].filter((path) => isTestOnly(name, path))).toEqual([]);
       // Every source that ships is built, and every built module has its source (for the maps).
       const sources = [...paths].filter((p) => p.startsWith('src/') && p.endsWith('.ts'));
       const built = [...paths].filter((p) => p.startsWith('dist/') && p.endsWith('.js'));
@@ -229,6 +247,13 @@ describe('the packed packages, installed and run as a consumer would', () => {
       const missing: string[] = [];
       for (const [subpath, target] of Object.entries(manifest?.exports ?? {})) {
         if (subpath === './package.json') continue;
+        if (typeof target === 'string' && subpath.endsWith('/*')) {
+          // A pattern of data files (the kit's JSON fixtures): it matches some, all in the tarball.
+          const [prefix = '', suffix = ''] = target.replace(/^\.\//, '').split('*');
+          const matched = [...paths].filter((path) => path.startsWith(prefix) && path.endsWith(suffix));
+          expect(matched.length, `${subpath} → ${target}`).toBeGreaterThan(0);
+          continue;
+        }
         expect(typeof target === 'object' && Object.keys(target)).toEqual(['source', 'types', 'default']);
         for (const file of Object.values(target as Record<string, string>)) {
           if (!paths.has(file.replace(/^\.\//, ''))) missing.push(`${subpath} → ${file}`);
@@ -263,13 +288,7 @@ describe('the packed packages, installed and run as a consumer would', () => {
 
   it('installs without the optional peers the host does not use', () => {
     const modules = join(app, 'node_modules');
-    const absent = [
-      '@mikro-orm/sqlite',
-      'better-sqlite3',
-      '@sparticuz/chromium',
-      'playwright-core',
-      'vitest',
-    ];
+    const absent = ['@mikro-orm/sqlite', 'better-sqlite3', '@sparticuz/chromium', 'playwright-core'];
     expect(absent.filter((name) => existsSync(join(modules, name)))).toEqual([]);
     expect(existsSync(join(modules, '@mikro-orm/postgresql'))).toBe(true);
   });
@@ -279,6 +298,47 @@ describe('the packed packages, installed and run as a consumer would', () => {
     expect(result.stdout + result.stderr).toBe('');
     expect(result.code).toBe(0);
   });
+
+  it('runs a contract suite and the HTTP test app from the packed kit (vitest in the host app)', async () => {
+    const reportFile = join(scratch, 'kit-report.json');
+    const result = await run(
+      join(app, 'node_modules', '.bin', 'vitest'),
+      ['run', '--reporter=json', `--outputFile=${reportFile}`],
+      { cwd: app, timeoutMs: 180_000 },
+    );
+    expect(existsSync(reportFile), `${result.stdout}\n${result.stderr}`).toBe(true);
+    const report = JSON.parse(await readFile(reportFile, 'utf8')) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      testResults: Array<{ assertionResults: Array<{ fullName: string; status: string }> }>;
+    };
+    const names = report.testResults.flatMap((file) => file.assertionResults.map((test) => test.fullName));
+    expect(report.numFailedTests, result.stdout + result.stderr).toBe(0);
+    expect(names).toContain('serves the real HTTP API over in-memory ports');
+    expect(names.filter((name) => name.startsWith('ProjectRepository contract:')).length).toBeGreaterThan(3);
+    expect(report.numPassedTests).toBe(names.length);
+    expect(result.code).toBe(0);
+  });
+
+  const engines = JSON.parse(readFileSync(join(repo, 'packages/adapters/package.json'), 'utf8')).engines.node;
+  const older = olderSystemNode(engines);
+  it.skipIf(!older)(
+    'on a Node below engines, importing @browserdeck/adapters fails with one message instead of a crash',
+    async () => {
+      const { node, version } = older!;
+      // What segfaulted before the guard: the import, then the default SQLite database.
+      const script =
+        "const { createBrowserdeck } = await import('@browserdeck/adapters'); await createBrowserdeck({ dataDir: 'data-old-node' });";
+      const result = await run(node, ['--input-type=module', '-e', script], { cwd: app, timeoutMs: 30_000 });
+      expect(result.signal).toBeNull();
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `UnsupportedNodeVersion: @browserdeck/adapters needs Node ${engines}; this is Node ${version} (${node}). ` +
+          'Install Node 24 (`nvm install 24 && nvm use 24`',
+      );
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
 
   it('serves the API from the host app: health, sign-up and sign-in, a project, a Browserbase session stored in PostgreSQL', async () => {
     const loads = join(scratch, 'loads.txt');

@@ -1,1 +1,2 @@
+export * from './builders/index.ts';
 export * from './domain/index.ts';

@@ -1,22 +1,16 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { BrowserProvider } from '@browserdeck/domain';
+import type { UpgradeEndpoint } from '../shared/UpgradeEndpoint.ts';
 import type { CdpClientConnection } from './cdp/CdpClient.ts';
 import type { CdpBrowserMessage, CdpCommand } from './cdp/cdpMessages.ts';
 
-/** Why a WebSocket upgrade is refused: the host answers it as an API error (`refuseUpgrade`). */
-export interface UpgradeRefusal {
-  code: 'not_found' | 'unauthorized' | 'session_ended' | 'rate_limited';
-  detail: string;
-}
+export type { UpgradeRefusal } from '../shared/UpgradeEndpoint.ts';
 
-/** A provider that serves sessions' `connectUrl` WebSockets on the API's own HTTP server. */
+/**
+ * A provider that serves sessions' `connectUrl` WebSockets on the API's own HTTP server: it declares
+ * the endpoints, the HTTP adapter puts them in its route table and matches upgrade requests to them.
+ */
 export interface UpgradeCapability {
-  /**
-   * True when the upgrade was taken (the socket is now the provider's); a refusal for the host to
-   * answer; false when the request is not for one of the provider's endpoints at all.
-   */
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean | UpgradeRefusal;
+  readonly endpoints: readonly UpgradeEndpoint[];
 }
 
 /** A provider that holds resources (browsers, pools): started before use, closed at shutdown. */

@@ -4,8 +4,8 @@ import type { BrowserdeckUseCases, IdentityProvider } from '@browserdeck/domain'
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
-import type { HttpAppDeps } from '../http/koa/HttpAppDeps.ts';
 import type { HttpServerTimeouts } from '../http/koa/httpServerOptions.ts';
+import type { AnyRoute } from '../http/koa/kernel/routing/RouteDefinition.ts';
 import type { MetricsRegistry } from '../observability/MetricsRegistry.ts';
 import type { BrowserdeckStorage } from './BrowserdeckStorage.ts';
 
@@ -25,8 +25,11 @@ export interface BrowserdeckHttp {
   createMetricsApp(): Koa;
   /** `node:http` server timeouts that fit the request cut-off: `createServer(serverOptions, …)`. */
   readonly serverOptions: HttpServerTimeouts;
-  /** What the app was built from (use cases, database hooks, settings). */
-  readonly deps: HttpAppDeps;
+  /**
+   * The API's route table (method, path, auth, request and response schemas), the one the app
+   * serves and documents at `/openapi.json`: to list or check the routes.
+   */
+  readonly routes: readonly AnyRoute[];
 }
 
 /** A composed Browserdeck: what `createBrowserdeck` returns. */

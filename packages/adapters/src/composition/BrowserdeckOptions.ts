@@ -6,6 +6,7 @@ import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities
 import type { HttpSettings } from '../http/koa/HttpAppDeps.ts';
 import type { MetricsRegistry } from '../observability/MetricsRegistry.ts';
 import type { BrowserdeckOrm } from '../persistence/mikro-orm/BrowserdeckOrm.ts';
+import type { BrowserdeckOverrides } from './BrowserdeckOverrides.ts';
 import type { BrowserdeckStorage } from './BrowserdeckStorage.ts';
 
 /**
@@ -83,4 +84,10 @@ export interface BrowserdeckOptions {
   http?: HttpSettings | undefined;
   /** Seconds between passes that refresh active sessions from the provider (`start()`). Default 15. */
   reconcileIntervalSec?: number | undefined;
+  /**
+   * Parts to use instead of what the composition builds: use cases by feature, the HTTP app's
+   * database hooks and settings, the live-view hub. For tests (a use case that throws, to check a
+   * fault) and for hosts that wrap a use case. Default: none.
+   */
+  overrides?: BrowserdeckOverrides | undefined;
 }

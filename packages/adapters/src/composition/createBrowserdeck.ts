@@ -1,14 +1,7 @@
 import { resolve } from 'node:path';
 import { createUseCases, SystemClock } from '@browserdeck/domain';
-import compose from 'koa-compose';
 import { pino } from 'pino';
 import { ScreencastHub } from '../browsers/live-view/ScreencastHub.ts';
-import type { UpgradeCapability } from '../browsers/ProviderCapabilities.ts';
-import { liveViewUpgradeHandler } from '../http/koa/api/live-view/liveViewUpgradeHandler.ts';
-import { createHttpApp, createMetricsApp } from '../http/koa/createHttpApp.ts';
-import type { HttpAppDeps } from '../http/koa/HttpAppDeps.ts';
-import { httpServerOptions } from '../http/koa/httpServerOptions.ts';
-import { refuseUpgrade } from '../http/koa/kernel/errors/refuseUpgrade.ts';
 import { InstrumentedBrowserProvider } from '../observability/InstrumentedBrowserProvider.ts';
 import { MetricsRegistry } from '../observability/MetricsRegistry.ts';
 import { loadOrCreateSecretKey } from '../persistence/secrets/loadOrCreateSecretKey.ts';
@@ -16,20 +9,23 @@ import { SecretBox } from '../persistence/secrets/SecretBox.ts';
 import { NodeApiKeySecrets } from '../shared/NodeApiKeySecrets.ts';
 import { securePrivateDir } from '../shared/securePrivateDir.ts';
 import { UuidV7Generator } from '../shared/UuidV7Generator.ts';
-import type { Browserdeck, BrowserdeckHttp } from './Browserdeck.ts';
+import type { Browserdeck } from './Browserdeck.ts';
 import type { BrowserdeckOptions } from './BrowserdeckOptions.ts';
+import { composeHttp } from './composeHttp.ts';
 import { logPrivateDataDir } from './logPrivateDataDir.ts';
 import { openBrowsers } from './openBrowsers.ts';
 import { openIdentity } from './openIdentity.ts';
 import { openStorage } from './openStorage.ts';
 import { SessionReconciler } from './SessionReconciler.ts';
+import { withUseCaseOverrides } from './withUseCaseOverrides.ts';
 
 /**
  * Composes Browserdeck from the adapters a host chose, once, for every host: the standalone server,
  * an app that embeds it, and the HTTP tests. Defaults fit an embedding app: SQLite in the data
  * folder, local identity, local Chromium. Adapter modules a host does not choose are never loaded.
  * Returns the use cases by feature, the HTTP app with its upgrade handler, and `start`/`close` for
- * the background work and the resources it opened (docs/adr/0009-one-composition.md).
+ * the background work and the resources it opened (docs/adr/0009-one-composition.md). `overrides`
+ * replace parts (use cases, the HTTP app's database hooks and settings) where they are built.
  */
 export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promise<Browserdeck> {
   const dataDir = resolve(options.dataDir ?? './data');
@@ -37,6 +33,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
   const clock = options.clock ?? new SystemClock();
   const ids = options.ids ?? new UuidV7Generator();
   const metrics = options.metrics ?? new MetricsRegistry();
+  const overrides = options.overrides ?? {};
   const browsersOption = options.browsers ?? { local: {} };
   // Once, before anything is written there; created now only for local browsers' profiles (keys and
   // the SQLite file create it 0700 themselves when they are the first to write).
@@ -77,11 +74,13 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
         await closing;
       });
     }
-    // Closed before the provider (closers run in reverse): viewers are told the end first.
+    // Closed before the provider (closers run in reverse): viewers are told the end first. A hub
+    // given in the overrides is its giver's to close.
     const cdp = provider.capabilities?.cdp;
-    const liveView = cdp ? new ScreencastHub({ cdp, logger }) : undefined;
-    if (liveView) closers.push(() => liveView.close());
-    const useCases = createUseCases({
+    const ownHub = overrides.liveView === undefined && cdp ? new ScreencastHub({ cdp, logger }) : undefined;
+    if (ownHub) closers.push(() => ownHub.close());
+    const liveView = overrides.liveView === undefined ? ownHub : (overrides.liveView ?? undefined);
+    const domainUseCases = createUseCases({
       ...storage,
       identity,
       provider: new InstrumentedBrowserProvider({ provider, metrics }),
@@ -94,6 +93,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       rateLimits: options.rateLimits,
       maxProjectsPerUser: options.maxProjectsPerUser,
     });
+    const useCases = withUseCaseOverrides(domainUseCases, overrides.useCases);
     const { countActiveSessions } = storage;
     if (countActiveSessions) {
       metrics.gauge('browserdeck_active_sessions', 'Sessions PENDING or RUNNING, in every project.', () =>
@@ -111,8 +111,11 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
         publicUrl,
         liveView,
       },
-      provider.capabilities?.upgrades,
-      new URL(publicUrl).pathname.replace(/\/+$/, ''),
+      {
+        upgrades: provider.capabilities?.upgrades,
+        mountPrefix: new URL(publicUrl).pathname.replace(/\/+$/, ''),
+        overrides,
+      },
     );
     const reconciler = new SessionReconciler({
       reconcile: useCases.sessions.reconcile,
@@ -148,32 +151,4 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
     );
     throw error;
   }
-}
-
-/** The HTTP side: the app, the same as a middleware, the upgrade handler and server options. */
-function composeHttp(
-  deps: HttpAppDeps & { metrics: MetricsRegistry },
-  upgrades: UpgradeCapability | undefined,
-  mountPrefix: string,
-): BrowserdeckHttp {
-  const app = createHttpApp(deps);
-  const liveView = liveViewUpgradeHandler(deps, mountPrefix);
-  return {
-    app,
-    middleware: compose(app.middleware),
-    handleUpgrade(req, socket, head) {
-      if (liveView(req, socket, head)) return;
-      const outcome = upgrades?.handleUpgrade(req, socket, head) ?? false;
-      if (outcome === true) return;
-      const path = (req.url ?? '/').split('?')[0];
-      const { code, detail } = outcome || {
-        code: 'not_found' as const,
-        detail: `There is no WebSocket endpoint at ${path}.`,
-      };
-      refuseUpgrade(req, socket, code, detail, mountPrefix);
-    },
-    createMetricsApp: () => createMetricsApp(deps),
-    serverOptions: httpServerOptions(deps.settings?.requestTimeoutMs),
-    deps,
-  };
 }

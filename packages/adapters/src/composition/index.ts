@@ -8,6 +8,7 @@ export type {
   LocalIdentityOptions,
   SupabaseIdentityOptions,
 } from './BrowserdeckOptions.ts';
+export type { BrowserdeckOverrides, UseCaseOverrides } from './BrowserdeckOverrides.ts';
 export type { BrowserdeckStorage } from './BrowserdeckStorage.ts';
 export { createBrowserdeck } from './createBrowserdeck.ts';
 export { LOCAL_BROWSER_DEFAULTS } from './openBrowsers.ts';

@@ -50,20 +50,23 @@ function setUp(handler: Handler, options: { stored?: string; prefix?: string } =
   const signedOut: string[] = [];
   let now = 1_000_000;
   const tokens = new TokenStore(store);
+  // openapi-fetch hands fetch a Request (absolute, from the base URL): the call keeps its path.
   const fetchFake = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const headers = new Headers(init?.headers);
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const text = await request.text();
     const call: Call = {
-      method: init?.method ?? 'GET',
-      url: String(input),
-      authorization: headers.get('Authorization'),
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      method: request.method,
+      url: `${url.pathname}${url.search}`,
+      authorization: request.headers.get('Authorization'),
+      body: text ? JSON.parse(text) : undefined,
     };
     calls.push(call);
     return handler(call);
   }) as typeof fetch;
   const client = new ApiClient({
     fetch: fetchFake,
-    apiPrefix: options.prefix ?? '',
+    baseUrl: `http://127.0.0.1${options.prefix ?? ''}`,
     tokens,
     now: () => now,
     onSignedOut: (reason) => signedOut.push(reason),
@@ -83,18 +86,29 @@ function setUp(handler: Handler, options: { stored?: string; prefix?: string } =
 describe('ApiClient', () => {
   it('signs in, then sends the access token, JSON bodies and queries under the API prefix', async () => {
     const t = setUp(
-      (call) => (call.url.endsWith('/signin') ? json(200, grant(1)) : json(201, { id: 'p1', name: 'P' })),
+      (call) =>
+        call.url.endsWith('/signin')
+          ? json(200, grant(1))
+          : call.method === 'POST'
+            ? json(201, { id: 'p1', name: 'P' })
+            : json(200, { sessions: [] }),
       { prefix: '/browserdeck' },
     );
     const user = await t.client.signIn('a@example.com', 'secret pass');
     expect(user).toEqual({ id: 'u1', email: 'a@example.com' });
     expect(t.storage.get(REFRESH_TOKEN_KEY)).toBe('refresh-1');
     expect(t.tokens.accessToken).toBe('access-1');
-    const created = await t.client.request('POST', '/v1/projects', {
-      json: { name: 'P' },
-      query: { a: 1, b: undefined },
-    });
+    const created = await t.client.send((api) => api.POST('/v1/projects', { body: { name: 'P' } }));
     expect(created).toEqual({ id: 'p1', name: 'P' });
+    const page = await t.client.send((api) =>
+      api.GET('/v1/{provider}/projects/{project_id}/sessions', {
+        params: {
+          path: { provider: 'cloudbrowser', project_id: 'p/1' },
+          query: { status: undefined, limit: 20, offset: 0 },
+        },
+      }),
+    );
+    expect(page).toEqual({ sessions: [] });
     expect(t.calls[0]).toMatchObject({
       method: 'POST',
       url: '/browserdeck/v1/auth/signin',
@@ -102,9 +116,15 @@ describe('ApiClient', () => {
     });
     expect(t.calls[1]).toEqual({
       method: 'POST',
-      url: '/browserdeck/v1/projects?a=1',
+      url: '/browserdeck/v1/projects',
       authorization: 'Bearer access-1',
       body: { name: 'P' },
+    });
+    expect(t.calls[2]).toEqual({
+      method: 'GET',
+      url: '/browserdeck/v1/cloudbrowser/projects/p%2F1/sessions?limit=20&offset=0',
+      authorization: 'Bearer access-1',
+      body: undefined,
     });
   });
 
@@ -120,7 +140,11 @@ describe('ApiClient', () => {
         errors: [{ path: 'envVars.1BAD', message: 'Invalid key' }],
       }),
     );
-    const error = await t.client.request('POST', '/v1/x', { auth: false }).catch((e: unknown) => e);
+    const error = await t.client
+      .send((api) => api.POST('/v1/auth/signup', { body: { email: 'a@example.com', password: 'x' } }), {
+        auth: false,
+      })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     const problem = error as ApiError;
     expect(problem).toMatchObject({
@@ -139,7 +163,7 @@ describe('ApiClient', () => {
       throw new TypeError('fetch failed');
     });
     const error = (await t.client
-      .request('GET', '/v1/projects', { auth: false })
+      .send((api) => api.GET('/v1/projects'), { auth: false })
       .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(0);
@@ -154,7 +178,7 @@ describe('ApiClient', () => {
       return call.authorization === 'Bearer access-2' ? json(200, []) : unauthorized();
     });
     await t.client.signIn('a@example.com', 'secret pass');
-    expect(await t.client.request('GET', '/v1/projects')).toEqual([]);
+    expect(await t.client.send((api) => api.GET('/v1/projects'))).toEqual([]);
     expect(t.calls.map((c) => `${c.method} ${c.url} ${c.authorization}`)).toEqual([
       'POST /v1/auth/signin null',
       'GET /v1/projects Bearer access-1',
@@ -174,10 +198,10 @@ describe('ApiClient', () => {
     });
     await t.client.signIn('a@example.com', 'secret pass');
     t.advance(900_000 - REFRESH_MARGIN_MS - 1);
-    await t.client.request('GET', '/v1/projects');
+    await t.client.send((api) => api.GET('/v1/projects'));
     expect(t.calls.at(-1)?.authorization).toBe('Bearer access-1');
     t.advance(2);
-    await t.client.request('GET', '/v1/projects');
+    await t.client.send((api) => api.GET('/v1/projects'));
     expect(t.calls.slice(-2).map((c) => `${c.url} ${c.authorization}`)).toEqual([
       '/v1/auth/refresh null',
       '/v1/projects Bearer access-2',
@@ -200,9 +224,11 @@ describe('ApiClient', () => {
       { stored: 'refresh-1' },
     );
     const answers = Promise.all([
-      t.client.request('GET', '/v1/a'),
-      t.client.request('GET', '/v1/b'),
-      t.client.request('GET', '/v1/c'),
+      t.client.send((api) => api.GET('/v1/projects')),
+      t.client.send((api) => api.GET('/v1/auth/me')),
+      t.client.send((api) =>
+        api.GET('/v1/projects/{project_id}', { params: { path: { project_id: 'p1' } } }),
+      ),
     ]);
     release();
     expect(await answers).toEqual([
@@ -226,7 +252,9 @@ describe('ApiClient', () => {
           : unauthorized(),
       { stored: 'refresh-1' },
     );
-    const error = (await refused.client.request('GET', '/v1/projects').catch((e: unknown) => e)) as ApiError;
+    const error = (await refused.client
+      .send((api) => api.GET('/v1/projects'))
+      .catch((e: unknown) => e)) as ApiError;
     expect(error.code).toBe('invalid_refresh_token');
     expect(refused.signedOut).toEqual(['expired']);
     expect(refused.storage.has(REFRESH_TOKEN_KEY)).toBe(false);
@@ -238,7 +266,7 @@ describe('ApiClient', () => {
       },
     );
     const again = (await stillRefused.client
-      .request('GET', '/v1/projects')
+      .send((api) => api.GET('/v1/projects'))
       .catch((e: unknown) => e)) as ApiError;
     expect(again.status).toBe(401);
     expect(stillRefused.calls.filter((c) => c.url === '/v1/projects')).toHaveLength(2);

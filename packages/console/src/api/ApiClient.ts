@@ -1,24 +1,36 @@
+import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
 import { ApiError } from './ApiError.ts';
+import type { paths } from './openapi.ts';
 import type { TokenStore } from './TokenStore.ts';
 import type { TokenGrant, User } from './types.ts';
 
 /** Refresh this long before the access token expires, so no request goes out with a dying token. */
 export const REFRESH_MARGIN_MS = 60_000;
 
-/** What a request may carry besides its method and path. */
-export interface RequestOptions {
-  json?: unknown;
-  query?: Record<string, string | number | boolean | undefined>;
-  /** Send the access token (default). Sign-up, sign-in and refresh go without. */
+/** The typed client of the API: openapi-fetch over the paths generated from its OpenAPI document. */
+export type Api = Client<paths>;
+
+/** What one call of the typed client answers (openapi-fetch's result: data, or error, and the response). */
+export interface ApiAnswer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** How `send` sends a call. */
+export interface SendOptions {
+  /** Send the access token, refreshing it as needed (default). Sign-up, sign-in and refresh go without. */
   auth?: boolean;
-  headers?: Record<string, string>;
 }
 
 /** What the client needs from the page; tests give fakes. */
 export interface ApiClientDeps {
   fetch: typeof fetch;
-  /** Prefix of every API path (`''` at the root, `/browserdeck` under a mount). */
-  apiPrefix: string;
+  /**
+   * Where the API is: the page's origin and the mount prefix (`https://host`, or
+   * `https://host/browserdeck` under a mount). Absolute, as openapi-fetch builds `Request`s.
+   */
+  baseUrl: string;
   tokens: TokenStore;
   now: () => number;
   /** Serialises refreshes across tabs that share the refresh token (`navigator.locks`). */
@@ -28,42 +40,66 @@ export interface ApiClientDeps {
 }
 
 /**
- * The console's one way to the HTTP API (http-api.md): JSON in and out, problems turned into
- * `ApiError`s, and the access token kept fresh. The token is refreshed shortly before it expires; a
- * 401 is retried once after a refresh; a refresh the server refuses ends the sign-in.
+ * The console's one way to the HTTP API (http-api.md): calls typed by the OpenAPI document
+ * (openapi-fetch), problems turned into `ApiError`s, and the access token kept fresh. The token is
+ * refreshed shortly before it expires; a 401 is retried once after a refresh; a refresh the server
+ * refuses ends the sign-in.
  */
 export class ApiClient {
   readonly #deps: ApiClientDeps;
+  /** Sends the access token (a middleware reads it at each request, so a retry has the new one). */
+  readonly #signedIn: Api;
+  /** Sends no credentials. */
+  readonly #anonymous: Api;
   #refreshing: Promise<TokenGrant> | undefined;
 
   constructor(deps: ApiClientDeps) {
     this.#deps = deps;
+    const options: ClientOptions = {
+      baseUrl: deps.baseUrl,
+      fetch: deps.fetch,
+      headers: { Accept: 'application/json' },
+      credentials: 'omit',
+      cache: 'no-store',
+    };
+    const noAnswer: Middleware = { onError: ({ error }) => ApiError.network(error) };
+    const bearer: Middleware = {
+      onRequest: ({ request }) => {
+        const token = deps.tokens.accessToken;
+        if (token) request.headers.set('Authorization', `Bearer ${token}`);
+        return request;
+      },
+    };
+    this.#anonymous = createClient<paths>(options);
+    this.#anonymous.use(noAnswer);
+    this.#signedIn = createClient<paths>(options);
+    this.#signedIn.use(noAnswer, bearer);
   }
 
-  /** Sends a request and answers its JSON body (`undefined` for 204). Throws `ApiError`. */
-  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const auth = options.auth ?? true;
-    if (auth && this.#needsRefresh()) await this.#refreshOrEnd();
-    let response = await this.#send(method, path, options, auth);
-    if (auth && response.status === 401) {
+  /**
+   * Sends one typed call and answers its data (`undefined` for 204), e.g.
+   * `send((api) => api.GET('/v1/projects', { params: { query: { archived: 'false' } } }))`.
+   * `call` may run twice: again after a refresh when the first answer is a 401. Throws `ApiError`.
+   */
+  async send<T>(call: (api: Api) => Promise<ApiAnswer<T>>, options: SendOptions = {}): Promise<T> {
+    if (options.auth === false) return dataOf(await call(this.#anonymous));
+    if (this.#needsRefresh()) await this.#refreshOrEnd();
+    let answer = await call(this.#signedIn);
+    if (answer.response.status === 401) {
       await this.#refreshOrEnd();
-      response = await this.#send(method, path, options, auth);
-      if (response.status === 401) {
-        const error = await ApiError.fromResponse(response);
+      answer = await call(this.#signedIn);
+      if (answer.response.status === 401) {
+        const error = ApiError.fromAnswer(answer.response, answer.error);
         this.#end('expired');
         throw error;
       }
     }
-    if (!response.ok) throw await ApiError.fromResponse(response);
-    if (response.status === 204) return undefined as T;
-    const text = await response.text();
-    return (text ? JSON.parse(text) : undefined) as T;
+    return dataOf(answer);
   }
 
   /** Signs in and keeps the tokens. */
   async signIn(email: string, password: string): Promise<User> {
-    const grant = await this.request<TokenGrant>('POST', '/v1/auth/signin', {
-      json: { email, password },
+    const grant = await this.send((api) => api.POST('/v1/auth/signin', { body: { email, password } }), {
       auth: false,
     });
     this.#deps.tokens.set(grant, this.#deps.now());
@@ -90,7 +126,8 @@ export class ApiClient {
   /** Ends the sign-in on the server (its refresh and access tokens stop working), then here. */
   async signOut(): Promise<void> {
     try {
-      if (this.#deps.tokens.accessToken) await this.#send('POST', '/v1/auth/signout', {}, true);
+      // Whatever the server answers, the sign-in ends here; only a request that got no answer throws.
+      if (this.#deps.tokens.accessToken) await this.#signedIn.POST('/v1/auth/signout');
     } finally {
       this.#end('signed-out');
     }
@@ -132,14 +169,9 @@ export class ApiClient {
           code: 'invalid_refresh_token',
         });
       }
-      const response = await this.#send(
-        'POST',
-        '/v1/auth/refresh',
-        { json: { refresh_token: refreshToken } },
-        false,
+      const grant = dataOf(
+        await this.#anonymous.POST('/v1/auth/refresh', { body: { refresh_token: refreshToken } }),
       );
-      if (!response.ok) throw await ApiError.fromResponse(response);
-      const grant = (await response.json()) as TokenGrant;
       this.#deps.tokens.set(grant, this.#deps.now());
       return grant;
     };
@@ -151,31 +183,10 @@ export class ApiClient {
     this.#deps.tokens.clear();
     this.#deps.onSignedOut(reason);
   }
+}
 
-  async #send(method: string, path: string, options: RequestOptions, auth: boolean): Promise<Response> {
-    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-    if (options.json !== undefined) headers['Content-Type'] = 'application/json';
-    const token = this.#deps.tokens.accessToken;
-    if (auth && token) headers.Authorization = `Bearer ${token}`;
-    try {
-      return await this.#deps.fetch(this.#url(path, options.query), {
-        method,
-        headers,
-        ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }),
-        credentials: 'omit',
-        cache: 'no-store',
-      });
-    } catch (cause) {
-      throw ApiError.network(cause);
-    }
-  }
-
-  #url(path: string, query: RequestOptions['query']): string {
-    const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query ?? {})) {
-      if (value !== undefined && value !== '') params.set(name, String(value));
-    }
-    const search = params.toString();
-    return `${this.#deps.apiPrefix}${path}${search ? `?${search}` : ''}`;
-  }
+/** The data of a 2xx answer; the answer's problem as an `ApiError` otherwise. */
+function dataOf<T>({ data, error, response }: ApiAnswer<T>): T {
+  if (!response.ok) throw ApiError.fromAnswer(response, error);
+  return data as T;
 }

@@ -40,17 +40,16 @@ export class ApiError extends Error {
     return this.errors.find((e) => e.path === path || e.path.startsWith(`${path}.`))?.message;
   }
 
-  /** Builds the error from a response that is not 2xx, whatever its body. */
-  static async fromResponse(response: Response): Promise<ApiError> {
+  /**
+   * Builds the error from an answer that is not 2xx and its body as openapi-fetch read it (the parsed
+   * JSON, or the text when it was not JSON), whatever the body says.
+   */
+  static fromAnswer(response: Response, parsedBody: unknown): ApiError {
     const requestId = response.headers.get('X-Request-Id') ?? undefined;
-    const text = await response.text().catch(() => '');
-    let body: Record<string, unknown> = {};
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
-    } catch {
-      // Not JSON (a proxy's error page, say): the status line and the text are all there is.
-    }
+    const text = typeof parsedBody === 'string' ? parsedBody : '';
+    // Not JSON (a proxy's error page, say): the status line and the text are all there is.
+    const body: Record<string, unknown> =
+      parsedBody && typeof parsedBody === 'object' ? (parsedBody as Record<string, unknown>) : {};
     const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
     const errors = Array.isArray(body.errors)
       ? body.errors.flatMap((e: unknown) => {

@@ -1,101 +1,156 @@
 import type { ApiClient } from './ApiClient.ts';
-import type {
-  Agent,
-  AgentInput,
-  ApiKey,
-  LogPage,
-  Project,
-  Session,
-  SessionDebug,
-  SessionPage,
-  SessionStats,
-  SessionStatus,
-  User,
-} from './types.ts';
+import type { AgentInput, SessionInput, SessionStatus } from './types.ts';
 
 /** Session and agent routes take the provider's name or this alias, whatever the provider (§5). */
-const PROVIDER = 'cloudbrowser';
-
-const id = (value: string) => encodeURIComponent(value);
-const projectPath = (projectId: string) => `/v1/projects/${id(projectId)}`;
-const scoped = (projectId: string) => `/v1/${PROVIDER}/projects/${id(projectId)}`;
+const PROVIDER = 'cloudbrowser' as const;
 
 /** The statistics' bucket size over time. */
 export type StatsInterval = 'hour' | 'day';
 
+const bool = (value: boolean) => (value ? 'true' : 'false');
+
 /**
  * Every endpoint the console uses, by feature: the public HTTP API and nothing else (http-api.md
- * §3 auth, §4 projects, §5 sessions, §6 agents, §12 API keys).
+ * §3 auth, §4 projects, §5 sessions, §6 agents, §12 API keys). Paths, parameters, bodies and answers
+ * are typed by the API's OpenAPI document.
  */
 export function browserdeckApi(client: ApiClient) {
-  const get = <T>(path: string, query?: Record<string, string | number | boolean | undefined>) =>
-    client.request<T>('GET', path, query ? { query } : {});
+  const project = (projectId: string) => ({ path: { project_id: projectId } });
+  const scoped = (projectId: string) => ({ path: { provider: PROVIDER, project_id: projectId } });
+  const session = (projectId: string, sessionId: string) => ({
+    path: { provider: PROVIDER, project_id: projectId, session_id: sessionId },
+  });
+  const agent = (projectId: string, agentId: string) => ({
+    path: { provider: PROVIDER, project_id: projectId, agent_id: agentId },
+  });
   return {
     auth: {
       signUp: (email: string, password: string) =>
-        client.request<{ user: User }>('POST', '/v1/auth/signup', { json: { email, password }, auth: false }),
+        client.send((api) => api.POST('/v1/auth/signup', { body: { email, password } }), { auth: false }),
       signIn: (email: string, password: string) => client.signIn(email, password),
-      sync: () =>
-        client.request<{ user: User; project: Pick<Project, 'id' | 'name' | 'slug'> }>(
-          'POST',
-          '/v1/auth/sync',
-        ),
+      sync: () => client.send((api) => api.POST('/v1/auth/sync')),
       signOut: () => client.signOut(),
       resume: () => client.resume(),
     },
     projects: {
-      list: (archived: boolean) => get<Project[]>('/v1/projects', { archived }),
-      get: (projectId: string) => get<Project>(projectPath(projectId)),
+      list: (archived: boolean) =>
+        client.send((api) => api.GET('/v1/projects', { params: { query: { archived: bool(archived) } } })),
+      get: (projectId: string) =>
+        client.send((api) => api.GET('/v1/projects/{project_id}', { params: project(projectId) })),
       create: (name: string, slug?: string) =>
-        client.request<Project>('POST', '/v1/projects', { json: slug ? { name, slug } : { name } }),
+        client.send((api) => api.POST('/v1/projects', { body: slug ? { name, slug } : { name } })),
       rename: (projectId: string, name: string) =>
-        client.request<Project>('PATCH', projectPath(projectId), { json: { name } }),
-      archive: (projectId: string) => client.request<Project>('POST', `${projectPath(projectId)}:archive`),
+        client.send((api) =>
+          api.PATCH('/v1/projects/{project_id}', { params: project(projectId), body: { name } }),
+        ),
+      archive: (projectId: string) =>
+        client.send((api) => api.POST('/v1/projects/{project_id}:archive', { params: project(projectId) })),
       restore: (projectId: string) =>
-        client.request<Project>('PATCH', projectPath(projectId), { json: { archived: false } }),
-      delete: (projectId: string) => client.request<void>('DELETE', projectPath(projectId)),
+        client.send((api) =>
+          api.PATCH('/v1/projects/{project_id}', { params: project(projectId), body: { archived: false } }),
+        ),
+      delete: (projectId: string) =>
+        client.send((api) => api.DELETE('/v1/projects/{project_id}', { params: project(projectId) })),
     },
     sessions: {
       list: (
         projectId: string,
         query: { status?: SessionStatus | undefined; limit: number; offset: number },
-      ) => get<SessionPage>(`${scoped(projectId)}/sessions`, query),
+      ) =>
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/sessions', {
+            params: { ...scoped(projectId), query },
+          }),
+        ),
       get: (projectId: string, sessionId: string) =>
-        get<Session>(`${scoped(projectId)}/sessions/${id(sessionId)}`),
-      create: (projectId: string, body: { name?: string; timeoutSec?: number; agentId?: string }) =>
-        client.request<Session>('POST', `${scoped(projectId)}/sessions`, { json: body }),
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/sessions/{session_id}', {
+            params: session(projectId, sessionId),
+          }),
+        ),
+      create: (projectId: string, body: SessionInput) =>
+        client.send((api) =>
+          api.POST('/v1/{provider}/projects/{project_id}/sessions', { params: scoped(projectId), body }),
+        ),
       release: (projectId: string, sessionId: string) =>
-        client.request<Session>('POST', `${scoped(projectId)}/sessions/${id(sessionId)}:release`),
+        client.send((api) =>
+          api.POST('/v1/{provider}/projects/{project_id}/sessions/{session_id}:release', {
+            params: session(projectId, sessionId),
+          }),
+        ),
       logs: (projectId: string, sessionId: string, cursor: string | undefined, limit: number) =>
-        get<LogPage>(`${scoped(projectId)}/sessions/${id(sessionId)}/logs`, { cursor, limit }),
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/sessions/{session_id}/logs', {
+            params: { ...session(projectId, sessionId), query: { cursor, limit } },
+          }),
+        ),
       debug: (projectId: string, sessionId: string) =>
-        get<SessionDebug>(`${scoped(projectId)}/sessions/${id(sessionId)}/debug`),
-      stats: (projectId: string) => get<SessionStats>(`${scoped(projectId)}/sessions/dashboard/stats`),
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/sessions/{session_id}/debug', {
+            params: session(projectId, sessionId),
+          }),
+        ),
+      stats: (projectId: string) =>
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/sessions/dashboard/stats', {
+            params: scoped(projectId),
+          }),
+        ),
       series: (projectId: string, interval: StatsInterval, from: Date, to: Date) =>
-        get<SessionStats>(`${scoped(projectId)}/sessions/dashboard/stats`, {
-          interval,
-          from: from.toISOString(),
-          to: to.toISOString(),
-        }),
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/sessions/dashboard/stats', {
+            params: {
+              ...scoped(projectId),
+              query: { interval, from: from.toISOString(), to: to.toISOString() },
+            },
+          }),
+        ),
     },
     agents: {
-      list: (projectId: string) => get<Agent[]>(`${scoped(projectId)}/agents`),
-      get: (projectId: string, agentId: string) => get<Agent>(`${scoped(projectId)}/agents/${id(agentId)}`),
-      create: (projectId: string, input: AgentInput) =>
-        client.request<Agent>('POST', `${scoped(projectId)}/agents`, { json: input }),
-      update: (projectId: string, agentId: string, input: Partial<AgentInput>) =>
-        client.request<Agent>('PUT', `${scoped(projectId)}/agents/${id(agentId)}`, { json: input }),
+      list: (projectId: string) =>
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/agents', { params: scoped(projectId) }),
+        ),
+      get: (projectId: string, agentId: string) =>
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/agents/{agent_id}', {
+            params: agent(projectId, agentId),
+          }),
+        ),
+      create: (projectId: string, body: AgentInput) =>
+        client.send((api) =>
+          api.POST('/v1/{provider}/projects/{project_id}/agents', { params: scoped(projectId), body }),
+        ),
+      update: (projectId: string, agentId: string, body: Partial<AgentInput>) =>
+        client.send((api) =>
+          api.PUT('/v1/{provider}/projects/{project_id}/agents/{agent_id}', {
+            params: agent(projectId, agentId),
+            body,
+          }),
+        ),
       delete: (projectId: string, agentId: string) =>
-        client.request<void>('DELETE', `${scoped(projectId)}/agents/${id(agentId)}`),
+        client.send((api) =>
+          api.DELETE('/v1/{provider}/projects/{project_id}/agents/{agent_id}', {
+            params: agent(projectId, agentId),
+          }),
+        ),
     },
     apiKeys: {
-      list: (projectId: string) => get<ApiKey[]>(`${projectPath(projectId)}/api-keys`),
+      list: (projectId: string) =>
+        client.send((api) => api.GET('/v1/projects/{project_id}/api-keys', { params: project(projectId) })),
       create: (projectId: string, name: string, expiresAt: string | undefined) =>
-        client.request<ApiKey>('POST', `${projectPath(projectId)}/api-keys`, {
-          json: expiresAt ? { name, expiresAt } : { name },
-        }),
+        client.send((api) =>
+          api.POST('/v1/projects/{project_id}/api-keys', {
+            params: project(projectId),
+            body: expiresAt ? { name, expiresAt } : { name },
+          }),
+        ),
       revoke: (projectId: string, keyId: string) =>
-        client.request<void>('DELETE', `${projectPath(projectId)}/api-keys/${id(keyId)}`),
+        client.send((api) =>
+          api.DELETE('/v1/projects/{project_id}/api-keys/{key_id}', {
+            params: { path: { project_id: projectId, key_id: keyId } },
+          }),
+        ),
     },
   };
 }

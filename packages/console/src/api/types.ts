@@ -1,156 +1,77 @@
-/** The user of a sign-in (http-api.md §3). */
-export interface User {
-  id: string;
-  email: string;
+/**
+ * The console's names for the API's shapes: aliases of the types generated from the API's OpenAPI
+ * document (`openapi.ts`, `npm run generate:api -w @browserdeck/console`), so a change of the API
+ * shows up here as a type error, never as an empty column.
+ */
+import type { components, operations } from './openapi.ts';
+
+type Schemas = components['schemas'];
+/** The JSON body an operation takes. */
+type JsonBody<O extends keyof operations> = operations[O] extends {
+  requestBody?: { content: { 'application/json': infer B } };
 }
+  ? B
+  : never;
+
+/** The user of a sign-in (http-api.md §3). */
+export type User = Schemas['User'];
 
 /** The answer of sign-in and refresh (http-api.md §3). */
-export interface TokenGrant {
-  access_token: string;
-  refresh_token: string;
-  token_type: 'bearer';
-  expires_in: number;
-  /** ISO 8601 time the access token expires at. */
-  expires_at: string;
-  user: User;
-}
+export type TokenGrant = Schemas['TokenGrant'];
 
 /** A project (http-api.md §4). */
-export interface Project {
-  id: string;
-  name: string;
-  slug: string;
-  archived: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-/** The statuses of a session, in the order the console lists them. */
-export const SESSION_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'ERROR', 'TIMED_OUT'] as const;
-/** A session's status (http-api.md §5). */
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export type Project = Schemas['Project'];
 
 /** A session (http-api.md §5). */
-export interface Session {
-  id: string;
-  providerSessionId: string;
-  providerProjectId: string | null;
-  status: SessionStatus;
-  connectUrl: string | null;
-  seleniumRemoteUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-  startedAt: string | null;
-  endedAt: string | null;
-  expiresAt: string | null;
-  lastSyncedAt: string | null;
-  userMetadata: { script: string | null; env: Record<string, string> };
-  name: string;
-  region: string | null;
-  timeoutSec: number;
-  extensionId: string | null;
-  contextId: string | null;
-  agentId: string | null;
-  provider: string;
-}
+export type Session = Schemas['Session'];
+
+/** A session's status (http-api.md §5). */
+export type SessionStatus = Session['status'];
+
+/** The order the console lists the statuses in; `satisfies` fails typecheck when the API adds one. */
+const STATUS_ORDER = {
+  PENDING: 0,
+  RUNNING: 1,
+  COMPLETED: 2,
+  ERROR: 3,
+  TIMED_OUT: 4,
+} as const satisfies Record<SessionStatus, number>;
+
+/** The statuses of a session, in the order the console lists them. */
+export const SESSION_STATUSES = Object.keys(STATUS_ORDER) as readonly SessionStatus[];
+
+/** What a new session may be given (http-api.md §5). */
+export type SessionInput = NonNullable<JsonBody<'createSession'>>;
 
 /** One page of sessions (http-api.md §5). */
-export interface SessionPage {
-  sessions: Session[];
-  total: number;
-  limit: number;
-  offset: number;
-}
+export type SessionPage = Schemas['SessionPage'];
 
-/** One CDP event of a session's logs (http-api.md §5). */
-export interface LogEntry {
-  timestamp: string | number;
-  method: string;
-  pageId: string | number;
-  frameId?: string;
-  loaderId?: string;
-  request?: { url?: string; method?: string } & Record<string, unknown>;
-  response?: { url?: string; status?: number } & Record<string, unknown>;
-}
+/**
+ * One CDP event of a session's logs, in Browserbase's shape (http-api.md §5): the event's params
+ * under `request.params`, or a `Network.responseReceived`'s under `response.result`.
+ */
+export type LogEntry = Schemas['LogEntry'];
 
 /** One page of logs. */
-export interface LogPage {
-  logs: LogEntry[];
-  nextCursor: string | null;
-}
+export type LogPage = Schemas['SessionLogPage'];
 
 /** The live view of a session: Browserbase's `SessionLiveURLs` shape. */
-export interface SessionDebug {
-  debuggerUrl: string;
-  debuggerFullscreenUrl: string;
-  wsUrl: string;
-  pages: Array<{
-    id: string;
-    url: string;
-    title: string;
-    faviconUrl: string;
-    debuggerUrl: string;
-    debuggerFullscreenUrl: string;
-  }>;
-}
-
-/** One bucket of the stats series. */
-export interface StatsPoint {
-  start: string;
-  created: number;
-  completed: number;
-  errored: number;
-  timedOut: number;
-  browserSec: number;
-}
+export type SessionDebug = Schemas['SessionLiveUrls'];
 
 /** A project's session statistics; `series` when an interval was asked for. */
-export interface SessionStats {
-  total: number;
-  byStatus: Record<SessionStatus, number>;
-  createdLast24h: number;
-  avgDurationSec: number;
-  totalBrowserSec: number;
-  series?: StatsPoint[];
-}
+export type SessionStats = Schemas['SessionStats'];
+
+/** One bucket of the stats series. */
+export type StatsPoint = NonNullable<SessionStats['series']>[number];
 
 /** An agent (http-api.md §6). */
-export interface Agent {
-  id: string;
-  projectId: string;
-  name: string;
-  description: string;
-  script: string;
-  envVars: Record<string, string>;
-  providerProjectId: string | null;
-  contextId: string | null;
-  extensionId: string | null;
-  region: string | null;
-  timeoutSec: number;
-  active: boolean;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Agent = Schemas['Agent'];
 
-/** The fields a console form sends for an agent. */
-export interface AgentInput {
-  name: string;
-  description: string;
-  script: string;
-  envVars: Record<string, string>;
-  timeoutSec: number;
-  active: boolean;
-  region?: string;
-}
+/** The fields an agent is created with (http-api.md §6); an update takes any subset. */
+export type AgentInput = JsonBody<'createAgent'>;
 
-/** A project API key (http-api.md §12); `key` only in the create answer. */
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  key?: string;
-}
+/** A project API key as listed (http-api.md §12). */
+export type ApiKey = Schemas['ApiKey'];
+
+/** A project API key as created: the only answer holding its `key`. */
+export type CreatedApiKey = Schemas['CreatedApiKey'];

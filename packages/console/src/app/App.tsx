@@ -47,7 +47,7 @@ export function App() {
     const tokens = new TokenStore(pageStorage());
     const client = new ApiClient({
       fetch: window.fetch.bind(window),
-      apiPrefix: consoleBase.apiPrefix,
+      baseUrl: `${window.location.origin}${consoleBase.apiPrefix}`,
       tokens,
       now: Date.now,
       locks: navigator.locks,

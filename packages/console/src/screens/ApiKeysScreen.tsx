@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ApiKey } from '../api/types.ts';
+import type { ApiKey, CreatedApiKey } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
@@ -15,7 +15,7 @@ export function ApiKeysScreen({ projectId }: { projectId: string }) {
   const keys = useResource(() => api.apiKeys.list(projectId), projectId);
   const [name, setName] = useState('');
   const [expiresAt, setExpiresAt] = useState('');
-  const [created, setCreated] = useState<ApiKey | undefined>(undefined);
+  const [created, setCreated] = useState<CreatedApiKey | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | undefined>(undefined);
@@ -83,7 +83,7 @@ export function ApiKeysScreen({ projectId }: { projectId: string }) {
           </button>
         </form>
         <ProblemAlert error={error} fieldPaths={['name', 'expiresAt']} />
-        {created?.key ? <NewKeyNotice apiKey={created} onDismiss={() => setCreated(undefined)} /> : null}
+        {created ? <NewKeyNotice apiKey={created} onDismiss={() => setCreated(undefined)} /> : null}
       </section>
       <section aria-labelledby="key-list" class="panel">
         <h2 id="key-list">Keys</h2>

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import type { ApiKey } from '../api/types.ts';
+import type { CreatedApiKey } from '../api/types.ts';
 
 /** Props of `NewKeyNotice`. */
 export interface NewKeyNoticeProps {
-  apiKey: ApiKey;
+  apiKey: CreatedApiKey;
   onDismiss: () => void;
 }
 
@@ -12,7 +12,7 @@ export function NewKeyNotice({ apiKey, onDismiss }: NewKeyNoticeProps) {
   const [copied, setCopied] = useState<'yes' | 'failed' | undefined>(undefined);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(apiKey.key ?? '');
+      await navigator.clipboard.writeText(apiKey.key);
       setCopied('yes');
     } catch {
       setCopied('failed');

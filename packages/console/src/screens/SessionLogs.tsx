@@ -4,6 +4,7 @@ import { useConsole } from '../app/ConsoleContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { formatTime } from '../components/formatting.ts';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
+import { describeLogEntry } from './describeLogEntry.ts';
 
 /** Log entries a page loads. */
 const LOG_PAGE = 50;
@@ -77,7 +78,7 @@ export function SessionLogs({ projectId, sessionId }: SessionLogsProps) {
                   <td>
                     <code>{String(entry.pageId)}</code>
                   </td>
-                  <td class="wrap">{describe(entry)}</td>
+                  <td class="wrap">{describeLogEntry(entry)}</td>
                 </tr>
               ))}
             </tbody>
@@ -92,11 +93,4 @@ export function SessionLogs({ projectId, sessionId }: SessionLogsProps) {
       ) : null}
     </section>
   );
-}
-
-/** What a log entry is about: the request's method and URL, or the response's status and URL. */
-function describe(entry: LogEntry): string {
-  if (entry.response) return `${entry.response.status ?? ''} ${entry.response.url ?? ''}`.trim();
-  if (entry.request) return `${entry.request.method ?? ''} ${entry.request.url ?? ''}`.trim();
-  return '';
 }

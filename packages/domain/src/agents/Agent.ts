@@ -1,5 +1,9 @@
+import type { EntityState } from '../shared/EntityState.ts';
 import { writable } from '../shared/writable.ts';
 import type { AgentFields } from './agentRules.ts';
+
+/** An agent's stored fields (not the derived `fields`): what `Agent.restore` takes. */
+export type AgentState = EntityState<Agent, 'fields'>;
 
 /** A stored session recipe: script, env vars, region, timeout. */
 export class Agent implements AgentFields {
@@ -32,6 +36,14 @@ export class Agent implements AgentFields {
       createdAt: props.now,
       updatedAt: props.now,
     });
+  }
+
+  /**
+   * For repositories: the agent `state` holds, as it was stored. No validation (a stored row was
+   * valid when written); `state`'s fields become the instance's.
+   */
+  static restore(state: AgentState): Agent {
+    return Object.assign(new Agent(), state);
   }
 
   /** The agent's settable fields. */

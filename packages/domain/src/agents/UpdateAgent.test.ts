@@ -1,4 +1,5 @@
 import {
+  aProject,
   FakeBrowserProvider,
   InMemoryAgentRepository,
   InMemoryProjectRepository,
@@ -7,7 +8,6 @@ import {
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
-import { Project } from '../projects/Project.ts';
 import { CreateAgent } from './CreateAgent.ts';
 import type { AgentInput } from './resolveAgentInput.ts';
 import { UpdateAgent } from './UpdateAgent.ts';
@@ -20,13 +20,7 @@ async function setUp() {
   const projects = new InMemoryProjectRepository();
   const agents = new InMemoryAgentRepository();
   const provider = new FakeBrowserProvider({ clock });
-  const project = Project.create({
-    id: ids.next(),
-    ownerId: OWNER,
-    name: 'Main',
-    slug: 'main',
-    now: clock.now(),
-  });
+  const project = aProject({ id: ids.next(), ownerId: OWNER, now: clock.now() });
   await projects.add(project);
   const create = new CreateAgent({ projects, agents, provider, ids, clock });
   const agent = await create.execute({

@@ -1,5 +1,9 @@
+import type { EntityState } from '../shared/EntityState.ts';
 import { writable } from '../shared/writable.ts';
 import { API_KEY_USAGE_STAMP_INTERVAL_MS } from './apiKeyRules.ts';
+
+/** An API key's stored fields: what `ApiKey.restore` takes. */
+export type ApiKeyState = EntityState<ApiKey>;
 
 /**
  * A project API key (http-api.md §12). The key itself is never kept: only its clear `prefix`, to look
@@ -35,15 +39,26 @@ export class ApiKey {
     return Object.assign(new ApiKey(), { ...fields, createdAt: now, lastUsedAt: null, revokedAt: null });
   }
 
+  /**
+   * For repositories: the key `state` holds, as it was stored. No validation (a stored row was
+   * valid when written); `state`'s fields become the instance's.
+   */
+  static restore(state: ApiKeyState): ApiKey {
+    return Object.assign(new ApiKey(), state);
+  }
+
   /** Whether the key may act at `now`: not revoked and not expired. */
   isUsableAt(now: Date): boolean {
     return this.revokedAt === null && (this.expiresAt === null || this.expiresAt.getTime() > now.getTime());
   }
 
-  /** Whether a use at `now` should be written down (at most once a minute). */
+  /**
+   * Whether a use at `now` should be written down: the last stamp is more than a minute old, the
+   * same test as `ApiKeyRepository.stampUsage`'s `notBefore`, so no write is asked for in vain.
+   */
   needsUsageStamp(now: Date): boolean {
     return (
-      this.lastUsedAt === null || now.getTime() - this.lastUsedAt.getTime() >= API_KEY_USAGE_STAMP_INTERVAL_MS
+      this.lastUsedAt === null || now.getTime() - this.lastUsedAt.getTime() > API_KEY_USAGE_STAMP_INTERVAL_MS
     );
   }
 

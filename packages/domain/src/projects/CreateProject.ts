@@ -59,12 +59,7 @@ export class CreateProject {
 
   private async requireRoom(ownerId: string): Promise<void> {
     const max = this.deps.maxProjectsPerUser ?? PROJECTS_PER_USER_DEFAULT;
-    const { projects } = this.deps;
-    const [active, archived] = await Promise.all([
-      projects.listOwned(ownerId, { archived: false }),
-      projects.listOwned(ownerId, { archived: true }),
-    ]);
-    if (active.length + archived.length >= max)
+    if ((await this.deps.projects.countOwned(ownerId)) >= max)
       throw new ConflictError(
         'project_limit_reached',
         `This account has ${max} projects (archived ones count), the most it may hold; delete one first.`,

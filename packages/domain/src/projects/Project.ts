@@ -1,5 +1,9 @@
+import type { EntityState } from '../shared/EntityState.ts';
 import { writable } from '../shared/writable.ts';
 import { checkProjectName, checkProjectSlug } from './projectRules.ts';
+
+/** A project's stored fields: what `Project.restore` takes. */
+export type ProjectState = EntityState<Project>;
 
 /** A user's project: the unit that owns sessions and agents. Archived projects are read-only for new work. */
 export class Project {
@@ -27,6 +31,15 @@ export class Project {
       createdAt: props.now,
       updatedAt: props.now,
     });
+  }
+
+  /**
+   * For repositories: the project `state` holds, as it was stored. No validation (a stored row was
+   * valid when written); `state`'s fields become the instance's. Not to be confused with the
+   * instance method `restore(now)`, which un-archives.
+   */
+  static restore(state: ProjectState): Project {
+    return Object.assign(new Project(), state);
   }
 
   /** Changes the name; the slug stays as it was. */

@@ -9,6 +9,8 @@ export interface ProjectRepository {
   findOwned(ownerId: string, projectId: string): Promise<Project | null>;
   /** The owner's projects with the given archived flag, newest first. */
   listOwned(ownerId: string, filter: { archived: boolean }): Promise<Project[]>;
+  /** How many projects the owner has, archived ones included (one indexed count, no rows loaded). */
+  countOwned(ownerId: string): Promise<number>;
   /** The owner's oldest project, archived or not. */
   findOldestOwned(ownerId: string): Promise<Project | null>;
   /** Removes the project with everything it owns; false if there was none. */

@@ -1,6 +1,7 @@
+import { aSession } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import type { ProviderSessionSnapshot } from './BrowserProvider.ts';
-import { BrowserSession } from './BrowserSession.ts';
+import type { BrowserSession } from './BrowserSession.ts';
 
 const T0 = new Date('2026-03-01T12:00:00.000Z');
 const at = (sec: number) => new Date(T0.getTime() + sec * 1000);
@@ -20,23 +21,7 @@ function snapshot(overrides: Partial<ProviderSessionSnapshot> = {}): ProviderSes
 }
 
 function session(overrides: Partial<ProviderSessionSnapshot> = {}): BrowserSession {
-  return BrowserSession.create({
-    id: 's-1',
-    projectId: 'project-1',
-    provider: 'fake',
-    settings: {
-      name: 'S',
-      script: '',
-      env: { A: '1' },
-      region: 'us-west-2',
-      timeoutSec: 300,
-      extensionId: null,
-      contextId: null,
-      agentId: null,
-    },
-    snapshot: snapshot(overrides),
-    now: T0,
-  });
+  return aSession({ env: { A: '1' }, ...snapshot(overrides), now: T0 });
 }
 
 describe('BrowserSession', () => {
@@ -122,23 +107,7 @@ describe('BrowserSession', () => {
 
   it('keeps its own copy of the env it was created with', () => {
     const env = { A: '1' };
-    const s = BrowserSession.create({
-      id: 's',
-      projectId: 'p',
-      provider: 'fake',
-      settings: {
-        name: 'S',
-        script: '',
-        env,
-        region: 'r',
-        timeoutSec: 300,
-        extensionId: null,
-        contextId: null,
-        agentId: null,
-      },
-      snapshot: snapshot(),
-      now: T0,
-    });
+    const s = aSession({ env });
     env.A = 'changed';
     expect(s.env).toEqual({ A: '1' });
   });

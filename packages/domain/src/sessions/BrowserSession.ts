@@ -1,3 +1,4 @@
+import type { EntityState } from '../shared/EntityState.ts';
 import { writable } from '../shared/writable.ts';
 import type { ProviderSessionSnapshot } from './BrowserProvider.ts';
 import { isTerminalStatus, nextSessionStatus, type SessionStatus } from './sessionStatus.ts';
@@ -23,6 +24,9 @@ export type SessionAnswer = Pick<
   BrowserSession,
   'status' | 'connectUrl' | 'seleniumRemoteUrl' | 'updatedAt' | 'endedAt' | 'expiresAt' | 'lastSyncedAt'
 >;
+
+/** A session's stored fields (not the derived getters): what `BrowserSession.restore` takes. */
+export type BrowserSessionState = EntityState<BrowserSession, 'answer' | 'isActive' | 'endOfLife'>;
 
 /** A cloud-browser session tracked by the service. Terminal statuses are final. */
 export class BrowserSession implements SessionSettings {
@@ -100,6 +104,14 @@ export class BrowserSession implements SessionSettings {
     });
   }
 
+  /**
+   * For repositories: the session `state` holds, as it was stored. No validation (a stored row was
+   * valid when written); `state`'s fields become the instance's.
+   */
+  static restore(state: BrowserSessionState): BrowserSession {
+    return Object.assign(new BrowserSession(), state);
+  }
+
   /** What of this session can still change, as it is now (`asAnswered` puts it back). */
   get answer(): SessionAnswer {
     return {
@@ -115,7 +127,7 @@ export class BrowserSession implements SessionSettings {
 
   /** A copy of this session as it was when `answer` was taken: what an `Idempotency-Key` replay shows. */
   asAnswered(answer: SessionAnswer): BrowserSession {
-    return Object.assign(Object.create(BrowserSession.prototype) as BrowserSession, this, answer);
+    return BrowserSession.restore({ ...this, ...answer });
   }
 
   /** True while the session is `PENDING` or `RUNNING`. */

@@ -1,4 +1,6 @@
 import {
+  anAgent,
+  aProject,
   FakeBrowserProvider,
   InMemoryAgentRepository,
   InMemoryIdempotencyStore,
@@ -8,10 +10,9 @@ import {
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../agents/Agent.ts';
+import type { Agent } from '../agents/Agent.ts';
 import type { AgentFields } from '../agents/agentRules.ts';
 import { asUser } from '../auth/Caller.ts';
-import { Project } from '../projects/Project.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import { stableStringify } from '../shared/stableStringify.ts';
 import { BrowserSession } from './BrowserSession.ts';
@@ -30,36 +31,25 @@ async function setUp(options: { loadsExtensions?: boolean } = {}) {
   const agents = new InMemoryAgentRepository();
   const idempotency = new InMemoryIdempotencyStore();
   const provider = new FakeBrowserProvider({ clock, ...options });
-  const project = Project.create({
-    id: ids.next(),
-    ownerId: OWNER,
-    name: 'Main',
-    slug: 'main',
-    now: clock.now(),
-  });
+  const project = aProject({ id: ids.next(), ownerId: OWNER, now: clock.now() });
   await projects.add(project);
   const createSession = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock });
   const create = (request: SessionRequest = {}, idempotencyKey?: string, ownerId = OWNER) =>
     createSession.execute({ caller: asUser(ownerId), projectId: project.id, request, idempotencyKey });
   async function givenAgent(fields: Partial<AgentFields> = {}, projectId = project.id): Promise<Agent> {
-    const agent = Agent.create({
+    const agent = anAgent({
       id: ids.next(),
       projectId,
       now: clock.now(),
-      fields: {
-        name: 'Crawler',
-        description: '',
-        script: 'agent script',
-        envVars: { A: 'agent-a', B: 'agent-b' },
-        providerProjectId: 'agent-provider-project',
-        contextId: 'agent-context',
-        extensionId: 'agent-extension',
-        region: 'eu-central-1',
-        timeoutSec: 900,
-        active: true,
-        metadata: {},
-        ...fields,
-      },
+      name: 'Crawler',
+      script: 'agent script',
+      envVars: { A: 'agent-a', B: 'agent-b' },
+      providerProjectId: 'agent-provider-project',
+      contextId: 'agent-context',
+      extensionId: 'agent-extension',
+      region: 'eu-central-1',
+      timeoutSec: 900,
+      ...fields,
     });
     await agents.add(agent);
     return agent;
@@ -275,8 +265,8 @@ describe('CreateSession', () => {
     });
 
     it('refuses an agent of another project with agent_not_found', async () => {
-      const { create, projects, givenAgent, provider, clock } = await setUp();
-      const other = Project.create({ id: 'p-other', ownerId: OWNER, name: 'O', slug: 'o', now: clock.now() });
+      const { create, projects, givenAgent, provider } = await setUp();
+      const other = aProject({ ownerId: OWNER });
       await projects.add(other);
       const foreign = await givenAgent({}, other.id);
       expect((await errorOf(create({ agentId: foreign.id }))).code).toBe('agent_not_found');

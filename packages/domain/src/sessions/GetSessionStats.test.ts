@@ -1,4 +1,5 @@
 import {
+  aProject,
   FakeBrowserProvider,
   InMemoryAgentRepository,
   InMemoryIdempotencyStore,
@@ -9,7 +10,6 @@ import {
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
-import { Project } from '../projects/Project.ts';
 import { ValidationError } from '../shared/DomainError.ts';
 import { CreateSession } from './CreateSession.ts';
 import { GetSessionStats } from './GetSessionStats.ts';
@@ -24,13 +24,7 @@ async function givenWorld() {
   const projects = new InMemoryProjectRepository();
   const sessions = new InMemorySessionRepository();
   const provider = new FakeBrowserProvider({ clock });
-  const project = Project.create({
-    id: ids.next(),
-    ownerId: OWNER,
-    name: 'Main',
-    slug: 'main',
-    now: clock.now(),
-  });
+  const project = aProject({ id: ids.next(), ownerId: OWNER, now: clock.now() });
   await projects.add(project);
   const create = new CreateSession({
     projects,

@@ -1,6 +1,10 @@
-import { givenSessionWorld, givenTwoInstances, InMemoryApiKeyRepository } from '@browserdeck/testing';
+import {
+  anApiKey,
+  givenSessionWorld,
+  givenTwoInstances,
+  InMemoryApiKeyRepository,
+} from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { ApiKey } from '../apiKeys/ApiKey.ts';
 import { type ApiKeyCaller, type Caller, signedIn } from '../auth/Caller.ts';
 import type { BrowserProvider } from './BrowserProvider.ts';
 import { CheckLiveViewGrant } from './CheckLiveViewGrant.ts';
@@ -32,13 +36,10 @@ async function setUp(world?: Awaited<ReturnType<typeof givenSessionWorld>>) {
     sessionId: 'sign-in-1',
     expiresAt: new Date(w.clock.now().getTime() + 900_000),
   });
-  const key = ApiKey.create({
+  const key = anApiKey({
     id: 'key-1',
     projectId: w.project.id,
     ownerId: w.ownerId,
-    name: 'ci',
-    prefix: 'bdk_abc',
-    digest: 'digest',
     expiresAt: new Date(w.clock.now().getTime() + 7200_000),
     now: w.clock.now(),
   });
@@ -189,13 +190,9 @@ describe('OpenLiveView', () => {
 
   it('refuses a token made with an API key that expired before the token', async () => {
     const w = await setUp();
-    const shortKey = ApiKey.create({
-      id: 'key-2',
+    const shortKey = anApiKey({
       projectId: w.project.id,
       ownerId: w.ownerId,
-      name: 'short',
-      prefix: 'bdk_def',
-      digest: 'digest',
       expiresAt: new Date(w.clock.now().getTime() + 60_000),
       now: w.clock.now(),
     });

@@ -2,7 +2,11 @@ import { givenSessionWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { AGENT_METADATA_MAX_BYTES } from '../agents/agentRules.ts';
 import { matchingMetadataValues, metadataMatches } from './metadataMatches.ts';
-import { metadataFilterProblem, SESSION_METADATA_MAX_BYTES } from './metadataRules.ts';
+import {
+  metadataFilterProblem,
+  SESSION_METADATA_MAX_BYTES,
+  sessionMetadataProblem,
+} from './metadataRules.ts';
 import type { SessionRequest } from './resolveSessionSettings.ts';
 
 describe('session metadata at create', () => {
@@ -108,5 +112,21 @@ describe('metadataFilterProblem', () => {
     expect(metadataFilterProblem({ path: ['a'], value: 'x'.repeat(SESSION_METADATA_MAX_BYTES) })).toMatch(
       /at most/,
     );
+  });
+});
+
+describe('sessionMetadataProblem', () => {
+  it('accepts a JSON object of up to 8 KiB of UTF-8 JSON, and names what is wrong otherwise', () => {
+    const tooBig = `must be a JSON object of at most ${SESSION_METADATA_MAX_BYTES} bytes`;
+    // {"k":"…"} is 8 bytes around the value; "é" is 2 bytes of UTF-8.
+    expect(sessionMetadataProblem({ k: 'x'.repeat(SESSION_METADATA_MAX_BYTES - 8) })).toBeUndefined();
+    expect(sessionMetadataProblem({ k: 'x'.repeat(SESSION_METADATA_MAX_BYTES - 7) })).toBe(tooBig);
+    expect(sessionMetadataProblem({ k: `${'é'.repeat((SESSION_METADATA_MAX_BYTES - 8) / 2)}x` })).toBe(
+      tooBig,
+    );
+    expect(sessionMetadataProblem({})).toBeUndefined();
+    for (const notAnObject of [['a'], 'text', null, 5])
+      expect(sessionMetadataProblem(notAnObject)).toBe(tooBig);
+    expect(sessionMetadataProblem({ a: { b: 'x\u0000' } })).toBe('must not contain NUL (U+0000) (at a.b)');
   });
 });

@@ -13,18 +13,20 @@ export const SESSION_METADATA_MAX_BYTES = AGENT_METADATA_MAX_BYTES;
 export const METADATA_FILTER_MAX_LENGTH = SESSION_METADATA_MAX_BYTES;
 
 /**
- * Records at `field` what is wrong with a session's `metadata`: it must be a JSON object of at
- * most `SESSION_METADATA_MAX_BYTES`, its keys and strings free of NUL (the agent `metadata` rule).
+ * What is wrong with a session's `metadata`, or `undefined`: it must be a JSON object of at most
+ * `SESSION_METADATA_MAX_BYTES` (UTF-8 bytes of its JSON), its keys and strings free of NUL (the
+ * agent `metadata` rule). Both HTTP dialects check their field with it before the use case does.
  */
+export function sessionMetadataProblem(metadata: unknown): string | undefined {
+  if (!isPlainObject(metadata) || jsonByteLength(metadata) > SESSION_METADATA_MAX_BYTES)
+    return `must be a JSON object of at most ${SESSION_METADATA_MAX_BYTES} bytes`;
+  return jsonTextProblem(metadata);
+}
+
+/** Records at `field` what `sessionMetadataProblem` finds wrong with a session's `metadata`. */
 export function checkSessionMetadata(checks: Checks, metadata: unknown, field: string): Checks {
-  const text = jsonTextProblem(metadata);
-  return checks
-    .require(
-      isPlainObject(metadata) && jsonByteLength(metadata) <= SESSION_METADATA_MAX_BYTES,
-      field,
-      `must be a JSON object of at most ${SESSION_METADATA_MAX_BYTES} bytes`,
-    )
-    .require(text === undefined, field, text ?? '');
+  const problem = sessionMetadataProblem(metadata);
+  return checks.require(problem === undefined, field, problem ?? '');
 }
 
 /**

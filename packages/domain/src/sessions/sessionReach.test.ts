@@ -1,6 +1,6 @@
-import { FakeBrowserProvider, ManualClock } from '@browserdeck/testing';
+import { aSession, FakeBrowserProvider, ManualClock } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { BrowserSession } from './BrowserSession.ts';
+import type { BrowserSession } from './BrowserSession.ts';
 import { heldElsewhere, OTHER_INSTANCE_EXPIRY_GRACE_SEC, sessionReach } from './sessionReach.ts';
 
 const T0 = new Date('2026-03-01T12:00:00.000Z');
@@ -10,33 +10,7 @@ const local = (instanceId: string) => new FakeBrowserProvider({ clock, name: 'lo
 const everywhere = new FakeBrowserProvider({ clock, name: 'browserbase' });
 
 function session(instanceId: string | null, expiresAt: Date | null = at(300)): BrowserSession {
-  return BrowserSession.create({
-    id: 's-1',
-    projectId: 'project-1',
-    provider: 'local',
-    settings: {
-      name: 'S',
-      script: '',
-      env: {},
-      region: 'local',
-      timeoutSec: 600,
-      extensionId: null,
-      contextId: null,
-      agentId: null,
-    },
-    snapshot: {
-      providerSessionId: 'p-1',
-      providerProjectId: 'local',
-      status: 'RUNNING',
-      connectUrl: 'ws://x/1',
-      seleniumRemoteUrl: null,
-      startedAt: T0,
-      endedAt: null,
-      expiresAt,
-      ...(instanceId === null ? {} : { instanceId }),
-    },
-    now: T0,
-  });
+  return aSession({ provider: 'local', timeoutSec: 600, instanceId, expiresAt, now: T0 });
 }
 
 describe('sessionReach', () => {

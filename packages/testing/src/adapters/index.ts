@@ -3,6 +3,7 @@ export * from './http/createTestApp.ts';
 export * from './http/describeAuthContract.ts';
 export * from './http/FakeLiveViewHub.ts';
 export * from './http/ManualRecheckTimer.ts';
+export * from './http/TestApp.ts';
 export * from './identity/describeIssuedRefreshTokenStoreContract.ts';
 export * from './identity/describeLocalIdentityStoreContract.ts';
 export * from './identity/describeRevokedSessionStoreContract.ts';

@@ -29,6 +29,10 @@ export class InMemoryProjectRepository implements ProjectRepository {
       .reverse();
   }
 
+  async countOwned(ownerId: string): Promise<number> {
+    return this.owned(ownerId).length;
+  }
+
   async findOldestOwned(ownerId: string): Promise<Project | null> {
     return this.owned(ownerId)[0] ?? null;
   }

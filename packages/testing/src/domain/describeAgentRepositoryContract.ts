@@ -1,6 +1,7 @@
 import type { AgentFields, AgentRepository } from '@browserdeck/domain';
 import { Agent, ConflictError, DomainError } from '@browserdeck/domain';
 import { describe, expect, it } from 'vitest';
+import { anAgentFields } from '../builders/anAgentFields.ts';
 import { AWKWARD_NAME, AWKWARD_OPAQUE, AWKWARD_TEXT } from './awkwardText.ts';
 
 /** A fresh, empty agent store, and a way to create the project rows its agents belong to. */
@@ -51,20 +52,7 @@ export function describeAgentRepositoryContract(
       return Agent.create({
         id: `0190d000-0000-7000-8000-${String(seq).padStart(12, '0')}`,
         projectId,
-        fields: {
-          name: `Agent ${seq}`,
-          description: '',
-          script: '',
-          envVars: {},
-          providerProjectId: null,
-          contextId: null,
-          extensionId: null,
-          region: 'us-west-2',
-          timeoutSec: 300,
-          active: true,
-          metadata: {},
-          ...fields,
-        },
+        fields: anAgentFields({ name: `Agent ${seq}`, ...fields }),
         now: new Date(base + minute * 60_000),
       });
     }

@@ -98,6 +98,19 @@ export function describeProjectRepositoryContract(
       expect((await projects.listOwned(ALICE, { archived: true })).map((p) => p.slug)).toEqual(['b']);
     });
 
+    it("counts the owner's projects, archived ones included", async () => {
+      const { projects } = await setUp();
+      expect(await projects.countOwned(ALICE)).toBe(0);
+      const [a, b] = [project(ALICE, 'a', 1), project(ALICE, 'b', 2)];
+      for (const p of [a, b]) await projects.add(p);
+      await projects.add(project(BOB, 'bob', 3));
+      b.archive(new Date(base + 10 * 60_000));
+      await projects.update(b);
+      expect(await projects.countOwned(ALICE)).toBe(2);
+      expect(await projects.countOwned(BOB)).toBe(1);
+      expect(await projects.countOwned('not-a-user-id')).toBe(0);
+    });
+
     it('stores renames and archive state', async () => {
       const { projects } = await setUp();
       const p = project(ALICE, 'keep-slug');

@@ -3,18 +3,14 @@ import type { RawData } from 'ws';
 import type { CdpClient } from '../cdp/CdpClient.ts';
 import type { CdpEvent } from '../cdp/cdpMessages.ts';
 import type { CdpCapability } from '../ProviderCapabilities.ts';
+import { forwardViewerInput } from './forwardViewerInput.ts';
 import { type LiveViewer, VIEWER_CLOSE } from './LiveViewer.ts';
 import type { LivePage } from './LiveViewHub.ts';
 import { openCdpClient } from './openCdpClient.ts';
-import { parseViewerMessage, type ViewerMessage } from './parseViewerMessage.ts';
-import { TabScreencast } from './TabScreencast.ts';
-import { toInputCommand } from './toInputCommand.ts';
+import { parseViewerMessage } from './parseViewerMessage.ts';
+import { TabScreencasts } from './TabScreencasts.ts';
+import { type TargetInfo, toLivePage } from './toLivePage.ts';
 
-/**
- * Pointer moves and wheel turns dropped while this many of the connection's commands are unanswered:
- * a viewer cannot queue input faster than the page handles it.
- */
-const MAX_PENDING_INPUT = 32;
 /**
  * How often the tab list is read again: Chrome reports a tab's URL as it navigates but not the title
  * its page sets afterwards.
@@ -26,14 +22,6 @@ const PAGES_REFRESH_MS = 1_000;
  * the browser did not answer as a browser does.
  */
 type Finish = 'ended' | 'idle' | 'shutdown' | 'failed';
-
-/** A target as `Target.getTargets` and the discovery events describe it. */
-interface TargetInfo {
-  targetId?: unknown;
-  type?: unknown;
-  url?: unknown;
-  title?: unknown;
-}
 
 /**
  * The live view of one browser session: one CDP connection (through the provider's `cdp`
@@ -47,17 +35,13 @@ export class LiveSession {
   private state: 'opening' | 'open' | 'done' = 'opening';
   private readonly opening: Promise<boolean>;
   private readonly pages = new Map<string, LivePage>();
-  /** Screencasts by page id. */
-  private readonly tabs = new Map<string, TabScreencast>();
-  /** Screencasts by the CDP session attached to their tab. */
-  private readonly attached = new Map<string, TabScreencast>();
+  private readonly tabs: TabScreencasts;
   private readonly viewers = new Set<LiveViewer>();
   /** The tab each viewer asked for before the connection was open. */
   private readonly wanted = new Map<LiveViewer, string | null>();
   private pagesPushPending = false;
   private refresh: NodeJS.Timeout | null = null;
   private readonly logger: Logger;
-  private readonly minFrameIntervalMs: number | undefined;
   private readonly onDone: (session: LiveSession) => void;
 
   constructor(deps: {
@@ -71,7 +55,7 @@ export class LiveSession {
   }) {
     this.providerSessionId = deps.providerSessionId;
     this.logger = deps.logger;
-    this.minFrameIntervalMs = deps.minFrameIntervalMs;
+    this.tabs = new TabScreencasts({ logger: deps.logger, minFrameIntervalMs: deps.minFrameIntervalMs });
     this.onDone = deps.onDone;
     this.opening = this.open(deps.cdp);
   }
@@ -111,9 +95,7 @@ export class LiveSession {
     this.state = 'done';
     this.onDone(this);
     if (this.refresh) clearInterval(this.refresh);
-    for (const tab of this.tabs.values()) tab.stop();
-    this.tabs.clear();
-    this.attached.clear();
+    this.tabs.stopAll();
     for (const viewer of this.viewers) {
       if (reason === 'ended') viewer.sendEnded();
       else if (reason === 'failed') viewer.close(VIEWER_CLOSE.failed, 'The browser did not answer.');
@@ -175,44 +157,13 @@ export class LiveSession {
   /** Tells a viewer which tab it now watches, then moves it there (so it knows the frames that follow). */
   private show(viewer: LiveViewer, pageId: string | null): void {
     viewer.sendPages(this.listPages(), pageId);
-    this.watch(viewer, pageId);
-  }
-
-  /** Moves a viewer to a tab: the screencast it leaves stops if it was the last viewer. */
-  private watch(viewer: LiveViewer, pageId: string | null): void {
-    const previous = viewer.pageId === null ? undefined : this.tabs.get(viewer.pageId);
-    if (previous?.viewers.has(viewer) && viewer.pageId === pageId) return;
-    if (previous?.removeViewer(viewer)) this.stopTab(previous);
-    viewer.pageId = pageId;
-    if (pageId === null || !this.client) return;
-    let tab = this.tabs.get(pageId);
-    if (!tab) {
-      tab = new TabScreencast({
-        client: this.client,
-        pageId,
-        logger: this.logger,
-        minFrameIntervalMs: this.minFrameIntervalMs,
-        attached: (sessionId, t) => {
-          if (!t.isStopped) this.attached.set(sessionId, t);
-        },
-      });
-      this.tabs.set(pageId, tab);
-      void tab.start();
-    }
-    tab.addViewer(viewer);
-  }
-
-  private stopTab(tab: TabScreencast): void {
-    tab.stop();
-    if (this.tabs.get(tab.pageId) === tab) this.tabs.delete(tab.pageId);
-    if (tab.sessionId !== null) this.attached.delete(tab.sessionId);
+    this.tabs.watch(viewer, pageId, this.client);
   }
 
   private removeViewer(viewer: LiveViewer): void {
     if (!this.viewers.delete(viewer)) return;
     this.wanted.delete(viewer);
-    const tab = viewer.pageId === null ? undefined : this.tabs.get(viewer.pageId);
-    if (tab?.removeViewer(viewer)) this.stopTab(tab);
+    this.tabs.leave(viewer);
     if (this.viewers.size === 0 && this.state === 'open') this.finish('idle');
   }
 
@@ -231,23 +182,13 @@ export class LiveSession {
       else viewer.sendPages(this.listPages());
       return;
     }
-    if (!viewer.readOnly) this.forwardInput(viewer, message);
-  }
-
-  private forwardInput(viewer: LiveViewer, message: ViewerMessage): void {
-    const tab = viewer.pageId === null ? undefined : this.tabs.get(viewer.pageId);
-    const client = this.client;
-    if (!tab?.sessionId || !client) return;
-    const droppable = message.type === 'wheel' || (message.type === 'mouse' && message.action === 'move');
-    if (droppable && client.outstanding >= MAX_PENDING_INPUT) return;
-    const command = toInputCommand(message, tab.metadata);
-    if (command) client.fire(command.method, command.params, tab.sessionId);
+    if (!viewer.readOnly) forwardViewerInput(this.client, this.tabs.forPage(viewer.pageId), message);
   }
 
   private onEvent(event: CdpEvent): void {
     const { method, params } = event;
     if (method === 'Page.screencastFrame') {
-      if (event.sessionId !== undefined) this.attached.get(event.sessionId)?.onFrame(params);
+      if (event.sessionId !== undefined) this.tabs.forSession(event.sessionId)?.onFrame(params);
     } else if (method === 'Target.targetCreated' || method === 'Target.targetInfoChanged') {
       this.upsert(params.targetInfo as TargetInfo | undefined);
     } else if (method === 'Target.targetDestroyed') {
@@ -258,13 +199,8 @@ export class LiveSession {
   }
 
   private upsert(info: TargetInfo | undefined): void {
-    if (typeof info?.targetId !== 'string' || info.type !== 'page') return;
-    const page: LivePage = {
-      id: info.targetId,
-      url: typeof info.url === 'string' ? info.url : '',
-      title: typeof info.title === 'string' ? info.title : '',
-      faviconUrl: '',
-    };
+    const page = toLivePage(info);
+    if (!page) return;
     const known = this.pages.get(page.id);
     if (known && known.url === page.url && known.title === page.title) return;
     this.pages.set(page.id, page);
@@ -276,9 +212,9 @@ export class LiveSession {
 
   private dropPage(targetId: unknown): void {
     if (typeof targetId !== 'string' || !this.pages.delete(targetId)) return;
-    const tab = this.tabs.get(targetId);
+    const tab = this.tabs.forPage(targetId);
     if (tab) {
-      this.stopTab(tab);
+      this.tabs.stop(tab);
       for (const viewer of tab.viewers) this.showFirstTab(viewer);
     }
     this.pushPages();
@@ -287,12 +223,12 @@ export class LiveSession {
   /** A tab's session went away without us (its renderer crashed, say): its viewers start again. */
   private onDetached(sessionId: unknown): void {
     if (typeof sessionId !== 'string') return;
-    const tab = this.attached.get(sessionId);
+    const tab = this.tabs.forSession(sessionId);
     if (!tab || this.state !== 'open') return;
-    this.stopTab(tab);
+    this.tabs.stop(tab);
     for (const viewer of tab.viewers) {
       viewer.pageId = null;
-      if (this.pages.has(tab.pageId)) this.watch(viewer, tab.pageId);
+      if (this.pages.has(tab.pageId)) this.tabs.watch(viewer, tab.pageId, this.client);
       else this.showFirstTab(viewer);
     }
   }

@@ -10,6 +10,8 @@ import {
   silentLogger,
   TIMEOUT_MIN_SEC,
 } from '@browserdeck/domain';
+import { matchUpgradeEndpoint } from '../../shared/matchUpgradeEndpoint.ts';
+import type { UpgradeEndpoint } from '../../shared/UpgradeEndpoint.ts';
 import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
 import type {
   CdpCapabilityConnection,
@@ -17,8 +19,9 @@ import type {
   ProviderCapabilities,
 } from '../ProviderCapabilities.ts';
 import { openInProcessCdpClient } from './cdp/openInProcessCdpClient.ts';
+import { CONNECT_PATH_TEMPLATE } from './connect/connectPath.ts';
 import { type ConnectRefusal, serveConnectUpgrade } from './connect/serveConnectUpgrade.ts';
-import type { IsolationLevel } from './isolation/BrowserConfinement.ts';
+import type { IsolationLevel } from './isolation/IsolationLevel.ts';
 import { LOCAL_DEFAULTS, type LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import { BrowserSupply } from './launch/BrowserSupply.ts';
 import type { PreparedBrowser } from './launch/PreparedBrowser.ts';
@@ -46,9 +49,24 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   readonly loadsExtensions = false;
   /** Stamped on every session it starts: browsers live in this process, out of other instances' reach. */
   readonly instanceId: string;
-  /** Connect WebSockets (`handleUpgrade`), browsers held (`start`, `close`), in-process CDP (`openCdp`). */
+  /**
+   * Sessions' connect endpoint, served from the HTTP adapter's route table (an upgrade route), on
+   * the API's own server.
+   */
+  readonly connectEndpoint: UpgradeEndpoint = {
+    path: CONNECT_PATH_TEMPLATE,
+    operationId: 'connectLocalSession',
+    summary: 'Connect a CDP client to a local session’s browser (WebSocket)',
+    serve: (request) =>
+      serveConnectUpgrade(
+        request,
+        (id) => this.sessions.connectLookup(id),
+        this.options.maxConnectionsPerSession ?? LOCAL_DEFAULTS.maxConnectionsPerSession,
+      ),
+  };
+  /** Connect WebSockets (`connectEndpoint`), browsers held (`start`, `close`), in-process CDP (`openCdp`). */
   readonly capabilities: ProviderCapabilities = {
-    upgrades: this,
+    upgrades: { endpoints: [this.connectEndpoint] },
     lifecycle: this,
     cdp: { open: (id, deliver, onClose) => this.openCdp(id, deliver, onClose) },
   };
@@ -194,19 +212,15 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   }
 
   /**
-   * Serves a session's `connectUrl` (the HTTP server's `upgrade` event): true when proxied, a
-   * `ConnectRefusal` for the host to answer, false when the request is not a connect at all.
+   * Serves a session's `connectUrl` on a server without the HTTP adapter (the HTTP adapter serves
+   * `connectEndpoint` from its route table): true when proxied, a `ConnectRefusal` for the host to
+   * answer, false when the request is not a connect at all.
    */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean | ConnectRefusal {
-    const max = this.options.maxConnectionsPerSession ?? LOCAL_DEFAULTS.maxConnectionsPerSession;
-    return serveConnectUpgrade(
-      req,
-      socket,
-      head,
-      this.options.publicUrl,
-      (id) => this.sessions.connectLookup(id),
-      max,
-    );
+    const mountPrefix = new URL(this.options.publicUrl).pathname.replace(/\/+$/, '');
+    const match = matchUpgradeEndpoint([this.connectEndpoint], req.url, mountPrefix);
+    if (!match) return false;
+    return match.endpoint.serve({ req, socket, head, params: match.params, query: match.query, mountPrefix });
   }
 
   /** An in-process CDP client on a running session's browser (`openInProcessCdpClient`); null when none runs here. */

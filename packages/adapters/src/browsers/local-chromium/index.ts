@@ -20,11 +20,8 @@ export {
 } from './egress/EgressProxy.ts';
 export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from './egress/egressRanges.ts';
 export type { EgressLookup } from './egress/resolveDestination.ts';
-export {
-  BrowserConfinement,
-  type IsolationLevel,
-  type IsolationSetting,
-} from './isolation/BrowserConfinement.ts';
+export { BrowserConfinement } from './isolation/BrowserConfinement.ts';
+export type { IsolationLevel, IsolationSetting } from './isolation/IsolationLevel.ts';
 export { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 export type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 export {

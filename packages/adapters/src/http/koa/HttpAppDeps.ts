@@ -2,6 +2,7 @@ import type { DomainError } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { LiveViewHub } from '../../browsers/live-view/LiveViewHub.ts';
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
+import type { UpgradeEndpoint } from '../../shared/UpgradeEndpoint.ts';
 import type { AgentRouteDeps } from './api/agents/agentRoutes.ts';
 import type { ApiKeyRouteDeps } from './api/api-keys/apiKeyRoutes.ts';
 import type { AuthRouteDeps } from './api/auth/authRoutes.ts';
@@ -57,6 +58,12 @@ export interface HttpSettings {
    * default, a built console elsewhere with `{ dir }`, or not served with `false`.
    */
   console?: ConsoleSettings | false | undefined;
+  /**
+   * Check every JSON answer against its route's declared schema for that status (and the status
+   * against the declared ones); an answer that does not match is logged and becomes a 500 naming the
+   * drift. For tests (`createTestApp` turns it on); off by default, as production should be.
+   */
+  validateResponses?: boolean | undefined;
 }
 
 /** Everything the Koa app needs, grouped: use cases by feature, the database hooks, settings. */
@@ -89,4 +96,9 @@ export interface HttpAppDeps {
    * sign-in ended close them), and with what timer. Default every 5 s.
    */
   liveViewRecheck?: LiveViewRecheckOptions | undefined;
+  /**
+   * WebSocket endpoints other adapters serve on this server (the local provider's `connectUrl`): they
+   * join the route table as upgrade routes, beside the live view's, and `upgradeHandler` serves them.
+   */
+  upgrades?: readonly UpgradeEndpoint[] | undefined;
 }

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@browserdeck/domain';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
+import type { ErrorWriter } from './kernel/errors/ErrorWriter.ts';
 
 /** What the HTTP middleware keeps on `ctx.state` for one request. */
 export interface HttpState {
@@ -13,10 +14,10 @@ export interface HttpState {
   /** The error code answered, for the request log. */
   errorCode?: ErrorCode;
   /**
-   * How errors are answered: RFC 9457 problems (the default), or Browserbase's `{ statusCode, error,
-   * message }` on the Browserbase-compatible API.
+   * How errors are answered: the matched route's (or its path dialect's) writer; RFC 9457 problems
+   * when unset.
    */
-  errorFormat?: 'problem' | 'browserbase';
+  writeError?: ErrorWriter | undefined;
   /** Set when the request timed out: the late handler must not write the response. */
   timedOut?: boolean;
 }

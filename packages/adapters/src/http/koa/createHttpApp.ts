@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import { consoleMiddleware } from './api/console/consoleMiddleware.ts';
 import { metricsRoute } from './api/operational/metricsRoute.ts';
+import { BROWSERBASE_DIALECT } from './browserbase/browserbaseRoute.ts';
 import type { HttpAppDeps, HttpDatabaseHooks, HttpUseCases } from './HttpAppDeps.ts';
 import { cors } from './kernel/middleware/cors.ts';
 import { errorHandler } from './kernel/middleware/errorHandler.ts';
@@ -79,13 +80,16 @@ function composeApp(deps: MetricsAppDeps, routes: AnyRoute[], inner: (app: Koa) 
   const app = new Koa({ proxy: trustProxy, maxIpsCount: trustProxy ? 1 : 0 });
   app.silent = true;
   const log = deps.logger.child({ component: 'http' }, { redact: { paths: REDACTED_LOG_PATHS } });
-  const router = buildRouter(routes, { authenticate: deps.useCases?.auth.authenticate ?? NO_ACCESS_TOKENS });
+  const router = buildRouter(routes, {
+    authenticate: deps.useCases?.auth.authenticate ?? NO_ACCESS_TOKENS,
+    validateResponses: deps.settings?.validateResponses,
+  });
   app.use(requestContext(log, deps.metrics));
   app.use(securityHeaders());
   app.use(errorHandler({ translateError: deps.database?.translateError }));
   app.use(requestTimeout(deps.settings?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
   inner(app);
-  app.use(resolveRoute(router, routes));
+  app.use(resolveRoute(router, routes, [BROWSERBASE_DIALECT]));
   return app;
 }
 

@@ -7,7 +7,6 @@ export {
   consoleContentSecurityPolicy,
 } from './api/console/consoleContentSecurityPolicy.ts';
 export type { RecheckTimer } from './api/live-view/LiveViewGrantWatch.ts';
-export { liveViewUpgradeHandler } from './api/live-view/liveViewUpgradeHandler.ts';
 export type { MetricsEndpointOptions } from './api/operational/metricsRoute.ts';
 export type { OperationalRouteDeps } from './api/operational/operationalRoutes.ts';
 export type { ProjectRouteDeps } from './api/projects/projectRoutes.ts';
@@ -16,6 +15,7 @@ export { PROVIDER_ALIAS } from './api/shared/providerScope.ts';
 export { createHttpApp, createMetricsApp, type MetricsAppDeps, REDACTED_LOG_PATHS } from './createHttpApp.ts';
 export type { HttpAppDeps, HttpDatabaseHooks, HttpSettings, HttpUseCases } from './HttpAppDeps.ts';
 export { type HttpServerTimeouts, httpServerOptions } from './httpServerOptions.ts';
+export type { ErrorDialect, ErrorWriter } from './kernel/errors/ErrorWriter.ts';
 export { ERROR_STATUS, type ErrorStatus, problemType } from './kernel/errors/errorStatus.ts';
 export { refuseUpgrade } from './kernel/errors/refuseUpgrade.ts';
 export { type ProblemBody, problemBody } from './kernel/errors/writeProblem.ts';
@@ -26,12 +26,20 @@ export { renderDocsHtml } from './kernel/openapi/renderDocsHtml.ts';
 export { MAX_BODY_BYTES } from './kernel/routing/parseJsonBody.ts';
 export {
   type AnyRoute,
+  type AnyRouteResult,
   defineRoute,
+  defineUpgradeRoute,
   HTTP_METHODS,
   type HttpMethod,
+  type HttpRoute,
+  isUpgradeRoute,
   type ResponseSpec,
+  ROUTE_AUTHS,
+  type RouteAuth,
   type RouteDefinition,
   type RouteRequest,
   type RouteResult,
+  type UpgradeRoute,
 } from './kernel/routing/RouteDefinition.ts';
+export { serveUpgrades, type UpgradeHandler } from './kernel/routing/serveUpgrades.ts';
 export { buildRouteTable } from './routeTable.ts';

@@ -3,6 +3,7 @@ import { agentRoutes } from './api/agents/agentRoutes.ts';
 import { apiKeyRoutes } from './api/api-keys/apiKeyRoutes.ts';
 import { authRoutes } from './api/auth/authRoutes.ts';
 import { liveViewRoutes } from './api/live-view/liveViewRoutes.ts';
+import { liveViewUpgradeRoute } from './api/live-view/liveViewUpgradeRoute.ts';
 import { operationalRoutes } from './api/operational/operationalRoutes.ts';
 import { projectRoutes } from './api/projects/projectRoutes.ts';
 import { sessionRoutes } from './api/sessions/sessionRoutes.ts';
@@ -11,12 +12,13 @@ import type { HttpAppDeps } from './HttpAppDeps.ts';
 import { buildOpenApiDocument } from './kernel/openapi/buildOpenApiDocument.ts';
 import type { OpenApiDocument } from './kernel/openapi/OpenApiDocument.ts';
 import { renderDocsHtml } from './kernel/openapi/renderDocsHtml.ts';
-import type { AnyRoute } from './kernel/routing/RouteDefinition.ts';
+import { type AnyRoute, defineUpgradeRoute } from './kernel/routing/RouteDefinition.ts';
 
 /**
- * The one route table: every feature module's routes. The router is built from it and so is the
- * OpenAPI document, so a route cannot exist without being documented. A new feature adds its
- * module to this list.
+ * The one route table: every feature module's routes, and the WebSocket endpoints as upgrade routes
+ * (the live view's; other adapters' from `deps.upgrades`, e.g. the local provider's connect path).
+ * The router, the upgrade handler (`serveUpgrades`) and the OpenAPI document are built from it, so a
+ * route cannot exist without being documented. A new feature adds its module to this list.
  */
 export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }): AnyRoute[] {
   const table: AnyRoute[] = [];
@@ -44,6 +46,10 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
       openLiveView: deps.useCases.sessions.openLiveView,
       corsOrigins: deps.settings?.corsOrigins ?? [],
     }),
+    liveViewUpgradeRoute(deps),
+    ...(deps.upgrades ?? []).map(({ path, operationId, summary, serve }) =>
+      defineUpgradeRoute({ path, operationId, summary, tag: 'Sessions', upgrade: serve }),
+    ),
   );
   return table;
 }

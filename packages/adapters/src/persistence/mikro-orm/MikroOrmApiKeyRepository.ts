@@ -1,18 +1,39 @@
-import type { ApiKey, ApiKeyRepository } from '@browserdeck/domain';
-import { type ApiKeyRow, SELECT_API_KEY, toApiKey } from './apiKeyRows.ts';
+import { ApiKey, type ApiKeyRepository, type ApiKeyState } from '@browserdeck/domain';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { ApiKeySchema } from './entities/ApiKeySchema.ts';
-import { nativeSqlOf } from './NativeSql.ts';
+import { PreparedQuery, readEntities } from './PreparedQuery.ts';
 
 /** What `MikroOrmApiKeyRepository` needs. */
 export interface MikroOrmApiKeyRepositoryDeps {
   orm: BrowserdeckOrm;
 }
 
+const BY_PREFIX = new PreparedQuery<{ prefix: string }>((db, param) =>
+  db.selectFrom('api_keys').selectAll().where('prefix', '=', param('prefix')),
+);
+
+const LIVE_IN_PROJECT = new PreparedQuery<{ projectId: string }>((db, param) =>
+  db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('projectId', '=', param('projectId'))
+    .where('revokedAt', 'is', null)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc'),
+);
+
+const IN_PROJECT = new PreparedQuery<{ id: string; projectId: string }>((db, param) =>
+  db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('id', '=', param('id'))
+    .where('projectId', '=', param('projectId')),
+);
+
 /**
- * `ApiKeyRepository` on MikroORM (SQLite, PostgreSQL). Nothing is cached: reads are hand-written
- * statements (NativeSql) straight on the database, with no identity map in between, so a revocation
+ * `ApiKeyRepository` on MikroORM (SQLite, PostgreSQL). Nothing is cached: reads are prepared Kysely
+ * queries (`PreparedQuery`) straight on the database, with no identity map in between, so a revocation
  * holds at once on every instance; `findByPrefix` runs on every request with a key. Writes are
  * single statements on a fresh fork; the usage stamp is one conditional UPDATE, never a
  * read-modify-write. A clashing prefix violates `api_keys_prefix_unique`, and that error is thrown.
@@ -42,32 +63,20 @@ export class MikroOrmApiKeyRepository implements ApiKeyRepository {
   }
 
   async findByPrefix(prefix: string): Promise<ApiKey | null> {
-    const row = await withDatabaseErrors(() =>
-      nativeSqlOf(this.deps.orm).one<ApiKeyRow>(`${SELECT_API_KEY} where prefix = ?`, [prefix]),
-    );
-    return row && toApiKey(row);
+    const rows = await withDatabaseErrors(() => BY_PREFIX.rows(this.deps.orm, { prefix }));
+    return this.toApiKeys(rows)[0] ?? null;
   }
 
   async listInProject(projectId: string): Promise<ApiKey[]> {
     if (!isUuid(projectId)) return [];
-    const rows = await withDatabaseErrors(() =>
-      nativeSqlOf(this.deps.orm).all<ApiKeyRow>(
-        `${SELECT_API_KEY} where project_id = ? and revoked_at is null order by created_at desc, id desc`,
-        [projectId],
-      ),
-    );
-    return rows.map(toApiKey);
+    const rows = await withDatabaseErrors(() => LIVE_IN_PROJECT.rows(this.deps.orm, { projectId }));
+    return this.toApiKeys(rows);
   }
 
   async findInProject(projectId: string, keyId: string): Promise<ApiKey | null> {
     if (!isUuid(projectId) || !isUuid(keyId)) return null;
-    const row = await withDatabaseErrors(() =>
-      nativeSqlOf(this.deps.orm).one<ApiKeyRow>(`${SELECT_API_KEY} where id = ? and project_id = ?`, [
-        keyId,
-        projectId,
-      ]),
-    );
-    return row && toApiKey(row);
+    const rows = await withDatabaseErrors(() => IN_PROJECT.rows(this.deps.orm, { id: keyId, projectId }));
+    return this.toApiKeys(rows)[0] ?? null;
   }
 
   async saveRevocation(key: ApiKey): Promise<void> {
@@ -92,5 +101,9 @@ export class MikroOrmApiKeyRepository implements ApiKeyRepository {
           { lastUsedAt: at },
         ),
     );
+  }
+
+  private toApiKeys(rows: Record<string, unknown>[]): ApiKey[] {
+    return readEntities(this.deps.orm, ApiKeySchema, rows).map((row) => ApiKey.restore(row as ApiKeyState));
   }
 }

@@ -10,12 +10,16 @@ import { isUniqueViolationOf, isUuid, withDatabaseErrors } from './databaseError
 import { LocalCredentialSchema } from './entities/LocalCredentialSchema.ts';
 import { LocalRefreshTokenSchema } from './entities/LocalRefreshTokenSchema.ts';
 import { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
-import { nativeSqlOf, sqlDate } from './NativeSql.ts';
+import { PreparedQuery, readEntities } from './PreparedQuery.ts';
 
 /** What `MikroOrmLocalIdentityStore` needs. */
 export interface MikroOrmLocalIdentityStoreDeps {
   orm: BrowserdeckOrm;
 }
+
+const SIGN_IN_SESSION = new PreparedQuery<{ id: string }>((db, param) =>
+  db.selectFrom('local_sign_in_sessions').selectAll().where('id', '=', param('id')),
+);
 
 /**
  * `LocalIdentityStore` on MikroORM (SQLite, PostgreSQL). The rules that must hold across server
@@ -77,21 +81,16 @@ export class MikroOrmLocalIdentityStore implements LocalIdentityStore {
 
   async findSession(id: string): Promise<LocalSignInSession | null> {
     if (!isUuid(id)) return null;
-    // Read on every authenticated request: a hand-written statement, not the ORM (see NativeSql).
-    const row = await withDatabaseErrors(() =>
-      nativeSqlOf(this.deps.orm).one<{ user_id: string; created_at: unknown; revoked_at: unknown }>(
-        'select user_id, created_at, revoked_at from local_sign_in_sessions where id = ?',
-        [id],
-      ),
-    );
-    return (
-      row && {
-        id,
-        userId: row.user_id,
-        createdAt: sqlDate(row.created_at),
-        revokedAt: row.revoked_at === null ? null : sqlDate(row.revoked_at),
-      }
-    );
+    // Read on every authenticated request: a prepared query, no unit of work (see PreparedQuery).
+    const rows = await withDatabaseErrors(() => SIGN_IN_SESSION.rows(this.deps.orm, { id }));
+    const [row] = readEntities(this.deps.orm, LocalSignInSessionSchema, rows);
+    if (!row) return null;
+    return {
+      id,
+      userId: row.userId as string,
+      createdAt: row.createdAt as Date,
+      revokedAt: (row.revokedAt as Date | null | undefined) ?? null,
+    };
   }
 
   async revokeSession(id: string, at: Date): Promise<void> {

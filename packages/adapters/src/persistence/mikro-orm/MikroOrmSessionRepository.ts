@@ -15,18 +15,17 @@ import {
 import type { SecretBox } from '../secrets/SecretBox.ts';
 import { type BrowserdeckOrm, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
 import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
-import { BrowserSessionSchema, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
-import { nativeSqlOf } from './NativeSql.ts';
+import {
+  BROWSER_SESSION_PROPERTIES,
+  BrowserSessionSchema,
+  type StoredBrowserSession,
+} from './entities/BrowserSessionSchema.ts';
+import { nativeSqlOf, type SqlParam } from './NativeSql.ts';
+import { PreparedQuery, readEntities } from './PreparedQuery.ts';
 import { querySessionStats } from './querySessionStats.ts';
 import { querySessionStatsSeries } from './querySessionStatsSeries.ts';
 import { sessionListStatements } from './sessionListStatements.ts';
-import {
-  insertSessionStatement,
-  type SessionDbRow,
-  toBrowserSession,
-  toBrowserSessionFromDb,
-  toSessionRow,
-} from './sessionRows.ts';
+import { toBrowserSession, toSessionRow } from './sessionRows.ts';
 import { sqlTime } from './sqlTime.ts';
 
 /** What `MikroOrmSessionRepository` needs. */
@@ -35,6 +34,21 @@ export interface MikroOrmSessionRepositoryDeps {
   /** Seals each session's `env` and `connectUrl` at rest. */
   secrets: SecretBox;
 }
+
+/** A new session's row, every column bound. */
+const INSERT = new PreparedQuery<StoredBrowserSession>((db, param) =>
+  db
+    .insertInto('browser_sessions')
+    .values(Object.fromEntries(BROWSER_SESSION_PROPERTIES.map((key) => [key, param(key)])) as never),
+);
+
+const IN_PROJECT = new PreparedQuery<{ id: string; projectId: string }>((db, param) =>
+  db
+    .selectFrom('browser_sessions')
+    .selectAll()
+    .where('id', '=', param('id'))
+    .where('projectId', '=', param('projectId')),
+);
 
 /** The statistics of a project without sessions. */
 const NO_SESSIONS: SessionStats = {
@@ -58,7 +72,9 @@ const SCOPE_SQL = `and (provider_instance_id is null or provider_instance_id = ?
         or (expires_at is not null and expires_at <= ?))`;
 
 /**
- * The reconciler's claim, one statement. PostgreSQL: `for update skip locked`, so concurrent
+ * The reconciler's claim, one statement, hand-written: a conditional `update … where id in (select …
+ * limit … for update skip locked) returning *` whose locking clause exists on PostgreSQL only; it
+ * decides which instance syncs which session, so it stays as reviewed SQL. PostgreSQL: `for update skip locked`, so concurrent
  * claimers pass over each other's rows, and a row another claimer leased in the meantime fails the
  * re-checked `where`. SQLite serializes writers, so the plain statement is already exclusive.
  * Parameters: lease end, now, synced-before cut-off, then the scope's two (when scoped), then the limit.
@@ -90,9 +106,9 @@ export class MikroOrmSessionRepository implements SessionRepository {
   }
 
   async add(session: BrowserSession): Promise<void> {
-    // On the driver: MikroORM's insert cost more than the rest of a session create (docs/adr/0002).
-    const { sql, params } = insertSessionStatement(toSessionRow(session, this.deps.secrets));
-    await withDatabaseErrors(() => nativeSqlOf(this.deps.orm).run(sql, params));
+    // A prepared Kysely insert: MikroORM's unit of work cost more than the rest of a create (docs/adr/0002).
+    const row = toSessionRow(session, this.deps.secrets);
+    await withDatabaseErrors(() => INSERT.run(this.deps.orm, row));
   }
 
   async update(session: BrowserSession): Promise<void> {
@@ -151,26 +167,27 @@ export class MikroOrmSessionRepository implements SessionRepository {
 
   async findInProject(projectId: string, sessionId: string): Promise<BrowserSession | null> {
     if (!isUuid(projectId) || !isUuid(sessionId)) return null;
-    const row = await withDatabaseErrors(() =>
-      this.em().findOne(BrowserSessionSchema, { id: sessionId, projectId }),
-    );
-    return row && toBrowserSession(row, this.deps.secrets);
+    const rows = await withDatabaseErrors(() => IN_PROJECT.rows(this.deps.orm, { id: sessionId, projectId }));
+    const [row] = readEntities(this.deps.orm, BrowserSessionSchema, rows);
+    return row ? toBrowserSession(row, this.deps.secrets) : null;
   }
 
   async list(projectId: string, query: SessionListQuery): Promise<SessionPage> {
     if (!isUuid(projectId)) return { sessions: [], total: 0 };
-    // The page and its total are hand-written statements (NativeSql): the list is what dashboards
-    // poll, and MikroORM's inlined SQL and entity hydration cost more than the two index scans.
-    const { page, total } = sessionListStatements(dialectOf(this.deps.orm), projectId, query);
+    // The page and its total are prepared Kysely queries: the list is what dashboards poll, and
+    // MikroORM's unit of work and entity hydration cost more than the two index scans.
+    const { page, total } = sessionListStatements(this.deps.orm, projectId, query);
     const sql = nativeSqlOf(this.deps.orm);
     const [rows, counted] = await withDatabaseErrors(() =>
       Promise.all([
-        sql.all<SessionDbRow>(page.sql, page.params),
-        sql.one<{ total: unknown }>(total.sql, total.params),
+        sql.all<Record<string, unknown>>(page.sql, page.parameters as SqlParam[]),
+        sql.one<{ total: unknown }>(total.sql, total.parameters as SqlParam[]),
       ]),
     );
     return {
-      sessions: rows.map((row) => toBrowserSessionFromDb(row, this.deps.secrets)),
+      sessions: readEntities(this.deps.orm, BrowserSessionSchema, rows).map((row) =>
+        toBrowserSession(row, this.deps.secrets),
+      ),
       total: Number(counted?.total ?? 0),
     };
   }

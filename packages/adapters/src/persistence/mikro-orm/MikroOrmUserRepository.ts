@@ -1,4 +1,4 @@
-import type { User, UserRepository } from '@browserdeck/domain';
+import { User, type UserRepository } from '@browserdeck/domain';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { UserSchema } from './entities/UserSchema.ts';
@@ -34,6 +34,7 @@ export class MikroOrmUserRepository implements UserRepository {
 
   async findById(id: string): Promise<User | null> {
     if (!isUuid(id)) return null;
-    return withDatabaseErrors(() => this.deps.orm.em.fork().findOne(UserSchema, { id }));
+    const row = await withDatabaseErrors(() => this.deps.orm.em.fork().findOne(UserSchema, { id }));
+    return row && User.restore({ id: row.id, email: row.email, createdAt: row.createdAt });
   }
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { SqliteConnection } from '@mikro-orm/sqlite';
 import { type BrowserdeckOrm, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
-import { cacheSqliteStatements, type PreparingDatabase } from './cacheSqliteStatements.ts';
+import type { PreparingDatabase } from './cacheSqliteStatements.ts';
 import { sqlTime } from './sqlTime.ts';
 
 /** A parameter of a hand-written statement. */
@@ -27,18 +27,16 @@ interface PgPool {
 /**
  * Hand-written, parameterised statements straight on the driver MikroORM owns: better-sqlite3 with
  * compiled statements kept for reuse, or `pg` with named prepared statements per pooled connection.
- * Two kinds of statement go through it (docs/adr/0002): the ones that run on every request (the
- * signed-in session behind a token, a user's projects, the session list, a new session's row),
- * where MikroORM's inlined parameters and unit-of-work hydration cost 20× the query itself; and
- * upserts MikroORM has no operation for (revocation records, rate-limit windows). Everything else
- * stays on MikroORM. Statements use `?` placeholders; booleans and dates are bound the way MikroORM
+ * What is left here is what neither MikroORM nor a typed Kysely query expresses well (docs/adr/0018):
+ * conditional upserts (revocation records, issued refresh tokens, rate-limit windows), the bounded
+ * prune of expired rows, and the stats series aggregate, whose SQL differs per dialect. The hot
+ * reads are prepared Kysely queries (`PreparedQuery`); everything else stays on MikroORM. Statements use `?` placeholders; booleans and dates are bound the way MikroORM
  * stores them (0/1, and dates as `sqlTime` gives them). Rows come back as the driver returns them:
  * read them with `sqlBoolean` and `sqlDate`.
  */
 export class NativeSql {
   readonly dialect: DatabaseDialect;
   private readonly orm: BrowserdeckOrm;
-  private readonly sqlite = new WeakMap<object, PreparingDatabase<SqliteStatement>>();
   private readonly postgres = new Map<string, { name: string; text: string }>();
 
   constructor(orm: BrowserdeckOrm) {
@@ -68,16 +66,11 @@ export class NativeSql {
   }
 
   private async sqliteStatement(sql: string): Promise<SqliteStatement> {
+    // `createMikroOrm` made the database keep compiled statements (`cacheSqliteStatements`).
     const db = (await (
       this.orm.em.getConnection() as unknown as SqliteConnection
     ).getNativeClient()) as PreparingDatabase<SqliteStatement>;
-    let preparer = this.sqlite.get(db);
-    if (!preparer) {
-      preparer = { prepare: (text) => db.prepare(text) };
-      cacheSqliteStatements(preparer);
-      this.sqlite.set(db, preparer);
-    }
-    return preparer.prepare(sql);
+    return db.prepare(sql);
   }
 
   private async postgresQuery(sql: string, params: readonly SqlParam[]) {

@@ -24,9 +24,9 @@ export function toAgentRow(agent: Agent, secrets: SecretBox): StoredAgent {
   };
 }
 
-/** A plain `Agent` (hydrated without its constructor, as MikroORM does) from a row, `envVars` opened. */
+/** The `Agent` (`Agent.restore`) a loaded row holds, `envVars` opened. */
 export function toAgent(row: StoredAgent, secrets: SecretBox): Agent {
-  const agent: Omit<StoredAgent, 'envVars'> & { envVars: Record<string, string> } = {
+  return Agent.restore({
     id: row.id,
     projectId: row.projectId,
     name: row.name,
@@ -42,6 +42,5 @@ export function toAgent(row: StoredAgent, secrets: SecretBox): Agent {
     metadata: row.metadata,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-  };
-  return Object.assign(Object.create(Agent.prototype) as Agent, agent);
+  });
 }

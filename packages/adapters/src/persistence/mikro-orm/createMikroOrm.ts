@@ -1,5 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
+import { cacheSqliteStatements, type PreparingDatabase } from './cacheSqliteStatements.ts';
 import { persistenceEntities } from './entities/persistenceEntities.ts';
 import { postgresqlMigrations } from './migrations/postgresql/postgresqlMigrations.ts';
 import { sqliteMigrations } from './migrations/sqlite/sqliteMigrations.ts';
@@ -69,6 +70,11 @@ export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<Br
     driverOptions: { timeout: SQLITE_BUSY_TIMEOUT_MS },
     migrations: { migrationsList: sqliteMigrations, snapshot: false, silent: true },
   });
+  // Kysely's SQLite driver compiles every statement it runs: keep the compiled ones for reuse.
+  const connection = orm.em.getConnection() as unknown as { getNativeClient(): Promise<unknown> };
+  cacheSqliteStatements(
+    (await connection.getNativeClient()) as PreparingDatabase<{ readonly busy: boolean }>,
+  );
   if (file) {
     // WAL lets readers work while one writer writes; the mode is kept in the database file.
     await orm.em.getConnection().execute('pragma journal_mode = wal');

@@ -2,7 +2,7 @@ import { TokenResponse } from '@browserdeck/adapters/http-koa';
 import type { IdentityProvider } from '@browserdeck/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertProblem } from './assertProblem.ts';
-import type { TestApp } from './createTestApp.ts';
+import type { TestApp } from './TestApp.ts';
 
 type UserJson = { id: string; email: string };
 type SyncJson = { user: UserJson; project: { id: string; name: string; slug: string } };

@@ -1,8 +1,6 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import type { UpgradeRefusal } from '../../ProviderCapabilities.ts';
+import type { UpgradeRefusal, UpgradeRequest } from '../../../shared/UpgradeEndpoint.ts';
 import type { LocalBrowserSession } from '../session/LocalBrowserSession.ts';
-import { parseConnectRequest } from './connectPath.ts';
+import { PROVIDER_SESSION_ID } from './connectPath.ts';
 import { proxyCdpConnection } from './proxyCdpConnection.ts';
 import { signingKeyMatches } from './signingKey.ts';
 
@@ -15,26 +13,21 @@ export type ConnectLookup = (
 ) => { keyDigest: Buffer; running: LocalBrowserSession | null } | null;
 
 /**
- * Serves an HTTP upgrade for a session's connect endpoint: connects the WebSocket to the session's
- * browser (true; the session tracks the socket so that ending it cuts the connection), or says
- * why not for the host to answer — unknown session `not_found`, missing or wrong key (checked in
- * constant time) `unauthorized`, ended session `session_ended`, a session with `maxConnections`
- * clients connected already `rate_limited`. False when the path is not a
- * connect endpoint at all.
+ * Serves an upgrade matched to a session's connect endpoint (`CONNECT_PATH_TEMPLATE`): connects the
+ * WebSocket to the session's browser (true; the session tracks the socket so that ending it cuts the
+ * connection), or says why not for the host to answer — unknown session `not_found`, missing or
+ * wrong key (checked in constant time) `unauthorized`, ended session `session_ended`, a session with
+ * `maxConnections` clients connected already `rate_limited`.
  */
 export function serveConnectUpgrade(
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-  publicUrl: string,
+  { req, socket, head, params, query }: UpgradeRequest,
   lookup: ConnectLookup,
   maxConnections: number,
-): boolean | ConnectRefusal {
-  const parsed = parseConnectRequest(req.url, publicUrl);
-  if (!parsed) return false;
-  const known = lookup(parsed.providerSessionId);
+): true | ConnectRefusal {
+  const providerSessionId = params.provider_session_id ?? '';
+  const known = PROVIDER_SESSION_ID.test(providerSessionId) ? lookup(providerSessionId) : null;
   if (!known) return { code: 'not_found', detail: 'No such session.' };
-  if (!signingKeyMatches(parsed.signingKey, known.keyDigest)) {
+  if (!signingKeyMatches(query.get('signingKey'), known.keyDigest)) {
     return { code: 'unauthorized', detail: 'Invalid signing key.' };
   }
   if (!known.running || known.running.ended)

@@ -1,111 +1,21 @@
-import { execFile } from 'node:child_process';
-import { chmod, chown, lstat, readlink, realpath } from 'node:fs/promises';
+import { chmod, chown, realpath } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { dirname } from 'node:path';
 import type { Logger } from '@browserdeck/domain';
-import { findOnPath } from '../chromium/findChromium.ts';
+import { browserEnv } from './browserEnv.ts';
 import { type BrowserUser, resolveBrowserUser } from './browserUser.ts';
-
-const run = promisify(execFile);
-
-/**
- * How local browsers are confined (http-api.md §7, docs/security.md):
- * - `bubblewrap`: an unprivileged user, Chromium's sandbox, and a bubblewrap filesystem view of
- *   system files (read-only), the browser's folder (read-only) and its own profile: nothing else.
- * - `namespaces`: an unprivileged user, Chromium's sandbox, and a mount namespace (util-linux
- *   `unshare`) in which `DATA_DIR`, home folders, the service's folder and the temporary folder
- *   (other profiles) are hidden under empty file systems; the browser's own folders are mounted back.
- * - `off`: the browser runs as the service's user, unconfined (single-user development only).
- */
-export type IsolationLevel = 'bubblewrap' | 'namespaces' | 'off';
-
-/** `LOCAL_ISOLATION`: `on` picks the strongest level this host supports. */
-export type IsolationSetting = 'on' | 'off' | 'bubblewrap' | 'namespaces';
-
-/** A browser launch to wrap: what runs, with which arguments, and the folders it owns. */
-export interface ConfinedLaunch {
-  readonly executablePath: string;
-  readonly args: readonly string[];
-  readonly profileDir: string;
-  /**
-   * Size of the sandbox's own `/tmp`, `/var/tmp` and `/dev/shm` (tmpfs) in bytes; null or absent for
-   * the kernel's default (half the RAM).
-   */
-  readonly tmpfsBytes?: number | null;
-}
-
-/** The wrapped command: spawn `command` with `args` and exactly this environment. */
-export interface WrappedCommand {
-  readonly command: string;
-  readonly args: string[];
-  readonly env: Record<string, string>;
-}
-
-/** System folders a browser reads: libraries, fonts, certificates, its own configuration. */
-const SYSTEM_PATHS = ['/usr', '/lib', '/lib64', '/lib32', '/bin', '/sbin', '/opt'];
-const SYSTEM_ETC_PATHS = [
-  '/etc/fonts',
-  '/etc/ssl',
-  '/etc/ca-certificates',
-  '/etc/ld.so.cache',
-  '/etc/ld.so.conf',
-  '/etc/ld.so.conf.d',
-  '/etc/alternatives',
-  '/etc/localtime',
-  '/etc/chromium',
-  '/etc/chromium.d',
-  '/etc/passwd',
-  '/etc/group',
-  '/etc/nsswitch.conf',
-];
-/** Where the browser's own folders are staged in its mount namespace (reachable by its user). */
-const STAGED_PROFILE = '/run/browserdeck/profile';
-const STAGED_BROWSER = '/run/browserdeck/browser';
-
-/**
- * Run as root in a fresh mount namespace: mounts a new /run (which also hides the host's sockets)
- * and binds the browser's profile and folder under it, so the browser's user can reach them even
- * when they lie inside private folders such as DATA_DIR. Arguments: profile, browser folder, then
- * the rest of the script's arguments.
- */
-const STAGE_SCRIPT = [
-  'set -e',
-  'profile=$1; browser=$2; shift 2',
-  'mount -t tmpfs -o mode=0755,nosuid,nodev browserdeck-run /run',
-  `mkdir -p ${STAGED_PROFILE} ${STAGED_BROWSER}`,
-  `mount --bind "$profile" ${STAGED_PROFILE}`,
-  `mount --bind "$browser" ${STAGED_BROWSER}`,
-];
-
-/**
- * The `namespaces` level, after staging: hides every listed folder under an empty file system,
- * gives the browser an empty /tmp, and moves its folders back where they were (its browser
- * folder read-only). Arguments: the tmpfs size option (`size=<bytes>,` or empty), the staged
- * ones, hidden folders…, `--`, the command.
- */
-const NAMESPACE_SCRIPT = [
-  'tmpsize=$1; shift',
-  ...STAGE_SCRIPT,
-  'while [ "$1" != "--" ]; do',
-  '  if [ -d "$1" ]; then mount -t tmpfs -o mode=0755,size=64k,nosuid,nodev browserdeck-hidden "$1"; fi',
-  '  shift',
-  'done',
-  'shift',
-  // Writable places the host's processes and other browsers share: each browser gets its own.
-  'for d in /tmp /var/tmp /dev/shm; do',
-  '  if [ -d "$d" ]; then mount -t tmpfs -o "$tmpsize"mode=1777,nosuid,nodev browserdeck-tmp "$d"; fi',
-  'done',
-  'mkdir -p "$browser" "$profile"',
-  `mount --move ${STAGED_BROWSER} "$browser"`,
-  'mount -o remount,bind,ro "$browser"',
-  `mount --move ${STAGED_PROFILE} "$profile"`,
-  'cd "$profile"',
-  'exec "$@"',
-].join('\n');
-
-/** The `bubblewrap` level run as root: stage the folders, then hand over to bwrap as the browser's user. */
-const BUBBLEWRAP_STAGE_SCRIPT = [...STAGE_SCRIPT, 'exec "$@"'].join('\n');
+import { bubblewrapCommand } from './bubblewrapCommand.ts';
+import type { ConfinedLaunch, WrappedCommand } from './ConfinedLaunch.ts';
+import {
+  type ConfinementTools,
+  findConfinementTools,
+  NO_CONFINEMENT_TOOLS,
+  switchToUser,
+} from './ConfinementTools.ts';
+import type { IsolationLevel, IsolationSetting } from './IsolationLevel.ts';
+import { namespacesCommand } from './namespacesCommand.ts';
+import { probeIsolationLevel } from './probeIsolationLevel.ts';
+import { systemBinds } from './systemBinds.ts';
 
 /**
  * Sets up and applies the confinement of local browsers. `setUp` picks the level (and creates the
@@ -118,7 +28,7 @@ export class BrowserConfinement {
   readonly user: BrowserUser | null;
   private readonly hidden: readonly string[];
   /** Absolute paths of the tools, found once on the service's PATH (browsers get a minimal one). */
-  private readonly tools: Tools;
+  private readonly tools: ConfinementTools;
   /** bubblewrap's read-only view of the system folders, worked out once. */
   private readonly binds: readonly string[];
 
@@ -126,7 +36,7 @@ export class BrowserConfinement {
     level: IsolationLevel,
     user: BrowserUser | null,
     hidden: readonly string[],
-    tools: Tools,
+    tools: ConfinementTools,
     binds: readonly string[],
   ) {
     this.level = level;
@@ -153,15 +63,11 @@ export class BrowserConfinement {
         {},
         'LOCAL_ISOLATION=off: local browsers run UNCONFINED as the service user and can read its files; use this only for single-user development',
       );
-      return new BrowserConfinement('off', null, hidden, { setpriv: null, bwrap: null, unshare: null }, []);
+      return new BrowserConfinement('off', null, hidden, NO_CONFINEMENT_TOOLS, []);
     }
     const isRoot = process.getuid?.() === 0;
     const missing: string[] = [];
-    const tools: Tools = {
-      setpriv: await findOnPath('setpriv', process.env.PATH),
-      bwrap: await findOnPath('bwrap', process.env.PATH),
-      unshare: await findOnPath('unshare', process.env.PATH),
-    };
+    const tools = await findConfinementTools();
     const binds = await systemBinds();
     let user: BrowserUser | null = null;
     if (isRoot) {
@@ -172,7 +78,8 @@ export class BrowserConfinement {
     }
     const candidates: IsolationLevel[] = setting === 'on' ? ['bubblewrap', 'namespaces'] : [setting];
     for (const level of candidates) {
-      const problem = missing.length > 0 ? null : await probe(level, isRoot, user, tools, binds);
+      const problem =
+        missing.length > 0 ? null : await probeIsolationLevel(level, isRoot, user, tools, binds);
       if (missing.length === 0 && problem === null)
         return new BrowserConfinement(level, user, hidden, tools, binds);
       if (problem) missing.push(problem);
@@ -201,149 +108,16 @@ export class BrowserConfinement {
     if (this.level === 'off') return { command: launch.executablePath, args: [...launch.args], env };
     // The real file: a link's target may lie outside what the confined browser sees.
     const executable = await realpath(launch.executablePath);
-    const browserDir = dirname(executable);
-    const switchUser = this.user ? switchTo(this.tools, this.user) : [];
-    const tmpfsBytes = launch.tmpfsBytes ?? null;
-    if (this.level === 'bubblewrap') {
-      const sized = (path: string) => [
-        ...(tmpfsBytes === null ? [] : ['--size', String(tmpfsBytes)]),
-        '--tmpfs',
-        path,
-      ];
-      // As root, the folders are staged where the browser's user (who runs bwrap) can reach them.
-      const staged = this.user !== null;
-      const view = [
-        ...this.binds,
-        ...['--proc', '/proc', '--dev', '/dev', ...sized('/tmp'), ...sized('/dev/shm')],
-        ...['--ro-bind', staged ? STAGED_BROWSER : browserDir, browserDir],
-        ...[
-          '--bind',
-          staged ? STAGED_PROFILE : launch.profileDir,
-          launch.profileDir,
-          '--chdir',
-          launch.profileDir,
-        ],
-        ...['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'],
-        ...['--die-with-parent', '--new-session'],
-      ];
-      const bwrap = [...switchUser, this.tools.bwrap!, ...view, '--', executable, ...launch.args];
-      if (!staged) return { command: bwrap[0]!, args: bwrap.slice(1), env };
-      return {
-        command: this.tools.unshare!,
-        args: [
-          ...['--mount', '--propagation', 'private', '--'],
-          ...['sh', '-c', BUBBLEWRAP_STAGE_SCRIPT, 'browserdeck-stage', launch.profileDir, browserDir],
-          ...bwrap,
-        ],
-        env,
-      };
-    }
-    const hide = [...this.hidden].sort((a, b) => a.length - b.length);
-    return {
-      command: this.tools.unshare!,
-      args: [
-        ...['--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--mount-proc'],
-        ...['--ipc', '--uts', '--'],
-        ...[
-          'sh',
-          '-c',
-          NAMESPACE_SCRIPT,
-          'browserdeck-confine',
-          tmpfsBytes === null ? '' : `size=${tmpfsBytes},`,
-          launch.profileDir,
-          browserDir,
-          ...hide,
-          '--',
-        ],
-        ...switchUser,
-        executable,
-        ...launch.args,
-      ],
+    const common = {
+      launch,
+      executable,
+      browserDir: dirname(executable),
+      tools: this.tools,
+      switchUser: this.user ? switchToUser(this.tools, this.user) : [],
       env,
     };
-  }
-}
-
-/** The browser's whole environment: nothing of the service's (no secrets, no database URL). */
-function browserEnv(profileDir: string): Record<string, string> {
-  return {
-    PATH: '/usr/local/bin:/usr/bin:/bin',
-    HOME: profileDir,
-    XDG_CONFIG_HOME: join(profileDir, '.config'),
-    XDG_CACHE_HOME: join(profileDir, '.cache'),
-    LANG: 'C.UTF-8',
-    ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
-  };
-}
-
-/** Read-only binds of the system folders that exist; symbolic links (merged /usr) are recreated. */
-async function systemBinds(): Promise<string[]> {
-  const args: string[] = [];
-  for (const path of [...SYSTEM_PATHS, ...SYSTEM_ETC_PATHS]) {
-    const stat = await lstat(path).catch(() => null);
-    if (!stat) continue;
-    if (stat.isSymbolicLink()) args.push('--symlink', await readlink(path), path);
-    else args.push('--ro-bind', path, path);
-  }
-  return args;
-}
-
-/** The tools' absolute paths; null where not installed (a level that needs one is refused at set-up). */
-interface Tools {
-  readonly setpriv: string | null;
-  readonly bwrap: string | null;
-  readonly unshare: string | null;
-}
-
-/** `setpriv` to the browser's user: its own uid and gid, no supplementary groups. */
-function switchTo(tools: Tools, user: BrowserUser): string[] {
-  return [tools.setpriv!, `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--'];
-}
-
-/** Null when `level` works on this host; else what is missing. */
-async function probe(
-  level: IsolationLevel,
-  isRoot: boolean,
-  user: BrowserUser | null,
-  tools: Tools,
-  binds: readonly string[],
-): Promise<string | null> {
-  const prefix = user ? switchTo(tools, user) : [];
-  if (level === 'bubblewrap') {
-    if (!tools.bwrap) return 'bubblewrap (bwrap) is not installed';
-    // As root the browser's folders are staged in a mount namespace first (see `wrap`).
-    if (user && !tools.unshare)
-      return "unshare (util-linux) is not installed, to stage the browser's folders";
-    const check = [...prefix, tools.bwrap, ...binds, '--unshare-pid', '--die-with-parent', '--', 'true'];
-    return (await succeeds(check))
-      ? null
-      : 'bubblewrap cannot create namespaces for the browser user (are unprivileged user namespaces disabled?)';
-  }
-  if (level === 'namespaces') {
-    if (!isRoot) return 'the namespaces level needs the service to run as root';
-    if (!tools.unshare) return 'unshare (util-linux) is not installed';
-    return (await succeeds([
-      tools.unshare,
-      '--mount',
-      '--pid',
-      '--fork',
-      '--mount-proc',
-      '--ipc',
-      '--uts',
-      '--',
-      'true',
-    ]))
-      ? null
-      : 'unshare cannot create a mount namespace here';
-  }
-  return null;
-}
-
-async function succeeds(command: string[]): Promise<boolean> {
-  try {
-    await run(command[0]!, command.slice(1), { timeout: 10_000 });
-    return true;
-  } catch {
-    return false;
+    if (this.level === 'bubblewrap')
+      return bubblewrapCommand({ ...common, binds: this.binds, staged: this.user !== null });
+    return namespacesCommand({ ...common, hidden: this.hidden });
   }
 }

@@ -9,7 +9,8 @@ import {
 } from '@browserdeck/domain';
 import { ChromiumLocator } from '../chromium/ChromiumLocator.ts';
 import { EgressPolicy } from '../egress/EgressPolicy.ts';
-import { BrowserConfinement, type IsolationLevel } from '../isolation/BrowserConfinement.ts';
+import { BrowserConfinement } from '../isolation/BrowserConfinement.ts';
+import type { IsolationLevel } from '../isolation/IsolationLevel.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
 import { BrowserLimits } from '../limits/BrowserLimits.ts';
 import { type ResourceLimits, resolveResourceLimits } from '../limits/ResourceLimits.ts';

@@ -1,4 +1,4 @@
-import type { WrappedCommand } from '../isolation/BrowserConfinement.ts';
+import type { WrappedCommand } from '../isolation/ConfinedLaunch.ts';
 
 /**
  * Writes its own pid into each `cgroup.procs` file named before `--`, then becomes the command

@@ -101,6 +101,12 @@ describe('the Browserbase-compatible API', () => {
       [{ timeout: 30 }, /timeout/],
       [{ region: 'mars-1' }, /region/],
       [{ sessionName: 'x' }, /sessionName/],
+      // §5's metadata rule: at most 8 KiB of JSON ({"k":"…"} is 8 bytes around the value).
+      [
+        { userMetadata: { k: 'x'.repeat(8185) } },
+        /userMetadata: must be a JSON object of at most 8192 bytes/,
+      ],
+      [{ browserSettings: { viewport: { width: 7681 } } }, /browserSettings\.viewport\.width/],
     ];
     for (const [body, message] of cases) {
       await expectBrowserbaseError(await bb('POST', '/v1/sessions', body), 400, message);

@@ -1,3 +1,5 @@
+import { writeBrowserbaseError } from './writeBrowserbaseError.ts';
+
 /**
  * What every Browserbase-compatible route shares: a project API key (`X-BB-API-Key`) is required,
  * errors answer in Browserbase's shape, and the route is left out of Browserdeck's OpenAPI document
@@ -5,10 +7,22 @@
  */
 export const BROWSERBASE_ROUTE = {
   tag: 'Browserbase-compatible',
-  auth: true,
+  auth: 'key',
   undocumented: true,
-  errorFormat: 'browserbase',
+  writeError: writeBrowserbaseError,
 } as const;
+
+/** Paths only the Browserbase-compatible API has. */
+const BROWSERBASE_PATHS = /^\/v1\/(sessions|contexts|extensions)(\/|$)/;
+
+/**
+ * The Browserbase-compatible API as an error dialect: requests on paths only it has answer their
+ * 404s and 405s (and any failure before a route is chosen) in its error shape too.
+ */
+export const BROWSERBASE_DIALECT = {
+  matches: (path: string): boolean => BROWSERBASE_PATHS.test(path),
+  writeError: writeBrowserbaseError,
+};
 
 /** Whether a request comes from a Browserbase client: a key in `X-BB-API-Key` and no `Authorization`. */
 export function isBrowserbaseClient(

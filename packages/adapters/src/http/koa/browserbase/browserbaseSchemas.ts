@@ -1,7 +1,12 @@
 import { SESSION_STATUSES } from '@browserdeck/domain';
 import { z } from 'zod';
-import { jsonTextRule } from '../api/shared/commonSchemas.ts';
 import { providerRefField, regionField, timeoutSecField } from '../api/shared/runSettingsSchemas.ts';
+import {
+  keepAliveField,
+  metadataQueryParam,
+  sessionMetadataField,
+  viewportSide,
+} from '../api/shared/sessionSettingsSchemas.ts';
 
 /** Why an option is refused: Browserdeck would otherwise drop it silently, which the contract forbids. */
 const CANNOT = 'Browserdeck cannot honour this option';
@@ -17,18 +22,15 @@ const refusedWhenTrue = (why: string) =>
 const refusedWhenFalse = (why: string) =>
   z.boolean('must be a boolean').refine((value) => value === true, { message: `${CANNOT}: ${why}` });
 
-const viewportSide = z
-  .int('must be an integer')
-  .min(100, 'must be 100 to 7680')
-  .max(7680, 'must be 100 to 7680');
-
 /** `browserSettings` of Browserbase's session create: what Browserdeck does, and what it refuses by name. */
 const BrowserSettings = z.strictObject({
   context: z
     .strictObject({ id: providerRefField, persist: z.boolean('must be a boolean').optional() })
     .optional(),
   extensionId: providerRefField.optional(),
-  viewport: z.strictObject({ width: viewportSide.optional(), height: viewportSide.optional() }).optional(),
+  viewport: z
+    .strictObject({ width: viewportSide().optional(), height: viewportSide().optional() })
+    .optional(),
   blockAds: refusedWhenTrue('there is no ad blocker.').optional(),
   solveCaptchas: refusedWhenTrue('there is no CAPTCHA solver; set it to false.').optional(),
   recordSession: refusedWhenTrue('sessions are not recorded; set it to false.').optional(),
@@ -48,10 +50,10 @@ export const BrowserbaseCreateSessionBody = z
   .strictObject({
     projectId: z.string('must be a string').optional(),
     extensionId: providerRefField.optional(),
-    keepAlive: z.boolean('must be a boolean').optional(),
+    keepAlive: keepAliveField.optional(),
     region: regionField.optional(),
     timeout: timeoutSecField.optional(),
-    userMetadata: z.record(z.string(), z.unknown(), 'must be a JSON object').check(jsonTextRule).optional(),
+    userMetadata: sessionMetadataField.optional(),
     proxies: z
       .union([z.boolean(), z.array(z.unknown())], 'must be a boolean or an array')
       .refine((value) => value === false || (Array.isArray(value) && value.length === 0), {
@@ -67,7 +69,7 @@ export const BrowserbaseCreateSessionBody = z
 /** `GET /v1/sessions?status=&q=` */
 export const BrowserbaseListSessionsQuery = z.object({
   status: z.enum(SESSION_STATUSES, `must be one of ${SESSION_STATUSES.join(', ')}`).optional(),
-  q: z.string('must be a string').optional(),
+  q: metadataQueryParam.optional(),
 });
 
 /** `POST /v1/sessions/{id}`: only a release request (Stagehand also sends the project id). */

@@ -24,7 +24,10 @@ const refused = () =>
 async function start(options: TestAppOptions = {}): Promise<{ token: string; projectId: string }> {
   t = await createTestApp({
     ...options,
-    overrides: { translateError: toDatabaseError, ...options.overrides },
+    overrides: {
+      ...options.overrides,
+      database: { translateError: toDatabaseError, ...options.overrides?.database },
+    },
   });
   const user = await t.signUpAndIn();
   const res = await t.request('/v1/projects', {
@@ -38,21 +41,42 @@ async function start(options: TestAppOptions = {}): Promise<{ token: string; pro
 const failing = { execute: () => Promise.reject(refused()) };
 
 describe('a use case failing because the database cannot be reached', () => {
-  it.each<[keyof TestAppOverrides, string, (projectId: string) => string, unknown]>([
-    ['listProjects', 'GET', () => '/v1/projects', undefined],
-    ['getProject', 'GET', (id) => `/v1/projects/${id}`, undefined],
-    ['createProject', 'POST', () => '/v1/projects', { name: 'Another' }],
-    ['getCurrentUser', 'GET', () => '/v1/auth/me', undefined],
-    ['listSessions', 'GET', (id) => `/v1/browserbase/projects/${id}/sessions`, undefined],
-    ['getSessionStats', 'GET', (id) => `/v1/browserbase/projects/${id}/sessions/dashboard/stats`, undefined],
-    ['createAgent', 'POST', (id) => `/v1/browserbase/projects/${id}/agents`, { name: 'a' }],
-  ])('%s → 503 database_unavailable, without the driver message', async (dep, method, path, json) => {
-    const { token, projectId } = await start({ overrides: { [dep]: failing } });
-    const res = await t.request(path(projectId), { method, token, ...(json ? { json } : {}) });
-    const problem = await assertProblem(res, 503, 'database_unavailable');
-    expect(JSON.stringify(problem)).not.toMatch(/ECONNREFUSED|5432|password|s3cret/);
-    expect(t.rawLogs.join('\n')).toContain('ECONNREFUSED');
-  });
+  it.each<[string, TestAppOverrides['useCases'], string, (projectId: string) => string, unknown]>([
+    ['listProjects', { projects: { list: failing } }, 'GET', () => '/v1/projects', undefined],
+    ['getProject', { projects: { get: failing } }, 'GET', (id) => `/v1/projects/${id}`, undefined],
+    ['createProject', { projects: { create: failing } }, 'POST', () => '/v1/projects', { name: 'Another' }],
+    ['getCurrentUser', { auth: { getCurrentUser: failing } }, 'GET', () => '/v1/auth/me', undefined],
+    [
+      'listSessions',
+      { sessions: { list: failing } },
+      'GET',
+      (id) => `/v1/browserbase/projects/${id}/sessions`,
+      undefined,
+    ],
+    [
+      'getSessionStats',
+      { sessions: { stats: failing } },
+      'GET',
+      (id) => `/v1/browserbase/projects/${id}/sessions/dashboard/stats`,
+      undefined,
+    ],
+    [
+      'createAgent',
+      { agents: { create: failing } },
+      'POST',
+      (id) => `/v1/browserbase/projects/${id}/agents`,
+      { name: 'a' },
+    ],
+  ])(
+    '%s → 503 database_unavailable, without the driver message',
+    async (_name, useCases, method, path, json) => {
+      const { token, projectId } = await start({ overrides: { useCases } });
+      const res = await t.request(path(projectId), { method, token, ...(json ? { json } : {}) });
+      const problem = await assertProblem(res, 503, 'database_unavailable');
+      expect(JSON.stringify(problem)).not.toMatch(/ECONNREFUSED|5432|password|s3cret/);
+      expect(t.rawLogs.join('\n')).toContain('ECONNREFUSED');
+    },
+  );
 
   it('a storing failure of that kind after the provider started a browser: 503, browser released', async () => {
     const { token, projectId } = await start();
@@ -70,7 +94,9 @@ describe('a use case failing because the database cannot be reached', () => {
 
   it('any other failure stays 500 internal (the translator does not guess)', async () => {
     const { token } = await start({
-      overrides: { listProjects: { execute: () => Promise.reject(new TypeError('x is undefined')) } },
+      overrides: {
+        useCases: { projects: { list: { execute: () => Promise.reject(new TypeError('x is undefined')) } } },
+      },
     });
     await assertProblem(await t.request('/v1/projects', { token }), 500, 'internal');
   });
@@ -81,8 +107,10 @@ describe('/readyz while the database goes down and comes back', () => {
     let down = false;
     await start({
       overrides: {
-        checkReadiness: async () => {
-          if (down) throw refused();
+        database: {
+          checkReadiness: async () => {
+            if (down) throw refused();
+          },
         },
       },
     });

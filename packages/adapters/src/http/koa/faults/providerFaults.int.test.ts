@@ -106,7 +106,7 @@ describe('POST …/sessions when storing fails after the provider started a brow
     let useCase: CreateSession | undefined;
     await t.close();
     t = await createTestApp({
-      overrides: { createSession: { execute: (input) => useCase!.execute(input) } },
+      overrides: { useCases: { sessions: { create: { execute: (input) => useCase!.execute(input) } } } },
     });
     const { clock, sessions, projects, agents, provider, idempotency } = t;
     const ids = { next: () => randomUUID() };

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { writeBrowserbaseError } from '../browserbase/writeBrowserbaseError.ts';
 import type { AnyRoute } from '../kernel/routing/RouteDefinition.ts';
 import { bodyArbitrary, type FuzzBody } from './bodyArbitrary.ts';
 import {
@@ -143,10 +144,10 @@ function queryArbitrary(route: AnyRoute, hints: FieldHints): fc.Arbitrary<Array<
 
 /** Authorization (mostly the fixture's valid token on protected routes), request id and declared headers. */
 function headersArbitrary(route: AnyRoute, hints: FieldHints): fc.Arbitrary<Array<[string, string]>> {
-  if (route.errorFormat === 'browserbase') return browserbaseHeadersArbitrary();
+  if (route.writeError === writeBrowserbaseError) return browserbaseHeadersArbitrary();
   const bearer = fc.oneof(
-    { arbitrary: fc.constant('Bearer $TOKEN$'), weight: route.auth ? 12 : 1 },
-    { arbitrary: fc.constant(null), weight: route.auth ? 1 : 8 },
+    { arbitrary: fc.constant('Bearer $TOKEN$'), weight: route.auth !== 'none' ? 12 : 1 },
+    { arbitrary: fc.constant(null), weight: route.auth !== 'none' ? 1 : 8 },
     {
       arbitrary: fc.constantFrom(
         'Bearer ',

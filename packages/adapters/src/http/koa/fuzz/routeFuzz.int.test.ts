@@ -1,9 +1,8 @@
 import { createTestApp, type TestApp } from '@browserdeck/testing/adapters';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
-import type { AnyRoute } from '../kernel/routing/RouteDefinition.ts';
-import { buildRouteTable } from '../routeTable.ts';
+import { writeBrowserbaseError } from '../browserbase/writeBrowserbaseError.ts';
+import { type AnyRoute, isUpgradeRoute } from '../kernel/routing/RouteDefinition.ts';
 import { rawPayload } from './bodyArbitrary.ts';
 import { FuzzWorld } from './FuzzWorld.ts';
 import type { FuzzRequest } from './requestArbitrary.ts';
@@ -25,8 +24,9 @@ const TOTAL_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 /** Sign-in and sign-up are limited per minute; moving the clock keeps most auth requests past the limiter. */
 const ADVANCE_CLOCK_EVERY = 40;
 
-const routeTableOf = (t: TestApp): AnyRoute[] =>
-  buildRouteTable({ ...t.deps, metrics: t.deps.metrics ?? new MetricsRegistry() });
+// Upgrade routes (WebSockets) are not served over plain HTTP; their own tests cover them.
+const routeTableOf = (t: TestApp): readonly AnyRoute[] =>
+  t.browserdeck.http.routes.filter((route) => !isUpgradeRoute(route));
 
 const listing = await createTestApp();
 const routes = routeTableOf(listing).map((route, index) => ({
@@ -106,7 +106,7 @@ function checker(t: TestApp, world: FuzzWorld, route: AnyRoute): (request: FuzzR
     const pathname = new URL(urlOf(request)).pathname;
     const sameMethod =
       request.method === route.method || (request.method === 'HEAD' && route.method === 'GET');
-    const sharedPath = route.errorFormat === 'browserbase' && sameMethod;
+    const sharedPath = route.writeError === writeBrowserbaseError && sameMethod;
     const contentType = response.headers.get('content-type') ?? '';
     const browserbase =
       BROWSERBASE_PATH.test(pathname) || (sharedPath && !contentType.startsWith('application/problem+json'));

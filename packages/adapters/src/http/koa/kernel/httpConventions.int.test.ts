@@ -211,7 +211,7 @@ describe('request bodies', () => {
 
 describe('error mapping', () => {
   const failingMe = (error: unknown): TestAppOptions => ({
-    overrides: { getCurrentUser: { execute: () => Promise.reject(error) } },
+    overrides: { useCases: { auth: { getCurrentUser: { execute: () => Promise.reject(error) } } } },
   });
   async function meAs(options: TestAppOptions): Promise<Response> {
     await start(options);
@@ -234,11 +234,13 @@ describe('error mapping', () => {
     });
     await start({
       overrides: {
-        createProject: { execute: () => Promise.reject(dbError) },
-        translateError: (error) =>
-          error === dbError
-            ? new ConflictError('slug_taken', 'You already have a project with that slug.')
-            : undefined,
+        useCases: { projects: { create: { execute: () => Promise.reject(dbError) } } },
+        database: {
+          translateError: (error) =>
+            error === dbError
+              ? new ConflictError('slug_taken', 'You already have a project with that slug.')
+              : undefined,
+        },
       },
     });
     const user = await t.signUpAndIn();
@@ -253,9 +255,11 @@ describe('error mapping', () => {
   it('answers 500 when translateError does not recognise the error (or throws)', async () => {
     const res = await meAs({
       overrides: {
-        getCurrentUser: { execute: () => Promise.reject(new Error('weird')) },
-        translateError: () => {
-          throw new Error('translator broke');
+        useCases: { auth: { getCurrentUser: { execute: () => Promise.reject(new Error('weird')) } } },
+        database: {
+          translateError: () => {
+            throw new Error('translator broke');
+          },
         },
       },
     });
@@ -284,7 +288,9 @@ describe('error mapping', () => {
       execute: () =>
         new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('too late')), 500)),
     };
-    await start({ overrides: { getCurrentUser: slow as never, requestTimeoutMs: 50 } });
+    await start({
+      overrides: { useCases: { auth: { getCurrentUser: slow as never } }, http: { requestTimeoutMs: 50 } },
+    });
     const user = await t.signUpAndIn();
     const startedAt = Date.now();
     await assertProblem(await t.request('/v1/auth/me', { token: user.accessToken }), 503, 'request_timeout');
@@ -300,7 +306,7 @@ describe('CORS', () => {
   });
 
   it('allows configured origins, answers their preflight and exposes X-Request-Id', async () => {
-    await start({ overrides: { corsOrigins: ['https://app.example'] } });
+    await start({ overrides: { http: { corsOrigins: ['https://app.example'] } } });
     const res = await t.request('/v1/auth/me', { headers: { Origin: 'https://app.example' } });
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(res.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
@@ -331,12 +337,16 @@ describe('logging', () => {
   it('redacts credentials if a log line ever carries them', async () => {
     await start({
       overrides: {
-        getCurrentUser: {
-          execute: async () => {
-            throw Object.assign(new Error('boom'), {
-              headers: { authorization: 'Bearer leaked' },
-              password: 'pw-leaked',
-            });
+        useCases: {
+          auth: {
+            getCurrentUser: {
+              execute: async () => {
+                throw Object.assign(new Error('boom'), {
+                  headers: { authorization: 'Bearer leaked' },
+                  password: 'pw-leaked',
+                });
+              },
+            },
           },
         },
       },
@@ -368,7 +378,7 @@ describe('client address', () => {
   });
 
   it('counts per forwarded address behind a trusted proxy', async () => {
-    await start({ overrides: { trustProxy: true } });
+    await start({ overrides: { http: { trustProxy: true } } });
     expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.1' })).toBe(61);
     // A fresh forwarded address has its own 60 attempts.
     expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.2' })).toBe(61);
@@ -381,9 +391,11 @@ describe('requestScope', () => {
     let seen: string | undefined;
     await start({
       overrides: {
-        requestScope: (next) => scope.run('per-request', next),
-        checkReadiness: async () => {
-          seen = scope.getStore();
+        database: {
+          requestScope: (next) => scope.run('per-request', next),
+          checkReadiness: async () => {
+            seen = scope.getStore();
+          },
         },
       },
     });

@@ -22,7 +22,7 @@ afterEach(async () => {
 
 /** The test app served by a `node:http` server configured with `httpServerOptions(timeoutMs)`. */
 async function serveWithOptions(timeoutMs: number): Promise<string> {
-  t = await createTestApp({ overrides: { requestTimeoutMs: timeoutMs } });
+  t = await createTestApp({ overrides: { http: { requestTimeoutMs: timeoutMs } } });
   server = createServer(httpServerOptions(timeoutMs), t.app.callback());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -68,7 +68,7 @@ const SIGNIN_HEAD =
 
 describe('request cut-off (http-api.md §10)', () => {
   it('answers a request still sending its body after the timeout 503, then closes its socket', async () => {
-    t = await createTestApp({ overrides: { requestTimeoutMs: 300 } });
+    t = await createTestApp({ overrides: { http: { requestTimeoutMs: 300 } } });
     const { answer, answeredAt, closedAt } = await slowRequest(t.baseUrl, SIGNIN_HEAD);
     const [head = '', body = ''] = answer.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 503 /);
@@ -80,7 +80,7 @@ describe('request cut-off (http-api.md §10)', () => {
   });
 
   it('keeps connections of requests answered in time open for the next request', async () => {
-    t = await createTestApp({ overrides: { requestTimeoutMs: 300 } });
+    t = await createTestApp({ overrides: { http: { requestTimeoutMs: 300 } } });
     const first = await t.request('/healthz');
     expect(first.headers.get('connection')).not.toBe('close');
   });

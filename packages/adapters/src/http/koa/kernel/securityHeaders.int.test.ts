@@ -61,8 +61,8 @@ describe('security headers (http-api.md §10)', () => {
   it('are on a request cut off by the timeout', async () => {
     t = await createTestApp({
       overrides: {
-        requestTimeoutMs: 50,
-        checkReadiness: () => new Promise((resolve) => setTimeout(resolve, 1_000)),
+        http: { requestTimeoutMs: 50 },
+        database: { checkReadiness: () => new Promise((resolve) => setTimeout(resolve, 1_000)) },
       },
     });
     const res = await t.request('/readyz');

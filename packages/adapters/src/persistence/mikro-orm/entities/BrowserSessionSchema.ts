@@ -1,4 +1,4 @@
-import { BrowserSession } from '@browserdeck/domain';
+import { BrowserSession, type BrowserSessionState } from '@browserdeck/domain';
 import { defineEntity, type EntityCtor, p } from '@mikro-orm/core';
 import { ProjectSchema } from './ProjectSchema.ts';
 
@@ -8,59 +8,56 @@ import { ProjectSchema } from './ProjectSchema.ts';
  * provider's signing key; rows from before hold it plain) and the reconciler's `syncLeaseUntil`.
  * The repository turns it into a plain `BrowserSession`.
  */
-export type StoredBrowserSession = Omit<
-  BrowserSession,
-  | 'env'
-  | 'isActive'
-  | 'applyProviderSnapshot'
-  | 'markGone'
-  | 'end'
-  | 'answer'
-  | 'asAnswered'
-  | 'endOfLife'
-  | 'expire'
-> & {
+export type StoredBrowserSession = Omit<BrowserSessionState, 'env'> & {
   env: string;
   syncLeaseUntil: Date | null;
 };
+
+/** The columns of `browser_sessions`, each named once: the Kysely queries are typed from them too. */
+const browserSessionProperties = {
+  id: p.uuid().primary(),
+  projectId: () =>
+    p.manyToOne(ProjectSchema).mapToPk().fieldName('project_id').deleteRule('cascade').index(false),
+  provider: p.text(),
+  providerSessionId: p.text(),
+  providerProjectId: p.text(),
+  providerInstanceId: p.text().nullable(),
+  status: p.text(),
+  connectUrl: p.text(),
+  seleniumRemoteUrl: p.text().nullable(),
+  createdAt: p.datetime(3),
+  updatedAt: p.datetime(3),
+  startedAt: p.datetime(3),
+  endedAt: p.datetime(3).nullable(),
+  expiresAt: p.datetime(3).nullable(),
+  lastSyncedAt: p.datetime(3),
+  name: p.text(),
+  script: p.text(),
+  env: p.text(),
+  region: p.text(),
+  timeoutSec: p.integer(),
+  extensionId: p.text().nullable(),
+  contextId: p.text().nullable(),
+  agentId: p.uuid().nullable(),
+  metadata: p.json<Record<string, unknown>>().default('{}'),
+  keepAlive: p.boolean().default(true),
+  syncLeaseUntil: p.datetime(3).nullable(),
+};
+
+/** Every property of `browser_sessions`, in schema order: what a new session's insert writes. */
+export const BROWSER_SESSION_PROPERTIES = Object.keys(browserSessionProperties) as Array<
+  keyof StoredBrowserSession
+>;
 
 /**
  * Maps the domain `BrowserSession` onto `browser_sessions`. `projectId` is a foreign key with
  * `on delete cascade`; `agentId` is a plain column (no foreign key), so sessions keep it after their
  * agent is deleted.
  */
-export const BrowserSessionSchema = defineEntity<StoredBrowserSession>({
+export const BrowserSessionSchema = defineEntity<StoredBrowserSession, typeof browserSessionProperties>({
   class: BrowserSession as unknown as EntityCtor<StoredBrowserSession>,
   tableName: 'browser_sessions',
-  properties: {
-    id: p.uuid().primary(),
-    projectId: () =>
-      p.manyToOne(ProjectSchema).mapToPk().fieldName('project_id').deleteRule('cascade').index(false),
-    provider: p.text(),
-    providerSessionId: p.text(),
-    providerProjectId: p.text(),
-    providerInstanceId: p.text().nullable(),
-    status: p.text(),
-    connectUrl: p.text(),
-    seleniumRemoteUrl: p.text().nullable(),
-    createdAt: p.datetime(3),
-    updatedAt: p.datetime(3),
-    startedAt: p.datetime(3),
-    endedAt: p.datetime(3).nullable(),
-    expiresAt: p.datetime(3).nullable(),
-    lastSyncedAt: p.datetime(3),
-    name: p.text(),
-    script: p.text(),
-    env: p.text(),
-    region: p.text(),
-    timeoutSec: p.integer(),
-    extensionId: p.text().nullable(),
-    contextId: p.text().nullable(),
-    agentId: p.uuid().nullable(),
-    metadata: p.json<Record<string, unknown>>().default('{}'),
-    keepAlive: p.boolean().default(true),
-    syncLeaseUntil: p.datetime(3).nullable(),
-  },
+  properties: browserSessionProperties,
   // All ascending: listing runs `order by created_at desc, id desc`, a backward scan (see ProjectSchema).
   indexes: [
     // `list` without a status filter; also finds a project's rows for stats.

@@ -30,7 +30,7 @@ const one = { description: 'The agent.', schema: AgentSchema };
  * projects (http-api.md §6). `{provider}` is `providerName` or `cloudbrowser`; anything else is a 404.
  */
 export function agentRoutes(deps: AgentRouteDeps, providerName: string): AnyRoute[] {
-  const scope = { tag: TAG, auth: true as const, pathValues: providerPathValues(providerName) };
+  const scope = { tag: TAG, auth: 'userOrKey' as const, pathValues: providerPathValues(providerName) };
   return [
     defineRoute({
       ...scope,

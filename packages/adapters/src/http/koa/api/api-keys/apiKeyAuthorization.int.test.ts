@@ -1,10 +1,8 @@
 import type { ErrorCode } from '@browserdeck/domain';
 import { assertProblem, createTestApp, type TestApp, type TestUser } from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MetricsRegistry } from '../../../../observability/MetricsRegistry.ts';
 import type { OpenApiDocument } from '../../kernel/openapi/OpenApiDocument.ts';
 import type { AnyRoute } from '../../kernel/routing/RouteDefinition.ts';
-import { buildRouteTable } from '../../routeTable.ts';
 import { presentProject } from '../projects/presentProject.ts';
 
 /**
@@ -62,9 +60,9 @@ const HOUR = 3_600_000;
  * Browserbase-compatible routes (undocumented, Browserbase's error shape) are tested with its SDK.
  */
 const probe = await createTestApp();
-const TABLE = buildRouteTable({ ...probe.deps, metrics: probe.deps.metrics ?? new MetricsRegistry() });
+const TABLE = probe.browserdeck.http.routes;
 await probe.close();
-const ROUTES = TABLE.filter((route) => route.auth && !route.undocumented);
+const ROUTES = TABLE.filter((route) => route.auth !== 'none' && !route.undocumented);
 
 const label = (route: AnyRoute) => `${route.operationId}: ${route.method} ${route.path}`;
 const template = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
@@ -139,7 +137,7 @@ async function newKey(user: TestUser, project: string, body: unknown = { name: '
 async function world(): Promise<World> {
   const owner = await t.signUpAndIn();
   const project = await newProject(owner, 'Target');
-  const scope = `/v1/${t.deps.providerName}/projects/${project}`;
+  const scope = `/v1/${t.provider.name}/projects/${project}`;
   const session = (await json(await userCall(owner, 'POST', `${scope}/sessions`, {}), 201)).id as string;
   const agent = (await json(await userCall(owner, 'POST', `${scope}/agents`, { name: 'A' }), 201))
     .id as string;
@@ -178,7 +176,7 @@ async function world(): Promise<World> {
 /** The route's path with valid values for its parameters, in project `project` of the world. */
 function pathOf(route: AnyRoute, w: World, project: string): string {
   const values: Record<string, string> = {
-    provider: t.deps.providerName,
+    provider: t.provider.name,
     project_id: project,
     session_id: w.session,
     agent_id: w.agent,
@@ -276,7 +274,7 @@ describe.each(STYLES)('a project API key sent as %s', (_style, credential) => {
     }
 
     // Last: it moves the clock. The key works until its expiry and is refused from then on.
-    const listing = `/v1/${t.deps.providerName}/projects/${w.project}/sessions`;
+    const listing = `/v1/${t.provider.name}/projects/${w.project}/sessions`;
     expect((await t.request(listing, { headers: credential(w.keys.expiring) })).status).toBe(200);
     t.clock.advance(HOUR);
     await expectProblem(
@@ -316,7 +314,7 @@ describe('lastUsedAt', () => {
     const owner = await t.signUpAndIn();
     const project = await newProject(owner, 'Used');
     const { key, id } = await newKey(owner, project);
-    const sessions = `/v1/${t.deps.providerName}/projects/${project}/sessions`;
+    const sessions = `/v1/${t.provider.name}/projects/${project}/sessions`;
     const lastUsedAt = async () => {
       const keys = (await json(
         await userCall(owner, 'GET', `/v1/projects/${project}/api-keys`),
@@ -348,7 +346,7 @@ describe('lastUsedAt', () => {
     const owner = await t.signUpAndIn();
     const project = await newProject(owner, 'Quiet');
     const { key, id } = await newKey(owner, project);
-    await userCall(owner, 'GET', `/v1/${t.deps.providerName}/projects/${project}/sessions`);
+    await userCall(owner, 'GET', `/v1/${t.provider.name}/projects/${project}/sessions`);
     expect((await userCall(owner, 'DELETE', `/v1/projects/${project}/api-keys/${id}`)).status).toBe(204);
     await assertProblem(await t.request('/v1/projects', { token: key }), 401, 'unauthorized');
     expect((await t.apiKeys.findInProject(project, id))?.lastUsedAt).toBeNull();
@@ -360,7 +358,7 @@ describe('a malformed or unknown bdk_ key', () => {
     const owner = await t.signUpAndIn();
     const project = await newProject(owner, 'Guarded');
     const { key } = await newKey(owner, project);
-    const sessions = `/v1/${t.deps.providerName}/projects/${project}/sessions`;
+    const sessions = `/v1/${t.provider.name}/projects/${project}/sessions`;
     const last = key.at(-1) === 'A' ? 'B' : 'A';
     for (const [what, candidate] of [
       ['the marker alone', 'bdk_'],

@@ -20,7 +20,7 @@ const USER_ONLY = 'Needs a user’s access token: a project API key cannot manag
  * Only the project's owner, signed in, manages them.
  */
 export function apiKeyRoutes(deps: ApiKeyRouteDeps): AnyRoute[] {
-  const scope = { tag: TAG, auth: true as const, errors: ['not_found'] as const };
+  const scope = { tag: TAG, auth: 'user' as const, errors: ['not_found'] as const };
   return [
     defineRoute({
       ...scope,

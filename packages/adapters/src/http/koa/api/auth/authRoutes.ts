@@ -47,7 +47,7 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
         'The e-mail is normalised (NFKC, trimmed, lower-cased) and must not be registered yet. ' +
         'Rate limited per client address and per e-mail.',
       tag: TAG,
-      auth: false,
+      auth: 'none',
       body: SignUpBody,
       responses: { 201: { description: 'The user was created.', schema: UserEnvelope } },
       errors: ['email_taken', 'rate_limited', 'identity_unavailable'],
@@ -65,7 +65,7 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
         'An unknown e-mail and a wrong password get the same answer. Rate limited per client address ' +
         'and per e-mail. The access token is short-lived; the refresh token rotates on every use.',
       tag: TAG,
-      auth: false,
+      auth: 'none',
       body: SignInBody,
       responses: { 200: { description: 'Signed in.', schema: TokenResponse } },
       errors: ['invalid_credentials', 'rate_limited', 'identity_unavailable'],
@@ -81,7 +81,7 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       summary: 'Trade a refresh token for a new token pair',
       description: 'Refresh tokens rotate on every use; presenting a spent one revokes the whole sign-in.',
       tag: TAG,
-      auth: false,
+      auth: 'none',
       body: RefreshBody,
       responses: { 200: { description: 'A new token pair.', schema: TokenResponse } },
       errors: ['invalid_refresh_token', 'identity_unavailable'],
@@ -97,7 +97,7 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       summary: 'End the bearer’s sign-in session',
       description: 'Its refresh tokens and the access token used here stop working at once.',
       tag: TAG,
-      auth: true,
+      auth: 'user',
       body: emptyBody,
       responses: { 200: { description: 'Signed out.', schema: SignOutResponse } },
       errors: ['identity_unavailable'],
@@ -113,7 +113,7 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       summary: 'The user the bearer token identifies',
       description: 'A token whose sign-in session has ended (sign-out, refresh-token reuse) is a 401.',
       tag: TAG,
-      auth: true,
+      auth: 'user',
       responses: { 200: { description: 'The current user.', schema: UserEnvelope } },
       handle: async ({ caller }) => ({
         status: 200,
@@ -129,7 +129,7 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
         'Creates "Default Project" (slug `default`) when the user has no project at all, archived ones ' +
         'included; otherwise returns the oldest project and creates nothing. Idempotent and race-safe.',
       tag: TAG,
-      auth: true,
+      auth: 'user',
       body: emptyBody,
       responses: { 200: { description: 'The user and their project.', schema: SyncResponse } },
       handle: async ({ caller }) => {

@@ -63,7 +63,7 @@ afterEach(async () => {
 async function app(options: TestAppOptions = {}): Promise<TestApp> {
   const started = await createTestApp({
     ...options,
-    overrides: { console: { dir: dist }, ...options.overrides },
+    overrides: { ...options.overrides, http: { console: { dir: dist }, ...options.overrides?.http } },
   });
   t = started;
   return started;
@@ -258,7 +258,7 @@ describe('the web console at /console (docs/console.md)', () => {
   });
 
   it('answers 503 console_unavailable naming the build command when the console is not built', async () => {
-    const { request } = await app({ overrides: { console: { dir: empty } } });
+    const { request } = await app({ overrides: { http: { console: { dir: empty } } } });
     for (const path of ['/console', '/console/projects', '/console/assets/index-Ab12Cd34.js']) {
       const body = await assertProblem(await request(path), 503, 'console_unavailable');
       expect(body.detail, path).toContain(BUILD_COMMAND);
@@ -267,7 +267,7 @@ describe('the web console at /console (docs/console.md)', () => {
   });
 
   it('is not served at all with console: false', async () => {
-    const { request } = await app({ overrides: { console: false } });
+    const { request } = await app({ overrides: { http: { console: false } } });
     await assertProblem(await request('/console'), 404, 'not_found');
     await assertProblem(await request('/console/assets/index-Ab12Cd34.js'), 404, 'not_found');
   });

@@ -37,7 +37,7 @@ async function setUp(options: TestAppOptions = {}) {
     json: { name: 'Live' },
   });
   projectId = ((await res.json()) as { id: string }).id;
-  base = `/v1/${t.deps.providerName}/projects/${projectId}/sessions`;
+  base = `/v1/${t.provider.name}/projects/${projectId}/sessions`;
 }
 afterEach(() => t?.close());
 
@@ -230,7 +230,11 @@ describe('GET …/sessions/{session_id}/debug', () => {
 
   it('is 503 session_on_other_instance when another instance holds the browser', async () => {
     await setUp({
-      overrides: { getSessionLiveView: { execute: () => Promise.reject(new SessionOnOtherInstanceError()) } },
+      overrides: {
+        useCases: {
+          sessions: { liveView: { execute: () => Promise.reject(new SessionOnOtherInstanceError()) } },
+        },
+      },
     });
     const session = await startSession();
     await assertProblem(await debug(session.id), 503, 'session_on_other_instance');
@@ -246,7 +250,7 @@ describe('GET …/sessions/{session_id}/debug', () => {
       json: { name: 'Live' },
     });
     projectId = ((await res.json()) as { id: string }).id;
-    base = `/v1/${t.deps.providerName}/projects/${projectId}/sessions`;
+    base = `/v1/${t.provider.name}/projects/${projectId}/sessions`;
     const session = await startSession();
     const problem = await assertProblem(await debug(session.id), 501, 'not_implemented');
     expect(problem.detail).toMatch(/connectUrl/);
@@ -277,7 +281,9 @@ describe('the live-view page', () => {
 
   it('lets the configured CORS origins frame it, and nothing that is not an origin', async () => {
     await setUp({
-      overrides: { corsOrigins: ['https://console.example.com', 'https://x.example; script-src *'] },
+      overrides: {
+        http: { corsOrigins: ['https://console.example.com', 'https://x.example; script-src *'] },
+      },
     });
     const session = await startSession();
     const res = await fetch((await liveUrls(session.id)).debuggerUrl);
@@ -411,7 +417,11 @@ describe('the live-view WebSocket', () => {
     await t.close();
     t = await createTestApp({
       liveView: null,
-      overrides: { openLiveView: { execute: async () => ({ providerSessionId: 'p' }) as never } },
+      overrides: {
+        useCases: {
+          sessions: { openLiveView: { execute: async () => ({ providerSessionId: 'p' }) as never } },
+        },
+      },
     });
     await assertProblem(await refusal(`/v1/live/${session.id}/ws?token=${token}`), 501, 'not_implemented');
   });

@@ -1,12 +1,11 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { DomainError, type LiveViewGrant, type OpenLiveView } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { LiveViewHub } from '../../../../browsers/live-view/LiveViewHub.ts';
+import type { UpgradeOutcome, UpgradeRequest } from '../../../../shared/UpgradeEndpoint.ts';
 import type { HttpDatabaseHooks } from '../../HttpAppDeps.ts';
 import { refuseUpgrade } from '../../kernel/errors/refuseUpgrade.ts';
 import type { LiveViewGrantWatch } from './LiveViewGrantWatch.ts';
-import { parseLiveViewSocketRequest } from './liveViewPaths.ts';
+import { LIVE_VIEW_SESSION_ID } from './liveViewPaths.ts';
 import { LIVE_PAGE_ID } from './liveViewSchemas.ts';
 
 /** What serving live-view WebSockets needs. */
@@ -20,39 +19,29 @@ export interface LiveViewUpgradeDeps {
   /** The per-request database scope and error translation of the HTTP app. */
   database?: Pick<HttpDatabaseHooks, 'requestScope' | 'translateError'> | undefined;
   logger?: Pick<Logger, 'error'> | undefined;
-  /** Where the API is served (`''` at the root), for the path and the problems' `type`. */
-  mountPrefix: string;
 }
 
 /**
- * Takes an HTTP upgrade for a live-view WebSocket (`<prefix>/v1/live/{session_id}/ws?token=…
- * [&page=…][&readOnly=true]`, http-api.md §14): true when the request is one (the socket is then
- * this handler's, answered asynchronously), false when it is not. The token is checked through
+ * Serves an upgrade matched to the live-view WebSocket (`<prefix>/v1/live/{session_id}/ws?token=…
+ * [&page=…][&readOnly=true]`, http-api.md §14): true (the socket is then this handler's, answered
+ * asynchronously), or `not_found` for a session id that is not one. The token is checked through
  * `OpenLiveView` in the app's database scope; a refusal is answered as a problem (`refuseUpgrade`),
  * an admitted viewer handed to the hub, read-only when its token is (`readOnly=true` narrows a full
  * token, nothing widens a read-only one), with the signal of its grant's watch.
  */
-export function serveLiveViewUpgrade(
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-  deps: LiveViewUpgradeDeps,
-): boolean {
-  const parsed = parseLiveViewSocketRequest(req.url, deps.mountPrefix);
-  if (!parsed) return false;
-  void admit(req, socket, head, parsed, deps);
+export function serveLiveViewUpgrade(request: UpgradeRequest, deps: LiveViewUpgradeDeps): UpgradeOutcome {
+  const sessionId = request.params.session_id ?? '';
+  if (!LIVE_VIEW_SESSION_ID.test(sessionId)) return { code: 'not_found', detail: 'No such session.' };
+  void admit(request, sessionId.toLowerCase(), deps);
   return true;
 }
 
 async function admit(
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-  { sessionId, query }: { sessionId: string; query: URLSearchParams },
+  { req, socket, head, query, mountPrefix }: UpgradeRequest,
+  sessionId: string,
   deps: LiveViewUpgradeDeps,
 ): Promise<void> {
-  const refuse = (error: DomainError) =>
-    refuseUpgrade(req, socket, error.code, error.message, deps.mountPrefix);
+  const refuse = (error: DomainError) => refuseUpgrade(req, socket, error.code, error.message, mountPrefix);
   try {
     const options = viewerOptions(query);
     const tokens = query.getAll('token');

@@ -8,7 +8,6 @@ import {
   type TestAppOptions,
 } from '@browserdeck/testing/adapters';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMetricsApp } from '../../createHttpApp.ts';
 import type { OpenApiDocument } from '../../kernel/openapi/OpenApiDocument.ts';
 
 let t: TestApp | undefined;
@@ -34,7 +33,7 @@ async function documentedPaths(app: TestApp): Promise<string[]> {
 
 describe('/metrics behind METRICS_TOKEN', () => {
   it('answers 401 problem without the token, with a wrong one, or with an access token; 200 with it', async () => {
-    const app = await start({ overrides: { metricsEndpoint: { token: TOKEN } } });
+    const app = await start({ overrides: { http: { metricsEndpoint: { token: TOKEN } } } });
     const user = await app.signUpAndIn();
     for (const authorization of [
       undefined,
@@ -59,7 +58,7 @@ describe('/metrics behind METRICS_TOKEN', () => {
   });
 
   it('documents the token and the 401 in the OpenAPI document', async () => {
-    const app = await start({ overrides: { metricsEndpoint: { token: TOKEN } } });
+    const app = await start({ overrides: { http: { metricsEndpoint: { token: TOKEN } } } });
     const doc = (await (await app.request('/openapi.json')).json()) as OpenApiDocument;
     const operation = doc.paths['/metrics']?.get;
     expect(operation?.description).toMatch(/Bearer <METRICS_TOKEN>/);
@@ -74,14 +73,14 @@ describe('/metrics behind METRICS_TOKEN', () => {
 
 describe('/metrics on a separate address (METRICS_LISTEN)', () => {
   async function serveMetrics(app: TestApp): Promise<string> {
-    metricsServer = createServer(createMetricsApp({ ...app.deps, metrics: app.deps.metrics! }).callback());
+    metricsServer = createServer(app.browserdeck.http.createMetricsApp().callback());
     metricsServer.listen(0, '127.0.0.1');
     await once(metricsServer, 'listening');
     return `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}`;
   }
 
   it('is a 404 on the API app, left out of its document, and served by the metrics app', async () => {
-    const app = await start({ overrides: { metricsEndpoint: { separate: true } } });
+    const app = await start({ overrides: { http: { metricsEndpoint: { separate: true } } } });
     for (const path of ['/metrics', '/Metrics', '/metrics/']) {
       await assertProblem(await app.request(path), 404, 'not_found');
     }
@@ -103,7 +102,7 @@ describe('/metrics on a separate address (METRICS_LISTEN)', () => {
 
   it('asks for the token there too when both are configured', async () => {
     const app = await start({
-      overrides: { metricsEndpoint: { separate: true, token: TOKEN } },
+      overrides: { http: { metricsEndpoint: { separate: true, token: TOKEN } } },
     });
     const metricsUrl = await serveMetrics(app);
     await assertProblem(await fetch(`${metricsUrl}/metrics`), 401, 'unauthorized');

@@ -39,7 +39,7 @@ export function metricsRoute(deps: { metrics: MetricsRegistry; token?: string | 
       ? 'This server protects it: send `Authorization: Bearer <METRICS_TOKEN>`.'
       : 'Open on this server: anyone who can reach this address may read it.',
     tag: 'Operations',
-    auth: false,
+    auth: 'none',
     ...(token
       ? {
           headers: z.object({
@@ -56,8 +56,8 @@ export function metricsRoute(deps: { metrics: MetricsRegistry; token?: string | 
     errors: token ? ['unauthorized'] : [],
     handle: async (request) => {
       if (token) {
-        const headers = request.headers as { Authorization?: string | undefined } | undefined;
-        const presented = BEARER.exec(headers?.Authorization ?? '')?.[1];
+        // With a token the route declares the header, so `headers` is there.
+        const presented = BEARER.exec(request.headers.Authorization ?? '')?.[1];
         if (presented === undefined || !sameToken(presented, token)) {
           throw new AuthError(
             'unauthorized',

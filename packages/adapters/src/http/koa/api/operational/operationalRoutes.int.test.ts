@@ -49,7 +49,7 @@ describe('/healthz and /readyz', () => {
 
   it('answers /readyz 200 when the database answers', async () => {
     let checks = 0;
-    await start({ overrides: { checkReadiness: async () => void checks++ } });
+    await start({ overrides: { database: { checkReadiness: async () => void checks++ } } });
     const res = await t.request('/readyz');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
@@ -59,7 +59,9 @@ describe('/healthz and /readyz', () => {
   it('answers /readyz 503 database_unavailable when the check throws, without leaking why', async () => {
     await start({
       overrides: {
-        checkReadiness: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.5:5432 password=x')),
+        database: {
+          checkReadiness: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.5:5432 password=x')),
+        },
       },
     });
     const problem = await assertProblem(await t.request('/readyz'), 503, 'database_unavailable');

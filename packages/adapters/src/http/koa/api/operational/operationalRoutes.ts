@@ -24,6 +24,9 @@ export interface OperationalRouteDeps {
 
 const TAG = 'Operations';
 
+/** What `/healthz` and `/readyz` answer when all is well. */
+const OK: z.input<typeof StatusSchema> = { status: 'ok' };
+
 /**
  * `/healthz`, `/readyz`, `/metrics`, `/openapi.json`, `/docs` (http-api.md §8). No access token; `/metrics`
  * may need its own bearer token, or be served by another app (`metricsEndpoint`).
@@ -38,9 +41,9 @@ export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
       description:
         'Answers as long as the process serves requests, and checks nothing else: a liveness probe.',
       tag: TAG,
-      auth: false,
+      auth: 'none',
       responses: { 200: { description: 'Alive.', schema: StatusSchema } },
-      handle: async () => ({ status: 200, body: { status: 'ok' } }),
+      handle: async () => ({ status: 200, body: OK }),
     }),
     defineRoute({
       method: 'GET',
@@ -49,7 +52,7 @@ export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
       summary: 'The database answers',
       description: 'Answers 200 when the database answers a query, else 503: a readiness probe.',
       tag: TAG,
-      auth: false,
+      auth: 'none',
       responses: { 200: { description: 'Ready to serve.', schema: StatusSchema } },
       errors: ['database_unavailable'],
       handle: async () => {
@@ -58,7 +61,7 @@ export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
         } catch (cause) {
           throw new UnavailableError('database_unavailable', 'The database is not answering.', { cause });
         }
-        return { status: 200, body: { status: 'ok' } };
+        return { status: 200, body: OK };
       },
     }),
     ...(deps.metricsEndpoint?.separate
@@ -72,7 +75,7 @@ export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
       description:
         'Generated from the schemas that validate the requests. Its server is the path this API is mounted under.',
       tag: TAG,
-      auth: false,
+      auth: 'none',
       responses: {
         200: { description: 'The document.', schema: z.looseObject({ openapi: z.literal('3.1.0') }) },
       },
@@ -88,7 +91,7 @@ export function operationalRoutes(deps: OperationalRouteDeps): AnyRoute[] {
       summary: 'A readable API reference page',
       description: 'The OpenAPI document as one self-contained HTML page, with every error code.',
       tag: TAG,
-      auth: false,
+      auth: 'none',
       responses: {
         200: {
           description: 'HTML page.',

@@ -8,7 +8,8 @@ export type SessionJson = z.output<typeof SessionSchema>;
 
 /**
  * A session as the API shows it: camelCase, ISO 8601 UTC timestamps with milliseconds, nulls as
- * null, and `userMetadata` holding the script and env the session runs with.
+ * null, `userMetadata` holding the script and env the session runs with, and `metadata` the client's
+ * own JSON object (the Browserbase API's `userMetadata`).
  */
 export function presentSession(session: BrowserSession): SessionJson {
   return {
@@ -32,5 +33,7 @@ export function presentSession(session: BrowserSession): SessionJson {
     contextId: session.contextId,
     agentId: session.agentId,
     provider: session.provider,
+    metadata: { ...session.metadata },
+    keepAlive: session.keepAlive,
   };
 }

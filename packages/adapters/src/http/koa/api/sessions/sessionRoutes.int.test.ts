@@ -92,6 +92,8 @@ describe('POST …/sessions', () => {
       contextId: null,
       agentId: null,
       provider: 'browserbase',
+      metadata: {},
+      keepAlive: true,
     });
     expect(await t.sessions.findInProject(projectId, session.id)).toMatchObject({ status: 'RUNNING' });
   });
@@ -874,6 +876,7 @@ describe('provider segment, ownership and authentication', () => {
       'provider',
       'project_id',
       'status',
+      'q',
       'limit',
       'offset',
     ]);

@@ -63,7 +63,7 @@ export function sessionRoutes(
   live: LiveUrlDeps = {},
 ): AnyRoute[] {
   const pathValues = providerPathValues(providerName);
-  const scope = { tag: TAG, auth: true as const, pathValues };
+  const scope = { tag: TAG, auth: 'userOrKey' as const, pathValues };
   const ids = (params: { project_id: string }, caller: Caller) => ({
     caller,
     projectId: params.project_id,
@@ -113,13 +113,17 @@ export function sessionRoutes(
       path: BASE,
       operationId: 'listSessions',
       summary: 'List sessions, newest first',
-      description: 'Served from the database; a background reconciler keeps active sessions fresh.',
+      description:
+        'Served from the database; a background reconciler keeps active sessions fresh. `q` keeps ' +
+        "the sessions whose `metadata` holds a value at a key path (`user_metadata['a']['b']:'v'`, " +
+        'as the Browserbase-compatible API); a malformed `q` is a 400 naming it.',
       params: providerProjectParams,
       query: ListSessionsQuery,
       responses: { 200: { description: 'One page of sessions.', schema: SessionPageSchema } },
       errors: ['not_found'],
       handle: async ({ caller, params, query }) => {
-        const page = await deps.list.execute({ ...ids(params, caller), ...query });
+        const { q, ...paging } = query;
+        const page = await deps.list.execute({ ...ids(params, caller), ...paging, metadataQuery: q });
         const { total, limit, offset } = page;
         return { status: 200, body: { sessions: page.sessions.map(presentSession), total, limit, offset } };
       },

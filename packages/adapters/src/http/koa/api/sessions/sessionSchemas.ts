@@ -3,6 +3,7 @@ import {
   SESSION_LIST_MAX_LIMIT,
   SESSION_LOGS_DEFAULT_LIMIT,
   SESSION_LOGS_MAX_LIMIT,
+  SESSION_METADATA_MAX_BYTES,
   SESSION_NAME_MAX_LENGTH,
   SESSION_STATUSES,
   STATS_INTERVALS,
@@ -25,6 +26,12 @@ import {
   scriptField,
   timeoutSecField,
 } from '../shared/runSettingsSchemas.ts';
+import {
+  keepAliveField,
+  metadataQueryParam,
+  sessionMetadataField,
+  viewportField,
+} from '../shared/sessionSettingsSchemas.ts';
 
 /** `/v1/{provider}/projects/{project_id}/sessions/{session_id}…` */
 export const sessionParams = providerProjectParams.extend({ session_id: uuidParam });
@@ -55,6 +62,14 @@ export const CreateSessionBody = z
       .nullable()
       .optional()
       .meta({ description: 'An agent of this project whose fields are the defaults.' }),
+    metadata: sessionMetadataField.optional().meta({
+      description: `The client’s own JSON object, at most ${SESSION_METADATA_MAX_BYTES} bytes; filter the list on it with q. Default {}.`,
+    }),
+    keepAlive: keepAliveField.optional().meta({
+      description:
+        'Default true: the session lives until released or timed out. false: it ends 2 s after its last CDP client disconnects.',
+    }),
+    viewport: viewportField.optional(),
   })
   .optional()
   .transform((body) => body ?? {});
@@ -74,6 +89,7 @@ export const IdempotencyHeaders = z.object({
 /** `GET …/sessions` query. */
 export const ListSessionsQuery = z.object({
   status: z.enum(SESSION_STATUSES, { message: `must be one of ${SESSION_STATUSES.join(', ')}` }).optional(),
+  q: metadataQueryParam.optional(),
   limit: queryInteger(1, SESSION_LIST_MAX_LIMIT)
     .optional()
     .meta({ description: `Page size, default ${SESSION_LIST_DEFAULT_LIMIT}.` }),
@@ -134,6 +150,12 @@ export const SessionSchema = z.object({
   contextId: z.string().nullable(),
   agentId: z.string().nullable(),
   provider: z.string().meta({ description: 'The provider’s name: local, browserbase.' }),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .meta({ description: 'The client’s own JSON object, as created (the Browserbase API’s userMetadata).' }),
+  keepAlive: z
+    .boolean()
+    .meta({ description: 'false: the session ends when its last CDP client disconnects.' }),
 });
 
 /** `GET …/sessions` response, newest first. */

@@ -1,7 +1,7 @@
 import { DomainError } from '@browserdeck/domain';
 import type { Middleware } from 'koa';
-import { writeBrowserbaseError } from '../../browserbase/writeBrowserbaseError.ts';
 import { httpState } from '../../HttpState.ts';
+import { ResponseContractError } from '../errors/ResponseContractError.ts';
 import { toDomainError } from '../errors/toDomainError.ts';
 import { writeProblem } from '../errors/writeProblem.ts';
 
@@ -12,7 +12,8 @@ export interface ErrorHandlerOptions {
 }
 
 /**
- * Turns every failure below it into an `application/problem+json` answer. Domain errors (also those
+ * Turns every failure below it into an error answer: written by the matched route's `writeError` (or
+ * its path's dialect), an `application/problem+json` problem by default. Domain errors (also those
  * `translateError` recognises) map through the status table; anything else is a 500 `internal` whose
  * cause is logged with the request id and never shown to the caller.
  */
@@ -28,7 +29,9 @@ export function errorHandler(options: ErrorHandlerOptions = {}): Middleware {
         state.log.error({ err: error }, 'unhandled error');
         answer = new DomainError(
           'internal',
-          'An unexpected error occurred. Quote the request id when reporting it.',
+          error instanceof ResponseContractError
+            ? error.message
+            : 'An unexpected error occurred. Quote the request id when reporting it.',
         );
       } else {
         if (domainError !== error) state.log.warn({ err: error, code: domainError.code }, 'translated error');
@@ -37,8 +40,7 @@ export function errorHandler(options: ErrorHandlerOptions = {}): Middleware {
         answer = domainError;
       }
       state.errorCode = answer.code;
-      if (state.errorFormat === 'browserbase') writeBrowserbaseError(ctx, answer, state.requestId);
-      else writeProblem(ctx, answer, state.requestId);
+      (state.writeError ?? writeProblem)(ctx, answer, state.requestId);
     }
   };
 }

@@ -17,7 +17,7 @@ function echo(
   method: HttpMethod,
   path: string,
   operationId: string,
-  extra: Partial<AnyRoute> = {},
+  extra: Pick<AnyRoute, 'pathValues'> = {},
 ): AnyRoute {
   return defineRoute({
     method,
@@ -25,7 +25,7 @@ function echo(
     operationId,
     summary: operationId,
     tag: 'Test',
-    auth: false,
+    auth: 'none',
     params: Params,
     responses: { 200: { description: 'Echo.' } },
     handle: async ({ params }) => ({ status: 200, body: { operationId, params } }),

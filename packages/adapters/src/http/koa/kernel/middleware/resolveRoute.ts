@@ -1,30 +1,34 @@
 import type { Router, RouterContext } from '@koa/router';
 import type { Middleware } from 'koa';
 import { httpState } from '../../HttpState.ts';
+import type { ErrorDialect } from '../errors/ErrorWriter.ts';
 import { httpError } from '../errors/toDomainError.ts';
 import { matchRoutes, type RouteMatch } from '../routing/matchRoutes.ts';
-import type { AnyRoute } from '../routing/RouteDefinition.ts';
+import { type AnyRoute, isUpgradeRoute } from '../routing/RouteDefinition.ts';
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
-/** Paths only the Browserbase-compatible API has: their 404s and 405s answer in its error shape too. */
-const BROWSERBASE_PATHS = /^\/v1\/(sessions|contexts|extensions)(\/|$)/;
 
 /**
  * Decides which route serves the request and runs its handler: 404 `not_found` when no route
  * has this path, 405 `method_not_allowed` with `Allow` when routes have it but not for this method,
  * 204 with `Allow` for `OPTIONS`. A path parameter never holds a colon, so `/projects/{id}:archive`
  * is never mistaken for `/projects/{id}` with the id `…:archive`; a parameter limited to fixed values
- * (`pathValues`, e.g. the `{provider}` segment) with any other value does not match either.
+ * (`pathValues`, e.g. the `{provider}` segment) with any other value does not match either. Upgrade
+ * routes are not served here (a plain request for one is a 404). Errors are answered by the chosen
+ * route's `writeError`; before a route is chosen, by the writer of the first `dialects` entry whose
+ * paths the request's is one of (e.g. the Browserbase-compatible API's 404s and 405s).
  */
 export function resolveRoute(
   router: Router,
   routes: readonly AnyRoute[] = [],
+  dialects: readonly ErrorDialect[] = [],
 ): Middleware & { router: Router } {
   const byName = new Map(routes.map((route) => [route.operationId, route]));
   const accepts = (match: RouteMatch): boolean => {
+    const route = byName.get(match.name);
+    if (route && isUpgradeRoute(route)) return false;
     if (Object.values(match.rawParams).some((value) => value.includes(':'))) return false;
-    const allowed = byName.get(match.name)?.pathValues;
+    const allowed = route?.pathValues;
     if (!allowed) return true;
     return Object.entries(allowed).every(([name, values]) =>
       values.some((value) => value.toLowerCase() === match.params[name]?.toLowerCase()),
@@ -32,7 +36,8 @@ export function resolveRoute(
   };
   const middleware: Middleware = async (ctx, next) => {
     const path = ctx.path;
-    if (BROWSERBASE_PATHS.test(path)) httpState(ctx).errorFormat = 'browserbase';
+    const dialect = dialects.find((candidate) => candidate.matches(path));
+    if (dialect) httpState(ctx).writeError = dialect.writeError;
     const candidates = matchRoutes(router, path)
       .filter(accepts)
       .filter((match) => byName.get(match.name)?.when?.(ctx.headers) ?? true);
@@ -51,7 +56,7 @@ export function resolveRoute(
       throw httpError('method_not_allowed', `${ctx.method} is not allowed on ${path}; allowed: ${allow}.`);
     }
     httpState(ctx).routePath = chosen.path;
-    httpState(ctx).errorFormat = byName.get(chosen.name)?.errorFormat ?? 'problem';
+    httpState(ctx).writeError = byName.get(chosen.name)?.writeError;
     const routed = ctx as RouterContext;
     routed.params = chosen.params;
     // Its handler straight away: the router would match the path a second time.

@@ -19,8 +19,11 @@ export interface OpenApiServer {
   description?: string;
 }
 
-/** The OpenAPI 3.1 document served at `/openapi.json`. */
-export interface OpenApiDocument {
+/**
+ * The OpenAPI 3.1 document served at `/openapi.json`. A type, not an interface, so it is a JSON
+ * object to the response schema of `/openapi.json` (`z.looseObject`).
+ */
+export type OpenApiDocument = {
   openapi: '3.1.0';
   info: {
     title: string;
@@ -37,4 +40,4 @@ export interface OpenApiDocument {
     responses: Record<string, JsonObject>;
     securitySchemes: Record<string, JsonObject>;
   };
-}
+};

@@ -1,8 +1,7 @@
 import type { ErrorCode } from '@browserdeck/domain';
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors/errorStatus.ts';
-import type { AnyRoute } from '../routing/RouteDefinition.ts';
-import { acceptsApiKey } from './acceptsApiKey.ts';
+import type { AnyRoute, RouteAuth } from '../routing/RouteDefinition.ts';
 import { COMPONENT_SCHEMAS } from './componentSchemas.ts';
 import type { JsonObject, OpenApiDocument, OpenApiOperation } from './OpenApiDocument.ts';
 import { type ResponseJsonSchemas, responseJsonSchemas, schemaRef } from './responseJsonSchemas.ts';
@@ -44,6 +43,14 @@ const SECURITY_SCHEMES: Record<string, JsonObject> = {
     name: 'X-BB-API-Key',
     description: 'A project API key (`bdk_…`); it acts for its own project only.',
   },
+};
+
+/** Each operation's `security`, from its route's declared `auth` (the same the router enforces). */
+const SECURITY: Readonly<Record<RouteAuth, Array<Record<string, string[]>>>> = {
+  none: [],
+  user: [{ bearerAuth: [] }],
+  userOrKey: [{ bearerAuth: [] }, { apiKey: [] }],
+  key: [{ apiKey: [] }],
 };
 
 /**
@@ -119,7 +126,7 @@ function operationOf(route: AnyRoute, schemas: ResponseJsonSchemas): OpenApiOper
     operationId: route.operationId,
     summary: route.summary,
     tags: [route.tag],
-    security: route.auth ? [{ bearerAuth: [] }, ...(acceptsApiKey(route) ? [{ apiKey: [] }] : [])] : [],
+    security: SECURITY[route.auth].map((requirement) => ({ ...requirement })),
     parameters: [
       ...(route.params ? parametersOf(route.params, 'path', route.pathValues) : []),
       ...(route.query ? parametersOf(route.query, 'query') : []),
@@ -189,7 +196,7 @@ export function errorCodesOf(route: AnyRoute): ErrorCode[] {
   if (route.params || route.query || route.body) codes.add('validation_failed');
   if (route.body)
     for (const c of ['malformed_json', 'payload_too_large', 'unsupported_media_type'] as const) codes.add(c);
-  if (route.auth) {
+  if (route.auth !== 'none') {
     codes.add('unauthorized');
     // A key is refused on any route when its project is archived, and on any other project's routes.
     codes.add('forbidden_for_api_key');

@@ -133,7 +133,9 @@ describe('the OpenAPI document under Redocly and Spectral', () => {
     const documents = {
       'root.json': await servedDocument(),
       'mounted.json': withMountPrefix(
-        await servedDocument({ overrides: { metricsEndpoint: { token: 'metrics-token-0123456789' } } }),
+        await servedDocument({
+          overrides: { http: { metricsEndpoint: { token: 'metrics-token-0123456789' } } },
+        }),
         '/browserdeck',
       ),
     };

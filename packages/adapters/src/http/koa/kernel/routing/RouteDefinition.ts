@@ -1,23 +1,44 @@
-import type { Caller, ErrorCode } from '@browserdeck/domain';
+import type { ApiKeyCaller, Caller, ErrorCode, UserCaller } from '@browserdeck/domain';
 import type { z } from 'zod';
+import type { UpgradeOutcome, UpgradeRequest } from '../../../../shared/UpgradeEndpoint.ts';
+import type { ErrorWriter } from '../errors/ErrorWriter.ts';
+import type { AnyRouteResult, ResponseSpec, ResponseSpecs, RouteResult } from './RouteResult.ts';
+
+export type { AnyRouteResult, ResponseSpec, ResponseSpecs, RouteResult } from './RouteResult.ts';
 
 /** The methods routes are registered for (`HEAD` follows `GET` automatically). */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** One of `HTTP_METHODS`. */
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
+/**
+ * Who may call a route (http-api.md §3, §12): anyone (`none`), a user's access token only (`user`; a
+ * project API key is 403 `forbidden_for_api_key`), a user or a project API key (`userOrKey`: the work
+ * inside a project), or a project API key only (`key`: the Browserbase-compatible API; a user's token
+ * is 401). The router enforces it and the OpenAPI document states it, from this one declaration.
+ */
+export const ROUTE_AUTHS = ['none', 'user', 'userOrKey', 'key'] as const;
+/** One of `ROUTE_AUTHS`. */
+export type RouteAuth = (typeof ROUTE_AUTHS)[number];
+
+/** The caller a route with `auth: A` gets. */
+export type CallerOf<A extends RouteAuth> = A extends 'user'
+  ? UserCaller
+  : A extends 'key'
+    ? ApiKeyCaller
+    : A extends 'userOrKey'
+      ? Caller
+      : undefined;
+
 /** What a route handler receives: validated input and who is calling. */
-export interface RouteRequest<P, Q, B, A extends boolean, H = undefined> {
+export interface RouteRequest<P, Q, B, A extends RouteAuth, H = undefined> {
   params: P;
   query: Q;
   body: B;
   /** The request headers the route declares, validated (`undefined` when it declares none). */
   headers: H;
-  /**
-   * The authenticated caller, a user or a project API key; present exactly when the route has
-   * `auth: true`.
-   */
-  caller: A extends true ? Caller : undefined;
+  /** The authenticated caller, of the kind the route's `auth` admits; `undefined` for `none`. */
+  caller: CallerOf<A>;
   /** The client's address (`ctx.ip`; proxy headers only when `trustProxy`). */
   clientAddress: string;
   requestId: string;
@@ -25,35 +46,14 @@ export interface RouteRequest<P, Q, B, A extends boolean, H = undefined> {
   mountPrefix: string;
 }
 
-/** What a route handler answers. `body` is sent as JSON unless `contentType` says otherwise. */
-export interface RouteResult {
-  status: number;
-  body?: unknown;
-  contentType?: string;
-  /** Extra response headers, e.g. `X-Sync-Error`. */
-  headers?: Record<string, string>;
-}
-
-/** One documented success response. */
-export interface ResponseSpec {
-  description: string;
-  schema?: z.ZodType;
-  /** Defaults to `application/json`. */
-  contentType?: string;
-  /** Response headers this answer may carry, by name, for the OpenAPI document. */
-  headers?: Record<string, { description: string }>;
-}
-
-/**
- * One HTTP operation: its address, its zod input schemas (which both validate requests and generate
- * the OpenAPI document), its documented responses and the use-case call that serves it.
- */
-export interface RouteDefinition<
+/** What every entry of the route table declares: its address, input schemas, responses and auth. */
+export interface RouteMetadata<
   P = unknown,
   Q = unknown,
   B = unknown,
-  A extends boolean = boolean,
+  A extends RouteAuth = RouteAuth,
   H = unknown,
+  R extends ResponseSpecs = ResponseSpecs,
 > {
   method: HttpMethod;
   /** OpenAPI path template, e.g. `/v1/projects/{project_id}:archive`. */
@@ -62,7 +62,7 @@ export interface RouteDefinition<
   summary: string;
   description?: string;
   tag: string;
-  /** Whether a bearer access token or a project API key is required. */
+  /** Who may call it; read by the router (enforcement) and by the OpenAPI builder (`security`). */
   auth: A;
   params?: z.ZodType<P>;
   /**
@@ -75,14 +75,15 @@ export interface RouteDefinition<
   headers?: z.ZodObject & z.ZodType<H>;
   /** The JSON body; a schema that accepts `undefined` makes the body optional. */
   body?: z.ZodType<B>;
-  responses: Record<number, ResponseSpec>;
+  /** The documented answers by status; a handler may answer only these, with these bodies. */
+  responses: R;
   /**
    * Left out of the OpenAPI document (the Browserbase-compatible API, which Browserbase's own
    * reference documents and whose errors are not problems).
    */
   undocumented?: boolean;
-  /** How this route's errors are answered; RFC 9457 problems by default. */
-  errorFormat?: 'problem' | 'browserbase';
+  /** How this route's errors are answered; RFC 9457 problems (`writeProblem`) by default. */
+  writeError?: ErrorWriter;
   /**
    * Chooses between two routes of one method and path by the request's headers: this route serves
    * the request only when it answers true (e.g. a Browserbase client's `X-BB-API-Key`).
@@ -90,19 +91,71 @@ export interface RouteDefinition<
   when?: (headers: Readonly<Record<string, string | string[] | undefined>>) => boolean;
   /** Error codes this operation answers beyond the ones implied by its input, auth and body. */
   errors?: readonly ErrorCode[];
-  handle(request: RouteRequest<P, Q, B, A, H>): Promise<RouteResult>;
 }
 
-/** A route with its input types erased, as the route table holds it. */
-export type AnyRoute = RouteDefinition<unknown, unknown, unknown, boolean, unknown>;
+/**
+ * One HTTP operation: its metadata (which both validates requests and generates the OpenAPI
+ * document) and the use-case call that serves it, whose answer is typed from `responses`.
+ */
+export interface RouteDefinition<
+  P = unknown,
+  Q = unknown,
+  B = unknown,
+  A extends RouteAuth = RouteAuth,
+  H = unknown,
+  S extends number = number,
+  R extends Readonly<Record<S, ResponseSpec>> = ResponseSpecs,
+> extends RouteMetadata<P, Q, B, A, H, R & Readonly<Record<S, ResponseSpec>>> {
+  // The statuses are a type parameter of their own (the keys of `responses`): a handler's literal
+  // `status: 201` then keeps its literal type, which a type computed from `R` alone would widen.
+  handle(request: RouteRequest<P, Q, B, A, H>): Promise<RouteResult<S, R>>;
+  upgrade?: never;
+}
 
-/** Declares a route with its input types inferred from its schemas. */
+/**
+ * A WebSocket endpoint in the route table (`GET` with `upgrade`): matched like every route, served
+ * from the HTTP server's `upgrade` event, never by the Koa app (a plain `GET` there is a 404). It
+ * checks its own credential (a token or signing key in the query) and is left out of the document.
+ */
+export interface UpgradeRoute
+  extends RouteMetadata<unknown, unknown, unknown, 'none', unknown, ResponseSpecs> {
+  method: 'GET';
+  undocumented: true;
+  upgrade(request: UpgradeRequest): UpgradeOutcome;
+  handle?: never;
+}
+
+/** An HTTP route with its types erased, as the route table holds it. */
+export type HttpRoute = RouteMetadata & {
+  handle(request: RouteRequest<unknown, unknown, unknown, RouteAuth, unknown>): Promise<AnyRouteResult>;
+  upgrade?: never;
+};
+
+/** An entry of the route table: an HTTP route or an upgrade route. */
+export type AnyRoute = HttpRoute | UpgradeRoute;
+
+/** Declares a route with its input types inferred from its schemas and its answers from `responses`. */
 export function defineRoute<
   P = undefined,
   Q = undefined,
   B = undefined,
-  A extends boolean = boolean,
+  A extends RouteAuth = RouteAuth,
   H = undefined,
->(route: RouteDefinition<P, Q, B, A, H>): AnyRoute {
-  return route as unknown as AnyRoute;
+  S extends number = never,
+  R extends Readonly<Record<S, ResponseSpec>> = Readonly<Record<S, ResponseSpec>>,
+>(route: RouteDefinition<P, Q, B, A, H, S, R>): HttpRoute {
+  // The handler's types are checked here, against the route's own schemas; the table erases them.
+  return route as unknown as HttpRoute;
+}
+
+/** Declares an upgrade route of the table. */
+export function defineUpgradeRoute(
+  route: Omit<UpgradeRoute, 'method' | 'undocumented' | 'responses' | 'auth'>,
+): UpgradeRoute {
+  return { method: 'GET', undocumented: true, auth: 'none', responses: {}, ...route };
+}
+
+/** Whether a table entry is an upgrade route. */
+export function isUpgradeRoute(route: AnyRoute): route is UpgradeRoute {
+  return typeof route.upgrade === 'function';
 }

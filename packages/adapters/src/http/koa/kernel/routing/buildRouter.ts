@@ -2,20 +2,25 @@ import type { Authenticate } from '@browserdeck/domain';
 import { Router, type RouterMiddleware } from '@koa/router';
 import { httpState } from '../../HttpState.ts';
 import { authenticateRequest } from './authenticateRequest.ts';
+import { authorizeRoute } from './authorizeRoute.ts';
 import { mountPrefix } from './mountPrefix.ts';
 import { parseJsonBody } from './parseJsonBody.ts';
 import { parseRequest } from './parseRequest.ts';
-import type { AnyRoute, HttpMethod } from './RouteDefinition.ts';
+import { type AnyRoute, type HttpMethod, type HttpRoute, isUpgradeRoute } from './RouteDefinition.ts';
 import { toKoaPath } from './toKoaPath.ts';
+import { validateResponse } from './validateResponse.ts';
 
 /** What the route handlers need beyond the routes themselves. */
 export interface BuildRouterDeps {
   authenticate: Pick<Authenticate, 'execute'>;
+  /** Check every answer against its route's declared responses (`HttpSettings.validateResponses`). */
+  validateResponses?: boolean | undefined;
 }
 
 /**
- * Registers every route of the table on one router; each layer is named after its operation id.
- * The router only matches: `resolveRoute` chooses the layer and runs its handler.
+ * Registers every HTTP route of the table on one router; each layer is named after its operation id.
+ * The router only matches: `resolveRoute` chooses the layer and runs its handler. Upgrade routes
+ * are served from the server's `upgrade` event (`upgradeHandler`), not here.
  */
 export function buildRouter(routes: readonly AnyRoute[], deps: BuildRouterDeps): Router {
   const router = new Router();
@@ -23,6 +28,7 @@ export function buildRouter(routes: readonly AnyRoute[], deps: BuildRouterDeps):
   for (const route of routes) {
     if (seen.has(route.operationId)) throw new Error(`Duplicate operationId ${route.operationId}`);
     seen.add(route.operationId);
+    if (isUpgradeRoute(route)) continue;
     REGISTER[route.method](router, route.operationId, toKoaPath(route.path), routeHandler(route, deps));
   }
   return router;
@@ -39,11 +45,17 @@ const REGISTER: Record<HttpMethod, Register> = {
   DELETE: (router, name, path, handler) => router.delete(name, path, handler),
 };
 
-/** Authenticate → read the body → validate with zod → call the use case → write the result. */
-function routeHandler(route: AnyRoute, deps: BuildRouterDeps): RouterMiddleware {
+/**
+ * Authenticate and hold the caller to the route's `auth` → read the body → validate with zod → call
+ * the use case → (in tests) check the answer against the contract → write the result.
+ */
+function routeHandler(route: HttpRoute, deps: BuildRouterDeps): RouterMiddleware {
   return async (ctx) => {
     const state = httpState(ctx);
-    const caller = route.auth ? await authenticateRequest(ctx, deps.authenticate) : undefined;
+    const caller =
+      route.auth === 'none'
+        ? undefined
+        : authorizeRoute(await authenticateRequest(ctx, deps.authenticate), route.auth);
     const body = route.body ? await parseJsonBody(ctx) : undefined;
     const headers = route.headers ? declaredHeaders(route.headers, ctx.headers) : undefined;
     const input = parseRequest(route, { params: ctx.params, query: ctx.query, body, headers });
@@ -55,6 +67,7 @@ function routeHandler(route: AnyRoute, deps: BuildRouterDeps): RouterMiddleware 
       mountPrefix: mountPrefix(ctx),
     });
     if (state.timedOut) return;
+    if (deps.validateResponses) validateResponse(route, result);
     ctx.set('Cache-Control', 'no-store');
     ctx.status = result.status;
     for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);

@@ -1,0 +1,60 @@
+import type { ConfinedLaunch, WrappedCommand } from './ConfinedLaunch.ts';
+import type { ConfinementTools } from './ConfinementTools.ts';
+import { STAGE_SCRIPT, STAGED_BROWSER, STAGED_PROFILE } from './stageScript.ts';
+
+/** The `bubblewrap` level run as root: stage the folders, then hand over to bwrap as the browser's user. */
+const BUBBLEWRAP_STAGE_SCRIPT = [...STAGE_SCRIPT, 'exec "$@"'].join('\n');
+
+/**
+ * The `bubblewrap` level's command: bwrap with a view of the system folders (read-only), the
+ * browser's folder (read-only) and its profile. As root (`staged`) the folders are first staged in
+ * a mount namespace where the browser's user, who runs bwrap, can reach them.
+ */
+export function bubblewrapCommand(input: {
+  readonly launch: ConfinedLaunch;
+  /** The real executable (links resolved) and its folder. */
+  readonly executable: string;
+  readonly browserDir: string;
+  readonly tools: ConfinementTools;
+  /** bubblewrap's read-only view of the system folders (`systemBinds`). */
+  readonly binds: readonly string[];
+  /** The `setpriv` prefix to the browser's user; empty when it runs as the service's user. */
+  readonly switchUser: readonly string[];
+  /** True as root: the browser's folders are staged where its user can reach them. */
+  readonly staged: boolean;
+  readonly env: Record<string, string>;
+}): WrappedCommand {
+  const { launch, executable, browserDir, tools, env } = input;
+  const tmpfsBytes = launch.tmpfsBytes ?? null;
+  const sized = (path: string) => [
+    ...(tmpfsBytes === null ? [] : ['--size', String(tmpfsBytes)]),
+    '--tmpfs',
+    path,
+  ];
+  const { staged } = input;
+  const view = [
+    ...input.binds,
+    ...['--proc', '/proc', '--dev', '/dev', ...sized('/tmp'), ...sized('/dev/shm')],
+    ...['--ro-bind', staged ? STAGED_BROWSER : browserDir, browserDir],
+    ...[
+      '--bind',
+      staged ? STAGED_PROFILE : launch.profileDir,
+      launch.profileDir,
+      '--chdir',
+      launch.profileDir,
+    ],
+    ...['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'],
+    ...['--die-with-parent', '--new-session'],
+  ];
+  const bwrap = [...input.switchUser, tools.bwrap!, ...view, '--', executable, ...launch.args];
+  if (!staged) return { command: bwrap[0]!, args: bwrap.slice(1), env };
+  return {
+    command: tools.unshare!,
+    args: [
+      ...['--mount', '--propagation', 'private', '--'],
+      ...['sh', '-c', BUBBLEWRAP_STAGE_SCRIPT, 'browserdeck-stage', launch.profileDir, browserDir],
+      ...bwrap,
+    ],
+    env,
+  };
+}

@@ -1,0 +1,72 @@
+import type { ConfinedLaunch, WrappedCommand } from './ConfinedLaunch.ts';
+import type { ConfinementTools } from './ConfinementTools.ts';
+import { STAGE_SCRIPT, STAGED_BROWSER, STAGED_PROFILE } from './stageScript.ts';
+
+/**
+ * The `namespaces` level, after staging: hides every listed folder under an empty file system,
+ * gives the browser an empty /tmp, and moves its folders back where they were (its browser
+ * folder read-only). Arguments: the tmpfs size option (`size=<bytes>,` or empty), the staged
+ * ones, hidden folders…, `--`, the command.
+ */
+const NAMESPACE_SCRIPT = [
+  'tmpsize=$1; shift',
+  ...STAGE_SCRIPT,
+  'while [ "$1" != "--" ]; do',
+  '  if [ -d "$1" ]; then mount -t tmpfs -o mode=0755,size=64k,nosuid,nodev browserdeck-hidden "$1"; fi',
+  '  shift',
+  'done',
+  'shift',
+  // Writable places the host's processes and other browsers share: each browser gets its own.
+  'for d in /tmp /var/tmp /dev/shm; do',
+  '  if [ -d "$d" ]; then mount -t tmpfs -o "$tmpsize"mode=1777,nosuid,nodev browserdeck-tmp "$d"; fi',
+  'done',
+  'mkdir -p "$browser" "$profile"',
+  `mount --move ${STAGED_BROWSER} "$browser"`,
+  'mount -o remount,bind,ro "$browser"',
+  `mount --move ${STAGED_PROFILE} "$profile"`,
+  'cd "$profile"',
+  'exec "$@"',
+].join('\n');
+
+/**
+ * The `namespaces` level's command: `unshare` into fresh mount, pid, ipc and uts namespaces, where
+ * the staging script hides `hidden` and gives the browser its own temporary folders before it runs.
+ */
+export function namespacesCommand(input: {
+  readonly launch: ConfinedLaunch;
+  /** The real executable (links resolved) and its folder. */
+  readonly executable: string;
+  readonly browserDir: string;
+  readonly tools: ConfinementTools;
+  /** Folders the browser must never see. */
+  readonly hidden: readonly string[];
+  /** The `setpriv` prefix to the browser's user; empty when it runs as the service's user. */
+  readonly switchUser: readonly string[];
+  readonly env: Record<string, string>;
+}): WrappedCommand {
+  const { launch } = input;
+  const tmpfsBytes = launch.tmpfsBytes ?? null;
+  const hide = [...input.hidden].sort((a, b) => a.length - b.length);
+  return {
+    command: input.tools.unshare!,
+    args: [
+      ...['--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--mount-proc'],
+      ...['--ipc', '--uts', '--'],
+      ...[
+        'sh',
+        '-c',
+        NAMESPACE_SCRIPT,
+        'browserdeck-confine',
+        tmpfsBytes === null ? '' : `size=${tmpfsBytes},`,
+        launch.profileDir,
+        input.browserDir,
+        ...hide,
+        '--',
+      ],
+      ...input.switchUser,
+      input.executable,
+      ...launch.args,
+    ],
+    env: input.env,
+  };
+}

@@ -1,0 +1,55 @@
+import compose from 'koa-compose';
+import type { UpgradeCapability } from '../browsers/ProviderCapabilities.ts';
+import { createHttpApp, createMetricsApp } from '../http/koa/createHttpApp.ts';
+import type { HttpAppDeps } from '../http/koa/HttpAppDeps.ts';
+import { httpServerOptions } from '../http/koa/httpServerOptions.ts';
+import { serveUpgrades } from '../http/koa/kernel/routing/serveUpgrades.ts';
+import { buildRouteTable } from '../http/koa/routeTable.ts';
+import type { MetricsRegistry } from '../observability/MetricsRegistry.ts';
+import type { BrowserdeckHttp } from './Browserdeck.ts';
+import type { BrowserdeckOverrides } from './BrowserdeckOverrides.ts';
+
+/** What the HTTP side is built from, besides the app's deps. */
+export interface ComposeHttpOptions {
+  /** The provider's own WebSocket endpoints (e.g. the local provider's CDP connect path). */
+  upgrades: UpgradeCapability | undefined;
+  /** The path prefix of the public URL, which upgrade requests arrive under. */
+  mountPrefix: string;
+  /** Database hooks and settings replaced over `deps`; the use cases are already replaced. */
+  overrides: Pick<BrowserdeckOverrides, 'database' | 'http' | 'liveViewRecheck'>;
+}
+
+/**
+ * The HTTP side, built once: the app, the same as a middleware, the upgrade handler (the route
+ * table's upgrade routes: the live view's and the provider's endpoints, else a problem answer), the
+ * metrics app and server options.
+ */
+export function composeHttp(
+  base: HttpAppDeps & { metrics: MetricsRegistry },
+  { upgrades, mountPrefix, overrides }: ComposeHttpOptions,
+): BrowserdeckHttp {
+  const deps = {
+    ...base,
+    database: { ...base.database, ...definedOnly(overrides.database) },
+    settings: { ...base.settings, ...definedOnly(overrides.http) },
+    liveViewRecheck: overrides.liveViewRecheck ?? base.liveViewRecheck,
+    upgrades: upgrades?.endpoints,
+  };
+  const app = createHttpApp(deps);
+  const routes = buildRouteTable(deps);
+  return {
+    app,
+    middleware: compose(app.middleware),
+    handleUpgrade: serveUpgrades(routes, mountPrefix),
+    createMetricsApp: () => createMetricsApp(deps),
+    serverOptions: httpServerOptions(deps.settings.requestTimeoutMs),
+    routes,
+  };
+}
+
+/** The entries that are set: an `undefined` replacement leaves the original in place. */
+function definedOnly<T extends object>(values: T | undefined): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(values ?? {}).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
+}

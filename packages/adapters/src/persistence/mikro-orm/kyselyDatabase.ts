@@ -1,0 +1,22 @@
+import type { InferKyselyTable } from '@mikro-orm/sql';
+import type { ApiKeySchema } from './entities/ApiKeySchema.ts';
+import type { BrowserSessionSchema } from './entities/BrowserSessionSchema.ts';
+import type { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
+import type { ProjectSchema } from './entities/ProjectSchema.ts';
+
+/**
+ * How Browserdeck's Kysely queries name columns: by entity property (`ownerId`), which MikroORM's
+ * Kysely plugin turns into the column (`owner_id`) from the entity schema, the one place it is named.
+ */
+export const KYSELY_NAMING = { columnNamingStrategy: 'property' } as const;
+
+/**
+ * The tables Browserdeck reads and writes through Kysely, typed from their `defineEntity` schemas
+ * (MikroORM's `InferKyselyTable`): a renamed or retyped property fails typecheck in every query.
+ */
+export interface BrowserdeckDb {
+  projects: InferKyselyTable<typeof ProjectSchema, typeof KYSELY_NAMING>;
+  api_keys: InferKyselyTable<typeof ApiKeySchema, typeof KYSELY_NAMING>;
+  browser_sessions: InferKyselyTable<typeof BrowserSessionSchema, typeof KYSELY_NAMING>;
+  local_sign_in_sessions: InferKyselyTable<typeof LocalSignInSessionSchema, typeof KYSELY_NAMING>;
+}
