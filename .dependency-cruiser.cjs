@@ -17,6 +17,8 @@ const TEST_FILE = '\\.test\\.ts$';
 /** `@browserdeck/testing`'s main entry: the domain's test kit. */
 const DOMAIN_KIT = '^packages/testing/src/(index\\.ts$|domain/|builders/)';
 const VITEST = '(^|/)node_modules/(vitest|@vitest/[^/]+)/';
+/** The Koa HTTP adapter: its kernel, feature modules (`api/`), dialects, route table and app. */
+const HTTP_KOA = 'packages/adapters/src/http/koa/';
 const INVERSIFY = '(^|/)node_modules/(inversify|@inversifyjs/[^/]+)/|^(inversify|@inversifyjs/)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -113,6 +115,17 @@ module.exports = {
       severity: 'error',
       from: { path: '^(packages|examples)/([^/]+)/' },
       to: { path: '^(packages|examples)/', pathNot: '^$1/$2/', dependencyTypes: ['local'] },
+    },
+    {
+      name: 'http-kernel-knows-no-feature',
+      comment:
+        'The HTTP kernel (routing, middleware, errors, OpenAPI builder) knows no feature and no dialect: ' +
+        'it imports nothing from http/koa/api/ or http/koa/browserbase/, nor the route table or the app ' +
+        'that assemble them. Features hand it what it needs (routes, schemas named with `.meta({ id })`). ' +
+        'Its tests may drive the whole app.',
+      severity: 'error',
+      from: { path: `^${HTTP_KOA}kernel/`, pathNot: TEST_FILE },
+      to: { path: `^${HTTP_KOA}(api/|browserbase/|routeTable\\.ts$|createHttpApp\\.ts$)` },
     },
     {
       name: 'no-unresolvable-imports',

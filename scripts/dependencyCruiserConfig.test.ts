@@ -105,6 +105,23 @@ const FILES: Record<string, { source: string; expected?: string[] }> = {
     source: `import './nowhere.ts';`,
     expected: ['no-unresolvable-imports'],
   },
+  // the HTTP adapter: features use the kernel, never the other way round
+  'packages/adapters/src/http/koa/kernel/errors/ProblemSchema.ts': { source: `import 'zod';` },
+  'packages/adapters/src/http/koa/api/sessions/sessionSchemas.ts': {
+    source: `import '../../kernel/errors/ProblemSchema.ts';`,
+  },
+  'packages/adapters/src/http/koa/routeTable.ts': { source: `import './api/sessions/sessionSchemas.ts';` },
+  'packages/adapters/src/http/koa/kernel/openapi/componentSchemas.ts': {
+    source: `import '../../api/sessions/sessionSchemas.ts';`,
+    expected: ['http-kernel-knows-no-feature'],
+  },
+  'packages/adapters/src/http/koa/kernel/routing/buildTable.ts': {
+    source: `import '../../routeTable.ts';`,
+    expected: ['http-kernel-knows-no-feature'],
+  },
+  'packages/adapters/src/http/koa/kernel/openapi/document.int.test.ts': {
+    source: `import '../../routeTable.ts';`,
+  },
   // examples, tests, benchmarks, scripts
   'examples/server/src/main.ts': {
     source: `import 'inversify';\nimport '@browserdeck/adapters';\nimport '@browserdeck/domain';`,

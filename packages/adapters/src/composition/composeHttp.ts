@@ -20,9 +20,9 @@ export interface ComposeHttpOptions {
 }
 
 /**
- * The HTTP side, built once: the app, the same as a middleware, the upgrade handler (the route
- * table's upgrade routes: the live view's and the provider's endpoints, else a problem answer), the
- * metrics app and server options.
+ * The HTTP side, built once from one route table: the app, the same as a middleware, the upgrade
+ * handler (the table's upgrade routes: the live view's and the provider's endpoints, else a problem
+ * answer), the table itself, the metrics app and server options.
  */
 export function composeHttp(
   base: HttpAppDeps & { metrics: MetricsRegistry },
@@ -35,8 +35,10 @@ export function composeHttp(
     liveViewRecheck: overrides.liveViewRecheck ?? base.liveViewRecheck,
     upgrades: upgrades?.endpoints,
   };
-  const app = createHttpApp(deps);
+  // One table for the router, the document, the upgrade handler and `routes`: built twice, each
+  // would hold its own live-view grant watch.
   const routes = buildRouteTable(deps);
+  const app = createHttpApp(deps, routes);
   return {
     app,
     middleware: compose(app.middleware),

@@ -523,6 +523,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    Status: {
+      /** @constant */
+      status: 'ok';
+    };
     /** @description RFC 9457 problem details (application/problem+json). */
     Problem: {
       /** @description URI reference of the error code in /docs. */
@@ -579,16 +583,12 @@ export interface components {
       path: string;
       message: string;
     };
-    Status: {
-      /** @constant */
-      status: 'ok';
+    UserEnvelope: {
+      user: components['schemas']['User'];
     };
     User: {
       id: string;
       email: string;
-    };
-    UserEnvelope: {
-      user: components['schemas']['User'];
     };
     TokenGrant: {
       access_token: string;
@@ -771,17 +771,6 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
     };
-    ApiKey: {
-      id: string;
-      name: string;
-      /** @description The key's first 12 characters, kept in clear to tell keys apart. */
-      prefix: string;
-      /** Format: date-time */
-      createdAt: string;
-      expiresAt: string | null;
-      /** @description Updated at most once a minute. */
-      lastUsedAt: string | null;
-    };
     CreatedApiKey: {
       id: string;
       name: string;
@@ -794,6 +783,17 @@ export interface components {
       lastUsedAt: string | null;
       /** @description The secret (`bdk_` and 43 base64url characters). Shown this once; only its digest is kept. */
       key: string;
+    };
+    ApiKey: {
+      id: string;
+      name: string;
+      /** @description The key's first 12 characters, kept in clear to tell keys apart. */
+      prefix: string;
+      /** Format: date-time */
+      createdAt: string;
+      expiresAt: string | null;
+      /** @description Updated at most once a minute. */
+      lastUsedAt: string | null;
     };
   };
   responses: {

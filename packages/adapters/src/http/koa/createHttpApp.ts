@@ -43,10 +43,14 @@ export const REDACTED_LOG_PATHS = SECRET_KEYS.flatMap((key) => [
  * `app.callback()` (on a `node:http` server made with `httpServerOptions`); it holds no resources
  * of its own. With `metricsEndpoint.separate`, `/metrics` is not among its routes: serve
  * `createMetricsApp(deps)` on another address.
+ *
+ * It serves `routes` when given: the table `buildRouteTable` built from the same `deps` (with their
+ * `metrics`), which the host also hands its upgrade handler (`serveUpgrades`), so one table, and one
+ * set of what its routes hold (e.g. the live view's grant watch), serves both. Otherwise it builds it.
  */
-export function createHttpApp(deps: HttpAppDeps): Koa {
+export function createHttpApp(deps: HttpAppDeps, routes?: readonly AnyRoute[]): Koa {
   const metrics = deps.metrics ?? new MetricsRegistry();
-  const routes = buildRouteTable({ ...deps, metrics });
+  routes ??= buildRouteTable({ ...deps, metrics });
   const webConsole = consoleMiddleware(deps);
   return composeApp({ ...deps, metrics }, routes, (app) => {
     if (webConsole) app.use(webConsole);
@@ -75,7 +79,11 @@ export function createMetricsApp(deps: MetricsAppDeps): Koa {
 }
 
 /** The middleware every app of the adapter has, around `routes`; `inner` adds more before routing. */
-function composeApp(deps: MetricsAppDeps, routes: AnyRoute[], inner: (app: Koa) => void = () => {}): Koa {
+function composeApp(
+  deps: MetricsAppDeps,
+  routes: readonly AnyRoute[],
+  inner: (app: Koa) => void = () => {},
+): Koa {
   const trustProxy = deps.settings?.trustProxy ?? false;
   const app = new Koa({ proxy: trustProxy, maxIpsCount: trustProxy ? 1 : 0 });
   app.silent = true;

@@ -1,3 +1,6 @@
+// The Node version check first: this subpath opens SQLite, whose prebuilt driver crashes on Node 20.
+import '../../runtime/assertSupportedNode.ts';
+
 export { type BrowserdeckOrm, DATABASE_DIALECTS, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
 export { checkDatabase } from './checkDatabase.ts';
 export { countActiveSessions } from './countActiveSessions.ts';

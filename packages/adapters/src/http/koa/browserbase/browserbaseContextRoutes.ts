@@ -5,8 +5,10 @@ import {
   type GetContext,
   UnsupportedOptionError,
 } from '@browserdeck/domain';
+import type { z } from 'zod';
 import { isoTimestamp } from '../api/shared/isoTimestamp.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
+import { BrowserbaseContextSchema, BrowserbaseCreatedContextSchema } from './browserbaseResponseSchemas.ts';
 import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
 import { BrowserbaseCreateContextBody, browserbaseIdParams } from './browserbaseSchemas.ts';
 import { keyProject } from './requireApiKey.ts';
@@ -18,7 +20,7 @@ export interface BrowserbaseContextRouteDeps {
   delete: Pick<DeleteContext, 'execute'>;
 }
 
-function present(context: BrowserContextInfo) {
+function present(context: BrowserContextInfo): z.input<typeof BrowserbaseContextSchema> {
   return {
     id: context.id,
     projectId: context.projectId,
@@ -43,7 +45,7 @@ export function browserbaseContextRoutes(deps: BrowserbaseContextRouteDeps): Any
       operationId: 'browserbaseCreateContext',
       summary: 'Create a context (Browserbase)',
       body: BrowserbaseCreateContextBody,
-      responses: { 201: { description: 'The new, empty context.' } },
+      responses: { 201: { description: 'The new, empty context.', schema: BrowserbaseCreatedContextSchema } },
       handle: async ({ caller, body }) => {
         const context = await deps.create.execute({ caller, projectId: keyProject(caller, body.projectId) });
         return { status: 201, body: { ...present(context), ...NO_UPLOAD } };
@@ -56,7 +58,7 @@ export function browserbaseContextRoutes(deps: BrowserbaseContextRouteDeps): Any
       operationId: 'browserbaseGetContext',
       summary: 'Read a context (Browserbase)',
       params: browserbaseIdParams,
-      responses: { 200: { description: 'The context.' } },
+      responses: { 200: { description: 'The context.', schema: BrowserbaseContextSchema } },
       handle: async ({ caller, params }) => {
         const context = await deps.get.execute({
           caller,

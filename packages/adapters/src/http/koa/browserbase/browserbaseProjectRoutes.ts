@@ -1,6 +1,12 @@
 import type { GetProject, GetSessionStats, ListProjects, Project } from '@browserdeck/domain';
+import type { z } from 'zod';
 import { isoTimestamp } from '../api/shared/isoTimestamp.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
+import {
+  BrowserbaseProjectListSchema,
+  BrowserbaseProjectSchema,
+  BrowserbaseUsageSchema,
+} from './browserbaseResponseSchemas.ts';
 import { BROWSERBASE_ROUTE, isBrowserbaseClient } from './browserbaseRoute.ts';
 import { browserbaseIdParams } from './browserbaseSchemas.ts';
 import { keyProject } from './requireApiKey.ts';
@@ -21,7 +27,10 @@ export interface BrowserbaseProjectSettings {
 /** The session timeout a project's sessions get when the request names none (http-api.md §5). */
 const DEFAULT_TIMEOUT_SEC = 300;
 
-function present(project: Project, settings: BrowserbaseProjectSettings) {
+function present(
+  project: Project,
+  settings: BrowserbaseProjectSettings,
+): z.input<typeof BrowserbaseProjectSchema> {
   return {
     id: project.id,
     name: project.name,
@@ -50,7 +59,7 @@ export function browserbaseProjectRoutes(
       path: '/v1/projects',
       operationId: 'browserbaseListProjects',
       summary: 'The key’s project (Browserbase)',
-      responses: { 200: { description: 'The key’s project, alone.' } },
+      responses: { 200: { description: 'The key’s project, alone.', schema: BrowserbaseProjectListSchema } },
       handle: async ({ caller }) => {
         keyProject(caller);
         const projects = await deps.list.execute({ caller });
@@ -64,7 +73,7 @@ export function browserbaseProjectRoutes(
       operationId: 'browserbaseGetProject',
       summary: 'A project (Browserbase)',
       params: browserbaseIdParams,
-      responses: { 200: { description: 'The project.' } },
+      responses: { 200: { description: 'The project.', schema: BrowserbaseProjectSchema } },
       handle: async ({ caller, params }) => {
         const project = await deps.get.execute({ caller, projectId: keyProject(caller, params.id) });
         return { status: 200, body: present(project, settings) };
@@ -77,7 +86,12 @@ export function browserbaseProjectRoutes(
       operationId: 'browserbaseProjectUsage',
       summary: 'A project’s usage (Browserbase)',
       params: browserbaseIdParams,
-      responses: { 200: { description: 'Browser minutes used; no proxy bytes (there are no proxies).' } },
+      responses: {
+        200: {
+          description: 'Browser minutes used; no proxy bytes (there are no proxies).',
+          schema: BrowserbaseUsageSchema,
+        },
+      },
       handle: async ({ caller, params }) => {
         const stats = await deps.stats.execute({ caller, projectId: keyProject(caller, params.id) });
         return {

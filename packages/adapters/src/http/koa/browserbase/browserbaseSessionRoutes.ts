@@ -9,8 +9,9 @@ import {
 import { z } from 'zod';
 import { type LiveUrlDeps, presentLiveUrls } from '../api/live-view/presentLiveUrls.ts';
 import type { SessionRouteDeps } from '../api/sessions/sessionRoutes.ts';
-import { SessionLiveUrlsQuery } from '../api/sessions/sessionSchemas.ts';
+import { SessionLiveUrlsQuery, SessionLiveUrlsSchema } from '../api/sessions/sessionSchemas.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
+import { BrowserbaseSessionListSchema, BrowserbaseSessionSchema } from './browserbaseResponseSchemas.ts';
 import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
 import {
   BrowserbaseCreateSessionBody,
@@ -54,7 +55,9 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       operationId: 'browserbaseCreateSession',
       summary: 'Create a session (Browserbase)',
       body: BrowserbaseCreateSessionBody,
-      responses: { 201: { description: 'The session, with its connectUrl.' } },
+      responses: {
+        201: { description: 'The session, with its connectUrl.', schema: BrowserbaseSessionSchema },
+      },
       handle: async ({ caller, body }) => {
         const projectId = keyProject(caller, body.projectId);
         const settings = body.browserSettings ?? {};
@@ -85,7 +88,12 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       operationId: 'browserbaseListSessions',
       summary: 'List sessions (Browserbase)',
       query: BrowserbaseListSessionsQuery,
-      responses: { 200: { description: 'The sessions, newest first (at most 1000).' } },
+      responses: {
+        200: {
+          description: 'The sessions, newest first (at most 1000).',
+          schema: BrowserbaseSessionListSchema,
+        },
+      },
       handle: async ({ caller, query }) => {
         const projectId = keyProject(caller);
         const sessions = [];
@@ -111,7 +119,9 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       operationId: 'browserbaseGetSession',
       summary: 'Read a session (Browserbase)',
       params: browserbaseIdParams,
-      responses: { 200: { description: 'The session, refreshed from the provider.' } },
+      responses: {
+        200: { description: 'The session, refreshed from the provider.', schema: BrowserbaseSessionSchema },
+      },
       handle: async ({ caller, params }) => {
         const { session } = await deps.get.execute({
           caller,
@@ -129,7 +139,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       summary: 'Release a session (Browserbase)',
       params: browserbaseIdParams,
       body: BrowserbaseUpdateSessionBody,
-      responses: { 200: { description: 'The session, ended.' } },
+      responses: { 200: { description: 'The session, ended.', schema: BrowserbaseSessionSchema } },
       handle: async ({ caller, params, body }) => {
         const session = await deps.release.execute({
           caller,
@@ -178,7 +188,9 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       // Browserbase's URL lifetime: ours is the token's (an hour), and is not shortened on request.
       // `readOnly` is ours (§5's): a token that only watches.
       query: z.object({ expiresIn: z.string().optional(), readOnly: SessionLiveUrlsQuery.shape.readOnly }),
-      responses: { 200: { description: 'The live-view URLs (§5’s `…/debug` answer).' } },
+      responses: {
+        200: { description: 'The live-view URLs (§5’s `…/debug` answer).', schema: SessionLiveUrlsSchema },
+      },
       handle: async ({ caller, params, query }) => {
         const sessionId = sessionIdOf(params.id);
         const view = await deps.liveView.execute({

@@ -1,12 +1,14 @@
 import type { BrowserSession } from '@browserdeck/domain';
+import type { z } from 'zod';
 import { isoTimestamp } from '../api/shared/isoTimestamp.ts';
+import type { BrowserbaseSessionSchema } from './browserbaseResponseSchemas.ts';
 
 /**
  * A session in Browserbase's shape (its SDK's `Session`, plus `connectUrl`, `seleniumRemoteUrl` and
  * `signingKey`, which Browserbase answers on create and read). Same row as http-api.md §5's session.
  * `userMetadata` is the client's own metadata here, not §5's script and env.
  */
-export function presentBrowserbaseSession(session: BrowserSession) {
+export function presentBrowserbaseSession(session: BrowserSession): z.input<typeof BrowserbaseSessionSchema> {
   return {
     id: session.id,
     createdAt: isoTimestamp(session.createdAt),

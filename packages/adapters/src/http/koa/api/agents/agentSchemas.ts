@@ -80,23 +80,25 @@ export const ListAgentsQuery = z.object({
 });
 
 /** An agent as every agent endpoint answers it (http-api.md §6); `projectId` is our project id. */
-export const AgentSchema = z.object({
-  id: z.string(),
-  projectId: z.string(),
-  name: z.string(),
-  description: z.string(),
-  script: z.string(),
-  envVars: z.record(z.string(), z.string()),
-  providerProjectId: z.string().nullable(),
-  contextId: z.string().nullable(),
-  extensionId: z.string().nullable(),
-  region: z.string(),
-  timeoutSec: z.int(),
-  active: z.boolean(),
-  metadata: z.record(z.string(), z.unknown()),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
+export const AgentSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    name: z.string(),
+    description: z.string(),
+    script: z.string(),
+    envVars: z.record(z.string(), z.string()),
+    providerProjectId: z.string().nullable(),
+    contextId: z.string().nullable(),
+    extensionId: z.string().nullable(),
+    region: z.string(),
+    timeoutSec: z.int(),
+    active: z.boolean(),
+    metadata: z.record(z.string(), z.unknown()),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Agent' });
 
 /** `GET …/agents` response, newest first. */
 export const AgentListSchema = z.array(AgentSchema);

@@ -27,23 +27,25 @@ export const CreateApiKeyBody = z.strictObject({
 });
 
 /** A key as listing answers it: never the secret itself. */
-export const ApiKeySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  prefix: z.string().meta({
-    description: `The key's first ${API_KEY_PREFIX_LENGTH} characters, kept in clear to tell keys apart.`,
-  }),
-  createdAt: timestamp,
-  expiresAt: timestamp.nullable(),
-  lastUsedAt: timestamp.nullable().meta({ description: 'Updated at most once a minute.' }),
-});
+export const ApiKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().meta({
+      description: `The key's first ${API_KEY_PREFIX_LENGTH} characters, kept in clear to tell keys apart.`,
+    }),
+    createdAt: timestamp,
+    expiresAt: timestamp.nullable(),
+    lastUsedAt: timestamp.nullable().meta({ description: 'Updated at most once a minute.' }),
+  })
+  .meta({ id: 'ApiKey' });
 
 /** `POST …/api-keys` response: the key with its secret, which is shown this once. */
 export const CreatedApiKeySchema = ApiKeySchema.extend({
   key: z.string().regex(API_KEY_PATTERN).meta({
     description: 'The secret (`bdk_` and 43 base64url characters). Shown this once; only its digest is kept.',
   }),
-});
+}).meta({ id: 'CreatedApiKey' });
 
 /** `GET …/api-keys` response: the keys that are not revoked, newest first. */
 export const ApiKeyListSchema = z.array(ApiKeySchema);

@@ -56,26 +56,30 @@ export const RefreshBody = z.strictObject({
 });
 
 /** The public face of a user. */
-export const UserSchema = z.object({ id: z.string(), email: z.string() });
+export const UserSchema = z.object({ id: z.string(), email: z.string() }).meta({ id: 'User' });
 
 /** `{ user }` — sign-up and /me. */
-export const UserEnvelope = z.object({ user: UserSchema });
+export const UserEnvelope = z.object({ user: UserSchema }).meta({ id: 'UserEnvelope' });
 
 /** A token pair: sign-in and refresh. */
-export const TokenResponse = z.object({
-  access_token: z.string(),
-  refresh_token: z.string(),
-  token_type: z.literal('bearer'),
-  expires_in: z.int().meta({ description: 'Access-token lifetime in seconds.' }),
-  expires_at: timestamp.meta({ description: 'When the access token expires.' }),
-  user: UserSchema,
-});
+export const TokenResponse = z
+  .object({
+    access_token: z.string(),
+    refresh_token: z.string(),
+    token_type: z.literal('bearer'),
+    expires_in: z.int().meta({ description: 'Access-token lifetime in seconds.' }),
+    expires_at: timestamp.meta({ description: 'When the access token expires.' }),
+    user: UserSchema,
+  })
+  .meta({ id: 'TokenGrant' });
 
 /** `POST /v1/auth/signout` response. */
-export const SignOutResponse = z.object({ message: z.string() });
+export const SignOutResponse = z.object({ message: z.string() }).meta({ id: 'SignOutMessage' });
 
 /** `POST /v1/auth/sync` response. */
-export const SyncResponse = z.object({
-  user: UserSchema,
-  project: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
-});
+export const SyncResponse = z
+  .object({
+    user: UserSchema,
+    project: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
+  })
+  .meta({ id: 'SyncResult' });

@@ -46,14 +46,16 @@ export const ListProjectsQuery = z.object({
 });
 
 /** A project as every project endpoint answers it. */
-export const ProjectSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  slug: z.string(),
-  archived: z.boolean(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+export const ProjectSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    archived: z.boolean(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Project' });
 
 /** `GET /v1/projects` response, newest first. */
 export const ProjectListSchema = z.array(ProjectSchema);

@@ -129,59 +129,67 @@ export const SessionStatsQuery = z.object({
 const nullableTimestamp = timestamp.nullable();
 
 /** A session as create, get, release and list answer it (http-api.md §5). */
-export const SessionSchema = z.object({
-  id: z.string(),
-  providerSessionId: z.string(),
-  providerProjectId: z.string(),
-  status: z.enum(SESSION_STATUSES),
-  connectUrl: z.string().meta({ description: 'CDP WebSocket URL.' }),
-  seleniumRemoteUrl: z.string().nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  startedAt: timestamp,
-  endedAt: nullableTimestamp.meta({ description: 'null while the session is active.' }),
-  expiresAt: nullableTimestamp,
-  lastSyncedAt: timestamp.meta({ description: 'When the provider last confirmed this state.' }),
-  userMetadata: z.object({ script: z.string(), env: z.record(z.string(), z.string()) }),
-  name: z.string(),
-  region: z.string(),
-  timeoutSec: z.int(),
-  extensionId: z.string().nullable(),
-  contextId: z.string().nullable(),
-  agentId: z.string().nullable(),
-  provider: z.string().meta({ description: 'The provider’s name: local, browserbase.' }),
-  metadata: z
-    .record(z.string(), z.unknown())
-    .meta({ description: 'The client’s own JSON object, as created (the Browserbase API’s userMetadata).' }),
-  keepAlive: z
-    .boolean()
-    .meta({ description: 'false: the session ends when its last CDP client disconnects.' }),
-});
+export const SessionSchema = z
+  .object({
+    id: z.string(),
+    providerSessionId: z.string(),
+    providerProjectId: z.string(),
+    status: z.enum(SESSION_STATUSES),
+    connectUrl: z.string().meta({ description: 'CDP WebSocket URL.' }),
+    seleniumRemoteUrl: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    startedAt: timestamp,
+    endedAt: nullableTimestamp.meta({ description: 'null while the session is active.' }),
+    expiresAt: nullableTimestamp,
+    lastSyncedAt: timestamp.meta({ description: 'When the provider last confirmed this state.' }),
+    userMetadata: z.object({ script: z.string(), env: z.record(z.string(), z.string()) }),
+    name: z.string(),
+    region: z.string(),
+    timeoutSec: z.int(),
+    extensionId: z.string().nullable(),
+    contextId: z.string().nullable(),
+    agentId: z.string().nullable(),
+    provider: z.string().meta({ description: 'The provider’s name: local, browserbase.' }),
+    metadata: z.record(z.string(), z.unknown()).meta({
+      description: 'The client’s own JSON object, as created (the Browserbase API’s userMetadata).',
+    }),
+    keepAlive: z
+      .boolean()
+      .meta({ description: 'false: the session ends when its last CDP client disconnects.' }),
+  })
+  .meta({ id: 'Session' });
 
 /** `GET …/sessions` response, newest first. */
-export const SessionPageSchema = z.object({
-  sessions: z.array(SessionSchema),
-  total: z.int().meta({ description: 'Sessions matching the filter, over all pages.' }),
-  limit: z.int(),
-  offset: z.int(),
-});
+export const SessionPageSchema = z
+  .object({
+    sessions: z.array(SessionSchema),
+    total: z.int().meta({ description: 'Sessions matching the filter, over all pages.' }),
+    limit: z.int(),
+    offset: z.int(),
+  })
+  .meta({ id: 'SessionPage' });
 
 /** One recorded CDP event (Browserbase's log shape). */
-export const LogEntrySchema = z.object({
-  timestamp: z.number().meta({ description: 'Milliseconds since the Unix epoch.' }),
-  method: z.string(),
-  pageId: z.number(),
-  frameId: z.string().optional(),
-  loaderId: z.string().optional(),
-  request: z.record(z.string(), z.unknown()).optional(),
-  response: z.record(z.string(), z.unknown()).optional(),
-});
+export const LogEntrySchema = z
+  .object({
+    timestamp: z.number().meta({ description: 'Milliseconds since the Unix epoch.' }),
+    method: z.string(),
+    pageId: z.number(),
+    frameId: z.string().optional(),
+    loaderId: z.string().optional(),
+    request: z.record(z.string(), z.unknown()).optional(),
+    response: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'LogEntry' });
 
 /** `GET …/sessions/{session_id}/logs` response. */
-export const SessionLogsSchema = z.object({
-  logs: z.array(LogEntrySchema),
-  nextCursor: z.string().nullable().meta({ description: 'null on the last page.' }),
-});
+export const SessionLogsSchema = z
+  .object({
+    logs: z.array(LogEntrySchema),
+    nextCursor: z.string().nullable().meta({ description: 'null on the last page.' }),
+  })
+  .meta({ id: 'SessionLogPage' });
 
 /** One bucket of the stats series (http-api.md §14). */
 export const StatsBucketSchema = z.object({
@@ -194,21 +202,25 @@ export const StatsBucketSchema = z.object({
 });
 
 /** `GET …/sessions/dashboard/stats` response. */
-export const SessionStatsSchema = z.object({
-  total: z.int(),
-  byStatus: z.object(
-    Object.fromEntries(SESSION_STATUSES.map((s) => [s, z.int()])) as Record<
-      (typeof SESSION_STATUSES)[number],
-      z.ZodInt
-    >,
-  ),
-  createdLast24h: z.int(),
-  avgDurationSec: z.number().meta({ description: 'Mean duration of ended sessions; 0 when none.' }),
-  totalBrowserSec: z.number().meta({ description: 'Browser time of all sessions, running ones up to now.' }),
-  series: z.array(StatsBucketSchema).optional().meta({
-    description: 'Only with interval: every bucket from `from` to `to`, oldest first, empty ones as zeros.',
-  }),
-});
+export const SessionStatsSchema = z
+  .object({
+    total: z.int(),
+    byStatus: z.object(
+      Object.fromEntries(SESSION_STATUSES.map((s) => [s, z.int()])) as Record<
+        (typeof SESSION_STATUSES)[number],
+        z.ZodInt
+      >,
+    ),
+    createdLast24h: z.int(),
+    avgDurationSec: z.number().meta({ description: 'Mean duration of ended sessions; 0 when none.' }),
+    totalBrowserSec: z
+      .number()
+      .meta({ description: 'Browser time of all sessions, running ones up to now.' }),
+    series: z.array(StatsBucketSchema).optional().meta({
+      description: 'Only with interval: every bucket from `from` to `to`, oldest first, empty ones as zeros.',
+    }),
+  })
+  .meta({ id: 'SessionStats' });
 
 /** One tab in `SessionLiveUrlsSchema`. */
 const LivePageSchema = z.object({
@@ -229,14 +241,16 @@ export const SessionLiveUrlsQuery = z.object({
 });
 
 /** `GET …/sessions/{session_id}/debug` response (http-api.md §14; Browserbase's `SessionLiveURLs`). */
-export const SessionLiveUrlsSchema = z.object({
-  debuggerUrl: z.string().meta({ description: 'The live view, with a tab bar.' }),
-  debuggerFullscreenUrl: z.string().meta({
-    description:
-      'The live view alone, for embedding; append `&readOnly=true` to only watch (or ask with `readOnly=true` for a token that only watches).',
-  }),
-  wsUrl: z
-    .string()
-    .meta({ description: 'A CDP WebSocket URL of the browser (Browserdeck’s: the connectUrl).' }),
-  pages: z.array(LivePageSchema),
-});
+export const SessionLiveUrlsSchema = z
+  .object({
+    debuggerUrl: z.string().meta({ description: 'The live view, with a tab bar.' }),
+    debuggerFullscreenUrl: z.string().meta({
+      description:
+        'The live view alone, for embedding; append `&readOnly=true` to only watch (or ask with `readOnly=true` for a token that only watches).',
+    }),
+    wsUrl: z
+      .string()
+      .meta({ description: 'A CDP WebSocket URL of the browser (Browserdeck’s: the connectUrl).' }),
+    pages: z.array(LivePageSchema),
+  })
+  .meta({ id: 'SessionLiveUrls' });

@@ -1,4 +1,4 @@
-import { ERROR_CODES, jsonTextProblem, type TextKind, textProblem } from '@browserdeck/domain';
+import { jsonTextProblem, type TextKind, textProblem } from '@browserdeck/domain';
 import { z } from 'zod';
 
 /**
@@ -52,26 +52,7 @@ export const emptyBody = z.strictObject({}).optional();
 export const timestamp = z.iso.datetime({ precision: 3 });
 
 /** What `/healthz` and `/readyz` answer when all is well. */
-export const StatusSchema = z.object({ status: z.literal('ok') });
-
-/** One field that failed validation. */
-export const FieldErrorSchema = z.object({
-  path: z.string().meta({ description: 'Dotted field path; "" is the whole input.' }),
-  message: z.string(),
-});
-
-/** RFC 9457 problem details, the body of every error (http-api.md §2). */
-export const ProblemSchema = z
-  .object({
-    type: z.string().meta({ description: 'URI reference of the error code in /docs.' }),
-    title: z.string(),
-    status: z.int(),
-    detail: z.string().meta({ description: 'For people; never carries secrets, SQL or stack traces.' }),
-    code: z.enum(ERROR_CODES).meta({ description: 'Stable, machine-readable error code.' }),
-    requestId: z.string().meta({ description: 'The X-Request-Id of the request.' }),
-    errors: z.array(FieldErrorSchema).optional(),
-  })
-  .meta({ description: 'RFC 9457 problem details (application/problem+json).' });
+export const StatusSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Status' });
 
 /** `/v1/{provider}/projects/{project_id}…`; which `provider` values exist is the route's `pathValues`. */
 export const providerProjectParams = z.object({

@@ -1,20 +1,24 @@
 import type { ErrorCode } from '@browserdeck/domain';
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors/errorStatus.ts';
+import { ProblemSchema } from '../errors/ProblemSchema.ts';
 import type { AnyRoute, RouteAuth } from '../routing/RouteDefinition.ts';
-import { COMPONENT_SCHEMAS } from './componentSchemas.ts';
+import { inlineDefs } from './inlineDefs.ts';
 import type { JsonObject, OpenApiDocument, OpenApiOperation } from './OpenApiDocument.ts';
 import { type ResponseJsonSchemas, responseJsonSchemas, schemaRef } from './responseJsonSchemas.ts';
 import { TAG_DESCRIPTIONS } from './tagDescriptions.ts';
 
 /**
- * The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a zod schema, written out in full (no `$ref`),
- * without `$schema`. Responses use `input` too: their schemas have no transforms, and it leaves
- * objects open to fields added later (`output` would close them with `additionalProperties: false`).
+ * The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a zod schema, written out in full (no `$ref`,
+ * also where it holds a named schema), without `$schema`. Responses use `input` too: their schemas
+ * have no transforms, and it leaves objects open to fields added later (`output` would close them
+ * with `additionalProperties: false`).
  */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonObject {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
-  return rest;
+  const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
+  const { $schema: _ignored, $defs, ...rest } = converted;
+  // A named schema (`.meta({ id })`) inside comes back as a `$ref` into `$defs`: write it out here.
+  return $defs ? inlineDefs(rest, $defs as Record<string, JsonObject>) : rest;
 }
 
 /** The answer Node's HTTP server gives any request whose headers are too large, before the app sees it. */
@@ -57,8 +61,10 @@ const SECURITY: Readonly<Record<RouteAuth, Array<Record<string, string[]>>>> = {
  * The OpenAPI 3.1 document of a route table, generated from the same zod schemas that validate the
  * requests, so the numbers in the document are the numbers the server enforces. Request bodies and
  * parameters are written out in each operation; the resources the API answers are named
- * `components/schemas` (`COMPONENT_SCHEMAS`). Its one server is `serverUrl` (default `/`), a URL
- * relative to where the document is served; `withMountPrefix` sets it for an app under a prefix.
+ * `components/schemas`, under the names their features give them (`.meta({ id })`, see
+ * `responseJsonSchemas`), and every error refers to `Problem`. Its one server is `serverUrl`
+ * (default `/`), a URL relative to where the document is served; `withMountPrefix` sets it for an
+ * app under a prefix.
  */
 export function buildOpenApiDocument(
   table: readonly AnyRoute[],
@@ -68,7 +74,7 @@ export function buildOpenApiDocument(
   const responseSchemas = routes.flatMap((route) =>
     Object.values(route.responses).flatMap((spec) => (spec.schema ? [spec.schema] : [])),
   );
-  const schemas = responseJsonSchemas(COMPONENT_SCHEMAS, responseSchemas);
+  const schemas = responseJsonSchemas([ProblemSchema, ...responseSchemas]);
   const paths: OpenApiDocument['paths'] = {};
   for (const route of routes) {
     paths[route.path] ??= {};
@@ -100,7 +106,10 @@ export function buildOpenApiDocument(
   };
 }
 
-/** The named schemas the operations refer to, directly or through one another, in the table's order. */
+/**
+ * The named schemas the operations refer to, directly or through one another, in the order a reader
+ * meets them: by first reference in the paths, each followed by the ones it refers to in turn.
+ */
 function referencedSchemas(
   paths: OpenApiDocument['paths'],
   components: Record<string, JsonObject>,
@@ -111,14 +120,15 @@ function referencedSchemas(
       .map((match) => match[1] as string)
       .filter((ref) => ref.startsWith(prefix))
       .map((ref) => ref.slice(prefix.length));
-  const reached = new Set<string>();
-  const pending = refsIn(paths);
-  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
-    if (reached.has(name)) continue;
-    reached.add(name);
-    pending.push(...refsIn(components[name]));
-  }
-  return Object.fromEntries(Object.entries(components).filter(([name]) => reached.has(name)));
+  const reached: Record<string, JsonObject> = {};
+  const reach = (name: string): void => {
+    const component = components[name];
+    if (name in reached || !component) return;
+    reached[name] = component;
+    for (const ref of refsIn(component)) reach(ref);
+  };
+  for (const ref of refsIn(paths)) reach(ref);
+  return reached;
 }
 
 function operationOf(route: AnyRoute, schemas: ResponseJsonSchemas): OpenApiOperation {
@@ -134,7 +144,7 @@ function operationOf(route: AnyRoute, schemas: ResponseJsonSchemas): OpenApiOper
     ],
     responses: {
       ...successResponses(route, schemas),
-      ...errorResponses(errorCodesOf(route)),
+      ...errorResponses(errorCodesOf(route), schemas.of(ProblemSchema)),
       431: { $ref: '#/components/responses/HeadersTooLarge' },
     },
   };
@@ -207,7 +217,7 @@ export function errorCodesOf(route: AnyRoute): ErrorCode[] {
   return [...codes];
 }
 
-function errorResponses(codes: readonly ErrorCode[]): Record<string, JsonObject> {
+function errorResponses(codes: readonly ErrorCode[], problem: JsonObject): Record<string, JsonObject> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const { status } = ERROR_STATUS[code];
@@ -218,7 +228,7 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, JsonObject>
     responses[String(status)] = {
       description: `Problem: ${statusCodes.map((c) => `\`${c}\``).join(', ')}.`,
       'x-error-codes': statusCodes,
-      content: { 'application/problem+json': { schema: schemaRef('Problem') } },
+      content: { 'application/problem+json': { schema: problem } },
     };
     if (status === 429) {
       (responses['429'] as JsonObject).headers = {

@@ -8,7 +8,7 @@ export function schemaRef(name: string): JsonObject {
 
 /** What `responseJsonSchemas` converted. */
 export interface ResponseJsonSchemas {
-  /** Every named schema, written out, referring to the others by `$ref`. */
+  /** Every named schema the response schemas reach, written out, referring to the others by `$ref`. */
   components: Record<string, JsonObject>;
   /** What the document shows for `schema` (one given to `responseJsonSchemas`): a `$ref` when named. */
   of(schema: z.ZodType): JsonObject;
@@ -17,18 +17,29 @@ export interface ResponseJsonSchemas {
 /** The id prefix of response schemas that are not named: written out, never referred to. */
 const UNNAMED = '~unnamed';
 
+/** How to name a schema: zod metadata, which the OpenAPI document uses as its component name. */
+const HOW_TO_NAME = 'give it a component name with `.meta({ id })`';
+
 /**
- * Converts the named schemas and the response schemas `used` in one pass of `z.toJSONSchema` over a
- * registry, so that a named schema is a `$ref` wherever it appears, also inside an unnamed response
- * schema. Like `jsonSchemaOf`, it converts the `input` side (objects stay open to fields added later).
+ * The component name of `schema`: the `id` of its zod metadata (`.meta({ id: 'Session' })`), which
+ * the feature that owns the schema declares. The kernel knows no names of its own but `Problem`.
  */
-export function responseJsonSchemas(
-  named: Readonly<Record<string, z.ZodType>>,
-  used: readonly z.ZodType[],
-): ResponseJsonSchemas {
+export function componentNameOf(schema: z.ZodType): string | undefined {
+  const id = z.globalRegistry.get(schema)?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * Converts the response schemas `used` in one pass of `z.toJSONSchema` over a registry, together
+ * with every named schema they reach (those with a component name, `componentNameOf`), so that a
+ * named schema is a `$ref` wherever it appears, also inside an unnamed response schema. Like
+ * `jsonSchemaOf`, it converts the `input` side (objects stay open to fields added later).
+ */
+export function responseJsonSchemas(used: readonly z.ZodType[]): ResponseJsonSchemas {
+  const named = namedSchemasIn(used);
   const registry = z.registry<{ id: string }>();
   const names = new Map<z.ZodType, string>();
-  for (const [name, schema] of Object.entries(named)) {
+  for (const [name, schema] of named) {
     registry.add(schema, { id: name });
     names.set(schema, name);
   }
@@ -44,17 +55,17 @@ export function responseJsonSchemas(
     unrepresentable: 'any',
     uri: (id) => schemaRef(id).$ref as string,
   });
-  if ('__shared' in schemas) throw new Error('A response schema is recursive; name it in COMPONENT_SCHEMAS.');
+  if ('__shared' in schemas) throw new Error(`A response schema is recursive; ${HOW_TO_NAME}.`);
   const bodies = new Map<string, JsonObject>();
   for (const [id, converted] of Object.entries(schemas)) {
     const { $schema: _schema, $id: _id, ...body } = converted as JsonObject;
     bodies.set(id, body);
   }
   if (JSON.stringify([...bodies.values()]).includes(schemaRef(UNNAMED).$ref as string)) {
-    throw new Error('A response schema is also part of another one; name it in COMPONENT_SCHEMAS.');
+    throw new Error(`A response schema is also part of another one; ${HOW_TO_NAME}.`);
   }
   return {
-    components: Object.fromEntries(Object.keys(named).map((name) => [name, bodies.get(name) ?? {}])),
+    components: Object.fromEntries([...named.keys()].map((name) => [name, bodies.get(name) ?? {}])),
     of(schema) {
       const name = names.get(schema);
       if (name) return schemaRef(name);
@@ -63,4 +74,28 @@ export function responseJsonSchemas(
       return body;
     },
   };
+}
+
+/**
+ * The named schemas among `schemas` and everything inside them, by name. zod's converter visits
+ * every schema a schema is made of; its `override` hook sees each one, so nothing here walks zod's
+ * internals. Two schemas under one name would be two different components: that throws.
+ */
+function namedSchemasIn(schemas: readonly z.ZodType[]): Map<string, z.ZodType> {
+  const named = new Map<string, z.ZodType>();
+  const visit = (schema: z.core.$ZodType) => {
+    const name = componentNameOf(schema as z.ZodType);
+    if (name === undefined) return;
+    const known = named.get(name);
+    if (known && known !== schema) throw new Error(`Two different schemas are named ${name}.`);
+    named.set(name, schema as z.ZodType);
+  };
+  for (const schema of schemas) {
+    z.toJSONSchema(schema, {
+      io: 'input',
+      unrepresentable: 'any',
+      override: ({ zodSchema }) => visit(zodSchema),
+    });
+  }
+  return named;
 }
