@@ -192,35 +192,10 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
       });
       await sessionsOn(db.orm).add(s);
       const [row] = (await rows('select * from browser_sessions')) as [Row];
-      expect(Object.keys(row).sort()).toEqual(
-        [
-          'agent_id',
-          'connect_url',
-          'context_id',
-          'created_at',
-          'ended_at',
-          'env',
-          'expires_at',
-          'extension_id',
-          'id',
-          'keep_alive',
-          'last_synced_at',
-          'metadata',
-          'name',
-          'project_id',
-          'provider',
-          'provider_instance_id',
-          'provider_project_id',
-          'provider_session_id',
-          'region',
-          'script',
-          'selenium_remote_url',
-          'started_at',
-          'status',
-          'sync_lease_until',
-          'timeout_sec',
-          'updated_at',
-        ].sort(),
+      // Every column is snake_case (the migrations' drift test pins the full list to the schema).
+      for (const column of Object.keys(row)) expect(column).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      expect(Object.keys(row)).toEqual(
+        expect.arrayContaining(['project_id', 'provider_session_id', 'keep_alive', 'sync_lease_until']),
       );
       expect(iso(row.created_at)).toBe('2026-03-04T05:06:07.089Z');
       expect(iso(row.started_at)).toBe('2026-03-04T05:06:07.088Z');

@@ -1,7 +1,7 @@
 import { BrowserSession, type SessionStatus } from '@browserdeck/domain';
 import type { EntityData } from '@mikro-orm/core';
 import type { SecretBox } from '../secrets/SecretBox.ts';
-import type { StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
+import { BROWSER_SESSION_PROPERTIES, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
 import { openConnectUrl, openSecretRecord, sealSecretRecord } from './secretRecords.ts';
 
 /**
@@ -20,49 +20,34 @@ export function toSessionRow(session: BrowserSession, secrets: SecretBox): Store
 
 /**
  * The `BrowserSession` (`BrowserSession.restore`) a loaded row holds, property-named (MikroORM's
- * result mapper or an entity it loaded): `env` and `connectUrl` opened (a plain connect URL of an
- * older row read as it is), the sync lease left behind.
+ * result mapper or an entity it loaded): every property of the entity schema, a missing one read as
+ * null, so a new column needs no line here; then the columns stored differently from the domain:
+ * `env` and `connectUrl` opened (a plain connect URL of an older row read as it is), JSON columns
+ * parsed where the SQLite driver hands back their text, the sync lease left behind.
  */
 export function toBrowserSession(
   row: EntityData<StoredBrowserSession> | StoredBrowserSession,
   secrets: SecretBox,
 ): BrowserSession {
-  const stored = row as StoredBrowserSession;
+  const stored = row as Record<string, unknown>;
+  const state = Object.fromEntries(BROWSER_SESSION_PROPERTIES.map((key) => [key, stored[key] ?? null]));
+  const { syncLeaseUntil: _, ...session } = state as StoredBrowserSession;
   return BrowserSession.restore({
-    id: stored.id,
-    projectId: stored.projectId,
-    provider: stored.provider,
-    providerSessionId: stored.providerSessionId,
-    providerProjectId: stored.providerProjectId,
-    providerInstanceId: stored.providerInstanceId ?? null,
-    status: stored.status as SessionStatus,
-    connectUrl: openConnectUrl(secrets, stored.connectUrl),
-    seleniumRemoteUrl: stored.seleniumRemoteUrl ?? null,
-    createdAt: stored.createdAt,
-    updatedAt: stored.updatedAt,
-    startedAt: stored.startedAt,
-    endedAt: stored.endedAt ?? null,
-    expiresAt: stored.expiresAt ?? null,
-    lastSyncedAt: stored.lastSyncedAt,
-    name: stored.name,
-    script: stored.script,
-    env: openSecretRecord(secrets, stored.env),
-    region: stored.region,
-    timeoutSec: Number(stored.timeoutSec),
-    extensionId: stored.extensionId ?? null,
-    contextId: stored.contextId ?? null,
-    agentId: stored.agentId ?? null,
-    metadata: storedMetadata(stored.metadata),
+    ...session,
+    status: session.status as SessionStatus,
+    connectUrl: openConnectUrl(secrets, session.connectUrl),
+    env: openSecretRecord(secrets, session.env),
+    timeoutSec: Number(session.timeoutSec),
+    metadata: storedJson(session.metadata) ?? {},
     // A row the column's default filled (bench seeds) reads as the default.
-    keepAlive: stored.keepAlive ?? true,
+    keepAlive: session.keepAlive ?? true,
   });
 }
 
 /**
- * The `metadata` column as it comes back: an object when MikroORM or `pg` parsed it, the JSON text
- * when the SQLite driver returns it raw, nothing on a row the column's default filled.
+ * A JSON column as it comes back: the value when MikroORM or `pg` parsed it, the JSON text when the
+ * SQLite driver returns it raw, null on a row without it.
  */
-function storedMetadata(value: unknown): Record<string, unknown> {
-  if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
-  return (value ?? {}) as Record<string, unknown>;
+function storedJson<T>(value: T | string | null): T | null {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
 }
