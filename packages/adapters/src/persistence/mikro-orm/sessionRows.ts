@@ -1,7 +1,11 @@
 import { BrowserSession, type SessionStatus } from '@browserdeck/domain';
 import type { EntityData } from '@mikro-orm/core';
 import type { SecretBox } from '../secrets/SecretBox.ts';
-import { BROWSER_SESSION_PROPERTIES, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
+import {
+  BROWSER_SESSION_JSON_PROPERTIES,
+  BROWSER_SESSION_PROPERTIES,
+  type StoredBrowserSession,
+} from './entities/BrowserSessionSchema.ts';
 import { openConnectUrl, openSecretRecord, sealSecretRecord } from './secretRecords.ts';
 
 /**
@@ -30,7 +34,10 @@ export function toBrowserSession(
   secrets: SecretBox,
 ): BrowserSession {
   const stored = row as Record<string, unknown>;
-  const state = Object.fromEntries(BROWSER_SESSION_PROPERTIES.map((key) => [key, stored[key] ?? null]));
+  const state: Record<string, unknown> = Object.fromEntries(
+    BROWSER_SESSION_PROPERTIES.map((key) => [key, stored[key] ?? null]),
+  );
+  for (const key of BROWSER_SESSION_JSON_PROPERTIES) state[key] = storedJson(state[key]);
   const { syncLeaseUntil: _, ...session } = state as StoredBrowserSession;
   return BrowserSession.restore({
     ...session,
@@ -38,7 +45,7 @@ export function toBrowserSession(
     connectUrl: openConnectUrl(secrets, session.connectUrl),
     env: openSecretRecord(secrets, session.env),
     timeoutSec: Number(session.timeoutSec),
-    metadata: storedJson(session.metadata) ?? {},
+    metadata: session.metadata ?? {},
     // A row the column's default filled (bench seeds) reads as the default.
     keepAlive: session.keepAlive ?? true,
   });
@@ -48,6 +55,6 @@ export function toBrowserSession(
  * A JSON column as it comes back: the value when MikroORM or `pg` parsed it, the JSON text when the
  * SQLite driver returns it raw, null on a row without it.
  */
-function storedJson<T>(value: T | string | null): T | null {
-  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+function storedJson(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
 }

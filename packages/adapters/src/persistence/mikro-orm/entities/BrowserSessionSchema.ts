@@ -1,5 +1,5 @@
 import { BrowserSession, type BrowserSessionState } from '@browserdeck/domain';
-import { defineEntity, type EntityCtor, p } from '@mikro-orm/core';
+import { defineEntity, type EntityCtor, JsonType, p } from '@mikro-orm/core';
 import { ProjectSchema } from './ProjectSchema.ts';
 
 /**
@@ -77,3 +77,9 @@ export const BrowserSessionSchema = defineEntity<StoredBrowserSession, typeof br
     },
   ],
 });
+
+/** The JSON columns (`p.json()`), which the SQLite driver hands back as text on raw reads. */
+export const BROWSER_SESSION_JSON_PROPERTIES = BROWSER_SESSION_PROPERTIES.filter(
+  // `type` holds the type class here (the builder's `p.json()`), though MikroORM declares it a name.
+  (key) => (BrowserSessionSchema.meta.properties[key]?.type as unknown) === JsonType,
+);
