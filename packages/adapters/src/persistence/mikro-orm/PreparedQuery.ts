@@ -5,7 +5,7 @@ import { type BrowserdeckDb, KYSELY_NAMING } from './kyselyDatabase.ts';
 import { nativeSqlOf, type SqlParam } from './NativeSql.ts';
 
 /** A value a prepared query binds: dates and booleans as MikroORM stores them, objects as JSON. */
-export type QueryValue = string | number | boolean | Date | null | Record<string, unknown>;
+export type QueryValue = string | number | boolean | Date | null | object;
 
 /** Stands for the named parameter while the query is built; typed to fit wherever a value goes. */
 export type Param<P> = (name: keyof P & string) => never;
