@@ -15,6 +15,11 @@ interface SqliteStatement {
   run(...params: unknown[]): { changes: number };
 }
 
+/** The better-sqlite3 database surface used here (`prepare` keeps compiled statements). */
+interface SqliteDatabase extends PreparingDatabase<SqliteStatement> {
+  readonly open: boolean;
+}
+
 /** The `pg` pool surface used here. */
 interface PgPool {
   query(config: {
@@ -38,6 +43,7 @@ export class NativeSql {
   readonly dialect: DatabaseDialect;
   private readonly orm: BrowserdeckOrm;
   private readonly postgres = new Map<string, { name: string; text: string }>();
+  private sqlite: SqliteDatabase | undefined;
 
   constructor(orm: BrowserdeckOrm) {
     this.orm = orm;
@@ -47,7 +53,9 @@ export class NativeSql {
   /** The rows of `sql`. */
   async all<R>(sql: string, params: readonly SqlParam[]): Promise<R[]> {
     if (this.dialect === 'sqlite') {
-      return (await this.sqliteStatement(sql)).all(...params.map(toSqliteParam)) as R[];
+      const open = this.openSqlite();
+      const statement = open ? open.prepare(sql) : await this.sqliteStatement(sql);
+      return statement.all(...params.map(toSqliteParam)) as R[];
     }
     return (await this.postgresQuery(sql, params)).rows as R[];
   }
@@ -55,7 +63,9 @@ export class NativeSql {
   /** Runs the write `sql`; how many rows it changed. */
   async run(sql: string, params: readonly SqlParam[]): Promise<number> {
     if (this.dialect === 'sqlite') {
-      return (await this.sqliteStatement(sql)).run(...params.map(toSqliteParam)).changes;
+      const open = this.openSqlite();
+      const statement = open ? open.prepare(sql) : await this.sqliteStatement(sql);
+      return statement.run(...params.map(toSqliteParam)).changes;
     }
     return (await this.postgresQuery(sql, params)).rowCount ?? 0;
   }
@@ -69,8 +79,19 @@ export class NativeSql {
     // `createMikroOrm` made the database keep compiled statements (`cacheSqliteStatements`).
     const db = (await (
       this.orm.em.getConnection() as unknown as SqliteConnection
-    ).getNativeClient()) as PreparingDatabase<SqliteStatement>;
+    ).getNativeClient()) as SqliteDatabase;
+    this.sqlite = db;
     return db.prepare(sql);
+  }
+
+  /**
+   * The database the last statement ran on, while it is still open: MikroORM's `getNativeClient`
+   * checks the connection and costs a few promise hops, on every read of every request (issue 24).
+   * A closed one (the ORM closed or reconnected) is asked for again.
+   */
+  private openSqlite(): SqliteDatabase | undefined {
+    const db = this.sqlite;
+    return db?.open ? db : undefined;
   }
 
   private async postgresQuery(sql: string, params: readonly SqlParam[]) {
