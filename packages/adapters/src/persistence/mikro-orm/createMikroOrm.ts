@@ -2,8 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { cacheSqliteStatements, type PreparingDatabase } from './cacheSqliteStatements.ts';
 import { persistenceEntities } from './entities/persistenceEntities.ts';
-import { postgresqlMigrations } from './migrations/postgresql/postgresqlMigrations.ts';
-import { sqliteMigrations } from './migrations/sqlite/sqliteMigrations.ts';
+import { migrationsList } from './migrations/migrationsList.ts';
 import { parseDatabaseUrl } from './parseDatabaseUrl.ts';
 import { securePrivateSqliteFiles } from './securePrivateSqliteFiles.ts';
 
@@ -53,7 +52,7 @@ export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<Br
       clientUrl: location.url,
       pool: { min: 0, max: options.poolSize ?? 10 },
       driverOptions: { connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS },
-      migrations: { migrationsList: postgresqlMigrations, snapshot: false, silent: true },
+      migrations: { migrationsList: migrationsList.postgresql, snapshot: false, silent: true },
     });
     return orm as unknown as BrowserdeckOrm;
   }
@@ -68,7 +67,7 @@ export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<Br
     dbName: location.path,
     // better-sqlite3's `timeout` is SQLite's busy timeout; MikroORM turns foreign keys on per connection.
     driverOptions: { timeout: SQLITE_BUSY_TIMEOUT_MS },
-    migrations: { migrationsList: sqliteMigrations, snapshot: false, silent: true },
+    migrations: { migrationsList: migrationsList.sqlite, snapshot: false, silent: true },
   });
   // Kysely's SQLite driver compiles every statement it runs: keep the compiled ones for reuse.
   const connection = orm.em.getConnection() as unknown as { getNativeClient(): Promise<unknown> };
