@@ -668,6 +668,11 @@ export interface components {
       };
       /** @description false: the session ends when its last CDP client disconnects. */
       keepAlive: boolean;
+      /** @description The window size asked for at create; null: the provider’s default. */
+      viewport: {
+        width: number;
+        height: number;
+      } | null;
     };
     SessionPage: {
       sessions: components['schemas']['Session'][];

@@ -1,6 +1,6 @@
 import type { EntityState } from '../shared/EntityState.ts';
 import { writable } from '../shared/writable.ts';
-import type { ProviderSessionSnapshot } from './BrowserProvider.ts';
+import type { ProviderSessionSnapshot, SessionViewport } from './BrowserProvider.ts';
 import { isTerminalStatus, nextSessionStatus, type SessionStatus } from './sessionStatus.ts';
 
 /** The settings a session runs with, after agent defaults and request overrides are merged. */
@@ -17,6 +17,8 @@ export interface SessionSettings {
   readonly metadata?: Record<string, unknown>;
   /** False: the session ends when its last client disconnects. True (the default) when absent. */
   readonly keepAlive?: boolean | null;
+  /** The browser's window size the client asked for; null (the provider's default) when absent. */
+  readonly viewport?: SessionViewport | null;
 }
 
 /** The fields of a session that change after it was created (status, URLs, times). */
@@ -68,6 +70,8 @@ export class BrowserSession implements SessionSettings {
    * Browserbase does without `keepAlive`. True: it lives until released or timed out.
    */
   readonly keepAlive!: boolean;
+  /** The window size the session was created with; null when the provider's default applies. */
+  readonly viewport!: SessionViewport | null;
 
   private constructor() {}
 
@@ -89,6 +93,7 @@ export class BrowserSession implements SessionSettings {
       env: { ...settings.env },
       metadata: { ...settings.metadata },
       keepAlive: settings.keepAlive ?? true,
+      viewport: settings.viewport ? { ...settings.viewport } : null,
       providerSessionId: snapshot.providerSessionId,
       providerProjectId: snapshot.providerProjectId,
       providerInstanceId: snapshot.instanceId ?? null,

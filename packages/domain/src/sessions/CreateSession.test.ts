@@ -181,7 +181,7 @@ describe('CreateSession', () => {
     expect([byId.get(kept.id), byId.get(ending.id)]).toEqual([true, false]);
   });
 
-  it('passes the viewport to the provider, a side left out at its default, and stores none', async () => {
+  it('passes the viewport to the provider, a side left out at its default, and stores it', async () => {
     const { create, creates, stored } = await setUp();
     await create({ viewport: { width: 1024, height: 700 } });
     await create({ viewport: { width: 1024 } });
@@ -195,8 +195,15 @@ describe('CreateSession', () => {
       null,
       null,
     ]);
-    expect(session).not.toHaveProperty('viewport');
-    expect((await stored()).find((s) => s.id === session.id)).not.toHaveProperty('viewport');
+    expect(session.viewport).toBeNull();
+    // Newest first.
+    expect((await stored()).map((s) => s.viewport)).toEqual([
+      null,
+      null,
+      { width: DEFAULT_VIEWPORT_WIDTH, height: 700 },
+      { width: 1024, height: DEFAULT_VIEWPORT_HEIGHT },
+      { width: 1024, height: 700 },
+    ]);
   });
 
   describe('with an agent', () => {

@@ -147,7 +147,7 @@ export class CreateSession {
       keepAlive: settings.keepAlive,
       viewport: settings.viewport,
     });
-    const { providerProjectId: _, contextPersist: __, viewport: ___, ...sessionSettings } = settings;
+    const { providerProjectId: _, contextPersist: __, ...sessionSettings } = settings;
     const session = BrowserSession.create({
       id,
       projectId,

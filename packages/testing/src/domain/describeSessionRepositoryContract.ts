@@ -1,4 +1,4 @@
-import type { ProviderSessionSnapshot, SessionRepository } from '@browserdeck/domain';
+import type { ProviderSessionSnapshot, SessionRepository, SessionViewport } from '@browserdeck/domain';
 import {
   BrowserSession,
   isTerminalStatus,
@@ -35,6 +35,8 @@ interface SessionSpec {
   metadata?: Record<string, unknown>;
   /** Whether it outlives its clients (the default, true, when absent). */
   keepAlive?: boolean;
+  /** The window size asked for (none by default). */
+  viewport?: SessionViewport;
 }
 
 /** The provider's view of a stored session, as an unchanged refresh would report it. */
@@ -103,6 +105,7 @@ export function describeSessionRepositoryContract(
         agentId: null,
         ...(spec.metadata === undefined ? {} : { metadata: spec.metadata }),
         ...(spec.keepAlive === undefined ? {} : { keepAlive: spec.keepAlive }),
+        ...(spec.viewport === undefined ? {} : { viewport: spec.viewport }),
       };
       const created = BrowserSession.create({
         id: `0190c000-0000-7000-8000-${String(seq).padStart(12, '0')}`,
@@ -206,8 +209,26 @@ export function describeSessionRepositoryContract(
           env: {},
           metadata: {},
           keepAlive: true,
+          viewport: null,
         });
         expect(found!.isActive).toBe(false);
+      });
+
+      it('keeps the viewport through find, list, the active list and a sync claim', async () => {
+        const sessions = await setUp();
+        const sized = session({ viewport: { width: 1024, height: 700 } });
+        const plain = session();
+        await addAll(sessions, [sized, plain]);
+        const viewportOf = (list: BrowserSession[]) => list.map((s) => [s.id, s.viewport]);
+        const expected = [
+          [plain.id, null],
+          [sized.id, { width: 1024, height: 700 }],
+        ];
+        expect((await sessions.findInProject(P1, sized.id))?.viewport).toEqual({ width: 1024, height: 700 });
+        expect(viewportOf((await sessions.list(P1, { limit: 10, offset: 0 })).sessions)).toEqual(expected);
+        expect(viewportOf(await sessions.listActiveInProject(P1))).toEqual(expect.arrayContaining(expected));
+        const claimed = await sessions.claimForSync(new Date(base + HOUR), new Date(base + HOUR + SEC), 10);
+        expect(viewportOf(claimed)).toEqual(expect.arrayContaining(expected));
       });
 
       it('keeps keepAlive through find, list, the active list, a sync claim and an update', async () => {

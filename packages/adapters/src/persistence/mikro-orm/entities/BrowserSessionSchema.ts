@@ -1,4 +1,4 @@
-import { BrowserSession, type BrowserSessionState } from '@browserdeck/domain';
+import { BrowserSession, type BrowserSessionState, type SessionViewport } from '@browserdeck/domain';
 import { defineEntity, type EntityCtor, JsonType, p } from '@mikro-orm/core';
 import { ProjectSchema } from './ProjectSchema.ts';
 
@@ -41,6 +41,7 @@ const browserSessionProperties = {
   agentId: p.uuid().nullable(),
   metadata: p.json<Record<string, unknown>>().default('{}'),
   keepAlive: p.boolean().default(true),
+  viewport: p.json<SessionViewport>().nullable(),
   syncLeaseUntil: p.datetime(3).nullable(),
 };
 

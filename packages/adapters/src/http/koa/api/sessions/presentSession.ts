@@ -35,5 +35,6 @@ export function presentSession(session: BrowserSession): SessionJson {
     provider: session.provider,
     metadata: { ...session.metadata },
     keepAlive: session.keepAlive,
+    viewport: session.viewport && { ...session.viewport },
   };
 }

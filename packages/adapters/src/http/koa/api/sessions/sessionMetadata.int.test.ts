@@ -51,29 +51,32 @@ async function expectRefused(json: unknown, path: string) {
 }
 
 describe('metadata, keepAlive and viewport on POST …/sessions', () => {
-  it('stores metadata and keepAlive, answers them on create, get and list, and sends keepAlive and viewport to the provider', async () => {
+  it('stores metadata, keepAlive and viewport, answers them on create, get and list, and sends keepAlive and viewport to the provider', async () => {
     const metadata = { team: 'checkout', run: { id: 'r-1', attempt: 2 }, tags: ['a'], none: null };
     const session = await create({ metadata, keepAlive: false, viewport: { width: 1024, height: 768 } });
     expect(SessionSchema.strict().parse(session)).toEqual(session);
-    expect(session).toMatchObject({ metadata, keepAlive: false });
-    expect(session).not.toHaveProperty('viewport');
+    const viewport = { width: 1024, height: 768 };
+    expect(session).toMatchObject({ metadata, keepAlive: false, viewport });
     expect(created()).toEqual([
       expect.objectContaining({ keepAlive: false, viewport: { width: 1024, height: 768 } }),
     ]);
     expect(await t.sessions.findInProject(projectId, session.id)).toMatchObject({
       metadata,
       keepAlive: false,
+      viewport,
     });
 
     const read = (await (await call('GET', `${base}/${session.id}`)).json()) as SessionJson;
-    expect(read).toMatchObject({ id: session.id, metadata, keepAlive: false });
+    expect(read).toMatchObject({ id: session.id, metadata, keepAlive: false, viewport });
     const page = await list('');
-    expect(page.sessions).toEqual([expect.objectContaining({ id: session.id, metadata, keepAlive: false })]);
+    expect(page.sessions).toEqual([
+      expect.objectContaining({ id: session.id, metadata, keepAlive: false, viewport }),
+    ]);
   });
 
   it('defaults to metadata {} and keepAlive true, leaving keepAlive and the viewport to the provider', async () => {
     const session = await create({});
-    expect(session).toMatchObject({ metadata: {}, keepAlive: true });
+    expect(session).toMatchObject({ metadata: {}, keepAlive: true, viewport: null });
     expect(created()).toEqual([expect.objectContaining({ keepAlive: null, viewport: null })]);
     const kept = await create({ keepAlive: true });
     expect(kept.keepAlive).toBe(true);

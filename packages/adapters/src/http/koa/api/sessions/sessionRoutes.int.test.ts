@@ -94,6 +94,7 @@ describe('POST …/sessions', () => {
       provider: 'browserbase',
       metadata: {},
       keepAlive: true,
+      viewport: null,
     });
     expect(await t.sessions.findInProject(projectId, session.id)).toMatchObject({ status: 'RUNNING' });
   });

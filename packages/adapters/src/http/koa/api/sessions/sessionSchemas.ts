@@ -157,6 +157,10 @@ export const SessionSchema = z
     keepAlive: z
       .boolean()
       .meta({ description: 'false: the session ends when its last CDP client disconnects.' }),
+    viewport: z
+      .object({ width: z.int(), height: z.int() })
+      .nullable()
+      .meta({ description: 'The window size asked for at create; null: the provider’s default.' }),
   })
   .meta({ id: 'Session' });
 
