@@ -1,12 +1,12 @@
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
-import { agentRoutes } from './api/agents/agentRoutes.ts';
-import { apiKeyRoutes } from './api/api-keys/apiKeyRoutes.ts';
-import { authRoutes } from './api/auth/authRoutes.ts';
+import { AGENTS_TAG, agentRoutes } from './api/agents/agentRoutes.ts';
+import { API_KEYS_TAG, apiKeyRoutes } from './api/api-keys/apiKeyRoutes.ts';
+import { AUTH_TAG, authRoutes } from './api/auth/authRoutes.ts';
 import { liveViewRoutes } from './api/live-view/liveViewRoutes.ts';
 import { liveViewUpgradeRoute } from './api/live-view/liveViewUpgradeRoute.ts';
-import { operationalRoutes } from './api/operational/operationalRoutes.ts';
-import { projectRoutes } from './api/projects/projectRoutes.ts';
-import { sessionRoutes } from './api/sessions/sessionRoutes.ts';
+import { OPERATIONS_TAG, operationalRoutes } from './api/operational/operationalRoutes.ts';
+import { PROJECTS_TAG, projectRoutes } from './api/projects/projectRoutes.ts';
+import { SESSIONS_TAG, sessionRoutes } from './api/sessions/sessionRoutes.ts';
 import { browserbaseCompatRoutes } from './browserbase/browserbaseCompatRoutes.ts';
 import type { HttpAppDeps } from './HttpAppDeps.ts';
 import { buildOpenApiDocument } from './kernel/openapi/buildOpenApiDocument.ts';
@@ -24,7 +24,9 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
   const table: AnyRoute[] = [];
   let document: OpenApiDocument | undefined;
   const getDocument = () => {
-    document ??= buildOpenApiDocument(table);
+    document ??= buildOpenApiDocument(table, {
+      tags: [OPERATIONS_TAG, AUTH_TAG, PROJECTS_TAG, SESSIONS_TAG, AGENTS_TAG, API_KEYS_TAG],
+    });
     return document;
   };
   const live = { publicUrl: deps.publicUrl, hub: deps.liveView };

@@ -21,7 +21,13 @@ export interface AgentRouteDeps {
   delete: Pick<DeleteAgent, 'execute'>;
 }
 
-const TAG = 'Agents';
+/** These routes' OpenAPI tag and what it groups. */
+export const AGENTS_TAG = {
+  name: 'Agents',
+  description:
+    'Stored session defaults (script, environment, region, timeout) that a session can start from.',
+};
+const TAG = AGENTS_TAG.name;
 const BASE = `${PROVIDER_PROJECT_PATH}/agents`;
 const one = { description: 'The agent.', schema: AgentSchema };
 

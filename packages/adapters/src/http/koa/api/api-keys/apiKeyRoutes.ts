@@ -11,7 +11,13 @@ export interface ApiKeyRouteDeps {
   revoke: Pick<RevokeApiKey, 'execute'>;
 }
 
-const TAG = 'API keys';
+/** These routes' OpenAPI tag and what it groups. */
+export const API_KEYS_TAG = {
+  name: 'API keys',
+  description:
+    'Long-lived, revocable project API keys for machine clients. Only the project’s owner, with an access token, manages them.',
+};
+const TAG = API_KEYS_TAG.name;
 const BASE = '/v1/projects/{project_id}/api-keys';
 const USER_ONLY = 'Needs a user’s access token: a project API key cannot manage keys (403).';
 

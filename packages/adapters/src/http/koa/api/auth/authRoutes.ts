@@ -33,7 +33,13 @@ export interface AuthRouteDeps {
   syncUser: Pick<SyncUser, 'execute'>;
 }
 
-const TAG = 'Authentication';
+/** These routes' OpenAPI tag and what it groups. */
+export const AUTH_TAG = {
+  name: 'Authentication',
+  description:
+    'Sign-up, sign-in and token refresh, which need no access token; sign-out, the current user and sync, which do.',
+};
+const TAG = AUTH_TAG.name;
 
 /** `/v1/auth`: sign-up, sign-in, refresh, sign-out, current user, sync (http-api.md §3). */
 export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {

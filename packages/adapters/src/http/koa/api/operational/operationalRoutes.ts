@@ -22,7 +22,12 @@ export interface OperationalRouteDeps {
   docsHtml: (mountPrefix: string) => string;
 }
 
-const TAG = 'Operations';
+/** These routes' OpenAPI tag and what it groups. */
+export const OPERATIONS_TAG = {
+  name: 'Operations',
+  description: 'Probes, metrics and this reference; no access token.',
+};
+const TAG = OPERATIONS_TAG.name;
 
 /** What `/healthz` and `/readyz` answer when all is well. */
 const OK: z.input<typeof StatusSchema> = { status: 'ok' };

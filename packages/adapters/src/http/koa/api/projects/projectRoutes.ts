@@ -27,7 +27,12 @@ export interface ProjectRouteDeps {
   delete: Pick<DeleteProject, 'execute'>;
 }
 
-const TAG = 'Projects';
+/** These routes' OpenAPI tag and what it groups. */
+export const PROJECTS_TAG = {
+  name: 'Projects',
+  description: 'A user’s projects: the scope of sessions and agents. Another user’s project is a 404.',
+};
+const TAG = PROJECTS_TAG.name;
 const one = { description: 'The project.', schema: ProjectSchema };
 
 /** `/v1/projects`: the caller's projects. Another user's project is a 404 (http-api.md §4). */

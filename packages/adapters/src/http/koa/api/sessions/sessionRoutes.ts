@@ -48,7 +48,13 @@ export interface SessionRouteDeps {
   checkLiveViewGrant: Pick<CheckLiveViewGrant, 'execute'>;
 }
 
-const TAG = 'Sessions';
+/** These routes' OpenAPI tag and what it groups. */
+export const SESSIONS_TAG = {
+  name: 'Sessions',
+  description:
+    'Cloud-browser sessions of a project at the configured provider (`{provider}`): start, read, list, release, logs, statistics.',
+};
+const TAG = SESSIONS_TAG.name;
 const BASE = `${PROVIDER_PROJECT_PATH}/sessions`;
 const PROVIDER_ERRORS = ['provider_error', 'provider_unavailable', 'provider_timeout'] as const;
 

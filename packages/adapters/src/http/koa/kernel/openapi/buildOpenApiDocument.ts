@@ -6,7 +6,6 @@ import type { AnyRoute, RouteAuth } from '../routing/RouteDefinition.ts';
 import { inlineDefs } from './inlineDefs.ts';
 import type { JsonObject, OpenApiDocument, OpenApiOperation } from './OpenApiDocument.ts';
 import { type ResponseJsonSchemas, responseJsonSchemas, schemaRef } from './responseJsonSchemas.ts';
-import { TAG_DESCRIPTIONS } from './tagDescriptions.ts';
 
 /**
  * The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a zod schema, written out in full (no `$ref`,
@@ -62,13 +61,14 @@ const SECURITY: Readonly<Record<RouteAuth, Array<Record<string, string[]>>>> = {
  * requests, so the numbers in the document are the numbers the server enforces. Request bodies and
  * parameters are written out in each operation; the resources the API answers are named
  * `components/schemas`, under the names their features give them (`.meta({ id })`, see
- * `responseJsonSchemas`), and every error refers to `Problem`. Its one server is `serverUrl`
+ * `responseJsonSchemas`), and every error refers to `Problem`. `tags` describe the routes' tags (a
+ * tag not listed is documented without a description, which the OpenAPI lint reports). Its one server is `serverUrl`
  * (default `/`), a URL relative to where the document is served; `withMountPrefix` sets it for an
  * app under a prefix.
  */
 export function buildOpenApiDocument(
   table: readonly AnyRoute[],
-  options: { serverUrl?: string } = {},
+  options: { serverUrl?: string; tags?: readonly { name: string; description: string }[] } = {},
 ): OpenApiDocument {
   const routes = table.filter((route) => !route.undocumented);
   const responseSchemas = routes.flatMap((route) =>
@@ -94,7 +94,7 @@ export function buildOpenApiDocument(
     },
     servers: [{ url: options.serverUrl ?? '/', description: 'Where this document is served.' }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => {
-      const description = TAG_DESCRIPTIONS[name];
+      const description = options.tags?.find((tag) => tag.name === name)?.description;
       return description ? { name, description } : { name };
     }),
     paths,
