@@ -48,9 +48,13 @@ formatMigrations();
 
 /** House formatting for the generated files. */
 function formatMigrations(): void {
-  execFileSync(resolve(import.meta.dirname, '../node_modules/.bin/biome'), ['check', '--write', MIGRATIONS_DIR], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    resolve(import.meta.dirname, '../node_modules/.bin/biome'),
+    ['check', '--write', MIGRATIONS_DIR],
+    {
+      stdio: 'inherit',
+    },
+  );
 }
 
 async function onSqlite(): Promise<string | undefined> {
