@@ -1,19 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConflictError, FixedWindowRateLimiter, type SignUp } from '@browserdeck/domain';
+import { ConflictError, type SignUp } from '@browserdeck/domain';
 import {
   FakeBrowserProvider,
-  InMemoryAgentRepository,
-  InMemoryApiKeyRepository,
-  InMemoryIdempotencyStore,
   InMemoryIdentityProvider,
-  InMemoryProjectRepository,
-  InMemorySessionRepository,
-  InMemoryUserRepository,
   ManualClock,
   SequentialIdGenerator,
 } from '@browserdeck/testing';
-import { assertProblem } from '@browserdeck/testing/adapters';
+import { assertProblem, inMemoryStorage } from '@browserdeck/testing/adapters';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Browserdeck } from './Browserdeck.ts';
@@ -35,18 +29,7 @@ async function compose(options: Pick<BrowserdeckOptions, 'overrides' | 'http'>):
   const clock = new ManualClock();
   const ids = new SequentialIdGenerator();
   browserdeck = await createBrowserdeck({
-    database: {
-      storage: {
-        users: new InMemoryUserRepository(),
-        projects: new InMemoryProjectRepository(),
-        sessions: new InMemorySessionRepository(),
-        agents: new InMemoryAgentRepository(),
-        apiKeys: new InMemoryApiKeyRepository(),
-        idempotency: new InMemoryIdempotencyStore(),
-        rateLimiter: new FixedWindowRateLimiter({ clock }),
-        database: { checkReadiness: async () => {} },
-      },
-    },
+    database: { storage: inMemoryStorage(clock) },
     identity: { provider: new InMemoryIdentityProvider({ ids, clock }) },
     browsers: { provider: new FakeBrowserProvider({ clock }) },
     secretKey: 'a passphrase for this test only',

@@ -2,6 +2,7 @@ export * from './http/assertProblem.ts';
 export * from './http/createTestApp.ts';
 export * from './http/describeAuthContract.ts';
 export * from './http/FakeLiveViewHub.ts';
+export * from './http/inMemoryStorage.ts';
 export * from './http/ManualRecheckTimer.ts';
 export * from './http/TestApp.ts';
 export * from './identity/describeIssuedRefreshTokenStoreContract.ts';

@@ -2,21 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBrowserdeck } from '@browserdeck/adapters';
-import { FixedWindowRateLimiter, type IdentityProvider } from '@browserdeck/domain';
+import type { IdentityProvider } from '@browserdeck/domain';
 import {
   FakeBrowserProvider,
-  InMemoryAgentRepository,
-  InMemoryApiKeyRepository,
-  InMemoryIdempotencyStore,
   InMemoryIdentityProvider,
-  InMemoryProjectRepository,
-  InMemorySessionRepository,
-  InMemoryUserRepository,
   ManualClock,
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { captureLogs } from './captureLogs.ts';
 import { FakeLiveViewHub } from './FakeLiveViewHub.ts';
+import { inMemoryStorage } from './inMemoryStorage.ts';
 import { ManualRecheckTimer } from './ManualRecheckTimer.ts';
 import type { TestApp, TestAppOptions } from './TestApp.ts';
 import { testAppClient } from './testAppClient.ts';
@@ -37,14 +32,7 @@ export async function createTestApp(
   const identity = options.identity
     ? await options.identity({ clock, ids })
     : new InMemoryIdentityProvider({ ids, clock });
-  const storage = {
-    users: new InMemoryUserRepository(),
-    projects: new InMemoryProjectRepository(),
-    sessions: new InMemorySessionRepository(),
-    agents: new InMemoryAgentRepository(),
-    apiKeys: new InMemoryApiKeyRepository(),
-    idempotency: new InMemoryIdempotencyStore(),
-  };
+  const storage = inMemoryStorage(clock);
   const provider = new FakeBrowserProvider({
     clock,
     name: options.providerName ?? 'browserbase',
@@ -60,13 +48,7 @@ export async function createTestApp(
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browserdeck = await createBrowserdeck({
-    database: {
-      storage: {
-        ...storage,
-        rateLimiter: new FixedWindowRateLimiter({ clock }),
-        database: { checkReadiness: async () => {} },
-      },
-    },
+    database: { storage },
     identity: { provider: identity },
     browsers: { provider },
     // A key of its own, so log cursors are signed as in production and nothing is written to disk.
@@ -101,7 +83,12 @@ export async function createTestApp(
     browserdeck,
     clock,
     identity,
-    ...storage,
+    users: storage.users,
+    projects: storage.projects,
+    sessions: storage.sessions,
+    agents: storage.agents,
+    apiKeys: storage.apiKeys,
+    idempotency: storage.idempotency,
     provider,
     liveView,
     liveViewRecheck,

@@ -1,18 +1,9 @@
 // nock (through the fake) is loaded before the Browserbase SDK, which the provider loads on first use.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FixedWindowRateLimiter, SystemClock } from '@browserdeck/domain';
-import {
-  InMemoryAgentRepository,
-  InMemoryApiKeyRepository,
-  InMemoryIdempotencyStore,
-  InMemoryIdentityProvider,
-  InMemoryProjectRepository,
-  InMemorySessionRepository,
-  InMemoryUserRepository,
-  SequentialIdGenerator,
-} from '@browserdeck/testing';
-import { assertProblem } from '@browserdeck/testing/adapters';
+import { SystemClock } from '@browserdeck/domain';
+import { InMemoryIdentityProvider, SequentialIdGenerator } from '@browserdeck/testing';
+import { assertProblem, inMemoryStorage } from '@browserdeck/testing/adapters';
 import { type FakeBrowserbaseApi, fakeBrowserbaseApi } from '@browserdeck/testing/browserbase';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,18 +23,7 @@ beforeAll(async () => {
   const clock = new SystemClock();
   const ids = new SequentialIdGenerator();
   browserdeck = await createBrowserdeck({
-    database: {
-      storage: {
-        users: new InMemoryUserRepository(),
-        projects: new InMemoryProjectRepository(),
-        sessions: new InMemorySessionRepository(),
-        agents: new InMemoryAgentRepository(),
-        apiKeys: new InMemoryApiKeyRepository(),
-        idempotency: new InMemoryIdempotencyStore(),
-        rateLimiter: new FixedWindowRateLimiter({ clock }),
-        database: { checkReadiness: async () => {} },
-      },
-    },
+    database: { storage: inMemoryStorage(clock) },
     identity: { provider: new InMemoryIdentityProvider({ ids, clock }) },
     browsers: { browserbase: { apiKey: BROWSERBASE_KEY, projectId: 'bb-project', baseUrl: BROWSERBASE } },
     secretKey: 'a passphrase for this test only',

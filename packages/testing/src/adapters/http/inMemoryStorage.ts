@@ -1,0 +1,37 @@
+import type { BrowserdeckStorage } from '@browserdeck/adapters';
+import { type Clock, FixedWindowRateLimiter } from '@browserdeck/domain';
+import {
+  InMemoryAgentRepository,
+  InMemoryApiKeyRepository,
+  InMemoryIdempotencyStore,
+  InMemoryProjectRepository,
+  InMemorySessionRepository,
+  InMemoryUserRepository,
+} from '@browserdeck/testing';
+
+/** The in-memory storage `inMemoryStorage` builds: the repositories by their concrete types. */
+export interface InMemoryStorage extends BrowserdeckStorage {
+  users: InMemoryUserRepository;
+  projects: InMemoryProjectRepository;
+  sessions: InMemorySessionRepository;
+  agents: InMemoryAgentRepository;
+  apiKeys: InMemoryApiKeyRepository;
+  idempotency: InMemoryIdempotencyStore;
+}
+
+/**
+ * `createBrowserdeck`'s `database.storage` over the domain's in-memory ports: empty repositories, a
+ * rate limiter on `clock`, and a database that is always ready.
+ */
+export function inMemoryStorage(clock: Clock): InMemoryStorage {
+  return {
+    users: new InMemoryUserRepository(),
+    projects: new InMemoryProjectRepository(),
+    sessions: new InMemorySessionRepository(),
+    agents: new InMemoryAgentRepository(),
+    apiKeys: new InMemoryApiKeyRepository(),
+    idempotency: new InMemoryIdempotencyStore(),
+    rateLimiter: new FixedWindowRateLimiter({ clock }),
+    database: { checkReadiness: async () => {} },
+  };
+}
