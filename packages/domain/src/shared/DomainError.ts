@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'agent_name_taken',
   'project_archived',
   'agent_inactive',
+  'script_empty',
   'idempotency_key_reused',
   'context_in_use',
   'project_limit_reached',
@@ -112,6 +113,7 @@ export class ConflictError extends DomainError {
       | 'agent_name_taken'
       | 'project_archived'
       | 'agent_inactive'
+      | 'script_empty'
       | 'idempotency_key_reused'
       | 'context_in_use'
       | 'project_limit_reached'

@@ -26,6 +26,7 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   agent_name_taken: { status: 409, title: 'Agent name already taken' },
   project_archived: { status: 409, title: 'Project archived' },
   agent_inactive: { status: 409, title: 'Agent inactive' },
+  script_empty: { status: 409, title: 'Script empty' },
   idempotency_key_reused: { status: 409, title: 'Idempotency key reused' },
   context_in_use: { status: 409, title: 'Context in use' },
   project_limit_reached: { status: 409, title: 'Too many projects' },

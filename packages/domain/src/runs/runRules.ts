@@ -1,0 +1,86 @@
+import { utf8Length } from '../shared/checks.ts';
+
+/** Largest `input` of a run, as JSON text in UTF-8 bytes (http-api.md §11). */
+export const RUN_INPUT_MAX_BYTES = 64 * 1024;
+/** Largest `result` of a run, as JSON text in UTF-8 bytes; past it the run is FAILED `result_too_large`. */
+export const RUN_RESULT_MAX_BYTES = 1024 * 1024;
+/** Longest log line, in UTF-8 bytes; a longer one is cut and marked (`RUN_LOG_LINE_CUT_MARK`). */
+export const RUN_LOG_LINE_MAX_BYTES = 16 * 1024;
+/** What ends a log line that was cut at `RUN_LOG_LINE_MAX_BYTES`. */
+export const RUN_LOG_LINE_CUT_MARK = ' …[line cut at 16 KiB]';
+/** Default of `RUN_MAX_LOG_BYTES`: a run's logs past it are dropped, after one `system` line saying so. */
+export const RUN_MAX_LOG_BYTES_DEFAULT = 8 * 1024 * 1024;
+/** `wait` of a run create or get, in seconds: 0 (answer at once) to 60. */
+export const RUN_WAIT_MIN_SEC = 0;
+export const RUN_WAIT_MAX_SEC = 60;
+/** A run's own deadline (`timeoutSec`), seconds. */
+export const RUN_TIMEOUT_MIN_SEC = 1;
+export const RUN_TIMEOUT_MAX_SEC = 21_600;
+/** The shortest session a run creates lives (the provider minimum); it is released when the run ends. */
+export const RUN_SESSION_MIN_TIMEOUT_SEC = 60;
+/** Page size of `GET /runs`. */
+export const RUN_LIST_DEFAULT_LIMIT = 20;
+export const RUN_LIST_MAX_LIMIT = 100;
+/** Page size of `GET /runs/{id}/logs`. */
+export const RUN_LOGS_DEFAULT_LIMIT = 100;
+export const RUN_LOGS_MAX_LIMIT = 1000;
+/** Default heap cap of a run's process (`RUN_MEMORY_MB`). */
+export const RUN_MEMORY_MB_DEFAULT = 256;
+/** Default runs one instance executes at once (`RUN_CONCURRENCY`). */
+export const RUN_CONCURRENCY_DEFAULT = 2;
+/** How often a worker records that a run it executes is still alive. */
+export const RUN_HEARTBEAT_INTERVAL_MS = 2_000;
+/** A RUNNING run whose heartbeat is older than this has lost its worker: it ends FAILED `worker_lost`. */
+export const RUN_HEARTBEAT_LAPSE_MS = 20_000;
+
+/** Where a log line came from. */
+export const RUN_LOG_STREAMS = ['stdout', 'stderr', 'console', 'system'] as const;
+export type RunLogStream = (typeof RUN_LOG_STREAMS)[number];
+
+/** Why a run did not succeed: the `code` of its `error`. */
+export const RUN_ERROR_CODES = [
+  /** The script threw; `message` is the error's message, the stack is in the logs. */
+  'script_error',
+  /** The script could not be loaded: a syntax error, a forbidden import. */
+  'script_invalid',
+  /** The returned value is not JSON, or its JSON is over `RUN_RESULT_MAX_BYTES`. */
+  'result_too_large',
+  /** Past `timeoutSec`. */
+  'timed_out',
+  /** Canceled by a request, or by the instance shutting down. */
+  'canceled',
+  /** The run's process was killed at its memory limit. */
+  'memory_limit',
+  /** The run's process ended without reporting (a crash, a signal). */
+  'runner_failed',
+  /** The worker executing it stopped answering (its heartbeat lapsed). */
+  'worker_lost',
+  /** Its session could not be created, or ended under it. */
+  'session_failed',
+] as const;
+export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
+
+/** Why a run failed, timed out or was canceled. */
+export interface RunError {
+  readonly code: RunErrorCode;
+  readonly message: string;
+}
+
+/**
+ * `message` cut to at most `RUN_LOG_LINE_MAX_BYTES` UTF-8 bytes, marked with `RUN_LOG_LINE_CUT_MARK`
+ * when cut (never inside a character).
+ */
+export function capRunLogLine(message: string): string {
+  if (message.length <= RUN_LOG_LINE_MAX_BYTES / 4 || utf8Length(message) <= RUN_LOG_LINE_MAX_BYTES)
+    return message;
+  const budget = RUN_LOG_LINE_MAX_BYTES - utf8Length(RUN_LOG_LINE_CUT_MARK);
+  let bytes = 0;
+  let end = 0;
+  for (const char of message) {
+    const size = utf8Length(char);
+    if (bytes + size > budget) break;
+    bytes += size;
+    end += char.length;
+  }
+  return message.slice(0, end) + RUN_LOG_LINE_CUT_MARK;
+}
