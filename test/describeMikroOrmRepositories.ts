@@ -5,6 +5,8 @@ import {
   describeIdempotencyStoreContract,
   describeProjectRepositoryContract,
   describeRateLimiterContract,
+  describeRunLogStoreContract,
+  describeRunRepositoryContract,
   describeSessionRepositoryContract,
   describeUserRepositoryContract,
   ManualClock,
@@ -27,10 +29,12 @@ import { MikroOrmLocalIdentityStore } from '../packages/adapters/src/persistence
 import { MikroOrmProjectRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmProjectRepository.ts';
 import { MikroOrmRateLimiter } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmRateLimiter.ts';
 import { MikroOrmRevokedSessionStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmRevokedSessionStore.ts';
+import { MikroOrmRunLogStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmRunLogStore.ts';
+import { MikroOrmRunRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmRunRepository.ts';
 import { MikroOrmSessionRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmSessionRepository.ts';
 import { MikroOrmUserRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmUserRepository.ts';
 import { openTestOrm, type TestOrm } from './mikroOrm.ts';
-import { givenProject, newSecretBox } from './sessionFixtures.ts';
+import { givenProject, givenRun, newSecretBox } from './sessionFixtures.ts';
 
 /** Every repository contract suite on one dialect, each repository on a real database. */
 export function describeMikroOrmRepositories(dialect: DatabaseDialect): void {
@@ -92,6 +96,21 @@ export function describeMikroOrmRepositories(dialect: DatabaseDialect): void {
           agents: new MikroOrmAgentRepository({ orm, secrets }),
           givenProject: (projectId) => givenProject(orm, projectId),
         };
+      },
+    });
+    describeRunRepositoryContract(`MikroOrmRunRepository (${dialect})`, {
+      create: async () => {
+        const { orm } = await fresh();
+        return {
+          runs: new MikroOrmRunRepository({ orm, secrets }),
+          givenProject: (projectId) => givenProject(orm, projectId),
+        };
+      },
+    });
+    describeRunLogStoreContract(`MikroOrmRunLogStore (${dialect})`, {
+      create: async () => {
+        const { orm } = await fresh();
+        return { logs: new MikroOrmRunLogStore({ orm }), givenRun: (runId) => givenRun(orm, runId, secrets) };
       },
     });
     describeApiKeyRepositoryContract(`MikroOrmApiKeyRepository (${dialect})`, {

@@ -19,6 +19,8 @@ export interface TestOrm {
 
 /** Tables in the order they can be emptied without breaking a foreign key. */
 const TABLES_CHILDREN_FIRST = [
+  'run_logs',
+  'runs',
   'idempotency_keys',
   'browser_sessions',
   'agents',

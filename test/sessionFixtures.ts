@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Agent, BrowserSession, Project, type SessionStatus, User } from '@browserdeck/domain';
+import { Agent, BrowserSession, Project, Run, type SessionStatus, User } from '@browserdeck/domain';
 import {
   type BrowserdeckOrm,
   MikroOrmProjectRepository,
+  MikroOrmRunRepository,
   MikroOrmUserRepository,
 } from '../packages/adapters/src/persistence/mikro-orm/index.ts';
 import { SecretBox } from '../packages/adapters/src/persistence/secrets/index.ts';
@@ -24,6 +25,42 @@ export async function givenProject(orm: BrowserdeckOrm, projectId: string): Prom
   await new MikroOrmProjectRepository({ orm }).add(
     Project.create({ id: projectId, ownerId: OWNER, name: 'P', slug: `p-${projectId.slice(-6)}`, now: at }),
   );
+}
+
+/** The project a run of `givenRun` belongs to. */
+export const RUN_PROJECT = '0190f0ff-0000-7000-8000-0000000000ff';
+
+/** Inserts run `runId` (QUEUED, in `RUN_PROJECT`, made once), so log lines may reference it. */
+export async function givenRun(orm: BrowserdeckOrm, runId: string, secrets: SecretBox): Promise<void> {
+  const [found] = await orm.em
+    .getConnection()
+    .execute<unknown[]>('select id from projects where id = ?', [RUN_PROJECT]);
+  if (!found) await givenProject(orm, RUN_PROJECT);
+  await new MikroOrmRunRepository({ orm, secrets }).add(makeRun({ id: runId, projectId: RUN_PROJECT }));
+}
+
+/** A QUEUED ad-hoc run of `projectId`; everything a test does not care about gets a plain default. */
+export function makeRun(props: {
+  id: string;
+  projectId: string;
+  now?: Date;
+  agentId?: string | null;
+  sessionId?: string | null;
+  env?: Record<string, string>;
+}): Run {
+  return Run.create({
+    id: props.id,
+    projectId: props.projectId,
+    ownerId: OWNER,
+    agentId: props.agentId ?? null,
+    sessionId: props.sessionId === undefined ? testId(9, 1) : props.sessionId,
+    script: 'return await page.title();',
+    input: { url: 'https://example.com' },
+    env: props.env ?? { RUN_TOKEN: 'tok-run' },
+    timeoutSec: 60,
+    sessionRequest: null,
+    now: props.now ?? new Date('2026-03-04T05:06:07.089Z'),
+  });
 }
 
 /** A UUID (v7 layout) numbered `n` within `group`, for readable, ordered test ids. */

@@ -12,7 +12,15 @@ import type { RevokedSessionStore } from '../identity/supabase/RevokedSessionSto
 export interface BrowserdeckStorage
   extends Pick<
     UseCasePorts,
-    'users' | 'projects' | 'sessions' | 'agents' | 'apiKeys' | 'idempotency' | 'rateLimiter'
+    | 'users'
+    | 'projects'
+    | 'sessions'
+    | 'agents'
+    | 'apiKeys'
+    | 'idempotency'
+    | 'rateLimiter'
+    | 'runs'
+    | 'runLogs'
   > {
   /** Credentials and sign-in sessions of the local identity provider (its default needs them). */
   localIdentity?: LocalIdentityStore | undefined;

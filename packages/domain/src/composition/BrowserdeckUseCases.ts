@@ -22,6 +22,15 @@ import type { DeleteProject } from '../projects/DeleteProject.ts';
 import type { GetProject } from '../projects/GetProject.ts';
 import type { ListProjects } from '../projects/ListProjects.ts';
 import type { UpdateProject } from '../projects/UpdateProject.ts';
+import type { CancelRun } from '../runs/CancelRun.ts';
+import type { ExecuteRun } from '../runs/ExecuteRun.ts';
+import type { FollowRunLogs } from '../runs/FollowRunLogs.ts';
+import type { GetRun } from '../runs/GetRun.ts';
+import type { GetRunLogs } from '../runs/GetRunLogs.ts';
+import type { ListRuns } from '../runs/ListRuns.ts';
+import type { ReapLostRuns } from '../runs/ReapLostRuns.ts';
+import type { StartAgentRun } from '../runs/StartAgentRun.ts';
+import type { StartSessionRun } from '../runs/StartSessionRun.ts';
 import type { CheckLiveViewGrant } from '../sessions/CheckLiveViewGrant.ts';
 import type { CreateSession } from '../sessions/CreateSession.ts';
 import type { GetSession } from '../sessions/GetSession.ts';
@@ -94,6 +103,21 @@ export interface ApiKeyUseCases {
   revoke: RevokeApiKey;
 }
 
+/** Runs of agents' and sessions' scripts (http-api.md §11), and the worker's side of them. */
+export interface RunUseCases {
+  startAgentRun: StartAgentRun;
+  startSessionRun: StartSessionRun;
+  get: GetRun;
+  list: ListRuns;
+  cancel: CancelRun;
+  logs: GetRunLogs;
+  followLogs: FollowRunLogs;
+  /** A worker's job: executes one queued run. */
+  execute: ExecuteRun;
+  /** Ends runs whose worker stopped answering (`worker_lost`). */
+  reapLost: ReapLostRuns;
+}
+
 /**
  * Every use case, grouped by feature: what an in-process host calls (`useCases.projects.list
  * .execute({ caller: asUser(userId) })`), with the same rules an HTTP client gets.
@@ -105,4 +129,5 @@ export interface BrowserdeckUseCases {
   agents: AgentUseCases;
   apiKeys: ApiKeyUseCases;
   contexts: ContextUseCases;
+  runs: RunUseCases;
 }

@@ -5,6 +5,11 @@ import type { AuthRateLimits } from '../auth/authRateLimits.ts';
 import type { IdentityProvider } from '../auth/IdentityProvider.ts';
 import type { UserRepository } from '../auth/UserRepository.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import type { RunChanges } from '../runs/RunChanges.ts';
+import type { RunLogStore } from '../runs/RunLogStore.ts';
+import type { RunQueue } from '../runs/RunQueue.ts';
+import type { RunRepository } from '../runs/RunRepository.ts';
+import type { ScriptRunner } from '../runs/ScriptRunner.ts';
 import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
 import type { IdempotencyStore } from '../sessions/IdempotencyStore.ts';
 import type { CursorSigner } from '../sessions/logCursor.ts';
@@ -13,6 +18,7 @@ import type { Clock } from '../shared/Clock.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
 import type { Logger } from '../shared/Logger.ts';
 import type { RateLimiter } from '../shared/RateLimiter.ts';
+import type { Timers } from '../shared/Timers.ts';
 
 /**
  * Every port the use cases need, once. Nothing here is optional that would weaken a rule when left
@@ -48,4 +54,13 @@ export interface UseCasePorts {
   maxProjectsPerUser?: number | undefined;
   /** Sign-in and sign-up attempts a minute; the contract's defaults when absent. */
   rateLimits?: AuthRateLimits | undefined;
+  /** Runs (http-api.md §11): where they are kept, queued, woken, executed and heart-beaten. */
+  runs: RunRepository;
+  runLogs: RunLogStore;
+  runQueue: RunQueue;
+  runChanges: RunChanges;
+  scriptRunner: ScriptRunner;
+  timers: Timers;
+  /** A run's log budget in UTF-8 bytes (`RUN_MAX_LOG_BYTES`); default `RUN_MAX_LOG_BYTES_DEFAULT`. */
+  runMaxLogBytes?: number | undefined;
 }

@@ -22,6 +22,15 @@ import { DeleteProject } from '../projects/DeleteProject.ts';
 import { GetProject } from '../projects/GetProject.ts';
 import { ListProjects } from '../projects/ListProjects.ts';
 import { UpdateProject } from '../projects/UpdateProject.ts';
+import { CancelRun } from '../runs/CancelRun.ts';
+import { ExecuteRun } from '../runs/ExecuteRun.ts';
+import { FollowRunLogs } from '../runs/FollowRunLogs.ts';
+import { GetRun } from '../runs/GetRun.ts';
+import { GetRunLogs } from '../runs/GetRunLogs.ts';
+import { ListRuns } from '../runs/ListRuns.ts';
+import { ReapLostRuns } from '../runs/ReapLostRuns.ts';
+import { StartAgentRun } from '../runs/StartAgentRun.ts';
+import { StartSessionRun } from '../runs/StartSessionRun.ts';
 import { CheckLiveViewGrant } from '../sessions/CheckLiveViewGrant.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
 import { GetSession } from '../sessions/GetSession.ts';
@@ -45,6 +54,18 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
   const { apiKeys, apiKeySecrets: secrets } = ports;
   const { clock, ids, logger, rateLimits, cursorSigner } = ports;
   const liveViewSigner = ports.liveViewSigner ?? cursorSigner;
+  const { runs, runLogs, runQueue, runChanges, scriptRunner, timers } = ports;
+  const createSession = new CreateSession({
+    projects,
+    agents,
+    sessions,
+    provider,
+    idempotency,
+    ids,
+    clock,
+    logger,
+  });
+  const releaseSession = new ReleaseSession({ projects, sessions, provider, clock });
   return {
     auth: {
       signUp: new SignUp({ identity, users, rateLimiter, clock, rateLimits }),
@@ -61,13 +82,13 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       get: new GetProject({ projects }),
       update: new UpdateProject({ projects, clock }),
       archive: new ArchiveProject({ projects, clock }),
-      delete: new DeleteProject({ projects, sessions, provider, clock, logger }),
+      delete: new DeleteProject({ projects, sessions, provider, runs, runQueue, runChanges, clock, logger }),
     },
     sessions: {
-      create: new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock, logger }),
+      create: createSession,
       list: new ListSessions({ projects, sessions }),
       get: new GetSession({ projects, sessions, provider, clock, logger }),
-      release: new ReleaseSession({ projects, sessions, provider, clock }),
+      release: releaseSession,
       logs: new GetSessionLogs({ projects, sessions, provider, cursorSigner }),
       stats: new GetSessionStats({ projects, sessions, clock }),
       liveView: new GetSessionLiveView({
@@ -106,6 +127,50 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       create: new CreateContext({ projects, provider }),
       get: new GetContext({ projects, provider }),
       delete: new DeleteContext({ projects, provider }),
+    },
+    runs: {
+      startAgentRun: new StartAgentRun({
+        projects,
+        agents,
+        runs,
+        runQueue,
+        runChanges,
+        provider,
+        idempotency,
+        ids,
+        clock,
+      }),
+      startSessionRun: new StartSessionRun({
+        projects,
+        sessions,
+        runs,
+        runQueue,
+        runChanges,
+        idempotency,
+        ids,
+        clock,
+      }),
+      get: new GetRun({ projects, runs, runChanges, clock }),
+      list: new ListRuns({ projects, runs }),
+      cancel: new CancelRun({ projects, runs, runQueue, runChanges, clock }),
+      logs: new GetRunLogs({ projects, runs, runLogs }),
+      followLogs: new FollowRunLogs({ projects, runs, runLogs, runChanges }),
+      execute: new ExecuteRun({
+        runs,
+        runLogs,
+        runQueue,
+        runChanges,
+        scriptRunner,
+        timers,
+        clock,
+        sessions,
+        provider,
+        createSession,
+        releaseSession,
+        logger,
+        maxLogBytes: ports.runMaxLogBytes,
+      }),
+      reapLost: new ReapLostRuns({ runs, runChanges, sessions, releaseSession, clock, logger }),
     },
   };
 }

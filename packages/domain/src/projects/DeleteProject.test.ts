@@ -1,5 +1,12 @@
 import type { FakeBrowserProvider } from '@browserdeck/testing';
-import { givenSessionWorld, givenTwoInstances, InMemorySessionRepository } from '@browserdeck/testing';
+import {
+  aRun,
+  givenSessionWorld,
+  givenTwoInstances,
+  InMemoryRunQueue,
+  InMemoryRunRepository,
+  InMemorySessionRepository,
+} from '@browserdeck/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
@@ -10,8 +17,9 @@ import { DeleteProject } from './DeleteProject.ts';
 const OWNER = 'owner-1';
 
 async function setUp() {
-  const { clock, projects, sessions, provider, project, addProject, startSession } =
-    await givenSessionWorld();
+  const world = await givenSessionWorld();
+  const { clock, projects, sessions, provider, project, addProject, startSession } = world;
+  const { runs, runQueue, runChanges } = world;
   const other = await addProject('Other', 'other');
   const start = (projectId = project.id) => startSession({}, projectId);
   const [a, b, ended, elsewhere] = [await start(), await start(), await start(), await start(other.id)];
@@ -23,13 +31,27 @@ async function setUp() {
   provider.calls.length = 0;
   const warnings: Array<{ details: Record<string, unknown>; message: string }> = [];
   const logger: Logger = { warn: (details, message) => warnings.push({ details, message }), error: () => {} };
-  const deleteProject = new DeleteProject({ projects, sessions, provider, logger });
-  const releases = () => provider.calls.filter((c) => c.op === 'release');
-  return {
+  const deleteProject = new DeleteProject({
     projects,
     sessions,
     provider,
+    runs,
+    runQueue,
+    runChanges,
+    clock,
+    logger,
+  });
+  const releases = () => provider.calls.filter((c) => c.op === 'release');
+  return {
+    clock,
+    projects,
+    sessions,
+    provider,
+    runs,
+    runQueue,
+    runChanges,
     project,
+    other,
     a: a!,
     b: b!,
     ended: ended!,
@@ -94,7 +116,15 @@ describe('DeleteProject with sessions', () => {
   it('deletes without provider calls when the project has no active session', async () => {
     const { projects, provider, addProject } = await givenSessionWorld();
     const idle = await addProject('Idle', 'idle');
-    await new DeleteProject({ projects, sessions: new InMemorySessionRepository(), provider }).execute({
+    const runs = new InMemoryRunRepository();
+    const runQueue = new InMemoryRunQueue();
+    await new DeleteProject({
+      projects,
+      sessions: new InMemorySessionRepository(),
+      provider,
+      runs,
+      runQueue,
+    }).execute({
       caller: asUser(OWNER),
       projectId: idle.id,
     });
@@ -103,10 +133,52 @@ describe('DeleteProject with sessions', () => {
   });
 });
 
+describe('DeleteProject with runs', () => {
+  it('cancels the project’s QUEUED and RUNNING runs before deleting it, interrupting and notifying each', async () => {
+    const { clock, projects, runs, runQueue, runChanges, project, other, deleteProject } = await setUp();
+    const queued = aRun({ projectId: project.id, ownerId: OWNER });
+    const running = aRun({ projectId: project.id, ownerId: OWNER, status: 'RUNNING' });
+    const done = aRun({ projectId: project.id, ownerId: OWNER, status: 'SUCCEEDED' });
+    const elsewhere = aRun({ projectId: other.id, ownerId: OWNER, status: 'RUNNING' });
+    for (const run of [queued, running, done, elsewhere]) await runs.add(run);
+    const statusesAtDelete: string[] = [];
+    const remove = projects.delete.bind(projects);
+    vi.spyOn(projects, 'delete').mockImplementation(async (ownerId, projectId) => {
+      for (const run of [queued, running, done]) statusesAtDelete.push((await runs.findById(run.id))!.status);
+      return remove(ownerId, projectId);
+    });
+    clock.advance(1_000);
+    await deleteProject.execute({ caller: asUser(OWNER), projectId: project.id });
+    expect(statusesAtDelete).toEqual(['CANCELED', 'CANCELED', 'SUCCEEDED']);
+    expect(await runs.findById(running.id)).toMatchObject({
+      error: { code: 'canceled', message: 'The run was canceled: its project was deleted.' },
+      endedAt: clock.now(),
+      workerId: null,
+    });
+    expect(runQueue.interrupted.sort()).toEqual([queued.id, running.id].sort());
+    expect(runChanges.notified.sort()).toEqual([queued.id, running.id].sort());
+    expect((await runs.findById(elsewhere.id))!.status).toBe('RUNNING');
+    expect(await projects.findOwned(OWNER, project.id)).toBeNull();
+  });
+
+  it('cancels nothing for another owner', async () => {
+    const { runs, runQueue, project, deleteProject } = await setUp();
+    const running = aRun({ projectId: project.id, ownerId: OWNER, status: 'RUNNING' });
+    await runs.add(running);
+    await expect(
+      deleteProject.execute({ caller: asUser('owner-2'), projectId: project.id }),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect((await runs.findById(running.id))!.status).toBe('RUNNING');
+    expect(runQueue.interrupted).toEqual([]);
+  });
+});
+
 describe('DeleteProject with sessions on two instances of a provider whose browsers live in one process', () => {
   it('releases its own sessions, refuses while another instance holds some, and deletes once retried there', async () => {
     const world = await givenTwoInstances();
-    const { projects, sessions, provider, other, project, clock } = world;
+    const { projects, sessions, provider, other, project, clock, runs, runQueue } = world;
     const onA = await world.startSession();
     const { session: onB } = await new CreateSession({ ...world, provider: other }).execute({
       caller: asUser(OWNER),
@@ -116,7 +188,7 @@ describe('DeleteProject with sessions on two instances of a provider whose brows
     provider.calls.length = 0;
     other.calls.length = 0;
     const deleteOn = (p: FakeBrowserProvider) =>
-      new DeleteProject({ projects, sessions, provider: p, clock }).execute({
+      new DeleteProject({ projects, sessions, provider: p, runs, runQueue, clock }).execute({
         caller: asUser(OWNER),
         projectId: project.id,
       });

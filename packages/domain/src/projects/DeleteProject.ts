@@ -1,4 +1,8 @@
 import type { Caller } from '../auth/Caller.ts';
+import { endRunByCas } from '../runs/endRunByCas.ts';
+import type { RunChanges } from '../runs/RunChanges.ts';
+import type { RunQueue } from '../runs/RunQueue.ts';
+import type { RunRepository } from '../runs/RunRepository.ts';
 import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
 import { SessionOnOtherInstanceError } from '../sessions/SessionOnOtherInstanceError.ts';
 import type { SessionRepository } from '../sessions/SessionRepository.ts';
@@ -15,6 +19,11 @@ export interface DeleteProjectDeps {
   /** The project's active sessions: their browsers are released before the project goes. */
   sessions: SessionRepository;
   provider: BrowserProvider;
+  /** The project's active runs: canceled first, so their workers stop (their rows go with the project). */
+  runs: RunRepository;
+  runQueue: RunQueue;
+  /** Wakes readers of the canceled runs (absent: nobody is told at once). */
+  runChanges?: RunChanges;
   logger?: Logger;
   /** When sessions released here are stored as ended, should the delete be refused (default the system clock). */
   clock?: Clock;
@@ -23,7 +32,8 @@ export interface DeleteProjectDeps {
 const SYSTEM_CLOCK = new SystemClock();
 
 /**
- * Hard-deletes a project with its sessions and agents. Sessions still active at the provider are
+ * Hard-deletes a project with its sessions, agents and runs. Its QUEUED and RUNNING runs are
+ * canceled first, so their workers stop them (and release the sessions they created). Sessions still active at the provider are
  * released first, best effort: a release that fails is logged and does not block the delete.
  * Sessions whose browsers another server instance holds cannot be stopped from here: the ones this
  * instance holds are released (and stored as ended), and the delete is refused with
@@ -40,6 +50,7 @@ export class DeleteProject {
   async execute(input: { caller: Caller; projectId: string }): Promise<void> {
     const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId, 'manage');
     const { sessions, provider } = this.deps;
+    await this.cancelRuns(project.id);
     const active = await sessions.listActiveInProject(project.id);
     const elsewhere = active.filter((session) => heldElsewhere(session, provider));
     const released = await Promise.all(
@@ -78,5 +89,18 @@ export class DeleteProject {
       );
     }
     if (!(await this.deps.projects.delete(project.ownerId, project.id))) throw new NotFoundError('Project');
+  }
+
+  private async cancelRuns(projectId: string): Promise<void> {
+    const { runs, runQueue, runChanges } = this.deps;
+    const now = (this.deps.clock ?? SYSTEM_CLOCK).now();
+    for (const run of await runs.listActiveInProject(projectId)) {
+      const { changed } = await endRunByCas(runs, run, (r) =>
+        r.cancel(now, 'The run was canceled: its project was deleted.'),
+      );
+      if (!changed) continue;
+      runQueue.interrupt(run.id);
+      runChanges?.notify(run.id);
+    }
   }
 }

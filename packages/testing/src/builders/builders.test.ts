@@ -1,8 +1,9 @@
-import { Agent, ApiKey, BrowserSession, Project, User } from '@browserdeck/domain';
+import { Agent, ApiKey, BrowserSession, Project, Run, User } from '@browserdeck/domain';
 import { describe, expect, it } from 'vitest';
 import { anAgent } from './anAgent.ts';
 import { anApiKey } from './anApiKey.ts';
 import { aProject } from './aProject.ts';
+import { aRun } from './aRun.ts';
 import { aSession } from './aSession.ts';
 import { aUser } from './aUser.ts';
 import { BUILT_AT, BUILT_OWNER_ID, BUILT_PROJECT_ID } from './builderDefaults.ts';
@@ -65,5 +66,27 @@ describe('test-data builders', () => {
       expiresAt: null,
     });
     expect(ended.endedAt).toEqual(BUILT_AT);
+  });
+
+  it('build a queued ad-hoc run by default, moved to a status through the entity’s methods', () => {
+    const queued = aRun();
+    expect(queued).toBeInstanceOf(Run);
+    expect(queued).toMatchObject({
+      status: 'QUEUED',
+      projectId: BUILT_PROJECT_ID,
+      ownerId: BUILT_OWNER_ID,
+      agentId: null,
+      sessionRequest: null,
+      createdAt: BUILT_AT,
+    });
+    expect(aRun({ status: 'RUNNING', workerId: 'w/1' })).toMatchObject({
+      workerId: 'w/1',
+      startedAt: BUILT_AT,
+    });
+    const canceled = aRun({ status: 'CANCELED' });
+    expect(canceled).toMatchObject({ error: { code: 'canceled' }, workerId: null });
+    expect(canceled.durationMs).toBe(60_000);
+    expect(aRun({ status: 'TIMED_OUT' }).error?.code).toBe('timed_out');
+    expect(aRun({ status: 'FAILED' }).error?.code).toBe('script_error');
   });
 });

@@ -4,13 +4,17 @@ import { FakeBrowserProvider } from './FakeBrowserProvider.ts';
 import { InMemoryAgentRepository } from './InMemoryAgentRepository.ts';
 import { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.ts';
 import { InMemoryProjectRepository } from './InMemoryProjectRepository.ts';
+import { InMemoryRunChanges } from './InMemoryRunChanges.ts';
+import { InMemoryRunLogStore } from './InMemoryRunLogStore.ts';
+import { InMemoryRunQueue } from './InMemoryRunQueue.ts';
+import { InMemoryRunRepository } from './InMemoryRunRepository.ts';
 import { InMemorySessionRepository } from './InMemorySessionRepository.ts';
 import { ManualClock } from './ManualClock.ts';
 import { SequentialIdGenerator } from './SequentialIdGenerator.ts';
 
 /**
- * The in-memory world session use-case tests start from: a clock at 2026-03-01T12:00Z, every store,
- * a fake provider, one active project owned by `ownerId` (`addProject` adds more), and `startSession`
+ * The in-memory world session use-case tests start from: a clock at 2026-03-01T12:00Z, every store
+ * (runs, their logs, queue and changes too), a fake provider, one active project owned by `ownerId` (`addProject` adds more), and `startSession`
  * to create sessions through the real `CreateSession`. With `instanceId`, the fake provider stands
  * for one instance of a provider whose browsers live in one process (see `givenTwoInstances`).
  */
@@ -22,6 +26,10 @@ export async function givenSessionWorld(options: { instanceId?: string } = {}) {
   const agents = new InMemoryAgentRepository();
   const idempotency = new InMemoryIdempotencyStore();
   const provider = new FakeBrowserProvider({ clock, ...options });
+  const runs = new InMemoryRunRepository();
+  const runLogs = new InMemoryRunLogStore();
+  const runQueue = new InMemoryRunQueue();
+  const runChanges = new InMemoryRunChanges();
   const ownerId = 'owner-1';
   /** The owner as the caller of use cases. */
   const owner = asUser(ownerId);
@@ -46,6 +54,10 @@ export async function givenSessionWorld(options: { instanceId?: string } = {}) {
     agents,
     idempotency,
     provider,
+    runs,
+    runLogs,
+    runQueue,
+    runChanges,
     ownerId,
     owner,
     project,

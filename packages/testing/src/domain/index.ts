@@ -30,6 +30,8 @@ export {
   type ProjectRepositoryFixture,
 } from './describeProjectRepositoryContract.ts';
 export { describeRateLimiterContract, type RateLimiterFixture } from './describeRateLimiterContract.ts';
+export { describeRunLogStoreContract, type RunLogStoreFixture } from './describeRunLogStoreContract.ts';
+export { describeRunRepositoryContract, type RunRepositoryFixture } from './describeRunRepositoryContract.ts';
 export {
   describeSessionRepositoryContract,
   type SessionRepositoryFixture,
@@ -37,6 +39,8 @@ export {
 export { describeUserRepositoryContract } from './describeUserRepositoryContract.ts';
 export { FakeApiKeySecrets } from './FakeApiKeySecrets.ts';
 export { FakeBrowserProvider, type FakeProviderCall } from './FakeBrowserProvider.ts';
+export { type FakeScriptLine, type FakeScriptPlay, FakeScriptRunner } from './FakeScriptRunner.ts';
+export { givenRunWorld } from './givenRunWorld.ts';
 export { givenSessionWorld } from './givenSessionWorld.ts';
 export { givenTwoInstances } from './givenTwoInstances.ts';
 export { InMemoryAgentRepository } from './InMemoryAgentRepository.ts';
@@ -45,7 +49,12 @@ export { InMemoryBrowserContextStore } from './InMemoryBrowserContextStore.ts';
 export { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.ts';
 export { InMemoryIdentityProvider } from './InMemoryIdentityProvider.ts';
 export { InMemoryProjectRepository } from './InMemoryProjectRepository.ts';
+export { InMemoryRunChanges } from './InMemoryRunChanges.ts';
+export { InMemoryRunLogStore } from './InMemoryRunLogStore.ts';
+export { type EnqueuedRun, InMemoryRunQueue } from './InMemoryRunQueue.ts';
+export { InMemoryRunRepository } from './InMemoryRunRepository.ts';
 export { InMemorySessionRepository } from './InMemorySessionRepository.ts';
 export { InMemoryUserRepository } from './InMemoryUserRepository.ts';
 export { ManualClock } from './ManualClock.ts';
+export { ManualTimers } from './ManualTimers.ts';
 export { SequentialIdGenerator } from './SequentialIdGenerator.ts';

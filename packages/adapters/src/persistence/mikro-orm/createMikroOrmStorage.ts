@@ -12,13 +12,15 @@ import { MikroOrmLocalIdentityStore } from './MikroOrmLocalIdentityStore.ts';
 import { MikroOrmProjectRepository } from './MikroOrmProjectRepository.ts';
 import { MikroOrmRateLimiter } from './MikroOrmRateLimiter.ts';
 import { MikroOrmRevokedSessionStore } from './MikroOrmRevokedSessionStore.ts';
+import { MikroOrmRunLogStore } from './MikroOrmRunLogStore.ts';
+import { MikroOrmRunRepository } from './MikroOrmRunRepository.ts';
 import { MikroOrmSessionRepository } from './MikroOrmSessionRepository.ts';
 import { MikroOrmUserRepository } from './MikroOrmUserRepository.ts';
 import { toDatabaseError } from './toDatabaseError.ts';
 
 /**
  * Browserdeck's storage on a migrated MikroORM instance: every repository and store, with secrets
- * (connect URLs, agent env, idempotent answers, rate-limit keys) sealed by `secrets`. Rate-limit
+ * (connect URLs, agent and run env, idempotent answers, rate-limit keys) sealed by `secrets`. Rate-limit
  * windows, sign-outs, refresh tokens and API keys live in the database, so every instance on it shares them.
  */
 export function createMikroOrmStorage(deps: {
@@ -32,6 +34,8 @@ export function createMikroOrmStorage(deps: {
     projects: new MikroOrmProjectRepository({ orm }),
     sessions: new MikroOrmSessionRepository({ orm, secrets }),
     agents: new MikroOrmAgentRepository({ orm, secrets }),
+    runs: new MikroOrmRunRepository({ orm, secrets }),
+    runLogs: new MikroOrmRunLogStore({ orm }),
     apiKeys: new MikroOrmApiKeyRepository({ orm }),
     idempotency: new MikroOrmIdempotencyStore({ orm, secrets }),
     rateLimiter: new MikroOrmRateLimiter({ orm, clock, secrets }),

@@ -16,6 +16,8 @@ export { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts
 export { ProjectSchema } from './entities/ProjectSchema.ts';
 export { persistenceEntities } from './entities/persistenceEntities.ts';
 export { RateLimitWindowSchema } from './entities/RateLimitWindowSchema.ts';
+export { RunLogSchema } from './entities/RunLogSchema.ts';
+export { RunSchema, type StoredRun } from './entities/RunSchema.ts';
 export { SupabaseIssuedRefreshTokenSchema } from './entities/SupabaseIssuedRefreshTokenSchema.ts';
 export { SupabaseRevokedSessionSchema } from './entities/SupabaseRevokedSessionSchema.ts';
 export { UserSchema } from './entities/UserSchema.ts';
@@ -45,6 +47,8 @@ export {
   MikroOrmRevokedSessionStore,
   type MikroOrmRevokedSessionStoreDeps,
 } from './MikroOrmRevokedSessionStore.ts';
+export { MikroOrmRunLogStore, type MikroOrmRunLogStoreDeps } from './MikroOrmRunLogStore.ts';
+export { MikroOrmRunRepository, type MikroOrmRunRepositoryDeps } from './MikroOrmRunRepository.ts';
 export {
   MikroOrmSessionRepository,
   type MikroOrmSessionRepositoryDeps,

@@ -3,6 +3,8 @@ import type { ApiKeySchema } from './entities/ApiKeySchema.ts';
 import type { BrowserSessionSchema } from './entities/BrowserSessionSchema.ts';
 import type { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
 import type { ProjectSchema } from './entities/ProjectSchema.ts';
+import type { RunLogSchema } from './entities/RunLogSchema.ts';
+import type { RunSchema } from './entities/RunSchema.ts';
 
 /**
  * How Browserdeck's Kysely queries name columns: by entity property (`ownerId`), which MikroORM's
@@ -19,4 +21,6 @@ export interface BrowserdeckDb {
   api_keys: InferKyselyTable<typeof ApiKeySchema, typeof KYSELY_NAMING>;
   browser_sessions: InferKyselyTable<typeof BrowserSessionSchema, typeof KYSELY_NAMING>;
   local_sign_in_sessions: InferKyselyTable<typeof LocalSignInSessionSchema, typeof KYSELY_NAMING>;
+  runs: InferKyselyTable<typeof RunSchema, typeof KYSELY_NAMING>;
+  run_logs: InferKyselyTable<typeof RunLogSchema, typeof KYSELY_NAMING>;
 }

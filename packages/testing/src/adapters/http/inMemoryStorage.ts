@@ -5,6 +5,8 @@ import {
   InMemoryApiKeyRepository,
   InMemoryIdempotencyStore,
   InMemoryProjectRepository,
+  InMemoryRunLogStore,
+  InMemoryRunRepository,
   InMemorySessionRepository,
   InMemoryUserRepository,
 } from '@browserdeck/testing';
@@ -17,6 +19,8 @@ export interface InMemoryStorage extends BrowserdeckStorage {
   agents: InMemoryAgentRepository;
   apiKeys: InMemoryApiKeyRepository;
   idempotency: InMemoryIdempotencyStore;
+  runs: InMemoryRunRepository;
+  runLogs: InMemoryRunLogStore;
 }
 
 /**
@@ -31,6 +35,8 @@ export function inMemoryStorage(clock: Clock): InMemoryStorage {
     agents: new InMemoryAgentRepository(),
     apiKeys: new InMemoryApiKeyRepository(),
     idempotency: new InMemoryIdempotencyStore(),
+    runs: new InMemoryRunRepository(),
+    runLogs: new InMemoryRunLogStore(),
     rateLimiter: new FixedWindowRateLimiter({ clock }),
     database: { checkReadiness: async () => {} },
   };

@@ -7,6 +7,8 @@ import { LocalRefreshTokenSchema } from './LocalRefreshTokenSchema.ts';
 import { LocalSignInSessionSchema } from './LocalSignInSessionSchema.ts';
 import { ProjectSchema } from './ProjectSchema.ts';
 import { RateLimitWindowSchema } from './RateLimitWindowSchema.ts';
+import { RunLogSchema } from './RunLogSchema.ts';
+import { RunSchema } from './RunSchema.ts';
 import { SupabaseIssuedRefreshTokenSchema } from './SupabaseIssuedRefreshTokenSchema.ts';
 import { SupabaseRevokedSessionSchema } from './SupabaseRevokedSessionSchema.ts';
 import { UserSchema } from './UserSchema.ts';
@@ -25,4 +27,6 @@ export const persistenceEntities = [
   SupabaseRevokedSessionSchema,
   SupabaseIssuedRefreshTokenSchema,
   RateLimitWindowSchema,
+  RunSchema,
+  RunLogSchema,
 ] as const;

@@ -1,0 +1,92 @@
+import type { RunLogLine, RunLogStore, RunLogStream } from '@browserdeck/domain';
+import { sql } from 'kysely';
+import { type BrowserdeckOrm, dialectOf } from './BrowserdeckOrm.ts';
+import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
+import { RunLogSchema } from './entities/RunLogSchema.ts';
+import { PreparedQuery, readEntities } from './PreparedQuery.ts';
+import { sqlTime } from './sqlTime.ts';
+
+/** A line as the append statement reads it from its JSON parameter; `at` as `sqlTime` gives it. */
+interface LineParam {
+  seq: number;
+  at: Date | number;
+  stream: string;
+  message: string;
+}
+
+/**
+ * A whole batch in one statement, whatever its size, so one prepared statement serves them all:
+ * the lines travel as one JSON array, unpacked by the dialect's JSON table function (SQLite's
+ * `json_each`, PostgreSQL's `jsonb_to_recordset`). `on conflict do nothing` skips a `seq` already
+ * stored; `where exists` stores nothing for a run that is gone (deleted with its project) instead
+ * of failing its foreign key, and gives SQLite's `insert … select … on conflict` the `where` it needs.
+ */
+const APPEND = new PreparedQuery<{ runId: string; lines: LineParam[] }>((db, param, dialect) => {
+  const runId = param('runId');
+  const lines =
+    dialect === 'sqlite'
+      ? sql`select ${runId}, json_extract(value, '$.seq'), json_extract(value, '$.at'),
+          json_extract(value, '$.stream'), json_extract(value, '$.message') from json_each(${param('lines')})`
+      : sql`select cast(${runId} as uuid), x.seq, x.at, x.stream, x.message
+          from jsonb_to_recordset(cast(${param('lines')} as jsonb)) as x(seq integer, at timestamptz, stream text, message text)`;
+  return db
+    .insertInto('run_logs')
+    .columns(['runId', 'seq', 'timestamp', 'stream', 'message'])
+    .expression(sql`${lines} where exists (select 1 from runs where id = ${runId})`)
+    .onConflict((oc) => oc.doNothing());
+});
+
+const READ = new PreparedQuery<{ runId: string; afterSeq: number; limit: number }>((db, param) =>
+  db
+    .selectFrom('run_logs')
+    .selectAll()
+    .where('runId', '=', param('runId'))
+    .where('seq', '>', param('afterSeq'))
+    .orderBy('seq')
+    .limit(param('limit')),
+);
+
+/** What `MikroOrmRunLogStore` needs. */
+export interface MikroOrmRunLogStoreDeps {
+  orm: BrowserdeckOrm;
+}
+
+/**
+ * `RunLogStore` on MikroORM (SQLite, PostgreSQL): `run_logs`, keyed by `(run_id, seq)`. A batch is
+ * one insert that skips `seq`s already stored, so a retried append stores each line once. NUL
+ * characters, which PostgreSQL's text cannot hold, are stored as U+FFFD on both dialects.
+ */
+export class MikroOrmRunLogStore implements RunLogStore {
+  private readonly deps: MikroOrmRunLogStoreDeps;
+
+  constructor(deps: MikroOrmRunLogStoreDeps) {
+    this.deps = deps;
+  }
+
+  async append(runId: string, lines: readonly RunLogLine[]): Promise<void> {
+    if (!isUuid(runId) || lines.length === 0) return;
+    const dialect = dialectOf(this.deps.orm);
+    const params = lines.map(
+      (line): LineParam => ({
+        seq: line.seq,
+        at: sqlTime(dialect, line.timestamp),
+        stream: line.stream,
+        message: line.message.replaceAll('\u0000', '\uFFFD'),
+      }),
+    );
+    await withDatabaseErrors(() => APPEND.run(this.deps.orm, { runId, lines: params }));
+  }
+
+  async read(runId: string, afterSeq: number, limit: number): Promise<RunLogLine[]> {
+    if (!isUuid(runId) || limit <= 0) return [];
+    const { orm } = this.deps;
+    const params = { runId, afterSeq: Math.floor(afterSeq), limit: Math.floor(limit) };
+    const rows = await withDatabaseErrors(() => READ.rows(orm, params));
+    return readEntities(orm, RunLogSchema, rows).map((row) => ({
+      seq: Number(row.seq),
+      timestamp: row.timestamp as Date,
+      stream: row.stream as RunLogStream,
+      message: row.message as string,
+    }));
+  }
+}

@@ -1,0 +1,3 @@
+import { describeMikroOrmRunStorage } from '../../../../../test/describeMikroOrmRunStorage.ts';
+
+describeMikroOrmRunStorage('postgresql');

@@ -1,0 +1,81 @@
+import type { Caller } from '../auth/Caller.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import { projectForWork } from '../projects/projectForWork.ts';
+import type { StopSignal } from '../shared/StopSignal.ts';
+import { findRun } from './findRun.ts';
+import type { Run } from './Run.ts';
+import type { RunChanges } from './RunChanges.ts';
+import type { RunLogLine, RunLogStore } from './RunLogStore.ts';
+import type { RunRepository } from './RunRepository.ts';
+import { RUN_LOGS_MAX_LIMIT } from './runRules.ts';
+
+/** What a log follower yields: each line as it is stored, then the run once it has ended. */
+export type RunLogEvent =
+  | { readonly type: 'line'; readonly line: RunLogLine }
+  | { readonly type: 'end'; readonly run: Run };
+
+/** How long a follower waits for a change before it looks again (another instance's lines). */
+const POLL_MS = 1000;
+
+export interface FollowRunLogsDeps {
+  projects: ProjectRepository;
+  runs: RunRepository;
+  runLogs: RunLogStore;
+  runChanges: RunChanges;
+}
+
+/**
+ * Follows a run's logs (the SSE stream of http-api.md §11). `execute` authorises first (a
+ * `not_found` rejects it, before any stream starts) and resolves to the events: every line after
+ * `afterSeq` as it is stored, then, once the run has ended and its last lines are read, one `end`
+ * with the ended run. It stops quietly when `signal` aborts, or when the run is deleted.
+ */
+export class FollowRunLogs {
+  private readonly deps: FollowRunLogsDeps;
+
+  constructor(deps: FollowRunLogsDeps) {
+    this.deps = deps;
+  }
+
+  async execute(input: {
+    caller: Caller;
+    projectId: string;
+    runId: string;
+    afterSeq: number;
+    signal: StopSignal;
+  }): Promise<AsyncIterable<RunLogEvent>> {
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const run = await findRun(this.deps.runs, project.id, input.runId);
+    return this.follow(project.id, run, Math.max(0, Math.trunc(input.afterSeq)), input.signal);
+  }
+
+  private async *follow(
+    projectId: string,
+    first: Run,
+    afterSeq: number,
+    signal: StopSignal,
+  ): AsyncGenerator<RunLogEvent> {
+    const { runs, runLogs, runChanges } = this.deps;
+    let run: Run | null = first;
+    let seq = afterSeq;
+    while (run && !signal.aborted) {
+      // The run as it was before this read: once it had ended, every line of it is stored.
+      const ended = run.isTerminal;
+      for (;;) {
+        const page = await runLogs.read(run.id, seq, RUN_LOGS_MAX_LIMIT);
+        for (const line of page) {
+          if (signal.aborted) return;
+          seq = line.seq;
+          yield { type: 'line', line };
+        }
+        if (page.length < RUN_LOGS_MAX_LIMIT) break;
+      }
+      if (ended) {
+        yield { type: 'end', run };
+        return;
+      }
+      await runChanges.next(run.id, POLL_MS, signal);
+      run = await runs.findInProject(projectId, run.id);
+    }
+  }
+}
