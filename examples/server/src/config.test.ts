@@ -75,6 +75,31 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LOCAL_ENDED_LOGS_MAX_MB: '-1' })).toThrow(/LOCAL_ENDED_LOGS_MAX_MB/);
   });
 
+  it('reads the run settings with their defaults, and refuses a bad one, naming it', () => {
+    expect(loadConfig({})).toMatchObject({
+      RUN_CONCURRENCY: 2,
+      RUN_WORKER: true,
+      RUN_MEMORY_MB: 256,
+      RUN_MAX_LOG_BYTES: 8 * 1024 * 1024,
+    });
+    expect(
+      loadConfig({
+        RUN_CONCURRENCY: '8',
+        RUN_WORKER: 'false',
+        RUN_MEMORY_MB: '512',
+        RUN_MAX_LOG_BYTES: '65536',
+      }),
+    ).toMatchObject({ RUN_CONCURRENCY: 8, RUN_WORKER: false, RUN_MEMORY_MB: 512, RUN_MAX_LOG_BYTES: 65_536 });
+    for (const bad of ['0', '-1', 'two', '1.5'])
+      expect(() => loadConfig({ RUN_CONCURRENCY: bad })).toThrow(/RUN_CONCURRENCY/);
+    for (const bad of ['yes', '0', 'False'])
+      expect(() => loadConfig({ RUN_WORKER: bad })).toThrow(/RUN_WORKER/);
+    for (const bad of ['0', '63', 'lots'])
+      expect(() => loadConfig({ RUN_MEMORY_MB: bad })).toThrow(/RUN_MEMORY_MB/);
+    for (const bad of ['0', '1000', '8MiB'])
+      expect(() => loadConfig({ RUN_MAX_LOG_BYTES: bad })).toThrow(/RUN_MAX_LOG_BYTES/);
+  });
+
   it('reads the per-browser limits: unset for the host-sized defaults, off or 0 for none, bounded', () => {
     const defaults = loadConfig({});
     for (const name of [

@@ -1,6 +1,13 @@
 import { resolve } from 'node:path';
 import { EgressPolicy, RESOURCE_LIMIT_BOUNDS } from '@browserdeck/adapters/local-chromium';
-import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from '@browserdeck/domain';
+import {
+  type AuthRateLimits,
+  DEFAULT_AUTH_RATE_LIMITS,
+  RUN_CONCURRENCY_DEFAULT,
+  RUN_LOG_LINE_MAX_BYTES,
+  RUN_MAX_LOG_BYTES_DEFAULT,
+  RUN_MEMORY_MB_DEFAULT,
+} from '@browserdeck/domain';
 import { z } from 'zod';
 
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -112,6 +119,15 @@ const EnvSchema = z.object({
   JWT_PRIVATE_KEY: optionalText,
   SECRET_KEY: optionalText,
   RECONCILE_INTERVAL_SEC: integer(1, 3600).default(15),
+  // Runs (http-api.md §11): at once per instance; whether this instance executes them at all; each
+  // run's heap cap and log budget.
+  RUN_CONCURRENCY: integer(1, 256).default(RUN_CONCURRENCY_DEFAULT),
+  RUN_WORKER: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  RUN_MEMORY_MB: integer(64, 65_536).default(RUN_MEMORY_MB_DEFAULT),
+  RUN_MAX_LOG_BYTES: integer(RUN_LOG_LINE_MAX_BYTES, 1024 * 1024 * 1024).default(RUN_MAX_LOG_BYTES_DEFAULT),
   // How long SIGTERM may take: in-flight requests get half, then sessions end and the process exits.
   SHUTDOWN_GRACE_SEC: integer(1, 3600).default(10),
   METRICS_TOKEN: metricsToken,

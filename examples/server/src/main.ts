@@ -2,11 +2,20 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './startServer.ts';
 
-/** The standalone Browserdeck server: `npm start`. */
+/**
+ * The standalone Browserdeck server: `npm start`; with `--worker` (`npm run worker`), a worker-only
+ * process that executes runs and serves no API routes.
+ */
 async function main(): Promise<void> {
+  const workerOnly = process.argv.slice(2).includes('--worker');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);
+    if (workerOnly && !config.RUN_WORKER) {
+      throw new ConfigError(
+        'Invalid configuration:\n  RUN_WORKER: must not be false for a worker (npm run worker)',
+      );
+    }
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -15,7 +24,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = pino({ level: config.LOG_LEVEL, base: { service: 'browserdeck' } });
-  const running = await startServer(config, logger);
+  const running = await startServer(config, logger, { workerOnly });
   logger.info(
     {
       url: running.url,
@@ -23,8 +32,9 @@ async function main(): Promise<void> {
       publicUrl: config.publicUrl,
       database: config.databaseUrl.split(':')[0],
       identity: config.IDENTITY_PROVIDER,
+      runs: config.RUN_WORKER ? { concurrency: config.RUN_CONCURRENCY } : 'api-only',
     },
-    'Browserdeck is listening',
+    workerOnly ? 'Browserdeck is listening as a worker (no API routes)' : 'Browserdeck is listening',
   );
   const graceMs = config.SHUTDOWN_GRACE_SEC * 1000;
   const shutdown = (signal: NodeJS.Signals) => {

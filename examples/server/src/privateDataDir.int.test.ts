@@ -31,10 +31,12 @@ describe('DATA_DIR is private (http-api.md §10)', () => {
   });
 
   // Browserbase (never called here) keeps Chromium out of it; identity and secrets write their keys.
+  // No run worker: its script runner would add its `runs/` folder (0700) while the test looks.
   const configFor = (dataDir: string) =>
     loadConfig({
       DATA_DIR: dataDir,
       PORT: '0',
+      RUN_WORKER: 'false',
       BROWSER_PROVIDER: 'browserbase',
       BROWSERBASE_API_KEY: 'bb_test',
       BROWSERBASE_PROJECT_ID: 'proj',

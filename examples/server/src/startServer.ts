@@ -21,13 +21,27 @@ export interface RunningServer {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** How the server runs. */
+export interface StartServerOptions {
+  /**
+   * A worker-only process (`npm run worker`): the same composition, taking runs, serving no API
+   * routes: only `/healthz`, `/readyz`, `/metrics` and the WebSocket upgrades of its local browsers.
+   */
+  workerOnly?: boolean | undefined;
+}
+
 /** Builds the container (Browserdeck composed from the configuration), listens, and starts the background work. */
-export async function startServer(requested: Config, logger: Logger): Promise<RunningServer> {
+export async function startServer(
+  requested: Config,
+  logger: Logger,
+  options: StartServerOptions = {},
+): Promise<RunningServer> {
   const config = await withConcretePort(requested);
   const container = await createContainer(config, logger);
   const browserdeck = await container.getAsync(TOKENS.Browserdeck);
   const { http } = browserdeck;
-  const server = createServer(http.serverOptions, http.app.callback());
+  const app = options.workerOnly ? http.createWorkerApp() : http.app;
+  const server = createServer(http.serverOptions, app.callback());
   const requests = inFlightRequests(server);
   // The local provider serves each session's CDP WebSocket on this server; other upgrades are refused.
   server.on('upgrade', http.handleUpgrade);

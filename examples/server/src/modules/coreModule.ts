@@ -17,6 +17,14 @@ export function coreModule(config: Config, logger: Logger): ContainerModule {
       rateLimits: config.authRateLimits,
       maxProjectsPerUser: config.MAX_PROJECTS_PER_USER,
       reconcileIntervalSec: config.RECONCILE_INTERVAL_SEC,
+      runs: {
+        worker: config.RUN_WORKER,
+        concurrency: config.RUN_CONCURRENCY,
+        memoryMb: config.RUN_MEMORY_MB,
+        maxLogBytes: config.RUN_MAX_LOG_BYTES,
+        // A quarter of SIGTERM's grace: requests have half, and canceled runs release their sessions after.
+        shutdownGraceSec: config.SHUTDOWN_GRACE_SEC / 4,
+      },
       http: {
         corsOrigins: config.CORS_ORIGINS,
         requestTimeoutMs: config.REQUEST_TIMEOUT_SEC * 1000,

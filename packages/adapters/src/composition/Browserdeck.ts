@@ -23,6 +23,12 @@ export interface BrowserdeckHttp {
   readonly handleUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** An app serving only `/metrics`, for `settings.metricsEndpoint.separate` (another address). */
   createMetricsApp(): Koa;
+  /**
+   * An app serving only `/healthz`, `/readyz` and `/metrics` (unless served separately): for a
+   * worker-only process, which answers no API requests. Its WebSocket upgrades (the local browsers'
+   * `connectUrl`s, which its runs connect to) stay on `handleUpgrade`.
+   */
+  createWorkerApp(): Koa;
   /** `node:http` server timeouts that fit the request cut-off: `createServer(serverOptions, …)`. */
   readonly serverOptions: HttpServerTimeouts;
   /**
@@ -43,12 +49,17 @@ export interface Browserdeck {
   readonly storage: BrowserdeckStorage;
   readonly metrics: MetricsRegistry;
   readonly logger: Logger;
-  /** Starts the background work: the reconciler that keeps sessions' status fresh. Idempotent. */
+  /**
+   * Starts the background work: the reconciler that keeps sessions' status fresh, the sweep for runs
+   * whose worker was lost and, unless `runs.worker` is false, the worker taking runs. Idempotent.
+   */
   start(): void;
   /**
-   * Stops the background work (waiting for a pass in progress), ends every session the provider
-   * holds (its connected clients hear close code 1001) and stores them `COMPLETED` at that moment,
-   * and closes the database when the composition opened it. Close the HTTP server first.
+   * Stops the background work: the worker stops taking runs, gives running ones `runs.shutdownGraceSec`
+   * and cancels the rest (their sessions released); the reconciler finishes a pass in progress. Then
+   * it ends every session the provider holds (its connected clients hear close code 1001) and stores
+   * them `COMPLETED` at that moment, and closes the queue and the database when the composition opened
+   * them. Close the HTTP server first.
    */
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { AuthRateLimits, Clock, IdentityProvider, IdGenerator } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { BrowserbaseProviderDeps } from '../browsers/browserbase/BrowserbaseProvider.ts';
+import type { IsolationSetting } from '../browsers/local-chromium/isolation/IsolationLevel.ts';
 import type { LocalChromiumProviderOptions } from '../browsers/local-chromium/LocalChromiumProviderOptions.ts';
 import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
 import type { HttpSettings } from '../http/koa/HttpAppDeps.ts';
@@ -12,7 +13,8 @@ import type { BrowserdeckStorage } from './BrowserdeckStorage.ts';
 /**
  * The database: a URL the composition opens, migrates and closes (`sqlite:…`, `postgres://…`); a
  * MikroORM instance the host opened, migrated and closes itself; or ready-made storage (e.g. the
- * domain's in-memory ports in tests).
+ * domain's in-memory ports in tests). On PostgreSQL (a URL or an ORM) runs are queued through pg-boss
+ * and shared by every instance; otherwise in this process.
  */
 export type DatabaseOption = { url: string } | { orm: BrowserdeckOrm } | { storage: BrowserdeckStorage };
 
@@ -49,6 +51,34 @@ export type BrowsersOption =
   | { browserbase: Omit<BrowserbaseProviderDeps, 'clock' | 'logger'> }
   | { provider: ComposableBrowserProvider };
 
+/** Runs (http-api.md §11): whether this instance executes them, how many at once, their limits. */
+export interface RunsOptions {
+  /**
+   * Whether this instance takes runs from the queue (default true). False makes it API-only: on
+   * PostgreSQL other instances execute its runs; on SQLite nothing does. Lost runs are swept either way.
+   */
+  worker?: boolean | undefined;
+  /** Runs executed at once on this instance (`RUN_CONCURRENCY`; default 2). */
+  concurrency?: number | undefined;
+  /** Heap cap of each run's process, in MiB (`RUN_MEMORY_MB`; default 256). */
+  memoryMb?: number | undefined;
+  /** Log bytes a run keeps; past them one `system` line says so (`RUN_MAX_LOG_BYTES`; default 8 MiB). */
+  maxLogBytes?: number | undefined;
+  /** How long running runs may go on at `close` before they are canceled, in seconds (default 5). */
+  shutdownGraceSec?: number | undefined;
+  /** Where each run's temporary folder is made (default `<dataDir>/runs`; no `:`). */
+  dir?: string | undefined;
+  /**
+   * How run processes are confined (`LOCAL_ISOLATION`): as local browsers; default the local
+   * browsers' setting, else `on`. `off` leaves only Node's permission model (development only).
+   */
+  isolation?: IsolationSetting | undefined;
+  /** Who run processes run as when the service is root (`BROWSER_USER`); default the local browsers'. */
+  user?: string | undefined;
+  /** Run processes started ahead of demand, ready for the next run (default 1). */
+  warmRunners?: number | undefined;
+}
+
 /** What `createBrowserdeck` takes. Every field has a default that fits an app embedding Browserdeck. */
 export interface BrowserdeckOptions {
   /**
@@ -84,6 +114,8 @@ export interface BrowserdeckOptions {
   http?: HttpSettings | undefined;
   /** Seconds between passes that refresh active sessions from the provider (`start()`). Default 15. */
   reconcileIntervalSec?: number | undefined;
+  /** Runs: the worker of this instance and the runs' limits. Default: a worker of 2 runs at once. */
+  runs?: RunsOptions | undefined;
   /**
    * Parts to use instead of what the composition builds: use cases by feature, the HTTP app's
    * database hooks and settings, the live-view hub. For tests (a use case that throws, to check a

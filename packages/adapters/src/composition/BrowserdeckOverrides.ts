@@ -1,4 +1,4 @@
-import type { BrowserdeckUseCases } from '@browserdeck/domain';
+import type { BrowserdeckUseCases, ScriptRunner, Timers } from '@browserdeck/domain';
 import type { LiveViewHub } from '../browsers/live-view/LiveViewHub.ts';
 import type { LiveViewRecheckOptions } from '../http/koa/api/live-view/LiveViewGrantWatch.ts';
 import type { HttpDatabaseHooks, HttpSettings } from '../http/koa/HttpAppDeps.ts';
@@ -35,4 +35,8 @@ export interface BrowserdeckOverrides {
   liveView?: LiveViewHub | null | undefined;
   /** How often, and with what timer, open live-view viewers' grants are re-checked (default every 5 s). */
   liveViewRecheck?: LiveViewRecheckOptions | undefined;
+  /** What executes run scripts instead of the confined runner (e.g. a fake in tests). */
+  scriptRunner?: ScriptRunner | undefined;
+  /** Timers of run heartbeats and of the sweep for lost runs, instead of the runtime's (tests tick them). */
+  timers?: Timers | undefined;
 }

@@ -44,10 +44,18 @@ export function composeHttp(
     middleware: compose(app.middleware),
     handleUpgrade: serveUpgrades(routes, mountPrefix),
     createMetricsApp: () => createMetricsApp(deps),
+    createWorkerApp: () =>
+      createHttpApp(
+        { ...deps, settings: { ...deps.settings, console: false } },
+        routes.filter((route) => WORKER_OPERATIONS.has(route.operationId)),
+      ),
     serverOptions: httpServerOptions(deps.settings.requestTimeoutMs),
     routes,
   };
 }
+
+/** What a worker-only process serves over HTTP: its probes and metrics. */
+const WORKER_OPERATIONS = new Set(['health', 'readiness', 'metrics']);
 
 /** The entries that are set: an `undefined` replacement leaves the original in place. */
 function definedOnly<T extends object>(values: T | undefined): Partial<T> {

@@ -6,16 +6,22 @@ import { InstrumentedBrowserProvider } from '../observability/InstrumentedBrowse
 import { MetricsRegistry } from '../observability/MetricsRegistry.ts';
 import { loadOrCreateSecretKey } from '../persistence/secrets/loadOrCreateSecretKey.ts';
 import { SecretBox } from '../persistence/secrets/SecretBox.ts';
+import { InProcessRunChanges } from '../runs/InProcessRunChanges.ts';
+import { SystemTimers } from '../runs/SystemTimers.ts';
 import { NodeApiKeySecrets } from '../shared/NodeApiKeySecrets.ts';
 import { securePrivateDir } from '../shared/securePrivateDir.ts';
 import { UuidV7Generator } from '../shared/UuidV7Generator.ts';
 import type { Browserdeck } from './Browserdeck.ts';
 import type { BrowserdeckOptions } from './BrowserdeckOptions.ts';
 import { composeHttp } from './composeHttp.ts';
+import { createRunWorker } from './createRunWorker.ts';
 import { logPrivateDataDir } from './logPrivateDataDir.ts';
 import { openBrowsers } from './openBrowsers.ts';
 import { openIdentity } from './openIdentity.ts';
+import { openRunQueue } from './openRunQueue.ts';
+import { openScriptRunner } from './openScriptRunner.ts';
 import { openStorage } from './openStorage.ts';
+import { registerRunMetrics } from './runMetrics.ts';
 import { SessionReconciler } from './SessionReconciler.ts';
 import { withUseCaseOverrides } from './withUseCaseOverrides.ts';
 
@@ -53,6 +59,13 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
   };
   try {
     const { storage } = opened;
+    const runOptions = options.runs ?? {};
+    const takesRuns = runOptions.worker ?? true;
+    const runQueue = await openRunQueue(opened.postgres, { runs: storage.runs, logger });
+    closers.push(() => runQueue.close());
+    if (!opened.postgres && !takesRuns) {
+      logger.warn('runs.worker is false with an in-process run queue: runs wait until a worker starts here');
+    }
     const identity = await openIdentity(options.identity ?? { local: {} }, {
       storage,
       dataDir,
@@ -80,6 +93,19 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
     const ownHub = overrides.liveView === undefined && cdp ? new ScreencastHub({ cdp, logger }) : undefined;
     if (ownHub) closers.push(() => ownHub.close());
     const liveView = overrides.liveView === undefined ? ownHub : (overrides.liveView ?? undefined);
+    const runHooks = registerRunMetrics(metrics, { runs: storage.runs, queue: runQueue });
+    const opening = await openScriptRunner({
+      browsers: browsersOption,
+      runs: runOptions,
+      dataDir,
+      logger,
+      onSpawned: runHooks.spawned,
+      given: overrides.scriptRunner,
+    });
+    // Closed after the worker (closers run in reverse): its last runs end before their processes go.
+    closers.push(() => opening.close());
+    const scriptRunner = opening.runner;
+    const timers = overrides.timers ?? new SystemTimers();
     const domainUseCases = createUseCases({
       ...storage,
       identity,
@@ -92,6 +118,12 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       logger,
       rateLimits: options.rateLimits,
       maxProjectsPerUser: options.maxProjectsPerUser,
+      runQueue,
+      // With instances sharing the runs (PostgreSQL), readers look again each second for their changes.
+      runChanges: new InProcessRunChanges({ lookAgainMs: opened.postgres ? 1_000 : undefined }),
+      scriptRunner,
+      timers,
+      runMaxLogBytes: runOptions.maxLogBytes,
     });
     const useCases = withUseCaseOverrides(domainUseCases, overrides.useCases);
     const { countActiveSessions } = storage;
@@ -125,6 +157,13 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
     });
     storeEndedSessions = () => reconciler.flush();
     closers.push(() => reconciler.stop());
+    // Closed first (closers run in reverse): canceled runs release their sessions while the provider
+    // and the database are still there.
+    const worker = createRunWorker({
+      ...{ useCases, queue: runQueue, timers, provider, runs: runOptions, logger },
+      onRunDone: runHooks.runDone,
+    });
+    closers.push(() => worker.close());
     let started = false;
     let closing: Promise<void> | undefined;
     return {
@@ -139,6 +178,14 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
         if (started || closing) return;
         started = true;
         reconciler.start();
+        worker.start();
+        if (takesRuns) {
+          opening
+            .start()
+            .catch((error: unknown) =>
+              logger.error({ err: error }, 'the script runner could not be set up: runs will fail'),
+            );
+        }
       },
       close() {
         closing ??= closeAll();

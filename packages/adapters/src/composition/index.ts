@@ -6,6 +6,7 @@ export type {
   IdentityOption,
   LocalBrowsersOptions,
   LocalIdentityOptions,
+  RunsOptions,
   SupabaseIdentityOptions,
 } from './BrowserdeckOptions.ts';
 export type { BrowserdeckOverrides, UseCaseOverrides } from './BrowserdeckOverrides.ts';

@@ -1,5 +1,6 @@
 import type { Clock } from '@browserdeck/domain';
 import type { SecretBox } from '../persistence/secrets/SecretBox.ts';
+import type { PgBossConnection } from '../runs/queue/PgBossRunQueue.ts';
 import type { DatabaseOption } from './BrowserdeckOptions.ts';
 import type { BrowserdeckStorage } from './BrowserdeckStorage.ts';
 
@@ -7,11 +8,14 @@ import type { BrowserdeckStorage } from './BrowserdeckStorage.ts';
 export interface OpenedStorage {
   storage: BrowserdeckStorage;
   close(): Promise<void>;
+  /** How the run queue reaches the database when it is PostgreSQL (the queue is shared there). */
+  postgres?: PgBossConnection | undefined;
 }
 
 /**
  * Resolves the `database` option. MikroORM is loaded only when a URL or an ORM is given, so a host
- * with storage of its own never loads a database driver.
+ * with storage of its own never loads a database driver. On PostgreSQL it also says how the run
+ * queue connects (the URL, or the ORM's resolved connection).
  */
 export async function openStorage(
   option: DatabaseOption,
@@ -20,7 +24,13 @@ export async function openStorage(
   if ('storage' in option) return { storage: option.storage, close: async () => {} };
   const mikroOrm = await import('../persistence/mikro-orm/index.ts');
   if ('orm' in option) {
-    return { storage: mikroOrm.createMikroOrmStorage({ ...deps, orm: option.orm }), close: async () => {} };
+    const { orm } = option;
+    return {
+      storage: mikroOrm.createMikroOrmStorage({ ...deps, orm }),
+      close: async () => {},
+      postgres:
+        mikroOrm.dialectOf(orm) === 'postgresql' ? orm.em.getConnection().getConnectionOptions() : undefined,
+    };
   }
   const orm = await mikroOrm.createMikroOrm({ databaseUrl: option.url });
   try {
@@ -29,5 +39,7 @@ export async function openStorage(
     await orm.close(true);
     throw error;
   }
-  return { storage: mikroOrm.createMikroOrmStorage({ ...deps, orm }), close: () => orm.close() };
+  const location = mikroOrm.parseDatabaseUrl(option.url);
+  const postgres = location.dialect === 'postgresql' ? { connectionString: location.url } : undefined;
+  return { storage: mikroOrm.createMikroOrmStorage({ ...deps, orm }), close: () => orm.close(), postgres };
 }

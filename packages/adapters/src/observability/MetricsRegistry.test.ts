@@ -57,6 +57,27 @@ describe('MetricsRegistry', () => {
     expect(text).toContain('active 0\n');
   });
 
+  it('takes bucket bounds of a histogram of its own at first use', async () => {
+    const metrics = new MetricsRegistry();
+    metrics.observe('run_seconds', 'Runs.', { status: 'SUCCEEDED' }, 90, [1, 60, 3600]);
+    const text = await metrics.render();
+    expect(text).toContain('run_seconds_bucket{status="SUCCEEDED",le="60"} 0\n');
+    expect(text).toContain('run_seconds_bucket{status="SUCCEEDED",le="3600"} 1\n');
+    expect(text).not.toContain('le="0.001"');
+  });
+
+  it('reads a labelled gauge at every scrape, one series per key, dropping keys no longer read', async () => {
+    const metrics = new MetricsRegistry();
+    let counts: Record<string, number> = { QUEUED: 2, RUNNING: 1 };
+    metrics.gaugeByLabel('runs', 'Runs by status.', 'status', async () => counts);
+    let text = await metrics.render();
+    expect(text).toContain('# TYPE runs gauge\nruns{status="QUEUED"} 2\nruns{status="RUNNING"} 1\n');
+    counts = { QUEUED: 0 };
+    text = await metrics.render();
+    expect(text).toContain('runs{status="QUEUED"} 0\n');
+    expect(text).not.toContain('RUNNING');
+  });
+
   it('keeps each instance separate and out of prom-client global registry', async () => {
     const a = new MetricsRegistry();
     const b = new MetricsRegistry();

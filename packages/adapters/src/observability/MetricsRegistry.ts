@@ -33,12 +33,21 @@ export class MetricsRegistry {
     counter.inc(labels, by);
   }
 
-  /** Records one observation of `seconds` in the histogram `name`. */
-  observe(name: string, help: string, labels: Labels, seconds: number): void {
+  /**
+   * Records one observation of `seconds` in the histogram `name`, whose bucket bounds are `buckets`
+   * (taken at first use; default `LATENCY_BUCKETS_SEC`).
+   */
+  observe(
+    name: string,
+    help: string,
+    labels: Labels,
+    seconds: number,
+    buckets: readonly number[] = LATENCY_BUCKETS_SEC,
+  ): void {
     let histogram = this.histograms.get(name);
     if (!histogram) {
       const labelNames = Object.keys(labels);
-      histogram = new Histogram({ name, help, labelNames, buckets: LATENCY_BUCKETS_SEC, registers: [] });
+      histogram = new Histogram({ name, help, labelNames, buckets: [...buckets], registers: [] });
       this.registry.registerMetric(withBucketBoundLast(name, histogram));
       this.histograms.set(name, histogram);
     }
@@ -53,6 +62,30 @@ export class MetricsRegistry {
       help,
       registers: [this.registry],
       collect: async () => gauge.set(await read()),
+    });
+  }
+
+  /**
+   * Registers a gauge with one label, read at every scrape: one series per key `read` returns (e.g.
+   * runs by `status`). A second call with the same name replaces it.
+   */
+  gaugeByLabel(
+    name: string,
+    help: string,
+    label: string,
+    read: () => Promise<Record<string, number>> | Record<string, number>,
+  ): void {
+    this.registry.removeSingleMetric(name);
+    const gauge: Gauge = new Gauge({
+      name,
+      help,
+      labelNames: [label],
+      registers: [this.registry],
+      collect: async () => {
+        const values = await read();
+        gauge.reset();
+        for (const [value, count] of Object.entries(values)) gauge.set({ [label]: value }, count);
+      },
     });
   }
 

@@ -8,6 +8,8 @@ interface Call {
   url: string;
   authorization: string | null;
   body: unknown;
+  /** The `Last-Event-ID` header, when one was sent (the run log stream's resume point). */
+  lastEventId?: string | undefined;
 }
 
 type Handler = (call: Call) => Response | Promise<Response>;
@@ -60,6 +62,7 @@ function setUp(handler: Handler, options: { stored?: string; prefix?: string } =
       url: `${url.pathname}${url.search}`,
       authorization: request.headers.get('Authorization'),
       body: text ? JSON.parse(text) : undefined,
+      lastEventId: request.headers.get('Last-Event-ID') ?? undefined,
     };
     calls.push(call);
     return handler(call);
@@ -272,6 +275,46 @@ describe('ApiClient', () => {
     expect(stillRefused.calls.filter((c) => c.url === '/v1/projects')).toHaveLength(2);
     expect(stillRefused.signedOut).toEqual(['expired']);
     expect(stillRefused.tokens.accessToken).toBeUndefined();
+  });
+
+  it('fetchAuthorized: sends the access token with the caller’s headers, refreshes after a 401 and retries once', async () => {
+    let refreshed = 0;
+    const t = setUp((call) => {
+      if (call.url.endsWith('/signin')) return json(200, grant(1));
+      if (call.url.endsWith('/refresh')) return json(200, grant(2 + refreshed++));
+      return call.authorization === 'Bearer access-2'
+        ? new Response('retry: 1\n\n', { status: 200, headers: { 'Content-Type': 'text/event-stream' } })
+        : unauthorized();
+    });
+    const wrapped = t.client;
+    await wrapped.signIn('a@example.com', 'secret pass');
+    const url = wrapped.urlOf('/v1/cloudbrowser/projects/p1/runs/r1/logs/stream');
+    expect(url).toBe('http://127.0.0.1/v1/cloudbrowser/projects/p1/runs/r1/logs/stream');
+    const answer = await wrapped.fetchAuthorized(url, {
+      headers: { Accept: 'text/event-stream', 'Last-Event-ID': '7' },
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe('retry: 1\n\n');
+    expect(t.calls.map((c) => `${c.method} ${c.url} ${c.authorization}`)).toEqual([
+      'POST /v1/auth/signin null',
+      'GET /v1/cloudbrowser/projects/p1/runs/r1/logs/stream Bearer access-1',
+      'POST /v1/auth/refresh null',
+      'GET /v1/cloudbrowser/projects/p1/runs/r1/logs/stream Bearer access-2',
+    ]);
+    // The caller's headers go along on both attempts.
+    expect(t.calls.slice(1).map((c) => c.lastEventId)).toEqual(['7', undefined, '7']);
+    expect(t.signedOut).toEqual([]);
+  });
+
+  it('fetchAuthorized: answers a second 401 as it came and ends the sign-in', async () => {
+    const t = setUp((call) => (call.url.endsWith('/refresh') ? json(200, grant(2)) : unauthorized()), {
+      stored: 'refresh-1',
+    });
+    const answer = await t.client.fetchAuthorized(t.client.urlOf('/v1/x'), {});
+    expect(answer.status).toBe(401);
+    expect(t.calls.filter((c) => c.url === '/v1/x')).toHaveLength(2);
+    expect(t.signedOut).toEqual(['expired']);
+    expect(t.tokens.accessToken).toBeUndefined();
   });
 
   it('resumes a kept sign-in after a reload, and forgets one the server refuses', async () => {

@@ -97,6 +97,34 @@ export class ApiClient {
     return dataOf(answer);
   }
 
+  /** The absolute URL of an API path (`/v1/…`): below the mount prefix, like every typed call. */
+  urlOf(path: string): string {
+    return `${this.#deps.baseUrl}${path}`;
+  }
+
+  /**
+   * A plain `fetch` with the access token, kept fresh as `send` keeps it (refreshed before it
+   * expires, once more after a 401, then the sign-in ends): for the one call openapi-fetch cannot
+   * make, the run log stream, whose `EventSource` takes a `fetch` and cannot send the header itself.
+   * It answers whatever the server answers (a second 401 too); only a request that got no answer throws.
+   */
+  async fetchAuthorized(url: string | URL, init: RequestInit = {}): Promise<Response> {
+    if (this.#needsRefresh()) await this.#refreshOrEnd();
+    const attempt = () => {
+      const headers = new Headers(init.headers);
+      const token = this.#deps.tokens.accessToken;
+      if (token) headers.set('Authorization', `Bearer ${token}`);
+      return this.#deps.fetch(url, { ...init, headers, credentials: 'omit' });
+    };
+    const first = await attempt();
+    if (first.status !== 401) return first;
+    await first.body?.cancel();
+    await this.#refreshOrEnd();
+    const second = await attempt();
+    if (second.status === 401) this.#end('expired');
+    return second;
+  }
+
   /** Signs in and keeps the tokens. */
   async signIn(email: string, password: string): Promise<User> {
     const grant = await this.send((api) => api.POST('/v1/auth/signin', { body: { email, password } }), {

@@ -1,5 +1,6 @@
 import type { ApiClient } from './ApiClient.ts';
-import type { AgentInput, SessionInput, SessionStatus } from './types.ts';
+import { followRunLogs, type RunLogStreamHandlers } from './followRunLogs.ts';
+import type { AgentInput, AgentRunInput, RunStatus, SessionInput, SessionStatus } from './types.ts';
 
 /** Session and agent routes take the provider's name or this alias, whatever the provider (§5). */
 const PROVIDER = 'cloudbrowser' as const;
@@ -11,8 +12,8 @@ const bool = (value: boolean) => (value ? 'true' : 'false');
 
 /**
  * Every endpoint the console uses, by feature: the public HTTP API and nothing else (http-api.md
- * §3 auth, §4 projects, §5 sessions, §6 agents, §12 API keys). Paths, parameters, bodies and answers
- * are typed by the API's OpenAPI document.
+ * §3 auth, §4 projects, §5 sessions, §6 agents, §11 runs, §12 API keys). Paths, parameters, bodies
+ * and answers are typed by the API's OpenAPI document.
  */
 export function browserdeckApi(client: ApiClient) {
   const project = (projectId: string) => ({ path: { project_id: projectId } });
@@ -22,6 +23,9 @@ export function browserdeckApi(client: ApiClient) {
   });
   const agent = (projectId: string, agentId: string) => ({
     path: { provider: PROVIDER, project_id: projectId, agent_id: agentId },
+  });
+  const run = (projectId: string, runId: string) => ({
+    path: { provider: PROVIDER, project_id: projectId, run_id: runId },
   });
   return {
     auth: {
@@ -133,6 +137,59 @@ export function browserdeckApi(client: ApiClient) {
           api.DELETE('/v1/{provider}/projects/{project_id}/agents/{agent_id}', {
             params: agent(projectId, agentId),
           }),
+        ),
+    },
+    runs: {
+      list: (
+        projectId: string,
+        query: {
+          agentId?: string | undefined;
+          status?: RunStatus | undefined;
+          limit: number;
+          offset: number;
+        },
+      ) =>
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/runs', {
+            params: {
+              ...scoped(projectId),
+              query: {
+                agent_id: query.agentId,
+                status: query.status,
+                limit: query.limit,
+                offset: query.offset,
+              },
+            },
+          }),
+        ),
+      get: (projectId: string, runId: string) =>
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/runs/{run_id}', { params: run(projectId, runId) }),
+        ),
+      startAgent: (projectId: string, agentId: string, body: AgentRunInput) =>
+        client.send((api) =>
+          api.POST('/v1/{provider}/projects/{project_id}/agents/{agent_id}/runs', {
+            params: agent(projectId, agentId),
+            body,
+          }),
+        ),
+      cancel: (projectId: string, runId: string) =>
+        client.send((api) =>
+          api.POST('/v1/{provider}/projects/{project_id}/runs/{run_id}:cancel', {
+            params: run(projectId, runId),
+          }),
+        ),
+      /**
+       * Follows the run's logs live (`…/logs/stream`, SSE) until it ends; `close()` the answer to stop.
+       * Not through openapi-fetch (a stream, not a JSON answer): its path is written out here.
+       */
+      followLogs: (projectId: string, runId: string, handlers: RunLogStreamHandlers) =>
+        followRunLogs(
+          client.urlOf(
+            `/v1/${PROVIDER}/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}/logs/stream`,
+          ),
+          (url, init) => client.fetchAuthorized(url, init),
+          handlers,
         ),
     },
     apiKeys: {

@@ -475,6 +475,146 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/{provider}/projects/{project_id}/agents/{agent_id}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run an agent’s script on a session of its own
+     * @description Queues a run of the agent’s script (fixed now: editing the agent later does not change it). The run creates a session from the agent’s settings (`env` merged over its `envVars`), runs the script against it, and releases it when the run ends, whatever the outcome. With `wait` the answer is held until the run is terminal or the wait is over.
+     */
+    post: operations['startAgentRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/{provider}/projects/{project_id}/sessions/{session_id}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a script on a live session
+     * @description Queues a run of `script` (default: the session’s own) against the session, which stays open afterwards. With `wait` the answer is held until the run is terminal or the wait is over.
+     */
+    post: operations['startSessionRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/{provider}/projects/{project_id}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List runs, newest first
+     * @description The project’s runs of every agent and session, newest first; `agent_id`, `session_id` and `status` narrow the list, `limit` and `offset` page it.
+     */
+    get: operations['listRuns'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/{provider}/projects/{project_id}/runs/{run_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a run, optionally waiting for its end
+     * @description With `wait` (a long poll, Browserdeck’s addition to §11) the answer is held until the run is terminal or the wait is over; the run is answered as it is then.
+     */
+    get: operations['getRun'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/{provider}/projects/{project_id}/runs/{run_id}:cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a run
+     * @description Idempotent: a run that has ended is answered unchanged. A running script’s process is killed, and a session the run created is released.
+     */
+    post: operations['cancelRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/{provider}/projects/{project_id}/runs/{run_id}/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Page through a run’s logs
+     * @description Lines in `seq` order across the streams. Pass `nextCursor` back as `cursor` for the lines after; while the run is active the last page’s `nextCursor` says where to look again.
+     */
+    get: operations['getRunLogs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/{provider}/projects/{project_id}/runs/{run_id}/logs/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Follow a run’s logs as Server-Sent Events
+     * @description Every log line is a `log` event (`id`: its `seq`; `data`: the line as in the logs page), in `seq` order; once the run is terminal and its lines are all sent, one `end` event carries the run and the stream closes. `Last-Event-ID` (or `lastEventId`) resumes after that `seq`. A comment is sent every 15 s to keep idle connections open. The request cut-off does not apply to the stream.
+     */
+    get: operations['streamRunLogs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/projects/{project_id}/api-keys': {
     parameters: {
       query?: never;
@@ -555,6 +695,7 @@ export interface components {
         | 'agent_name_taken'
         | 'project_archived'
         | 'agent_inactive'
+        | 'script_empty'
         | 'idempotency_key_reused'
         | 'context_in_use'
         | 'project_limit_reached'
@@ -775,6 +916,67 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+    };
+    Run: {
+      id: string;
+      projectId: string;
+      /** @description null for a run on a live session. */
+      agentId: string | null;
+      /** @description The session the script drives; null until an agent run has created its own. */
+      sessionId: string | null;
+      /** @enum {string} */
+      status: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'CANCELED';
+      /** @description The JSON value the run was given. */
+      input: unknown;
+      /** @description What the script returned (any JSON value); null until SUCCEEDED. */
+      result: unknown;
+      /** @description Why it FAILED, TIMED_OUT or was CANCELED; null otherwise. */
+      error: {
+        /** @enum {string} */
+        code:
+          | 'script_error'
+          | 'script_invalid'
+          | 'result_too_large'
+          | 'timed_out'
+          | 'canceled'
+          | 'memory_limit'
+          | 'runner_failed'
+          | 'worker_lost'
+          | 'session_failed';
+        message: string;
+      } | null;
+      /** @description The script process’s exit code, once known. */
+      exitCode: number | null;
+      timeoutSec: number;
+      /** Format: date-time */
+      createdAt: string;
+      startedAt: string | null;
+      endedAt: string | null;
+      /** @description endedAt − startedAt; null until the run ends. */
+      durationMs: number | null;
+      /** @description UTF-8 bytes of the log lines stored so far. */
+      logBytes: number;
+    };
+    RunPage: {
+      runs: components['schemas']['Run'][];
+      /** @description Runs matching the filter, over all pages. */
+      total: number;
+      limit: number;
+      offset: number;
+    };
+    RunLogPage: {
+      logs: components['schemas']['RunLogLine'][];
+      /** @description Pass it back as `cursor` for the lines after these; null once the run has ended and no line is left. */
+      nextCursor: string | null;
+    };
+    RunLogLine: {
+      /** @description From 1, one more per line of the run. */
+      seq: number;
+      /** Format: date-time */
+      timestamp: string;
+      /** @enum {string} */
+      stream: 'stdout' | 'stderr' | 'console' | 'system';
+      message: string;
     };
     CreatedApiKey: {
       id: string;
@@ -3316,6 +3518,722 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  startAgentRun: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the create safe to retry for 24 h (same key and body → same answer). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description Any JSON value, at most 65536 bytes as JSON; the script reads it as `input`. Default null. */
+          input?: unknown;
+          /** @description Merged over the agent’s envVars. */
+          env?: {
+            [key: string]: string;
+          };
+          /** @description Seconds before the run ends TIMED_OUT; default the agent’s timeoutSec. */
+          timeoutSec?: number;
+          /** @description Region of the run’s session; default the agent’s. */
+          region?: string;
+          /** @description Seconds (0 to 60, default 0) to hold the answer until the run is terminal: a short run gets its result in one call. The answer is the run as it is when the wait ends. */
+          wait?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The new run (on a replay: the run the first request created). */
+      201: {
+        headers: {
+          /** @description The run’s URL. */
+          Location?: string;
+          /** @description `true` when this answer is a replay. */
+          'Idempotent-Replayed'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'];
+        };
+      };
+      /** @description Problem: `validation_failed`, `malformed_json`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `project_archived`, `agent_inactive`, `script_empty`, `idempotency_key_reused`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  startSessionRun: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the create safe to retry for 24 h (same key and body → same answer). */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description The script to run; default the session’s own script. */
+          script?: string;
+          /** @description Any JSON value, at most 65536 bytes as JSON; the script reads it as `input`. Default null. */
+          input?: unknown;
+          /** @description The run’s variables; default the session’s env. */
+          env?: {
+            [key: string]: string;
+          };
+          /** @description Seconds before the run ends TIMED_OUT. */
+          timeoutSec?: number;
+          /** @description Seconds (0 to 60, default 0) to hold the answer until the run is terminal: a short run gets its result in one call. The answer is the run as it is when the wait ends. */
+          wait?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The new run (on a replay: the run the first request created). */
+      201: {
+        headers: {
+          /** @description The run’s URL. */
+          Location?: string;
+          /** @description `true` when this answer is a replay. */
+          'Idempotent-Replayed'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'];
+        };
+      };
+      /** @description Problem: `validation_failed`, `malformed_json`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `project_archived`, `script_empty`, `idempotency_key_reused`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `session_ended`. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listRuns: {
+    parameters: {
+      query?: {
+        /** @description Only the runs of this agent. */
+        agent_id?: string;
+        /** @description Only the runs on this session. */
+        session_id?: string;
+        status?: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'CANCELED';
+        /** @description Page size, default 20. */
+        limit?: number;
+        /** @description Runs to skip, default 0. */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of runs. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RunPage'];
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getRun: {
+    parameters: {
+      query?: {
+        /** @description Seconds (0 to 60, default 0) to hold the answer until the run is terminal: a short run gets its result in one call. The answer is the run as it is when the wait ends. */
+        wait?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'];
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  cancelRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The run, CANCELED unless it had ended. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'];
+        };
+      };
+      /** @description Problem: `validation_failed`, `malformed_json`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getRunLogs: {
+    parameters: {
+      query?: {
+        /** @description The `nextCursor` of the previous page (the `seq` of the last line read); absent for the first page. */
+        cursor?: string;
+        /** @description Page size, default 100. */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of log lines, oldest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RunLogPage'];
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  streamRunLogs: {
+    parameters: {
+      query?: {
+        /** @description Resume after this `seq`, for clients that cannot set `Last-Event-ID`; the header wins when both are given. */
+        lastEventId?: string;
+      };
+      header?: {
+        /** @description Resume after this `seq` (an `EventSource` sends the last event id itself when it reconnects). */
+        'Last-Event-ID'?: string;
+      };
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream: `log` events, then one `end` event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': unknown;
+        };
       };
       /** @description Problem: `validation_failed`. */
       400: {

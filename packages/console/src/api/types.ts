@@ -75,3 +75,31 @@ export type ApiKey = Schemas['ApiKey'];
 
 /** A project API key as created: the only answer holding its `key`. */
 export type CreatedApiKey = Schemas['CreatedApiKey'];
+
+/** A run: one execution of an agent's or a session's script (http-api.md §11). */
+export type Run = Schemas['Run'];
+
+/** A run's status; the last four are terminal and final. */
+export type RunStatus = Run['status'];
+
+/** The order the console lists them in; `satisfies` fails typecheck when the API adds one. */
+const RUN_STATUS_ORDER = {
+  QUEUED: 0,
+  RUNNING: 1,
+  SUCCEEDED: 2,
+  FAILED: 3,
+  TIMED_OUT: 4,
+  CANCELED: 5,
+} as const satisfies Record<RunStatus, number>;
+
+/** The statuses of a run, in the order the console lists them. */
+export const RUN_STATUSES = Object.keys(RUN_STATUS_ORDER) as readonly RunStatus[];
+
+/** What starting an agent's run takes (http-api.md §11). */
+export type AgentRunInput = NonNullable<JsonBody<'startAgentRun'>>;
+
+/** One page of runs, newest first. */
+export type RunPage = Schemas['RunPage'];
+
+/** One line of a run's logs, as the log stream's `log` events carry it. */
+export type RunLogLine = Schemas['RunLogLine'];

@@ -27,6 +27,7 @@ function screenKey(route: Route): string {
     routeProjectId(route),
     'sessionId' in route ? route.sessionId : '',
     'agentId' in route ? route.agentId : '',
+    'runId' in route ? route.runId : '',
   ].join('|');
 }
 
@@ -150,6 +151,8 @@ const TITLES: Record<Route['name'], string> = {
   stats: 'Stats',
   agents: 'Agents',
   agent: 'Agent',
+  runs: 'Runs',
+  run: 'Run',
   apiKeys: 'API keys',
   notFound: 'Not found',
 };

@@ -6,6 +6,8 @@ import { ApiKeysScreen } from '../screens/ApiKeysScreen.tsx';
 import { AuthScreen } from '../screens/AuthScreen.tsx';
 import { ProjectFrame } from '../screens/ProjectFrame.tsx';
 import { ProjectsScreen } from '../screens/ProjectsScreen.tsx';
+import { RunDetailScreen } from '../screens/RunDetailScreen.tsx';
+import { RunsScreen } from '../screens/RunsScreen.tsx';
 import { SessionDetailScreen } from '../screens/SessionDetailScreen.tsx';
 import { SessionsScreen } from '../screens/SessionsScreen.tsx';
 import { StatsScreen } from '../screens/StatsScreen.tsx';
@@ -56,6 +58,25 @@ export function Screen({ route, notice, onSignedIn }: ScreenProps) {
           {() => (
             <AgentEditorScreen key={route.agentId} projectId={route.projectId} agentId={route.agentId} />
           )}
+        </ProjectFrame>
+      );
+    case 'runs':
+      return (
+        <ProjectFrame projectId={route.projectId} tab="runs">
+          {() => (
+            <RunsScreen
+              projectId={route.projectId}
+              agentId={route.agentId}
+              status={route.status}
+              offset={route.offset}
+            />
+          )}
+        </ProjectFrame>
+      );
+    case 'run':
+      return (
+        <ProjectFrame projectId={route.projectId} tab="runs">
+          {() => <RunDetailScreen key={route.runId} projectId={route.projectId} runId={route.runId} />}
         </ProjectFrame>
       );
     case 'apiKeys':

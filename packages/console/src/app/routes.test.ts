@@ -28,6 +28,21 @@ describe('console routes (history routing below /console/)', () => {
     expect(parseRoute('projects/p1/agents')).toEqual({ name: 'agents', projectId: 'p1' });
     expect(parseRoute('projects/p1/agents/new')).toEqual({ name: 'agent', projectId: 'p1', agentId: 'new' });
     expect(parseRoute('projects/p1/api-keys')).toEqual({ name: 'apiKeys', projectId: 'p1' });
+    expect(parseRoute('projects/p1/runs')).toEqual({
+      name: 'runs',
+      projectId: 'p1',
+      agentId: undefined,
+      status: undefined,
+      offset: 0,
+    });
+    expect(parseRoute('projects/p1/runs', '?agent=a1&status=CANCELED&offset=20')).toEqual({
+      name: 'runs',
+      projectId: 'p1',
+      agentId: 'a1',
+      status: 'CANCELED',
+      offset: 20,
+    });
+    expect(parseRoute('projects/p1/runs/r1')).toEqual({ name: 'run', projectId: 'p1', runId: 'r1' });
   });
 
   it('ignores a status or offset that is not one, and calls anything else not found', () => {
@@ -36,11 +51,17 @@ describe('console routes (history routing below /console/)', () => {
       offset: 0,
     });
     expect(parseRoute('projects/p1/sessions', '?offset=abc')).toMatchObject({ offset: 0 });
+    expect(parseRoute('projects/p1/runs', '?status=COMPLETED&agent=&offset=-1')).toMatchObject({
+      agentId: undefined,
+      status: undefined,
+      offset: 0,
+    });
     for (const path of [
       'nowhere',
       'projects/p1/stats/x',
       'projects/p1/what',
       'projects/p1/sessions/s1/extra',
+      'projects/p1/runs/r1/logs',
       'signin/x',
     ]) {
       expect(parseRoute(path), path).toEqual({ name: 'notFound' });
@@ -59,6 +80,9 @@ describe('console routes (history routing below /console/)', () => {
       { name: 'agents', projectId: 'p1' },
       { name: 'agent', projectId: 'p1', agentId: 'a1' },
       { name: 'apiKeys', projectId: 'p1' },
+      { name: 'runs', projectId: 'p1', agentId: undefined, status: undefined, offset: 0 },
+      { name: 'runs', projectId: 'p1', agentId: 'a 1', status: 'RUNNING', offset: 40 },
+      { name: 'run', projectId: 'p1', runId: 'r/1' },
     ];
     for (const route of routes) {
       const [path, query] = routePath(route).split('?');
@@ -66,6 +90,9 @@ describe('console routes (history routing below /console/)', () => {
     }
     expect(routePath({ name: 'sessions', projectId: 'p1', status: 'ERROR', offset: 0 })).toBe(
       'projects/p1/sessions?status=ERROR',
+    );
+    expect(routePath({ name: 'runs', projectId: 'p1', agentId: 'a1', status: undefined, offset: 0 })).toBe(
+      'projects/p1/runs?agent=a1',
     );
   });
 });

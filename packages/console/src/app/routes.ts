@@ -1,7 +1,7 @@
-import { SESSION_STATUSES, type SessionStatus } from '../api/types.ts';
+import { RUN_STATUSES, type RunStatus, SESSION_STATUSES, type SessionStatus } from '../api/types.ts';
 
 /** The screens of a project, as its navigation lists them. */
-export const PROJECT_TABS = ['sessions', 'stats', 'agents', 'apiKeys'] as const;
+export const PROJECT_TABS = ['sessions', 'stats', 'agents', 'runs', 'apiKeys'] as const;
 /** One of `PROJECT_TABS`. */
 export type ProjectTab = (typeof PROJECT_TABS)[number];
 
@@ -15,6 +15,14 @@ export type Route =
   | { name: 'stats'; projectId: string }
   | { name: 'agents'; projectId: string }
   | { name: 'agent'; projectId: string; agentId: string }
+  | {
+      name: 'runs';
+      projectId: string;
+      agentId: string | undefined;
+      status: RunStatus | undefined;
+      offset: number;
+    }
+  | { name: 'run'; projectId: string; runId: string }
   | { name: 'apiKeys'; projectId: string }
   | { name: 'notFound' };
 
@@ -23,8 +31,24 @@ const TAB_SEGMENT: Record<ProjectTab, string> = {
   sessions: 'sessions',
   stats: 'stats',
   agents: 'agents',
+  runs: 'runs',
   apiKeys: 'api-keys',
 };
+
+/** A non-negative offset from the query, 0 for anything else. */
+function offsetOf(query: URLSearchParams): number {
+  const offset = Number.parseInt(query.get('offset') ?? '0', 10);
+  return Number.isFinite(offset) && offset > 0 ? offset : 0;
+}
+
+/** A list's query: its filters that are set, and the offset unless 0. */
+function searchOf(filters: Record<string, string | undefined>, offset: number): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value) query.set(key, value);
+  if (offset > 0) query.set('offset', String(offset));
+  const search = query.toString();
+  return search ? `?${search}` : '';
+}
 
 /**
  * The route of a path relative to the console's root (`projects/x/sessions`, no leading slash) and
@@ -42,12 +66,22 @@ export function parseRoute(relativePath: string, search = ''): Route {
   if (!tab || tab === 'sessions') {
     if (itemId) return { name: 'session', projectId, sessionId: itemId };
     const status = query.get('status');
-    const offset = Number.parseInt(query.get('offset') ?? '0', 10);
     return {
       name: 'sessions',
       projectId,
       status: SESSION_STATUSES.find((s) => s === status),
-      offset: Number.isFinite(offset) && offset > 0 ? offset : 0,
+      offset: offsetOf(query),
+    };
+  }
+  if (tab === 'runs') {
+    if (itemId) return { name: 'run', projectId, runId: itemId };
+    const status = query.get('status');
+    return {
+      name: 'runs',
+      projectId,
+      agentId: query.get('agent') || undefined,
+      status: RUN_STATUSES.find((s) => s === status),
+      offset: offsetOf(query),
     };
   }
   if (tab === 'stats' && !itemId) return { name: 'stats', projectId };
@@ -68,13 +102,12 @@ export function routePath(route: Route): string {
     case 'projects':
     case 'notFound':
       return 'projects';
-    case 'sessions': {
-      const query = new URLSearchParams();
-      if (route.status) query.set('status', route.status);
-      if (route.offset > 0) query.set('offset', String(route.offset));
-      const search = query.toString();
-      return `${project(route.projectId, 'sessions')}${search ? `?${search}` : ''}`;
-    }
+    case 'sessions':
+      return `${project(route.projectId, 'sessions')}${searchOf({ status: route.status }, route.offset)}`;
+    case 'runs':
+      return `${project(route.projectId, 'runs')}${searchOf({ agent: route.agentId, status: route.status }, route.offset)}`;
+    case 'run':
+      return `${project(route.projectId, 'runs')}/${encodeURIComponent(route.runId)}`;
     case 'session':
       return `${project(route.projectId, 'sessions')}/${encodeURIComponent(route.sessionId)}`;
     case 'agent':

@@ -12,15 +12,24 @@ export interface CodeEditorProps {
   /** Ids of elements that describe it (a hint, an error). */
   describedBy?: string | undefined;
   invalid?: boolean;
+  /** What the text is: a script (default) or a JSON value. */
+  language?: 'javascript' | 'json';
 }
 
 /**
- * A JavaScript code editor (prism-code-editor: a `<textarea>` under highlighted lines, so the
+ * A JavaScript (or JSON) code editor (prism-code-editor: a `<textarea>` under highlighted lines, so the
  * browser's own editing, selection and screen-reader support apply). Its styles come from its CSS
  * files, none inline; its code loads with the first editor shown. Uncontrolled: it reports each
  * change through `onInput`.
  */
-export function CodeEditor({ initialValue, onInput, labelledBy, describedBy, invalid }: CodeEditorProps) {
+export function CodeEditor({
+  initialValue,
+  onInput,
+  labelledBy,
+  describedBy,
+  invalid,
+  language = 'javascript',
+}: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const [editor, setEditor] = useState<PrismEditor | undefined>(undefined);
   const [failure, setFailure] = useState<unknown>(undefined);
@@ -28,7 +37,7 @@ export function CodeEditor({ initialValue, onInput, labelledBy, describedBy, inv
   onInputRef.current = onInput;
   // Read once: pushing each render's value back would race the typing (an effect runs after a
   // render that may already be a keystroke behind) and move the caret.
-  const initial = useRef(initialValue);
+  const initial = useRef({ value: initialValue, language });
 
   useEffect(() => {
     let created: PrismEditor | undefined;
@@ -36,7 +45,8 @@ export function CodeEditor({ initialValue, onInput, labelledBy, describedBy, inv
     import('./createScriptEditor.ts').then(
       ({ createScriptEditor }) => {
         if (gone || !host.current) return;
-        created = createScriptEditor(host.current, initial.current, (next) => onInputRef.current(next));
+        const { value, language: grammar } = initial.current;
+        created = createScriptEditor(host.current, value, (next) => onInputRef.current(next), grammar);
         setEditor(created);
       },
       (error: unknown) => setFailure(error),

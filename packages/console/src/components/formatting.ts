@@ -14,3 +14,11 @@ export function formatDuration(totalSec: number): string {
   const hours = Math.floor(min / 60);
   return `${hours} h${min % 60 ? ` ${min % 60} min` : ''}`;
 }
+
+/** Milliseconds as `850 ms`, `4.2 s`, then as `formatDuration` does; an em dash for none. */
+export function formatDurationMs(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 59_950) return `${(ms / 1000).toFixed(1)} s`;
+  return formatDuration(ms / 1000);
+}

@@ -10,6 +10,7 @@ import { type EnvRow, EnvVarsEditor } from '../components/EnvVarsEditor.tsx';
 import { Link } from '../components/Link.tsx';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
 import { TextField } from '../components/TextField.tsx';
+import { RunAgentForm } from './RunAgentForm.tsx';
 
 /** The form's state: the agent's editable fields, env vars as rows, numbers as typed. */
 interface AgentForm {
@@ -65,7 +66,7 @@ export interface AgentEditorScreenProps {
   agentId: string;
 }
 
-/** Creates or edits an agent: its script in a code editor, env values masked; deletes it. */
+/** Creates or edits an agent: its script in a code editor, env values masked; deletes it; runs it. */
 export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps) {
   const { api, announce } = useConsole();
   const creating = agentId === 'new';
@@ -77,6 +78,8 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  // What the server last answered for the agent (a save changes it): what a run runs.
+  const [savedAgent, setSavedAgent] = useState<Agent | undefined>(undefined);
   const scriptLabel = useId();
   const scriptHint = useId();
   // Only an agent that arrived replaces the form: a new agent's form is never reset under the typing.
@@ -96,7 +99,10 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
         : await api.agents.update(projectId, agentId, inputOf(form));
       announce(creating ? `Agent ${agent.name} created.` : `Agent ${agent.name} saved.`);
       if (creating) navigate({ name: 'agent', projectId, agentId: agent.id }, { replace: true });
-      else setForm(formOf(agent));
+      else {
+        setForm(formOf(agent));
+        setSavedAgent(agent);
+      }
     } catch (failure) {
       setError(failure);
       announce('The agent was not saved.');
@@ -216,6 +222,9 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
         </form>
       ) : loaded.loading ? (
         <p aria-busy="true">Loading the agent…</p>
+      ) : null}
+      {loaded.data && !creating ? (
+        <RunAgentForm projectId={projectId} agent={savedAgent ?? loaded.data} />
       ) : null}
       <ConfirmDialog
         open={confirming}

@@ -10,6 +10,7 @@ const TAB_LABEL: Record<ProjectTab, string> = {
   sessions: 'Sessions',
   stats: 'Stats',
   agents: 'Agents',
+  runs: 'Runs',
   apiKeys: 'API keys',
 };
 
@@ -20,12 +21,16 @@ export interface ProjectFrameProps {
   children: (project: Project) => ComponentChildren;
 }
 
-/** A project's screens: its name, the project navigation (sessions, stats, agents, API keys), the tab. */
+/** A project's screens: its name, the project navigation (sessions, stats, agents, runs, API keys), the tab. */
 export function ProjectFrame({ projectId, tab, children }: ProjectFrameProps) {
   const { api } = useConsole();
   const project = useResource(() => api.projects.get(projectId), projectId);
   const routeOf = (t: ProjectTab): Route =>
-    t === 'sessions' ? { name: 'sessions', projectId, status: undefined, offset: 0 } : { name: t, projectId };
+    t === 'sessions'
+      ? { name: 'sessions', projectId, status: undefined, offset: 0 }
+      : t === 'runs'
+        ? { name: 'runs', projectId, agentId: undefined, status: undefined, offset: 0 }
+        : { name: t, projectId };
   return (
     <>
       <p class="breadcrumbs">

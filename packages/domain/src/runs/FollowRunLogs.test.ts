@@ -1,5 +1,5 @@
 import { aRun, givenRunWorld } from '@browserdeck/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import type { RunLogEvent } from './FollowRunLogs.ts';
 import type { RunLogLine } from './RunLogStore.ts';
@@ -89,6 +89,8 @@ describe('FollowRunLogs', () => {
     const following = (async () => {
       for await (const event of await follow(0, signal)) events.push(event);
     })();
+    // Aborted while it waits for more, after the stored line was read.
+    await vi.waitFor(() => expect(events).toHaveLength(1));
     await runChanges.untilWaiting(run.id);
     signal.abort();
     await following;

@@ -8,6 +8,7 @@ import type { RunChanges } from './RunChanges.ts';
 import type { RunLogLine, RunLogStore } from './RunLogStore.ts';
 import type { RunRepository } from './RunRepository.ts';
 import { RUN_LOGS_MAX_LIMIT } from './runRules.ts';
+import { watchRun } from './watchRun.ts';
 
 /** What a log follower yields: each line as it is stored, then the run once it has ended. */
 export type RunLogEvent =
@@ -58,24 +59,32 @@ export class FollowRunLogs {
     const { runs, runLogs, runChanges } = this.deps;
     let run: Run | null = first;
     let seq = afterSeq;
-    while (run && !signal.aborted) {
-      // The run as it was before this read: once it had ended, every line of it is stored.
-      const ended = run.isTerminal;
-      for (;;) {
-        const page = await runLogs.read(run.id, seq, RUN_LOGS_MAX_LIMIT);
-        for (const line of page) {
-          if (signal.aborted) return;
-          seq = line.seq;
-          yield { type: 'line', line };
+    let watch = watchRun(runChanges, first.id, POLL_MS, signal);
+    try {
+      while (run && !signal.aborted) {
+        // The run as it was before this read: once it had ended, every line of it is stored.
+        const ended = run.isTerminal;
+        for (;;) {
+          const page = await runLogs.read(run.id, seq, RUN_LOGS_MAX_LIMIT);
+          for (const line of page) {
+            if (signal.aborted) return;
+            seq = line.seq;
+            yield { type: 'line', line };
+          }
+          if (page.length < RUN_LOGS_MAX_LIMIT) break;
         }
-        if (page.length < RUN_LOGS_MAX_LIMIT) break;
+        if (ended) {
+          yield { type: 'end', run };
+          return;
+        }
+        await watch.changed;
+        watch.stop();
+        // In place before the run is read again, so an end stored meanwhile wakes the next wait.
+        watch = watchRun(runChanges, run.id, POLL_MS, signal);
+        run = await runs.findInProject(projectId, run.id);
       }
-      if (ended) {
-        yield { type: 'end', run };
-        return;
-      }
-      await runChanges.next(run.id, POLL_MS, signal);
-      run = await runs.findInProject(projectId, run.id);
+    } finally {
+      watch.stop();
     }
   }
 }

@@ -8,6 +8,7 @@ import type { Run } from './Run.ts';
 import type { RunChanges } from './RunChanges.ts';
 import type { RunRepository } from './RunRepository.ts';
 import { checkWaitSec } from './runInputRules.ts';
+import { watchRun } from './watchRun.ts';
 
 export interface GetRunDeps {
   projects: ProjectRepository;
@@ -39,14 +40,20 @@ export class GetRun {
     checkWaitSec(waitSec);
     const { runs, runChanges, clock } = this.deps;
     const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
-    let run = await findRun(runs, project.id, input.runId);
     const deadline = clock.now().getTime() + waitSec * 1000;
-    while (!run.isTerminal && !input.signal?.aborted) {
+    for (;;) {
       const remainingMs = deadline - clock.now().getTime();
-      if (remainingMs <= 0) break;
-      await runChanges.next(run.id, remainingMs, input.signal);
-      run = await findRun(runs, project.id, input.runId);
+      const watch =
+        remainingMs > 0 && !input.signal?.aborted
+          ? watchRun(runChanges, input.runId, remainingMs, input.signal)
+          : null;
+      try {
+        const run = await findRun(runs, project.id, input.runId);
+        if (run.isTerminal || !watch || input.signal?.aborted) return run;
+        await watch.changed;
+      } finally {
+        watch?.stop();
+      }
     }
-    return run;
   }
 }

@@ -10,6 +10,7 @@ import type { ConsoleSettings } from './api/console/ConsoleSettings.ts';
 import type { LiveViewRecheckOptions } from './api/live-view/LiveViewGrantWatch.ts';
 import type { MetricsEndpointOptions } from './api/operational/metricsRoute.ts';
 import type { ProjectRouteDeps } from './api/projects/projectRoutes.ts';
+import type { RunRouteDeps } from './api/runs/runRoutes.ts';
 import type { SessionRouteDeps } from './api/sessions/sessionRoutes.ts';
 import type { BrowserbaseContextRouteDeps } from './browserbase/browserbaseContextRoutes.ts';
 
@@ -23,6 +24,8 @@ export interface HttpUseCases {
   sessions: SessionRouteDeps;
   agents: AgentRouteDeps;
   apiKeys: ApiKeyRouteDeps;
+  /** Runs of agents and of scripts on live sessions (http-api.md §11). */
+  runs: RunRouteDeps;
   /** The project's browser contexts (the Browserbase-compatible API's `/v1/contexts`). */
   contexts: BrowserbaseContextRouteDeps;
 }
@@ -64,6 +67,8 @@ export interface HttpSettings {
    * drift. For tests (`createTestApp` turns it on); off by default, as production should be.
    */
   validateResponses?: boolean | undefined;
+  /** Milliseconds between the heartbeat comments of a run's log stream (SSE). Default 15 000. */
+  eventStreamHeartbeatMs?: number | undefined;
 }
 
 /** Everything the Koa app needs, grouped: use cases by feature, the database hooks, settings. */

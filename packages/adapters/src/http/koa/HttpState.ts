@@ -20,6 +20,8 @@ export interface HttpState {
   writeError?: ErrorWriter | undefined;
   /** Set when the request timed out: the late handler must not write the response. */
   timedOut?: boolean;
+  /** The matched route's `extraTimeMs`: how much later than usual `requestTimeout` cuts it off. */
+  extraTimeMs?: number | undefined;
 }
 
 /** The typed view of `ctx.state`. */

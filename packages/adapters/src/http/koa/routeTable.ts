@@ -6,6 +6,7 @@ import { liveViewRoutes } from './api/live-view/liveViewRoutes.ts';
 import { liveViewUpgradeRoute } from './api/live-view/liveViewUpgradeRoute.ts';
 import { OPERATIONS_TAG, operationalRoutes } from './api/operational/operationalRoutes.ts';
 import { PROJECTS_TAG, projectRoutes } from './api/projects/projectRoutes.ts';
+import { RUNS_TAG, runRoutes } from './api/runs/runRoutes.ts';
 import { SESSIONS_TAG, sessionRoutes } from './api/sessions/sessionRoutes.ts';
 import { browserbaseCompatRoutes } from './browserbase/browserbaseCompatRoutes.ts';
 import type { HttpAppDeps } from './HttpAppDeps.ts';
@@ -25,7 +26,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
   let document: OpenApiDocument | undefined;
   const getDocument = () => {
     document ??= buildOpenApiDocument(table, {
-      tags: [OPERATIONS_TAG, AUTH_TAG, PROJECTS_TAG, SESSIONS_TAG, AGENTS_TAG, API_KEYS_TAG],
+      tags: [OPERATIONS_TAG, AUTH_TAG, PROJECTS_TAG, SESSIONS_TAG, AGENTS_TAG, RUNS_TAG, API_KEYS_TAG],
     });
     return document;
   };
@@ -42,6 +43,9 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
     ...projectRoutes(deps.useCases.projects),
     ...sessionRoutes(deps.useCases.sessions, deps.providerName, live),
     ...agentRoutes(deps.useCases.agents, deps.providerName),
+    ...runRoutes(deps.useCases.runs, deps.providerName, {
+      heartbeatMs: deps.settings?.eventStreamHeartbeatMs,
+    }),
     ...apiKeyRoutes(deps.useCases.apiKeys),
     ...browserbaseCompatRoutes({ ...deps.useCases, live }),
     ...liveViewRoutes({

@@ -3,14 +3,18 @@ import type { LiveViewHub } from '@browserdeck/adapters/live-view';
 import type { IdentityProvider } from '@browserdeck/domain';
 import type {
   FakeBrowserProvider,
+  FakeScriptRunner,
   InMemoryAgentRepository,
   InMemoryApiKeyRepository,
   InMemoryIdempotencyStore,
   InMemoryIdentityProvider,
   InMemoryProjectRepository,
+  InMemoryRunLogStore,
+  InMemoryRunRepository,
   InMemorySessionRepository,
   InMemoryUserRepository,
   ManualClock,
+  ManualTimers,
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import type Koa from 'koa';
@@ -21,7 +25,10 @@ import type { ManualRecheckTimer } from './ManualRecheckTimer.ts';
  * cases by feature (`{ useCases: { sessions: { create: failing } } }`), database hooks
  * (`{ database: { checkReadiness } }`) and HTTP settings (`{ http: { corsOrigins } }`).
  */
-export type TestAppOverrides = Omit<BrowserdeckOverrides, 'liveView' | 'liveViewRecheck'>;
+export type TestAppOverrides = Omit<
+  BrowserdeckOverrides,
+  'liveView' | 'liveViewRecheck' | 'scriptRunner' | 'timers'
+>;
 
 /** What an identity factory of createTestApp is given: the app's clock and ids. */
 export interface TestIdentityContext {
@@ -48,6 +55,11 @@ export interface TestAppOptions<I extends IdentityProvider = InMemoryIdentityPro
   loadsExtensions?: boolean;
   /** The live-view hub (http-api.md §14); default a `FakeLiveViewHub`; null for none (`debug` is then 501). */
   liveView?: LiveViewHub | null;
+  /**
+   * Whether the app's worker executes runs (through `scriptRunner`) as they are queued (default true).
+   * False: they stay QUEUED unless the test executes one (`browserdeck.useCases.runs.execute`).
+   */
+  runWorker?: boolean;
 }
 
 /** What `request` sends: `json` becomes a JSON body, `token` a bearer header. */
@@ -80,6 +92,15 @@ export interface TestApp<I extends IdentityProvider = InMemoryIdentityProvider> 
   agents: InMemoryAgentRepository;
   apiKeys: InMemoryApiKeyRepository;
   idempotency: InMemoryIdempotencyStore;
+  runs: InMemoryRunRepository;
+  runLogs: InMemoryRunLogStore;
+  /** Executes the runs' scripts: plays what the test queued (`willPlay`), holds, records every job. */
+  scriptRunner: FakeScriptRunner;
+  /**
+   * The run heartbeats and the worker's sweep for lost runs repeat only on `tick()` (a run whose
+   * heartbeat is 20 s older than the clock is ended `worker_lost` by the sweep).
+   */
+  timers: ManualTimers;
   /** The cloud-browser provider: records every call, can be told to fail the next one. */
   provider: FakeBrowserProvider;
   /** The live-view hub the app serves viewers with, if any. */

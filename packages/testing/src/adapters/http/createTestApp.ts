@@ -5,8 +5,10 @@ import { createBrowserdeck } from '@browserdeck/adapters';
 import type { IdentityProvider } from '@browserdeck/domain';
 import {
   FakeBrowserProvider,
+  FakeScriptRunner,
   InMemoryIdentityProvider,
   ManualClock,
+  ManualTimers,
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { captureLogs } from './captureLogs.ts';
@@ -42,6 +44,8 @@ export async function createTestApp(
   const { logger, logs, rawLogs } = captureLogs();
   const liveView = options.liveView === undefined ? new FakeLiveViewHub() : (options.liveView ?? undefined);
   const liveViewRecheck = new ManualRecheckTimer();
+  const scriptRunner = new FakeScriptRunner({ clock });
+  const timers = new ManualTimers();
   // Listening first, so the app's public URL (the live-view links) is where it really is.
   const server = createServer();
   server.listen(0, '127.0.0.1');
@@ -59,12 +63,19 @@ export async function createTestApp(
     publicUrl: baseUrl,
     // Every answer of every HTTP test is checked against its route's declared schema.
     http: { validateResponses: true },
+    // `start()` runs the run worker; the session reconciler, which tests drive themselves, never passes.
+    reconcileIntervalSec: 86_400,
+    // At close, runs still held are canceled at once.
+    runs: { worker: options.runWorker ?? true, concurrency: 4, shutdownGraceSec: 0 },
     overrides: {
       ...options.overrides,
       liveView: liveView ?? null,
       liveViewRecheck: { timer: liveViewRecheck.timer },
+      scriptRunner,
+      timers,
     },
   });
+  browserdeck.start();
   server.on('request', browserdeck.http.app.callback());
   server.on('upgrade', browserdeck.http.handleUpgrade);
 
@@ -89,6 +100,10 @@ export async function createTestApp(
     agents: storage.agents,
     apiKeys: storage.apiKeys,
     idempotency: storage.idempotency,
+    runs: storage.runs,
+    runLogs: storage.runLogs,
+    scriptRunner,
+    timers,
     provider,
     liveView,
     liveViewRecheck,

@@ -102,16 +102,19 @@ export class BrowserConfinement {
     await chmod(dir, 0o700);
   }
 
-  /** The confined command for `launch`. */
+  /**
+   * The confined command for `launch` (a browser, or a run's script runner: see `ConfinedLaunch`).
+   * At the `off` level it runs as it is, with nothing of `network` or the folders enforced.
+   */
   async wrap(launch: ConfinedLaunch): Promise<WrappedCommand> {
-    const env = browserEnv(launch.profileDir);
+    const env = launch.env ?? browserEnv(launch.profileDir);
     if (this.level === 'off') return { command: launch.executablePath, args: [...launch.args], env };
-    // The real file: a link's target may lie outside what the confined browser sees.
+    // The real file: a link's target may lie outside what the confined process sees.
     const executable = await realpath(launch.executablePath);
     const common = {
       launch,
       executable,
-      browserDir: dirname(executable),
+      readOnlyDirs: [dirname(executable), ...(launch.readOnlyDirs ?? [])],
       tools: this.tools,
       switchUser: this.user ? switchToUser(this.tools, this.user) : [],
       env,

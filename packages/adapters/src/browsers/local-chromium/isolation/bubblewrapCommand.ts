@@ -1,30 +1,33 @@
 import type { ConfinedLaunch, WrappedCommand } from './ConfinedLaunch.ts';
 import type { ConfinementTools } from './ConfinementTools.ts';
-import { STAGE_SCRIPT, STAGED_BROWSER, STAGED_PROFILE } from './stageScript.ts';
+import { STAGE_SCRIPT, STAGED_PROFILE, stagedReadOnlyDir } from './stageScript.ts';
 
-/** The `bubblewrap` level run as root: stage the folders, then hand over to bwrap as the browser's user. */
+/** The `bubblewrap` level run as root: stage the folders, then hand over to bwrap as the confined user. */
 const BUBBLEWRAP_STAGE_SCRIPT = [...STAGE_SCRIPT, 'exec "$@"'].join('\n');
 
 /**
  * The `bubblewrap` level's command: bwrap with a view of the system folders (read-only), the
- * browser's folder (read-only) and its profile. As root (`staged`) the folders are first staged in
- * a mount namespace where the browser's user, who runs bwrap, can reach them.
+ * executable's folder and any other read-only folders, and its writable folder (a browser's
+ * profile, a run's folder). As root (`staged`) the folders are first staged in a mount namespace
+ * where the confined user, who runs bwrap, can reach them. `launch.network === false` adds a
+ * network namespace of its own.
  */
 export function bubblewrapCommand(input: {
   readonly launch: ConfinedLaunch;
-  /** The real executable (links resolved) and its folder. */
+  /** The real executable (links resolved). */
   readonly executable: string;
-  readonly browserDir: string;
+  /** The folders it sees read-only: the executable's own first. */
+  readonly readOnlyDirs: readonly string[];
   readonly tools: ConfinementTools;
   /** bubblewrap's read-only view of the system folders (`systemBinds`). */
   readonly binds: readonly string[];
-  /** The `setpriv` prefix to the browser's user; empty when it runs as the service's user. */
+  /** The `setpriv` prefix to the confined user; empty when it runs as the service's user. */
   readonly switchUser: readonly string[];
-  /** True as root: the browser's folders are staged where its user can reach them. */
+  /** True as root: the folders are staged where the confined user can reach them. */
   readonly staged: boolean;
   readonly env: Record<string, string>;
 }): WrappedCommand {
-  const { launch, executable, browserDir, tools, env } = input;
+  const { launch, executable, readOnlyDirs, tools, env } = input;
   const tmpfsBytes = launch.tmpfsBytes ?? null;
   const sized = (path: string) => [
     ...(tmpfsBytes === null ? [] : ['--size', String(tmpfsBytes)]),
@@ -35,7 +38,7 @@ export function bubblewrapCommand(input: {
   const view = [
     ...input.binds,
     ...['--proc', '/proc', '--dev', '/dev', ...sized('/tmp'), ...sized('/dev/shm')],
-    ...['--ro-bind', staged ? STAGED_BROWSER : browserDir, browserDir],
+    ...readOnlyDirs.flatMap((dir, i) => ['--ro-bind', staged ? stagedReadOnlyDir(i) : dir, dir]),
     ...[
       '--bind',
       staged ? STAGED_PROFILE : launch.profileDir,
@@ -44,6 +47,7 @@ export function bubblewrapCommand(input: {
       launch.profileDir,
     ],
     ...['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'],
+    ...(launch.network === false ? ['--unshare-net'] : []),
     ...['--die-with-parent', '--new-session'],
   ];
   const bwrap = [...input.switchUser, tools.bwrap!, ...view, '--', executable, ...launch.args];
@@ -52,7 +56,7 @@ export function bubblewrapCommand(input: {
     command: tools.unshare!,
     args: [
       ...['--mount', '--propagation', 'private', '--'],
-      ...['sh', '-c', BUBBLEWRAP_STAGE_SCRIPT, 'browserdeck-stage', launch.profileDir, browserDir],
+      ...['sh', '-c', BUBBLEWRAP_STAGE_SCRIPT, 'browserdeck-stage', launch.profileDir, ...readOnlyDirs, '--'],
       ...bwrap,
     ],
     env,

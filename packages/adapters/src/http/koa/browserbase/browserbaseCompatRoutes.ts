@@ -2,6 +2,7 @@ import type { LiveUrlDeps } from '../api/live-view/presentLiveUrls.ts';
 import type { SessionRouteDeps } from '../api/sessions/sessionRoutes.ts';
 import type { AnyRoute } from '../kernel/routing/RouteDefinition.ts';
 import { type BrowserbaseContextRouteDeps, browserbaseContextRoutes } from './browserbaseContextRoutes.ts';
+import { type BrowserbaseFunctionRouteDeps, browserbaseFunctionRoutes } from './browserbaseFunctionRoutes.ts';
 import {
   type BrowserbaseProjectRouteDeps,
   type BrowserbaseProjectSettings,
@@ -14,6 +15,8 @@ export interface BrowserbaseCompatDeps {
   sessions: SessionRouteDeps;
   projects: Omit<BrowserbaseProjectRouteDeps, 'stats'>;
   contexts: BrowserbaseContextRouteDeps;
+  /** Functions are agents and their invocations agent runs (http-api.md §11). */
+  runs: BrowserbaseFunctionRouteDeps;
   /** Where the live-view links of `/v1/sessions/{id}/debug` point. */
   live?: LiveUrlDeps | undefined;
 }
@@ -31,5 +34,6 @@ export function browserbaseCompatRoutes(
     ...browserbaseSessionRoutes({ ...deps.sessions, contexts: deps.contexts, live: deps.live ?? {} }),
     ...browserbaseProjectRoutes({ ...deps.projects, stats: deps.sessions.stats }, settings),
     ...browserbaseContextRoutes(deps.contexts),
+    ...browserbaseFunctionRoutes(deps.runs),
   ];
 }

@@ -70,3 +70,28 @@ export const BrowserbaseCreatedContextSchema = BrowserbaseContextSchema.extend({
   cipherAlgorithm: z.null(),
   initializationVectorSize: z.null(),
 });
+
+/** The statuses of a Browserbase invocation. */
+export const INVOCATION_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED'] as const;
+
+/**
+ * A Function invocation (Browserbase's `GET /v1/functions/invocations/{id}`): an agent run. A run
+ * that has not started yet has no session, start or end: those are null.
+ */
+export const BrowserbaseInvocationSchema = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  functionId: z.string(),
+  versionId: z.string(),
+  sessionId: z.string().nullable(),
+  status: z.enum(INVOCATION_STATUSES),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  startedAt: timestamp.nullable(),
+  expiresAt: timestamp,
+  endedAt: timestamp.nullable(),
+  region: z.string().nullable(),
+  params: z.unknown(),
+  results: z.unknown(),
+  cause: z.object({ code: z.string(), message: z.string() }).nullable(),
+});

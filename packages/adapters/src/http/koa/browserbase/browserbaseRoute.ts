@@ -13,7 +13,7 @@ export const BROWSERBASE_ROUTE = {
 } as const;
 
 /** Paths only the Browserbase-compatible API has. */
-const BROWSERBASE_PATHS = /^\/v1\/(sessions|contexts|extensions)(\/|$)/;
+const BROWSERBASE_PATHS = /^\/v1\/(sessions|contexts|extensions|functions)(\/|$)/;
 
 /**
  * The Browserbase-compatible API as an error dialect: requests on paths only it has answer their

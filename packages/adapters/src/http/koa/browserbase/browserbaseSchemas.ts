@@ -1,5 +1,12 @@
-import { SESSION_STATUSES } from '@browserdeck/domain';
+import {
+  jsonByteLength,
+  RUN_INPUT_MAX_BYTES,
+  RUN_TIMEOUT_MAX_SEC,
+  RUN_TIMEOUT_MIN_SEC,
+  SESSION_STATUSES,
+} from '@browserdeck/domain';
 import { z } from 'zod';
+import { jsonTextRule } from '../api/shared/commonSchemas.ts';
 import { providerRefField, regionField, timeoutSecField } from '../api/shared/runSettingsSchemas.ts';
 import {
   keepAliveField,
@@ -89,3 +96,40 @@ export const BrowserbaseCreateContextBody = z
 
 /** An id in a Browserbase path: any string; one that names nothing is a 404, as Browserbase answers. */
 export const browserbaseIdParams = z.object({ id: z.string() });
+
+/** A session option of an invocation: its session takes the function's (the agent's) settings. */
+const agentSetting = () =>
+  refused('an invocation’s session takes its function’s settings; change them on the agent.').optional();
+
+const invokeTimeout = `must be an integer from ${RUN_TIMEOUT_MIN_SEC} to ${RUN_TIMEOUT_MAX_SEC}`;
+
+/** `POST /v1/functions/{id}/invoke`: `params` becomes the run's `input`, `timeout` its `timeoutSec`. */
+export const BrowserbaseInvokeBody = z
+  .strictObject({
+    params: z
+      .record(z.string(), z.unknown(), 'must be a JSON object')
+      .refine((value) => jsonByteLength(value) <= RUN_INPUT_MAX_BYTES, {
+        message: `must be at most ${RUN_INPUT_MAX_BYTES} bytes as JSON`,
+      })
+      .check(jsonTextRule)
+      .optional(),
+    sessionCreateParams: z
+      .strictObject({
+        timeout: z
+          .int(invokeTimeout)
+          .min(RUN_TIMEOUT_MIN_SEC, invokeTimeout)
+          .max(RUN_TIMEOUT_MAX_SEC, invokeTimeout)
+          .optional(),
+        projectId: z.string('must be a string').optional(),
+        region: agentSetting(),
+        extensionId: agentSetting(),
+        browserSettings: agentSetting(),
+        keepAlive: agentSetting(),
+        userMetadata: agentSetting(),
+        proxies: agentSetting(),
+        proxySettings: agentSetting(),
+      })
+      .optional(),
+  })
+  .optional()
+  .transform((body) => body ?? {});

@@ -18,7 +18,7 @@ import { percentEncode, requestArbitrary } from './requestArbitrary.ts';
  * `FUZZ_REQUESTS` sets the total number of generated requests (default 10 000).
  */
 /** Paths only the Browserbase-compatible API has. */
-const BROWSERBASE_PATH = /^\/v1\/(sessions|contexts|extensions)(\/|$)/;
+const BROWSERBASE_PATH = /^\/v1\/(sessions|contexts|extensions|functions)(\/|$)/;
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const TOTAL_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 /** Sign-in and sign-up are limited per minute; moving the clock keeps most auth requests past the limiter. */

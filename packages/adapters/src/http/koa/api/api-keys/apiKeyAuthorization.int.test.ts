@@ -33,6 +33,13 @@ const KEY_ACCESS: Readonly<Record<string, 'work' | 'user'>> = {
   getAgent: 'work',
   updateAgent: 'work',
   deleteAgent: 'work',
+  startAgentRun: 'work',
+  startSessionRun: 'work',
+  listRuns: 'work',
+  getRun: 'work',
+  cancelRun: 'work',
+  getRunLogs: 'work',
+  streamRunLogs: 'work',
   createApiKey: 'user',
   listApiKeys: 'user',
   revokeApiKey: 'user',
@@ -93,6 +100,8 @@ interface World {
   project: string;
   session: string;
   agent: string;
+  /** A run of the agent, ended. */
+  run: string;
   /** An archived project of the same owner, with a key made before it was archived. */
   archived: string;
   keys: {
@@ -138,9 +147,14 @@ async function world(): Promise<World> {
   const owner = await t.signUpAndIn();
   const project = await newProject(owner, 'Target');
   const scope = `/v1/${t.provider.name}/projects/${project}`;
-  const session = (await json(await userCall(owner, 'POST', `${scope}/sessions`, {}), 201)).id as string;
-  const agent = (await json(await userCall(owner, 'POST', `${scope}/agents`, { name: 'A' }), 201))
+  // With scripts, so that runs can start on both.
+  const script = 'return 1';
+  const session = (await json(await userCall(owner, 'POST', `${scope}/sessions`, { script }), 201))
     .id as string;
+  const agent = (await json(await userCall(owner, 'POST', `${scope}/agents`, { name: 'A', script }), 201))
+    .id as string;
+  const runPath = `${scope}/agents/${agent}/runs`;
+  const run = (await json(await userCall(owner, 'POST', runPath, { wait: 30 }), 201)).id as string;
   const own = await newKey(owner, project);
   const revoked = await newKey(owner, project);
   expect((await userCall(owner, 'DELETE', `/v1/projects/${project}/api-keys/${revoked.id}`)).status).toBe(
@@ -160,6 +174,7 @@ async function world(): Promise<World> {
     project,
     session,
     agent,
+    run,
     archived,
     keys: {
       own: own.key,
@@ -180,6 +195,7 @@ function pathOf(route: AnyRoute, w: World, project: string): string {
     project_id: project,
     session_id: w.session,
     agent_id: w.agent,
+    run_id: w.run,
     key_id: w.keys.spareId,
   };
   let path = route.path;

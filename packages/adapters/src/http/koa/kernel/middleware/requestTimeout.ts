@@ -14,16 +14,23 @@ export const CUT_OFF_FLUSH_MS = 5_000;
  * flushed (destroyed after `CUT_OFF_FLUSH_MS` if the client does not take it). A client still
  * trickling a body therefore loses the connection with the answer, instead of holding it until
  * Node's own request timeout. The late handler keeps running (it cannot be cancelled) but is told
- * not to write the response.
+ * not to write the response. A route that holds its answer on purpose (a long poll) declares
+ * `extraTimeMs`, and is cut off that much later.
  */
 export function requestTimeout(timeoutMs: number): Middleware {
   return async (ctx, next) => {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
+      const cutOff = (tookMs: number) => {
         httpState(ctx).timedOut = true;
         closeAfterAnswer(ctx);
-        reject(httpError('request_timeout', `The request took longer than ${timeoutMs} ms and was cut off.`));
+        reject(httpError('request_timeout', `The request took longer than ${tookMs} ms and was cut off.`));
+      };
+      timer = setTimeout(() => {
+        // The route is chosen long before this fires: its own allowance is known by now.
+        const extraMs = httpState(ctx).extraTimeMs ?? 0;
+        if (extraMs > 0) timer = setTimeout(() => cutOff(timeoutMs + extraMs), extraMs);
+        else cutOff(timeoutMs);
       }, timeoutMs);
     });
     try {

@@ -57,6 +57,7 @@ export function resolveRoute(
     }
     httpState(ctx).routePath = chosen.path;
     httpState(ctx).writeError = byName.get(chosen.name)?.writeError;
+    httpState(ctx).extraTimeMs = byName.get(chosen.name)?.extraTimeMs;
     const routed = ctx as RouterContext;
     routed.params = chosen.params;
     // Its handler straight away: the router would match the path a second time.

@@ -79,6 +79,7 @@ describe('the server, license and tags', () => {
       'Projects',
       'Sessions',
       'Agents',
+      'Runs',
       'API keys',
     ]);
     for (const tag of doc.tags) expect(tag.description, tag.name).toMatch(/\w/);

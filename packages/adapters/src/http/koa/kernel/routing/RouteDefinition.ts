@@ -91,6 +91,11 @@ export interface RouteMetadata<
   when?: (headers: Readonly<Record<string, string | string[] | undefined>>) => boolean;
   /** Error codes this operation answers beyond the ones implied by its input, auth and body. */
   errors?: readonly ErrorCode[];
+  /**
+   * How much longer than the app's request cut-off this operation may take: a long poll that holds
+   * its answer (a run's `wait`) is cut off only this many milliseconds after the others would be.
+   */
+  extraTimeMs?: number;
 }
 
 /**

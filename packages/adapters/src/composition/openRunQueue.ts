@@ -1,0 +1,19 @@
+import type { RunRepository } from '@browserdeck/domain';
+import type { Logger } from 'pino';
+import { InProcessRunQueue } from '../runs/queue/InProcessRunQueue.ts';
+import type { PgBossConnection } from '../runs/queue/PgBossRunQueue.ts';
+import type { RunWorkQueue } from '../runs/queue/RunWorkQueue.ts';
+
+/**
+ * The run queue for the database: pg-boss on PostgreSQL (loaded only then), shared by every
+ * instance; otherwise the in-process queue over the runs table, for one instance.
+ */
+export async function openRunQueue(
+  postgres: PgBossConnection | undefined,
+  deps: { runs: RunRepository; logger: Logger },
+): Promise<RunWorkQueue> {
+  const logger = deps.logger.child({ component: 'run-queue' });
+  if (!postgres) return new InProcessRunQueue({ runs: deps.runs, logger });
+  const { PgBossRunQueue } = await import('../runs/queue/PgBossRunQueue.ts');
+  return PgBossRunQueue.open({ connection: postgres, logger });
+}

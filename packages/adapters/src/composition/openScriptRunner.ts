@@ -1,0 +1,51 @@
+import { dirname, join } from 'node:path';
+import type { ScriptRunner } from '@browserdeck/domain';
+import type { Logger } from 'pino';
+import type { BrowsersOption, RunsOptions } from './BrowserdeckOptions.ts';
+
+/** What the script runner is built from. */
+export interface ScriptRunnerContext {
+  browsers: BrowsersOption;
+  runs: RunsOptions;
+  dataDir: string;
+  logger: Logger;
+  /** Told how long each run's process took from spawn to ready. */
+  onSpawned: (spawnMs: number) => void;
+  /** A runner the host gave instead (`overrides.scriptRunner`): its giver starts and closes it. */
+  given?: ScriptRunner | undefined;
+}
+
+/** A script runner and its lifecycle: `start` prepares it (confinement, warm processes), `close` ends it. */
+export interface OpenedScriptRunner {
+  runner: ScriptRunner;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The confined script runner (`runs/runner/`, loaded here only), confined as the local browsers
+ * are: the same isolation setting and user unless `runs` says otherwise, with the data folder and
+ * the service's own folders out of its view. Nothing is set up or spawned before `start` or the
+ * first run. A `given` runner is used as it is.
+ */
+export async function openScriptRunner(context: ScriptRunnerContext): Promise<OpenedScriptRunner> {
+  if (context.given) return { runner: context.given, start: async () => {}, close: async () => {} };
+  const { runs, dataDir } = context;
+  const local = 'local' in context.browsers ? context.browsers.local : {};
+  const { ConfinedScriptRunner } = await import('../runs/runner/index.ts');
+  const main = process.argv[1];
+  const runner = new ConfinedScriptRunner({
+    runsDir: runs.dir ?? join(dataDir, 'runs'),
+    isolation: runs.isolation ?? local.isolation,
+    browserUser: runs.user ?? local.browserUser,
+    hiddenPaths: [
+      dataDir,
+      ...(local.hiddenPaths ?? (main ? [process.cwd(), dirname(main)] : [process.cwd()])),
+    ],
+    memoryMb: runs.memoryMb,
+    warmRunners: runs.warmRunners,
+    logger: context.logger.child({ component: 'script-runner' }),
+    onTimings: (timings) => context.onSpawned(timings.spawnMs),
+  });
+  return { runner, start: () => runner.start(), close: () => runner.close() };
+}

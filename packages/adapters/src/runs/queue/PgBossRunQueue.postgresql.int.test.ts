@@ -1,0 +1,161 @@
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../../../test/postgres.ts';
+import { PgBossRunQueue } from './PgBossRunQueue.ts';
+import type { RunQueueConsumer } from './RunWorkQueue.ts';
+
+/** A consumer whose runs last until the test finishes them (or end at once with `instant`). */
+function recordingConsumer(options: { instant?: boolean; failing?: string[] } = {}) {
+  const started: Array<{ runId: string; at: number }> = [];
+  const interrupted: string[] = [];
+  const finishers = new Map<string, () => void>();
+  const listeners = new Set<() => void>();
+  const consumer: RunQueueConsumer = {
+    run: (runId) =>
+      new Promise<void>((resolve, reject) => {
+        started.push({ runId, at: Date.now() });
+        for (const listener of listeners) listener();
+        if (options.failing?.includes(runId)) reject(new Error(`${runId} breaks its worker`));
+        else if (options.instant) resolve();
+        else finishers.set(runId, resolve);
+      }),
+    interrupt: (runId) => interrupted.push(runId),
+  };
+  return {
+    consumer,
+    started,
+    interrupted,
+    ids: () => started.map((entry) => entry.runId),
+    finish: (runId: string) => finishers.get(runId)?.(),
+    /** Resolves once `count` runs in all have been handed out. */
+    untilStarted: (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (started.length < count) return;
+          listeners.delete(check);
+          resolve();
+        };
+        listeners.add(check);
+        check();
+      }),
+  };
+}
+
+const logger = pino({ level: 'silent' });
+
+describe('PgBossRunQueue (postgresql)', () => {
+  let database: TestDatabase;
+  const opened: PgBossRunQueue[] = [];
+  const open = async () => {
+    const queue = await PgBossRunQueue.open({
+      connection: { connectionString: database.url },
+      logger,
+      pollingIntervalSec: 0.5,
+    });
+    opened.push(queue);
+    return queue;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterEach(async () => {
+    for (const queue of opened.splice(0)) {
+      await queue.stopTaking();
+      await queue.close();
+    }
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it('hands a queued run to a worker once, and counts what waits', async () => {
+    const queue = await open();
+    await queue.enqueue('r-waits');
+    expect(await queue.depth()).toBe(1);
+    const worker = recordingConsumer({ instant: true });
+    await queue.start(worker.consumer, { concurrency: 2 });
+    await worker.untilStarted(1);
+    await queue.enqueue('r-at-once');
+    await worker.untilStarted(2);
+    expect(worker.ids()).toEqual(['r-waits', 'r-at-once']);
+    expect(await queue.depth()).toBe(0);
+  });
+
+  it('runs at most `concurrency` at once on an instance', async () => {
+    const queue = await open();
+    const worker = recordingConsumer();
+    await queue.start(worker.consumer, { concurrency: 2 });
+    for (const id of ['c1', 'c2', 'c3']) await queue.enqueue(id);
+    await worker.untilStarted(2);
+    // A third worker would have fetched c3 by now: the queue still counts it as waiting.
+    expect(await queue.depth()).toBe(1);
+    expect(worker.started).toHaveLength(2);
+    worker.finish(worker.ids()[0] as string);
+    await worker.untilStarted(3);
+    expect(new Set(worker.ids())).toEqual(new Set(['c1', 'c2', 'c3']));
+    for (const id of worker.ids()) worker.finish(id);
+  });
+
+  it('holds a run enqueued with a delay until its time', async () => {
+    const queue = await open();
+    const worker = recordingConsumer({ instant: true });
+    await queue.start(worker.consumer, { concurrency: 1 });
+    const sentAt = Date.now();
+    await queue.enqueue('r-later', { delayMs: 2_000 });
+    expect(await queue.depth()).toBe(1);
+    await worker.untilStarted(1);
+    expect(worker.started[0]?.runId).toBe('r-later');
+    expect(worker.started[0]!.at - sentAt).toBeGreaterThanOrEqual(1_500);
+  });
+
+  it('tries a run once: a worker that fails does not get it again', async () => {
+    const queue = await open();
+    const worker = recordingConsumer({ instant: true, failing: ['r-breaks'] });
+    await queue.start(worker.consumer, { concurrency: 1 });
+    await queue.enqueue('r-breaks');
+    await worker.untilStarted(1);
+    await queue.enqueue('r-next');
+    await worker.untilStarted(2);
+    await queue.enqueue('r-last');
+    await worker.untilStarted(3);
+    expect(worker.ids()).toEqual(['r-breaks', 'r-next', 'r-last']);
+  });
+
+  it('passes an interrupt to the worker of this instance', async () => {
+    const queue = await open();
+    const worker = recordingConsumer();
+    await queue.start(worker.consumer, { concurrency: 1 });
+    await queue.enqueue('r-cancel');
+    await worker.untilStarted(1);
+    queue.interrupt('r-cancel');
+    expect(worker.interrupted).toEqual(['r-cancel']);
+    worker.finish('r-cancel');
+  });
+
+  it('shares the runs between instances, each run handed out once', async () => {
+    const [a, b] = [await open(), await open()];
+    const worker = recordingConsumer({ instant: true });
+    await a.start(worker.consumer, { concurrency: 2 });
+    await b.start(worker.consumer, { concurrency: 2 });
+    const ids = Array.from({ length: 20 }, (_, i) => `shared-${i}`);
+    for (const [i, id] of ids.entries()) await (i % 2 ? a : b).enqueue(id);
+    await worker.untilStarted(ids.length);
+    expect(worker.ids().sort()).toEqual([...ids].sort());
+    expect(await a.depth()).toBe(0);
+  });
+
+  it('stops handing out runs once it stops taking them', async () => {
+    const queue = await open();
+    const worker = recordingConsumer({ instant: true });
+    await queue.start(worker.consumer, { concurrency: 1 });
+    await queue.stopTaking();
+    await queue.enqueue('r-after-stop');
+    const other = await open();
+    const next = recordingConsumer({ instant: true });
+    await other.start(next.consumer, { concurrency: 1 });
+    await next.untilStarted(1);
+    expect(next.ids()).toEqual(['r-after-stop']);
+    expect(worker.ids()).toEqual([]);
+  });
+});

@@ -1,0 +1,2 @@
+export { ConfinedScriptRunner } from './ConfinedScriptRunner.ts';
+export type { ConfinedScriptRunnerOptions, RunTimings } from './ConfinedScriptRunnerOptions.ts';
