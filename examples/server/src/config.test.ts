@@ -100,6 +100,14 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ RUN_MAX_LOG_BYTES: bad })).toThrow(/RUN_MAX_LOG_BYTES/);
   });
 
+  it('reads RUN_WARM_RUNNERS (0 to 64), unset by default (the composition then keeps RUN_CONCURRENCY ready)', () => {
+    expect(loadConfig({}).RUN_WARM_RUNNERS).toBeUndefined();
+    expect(loadConfig({ RUN_WARM_RUNNERS: '0' }).RUN_WARM_RUNNERS).toBe(0);
+    expect(loadConfig({ RUN_WARM_RUNNERS: '64' }).RUN_WARM_RUNNERS).toBe(64);
+    for (const bad of ['-1', '65', 'few', '1.5'])
+      expect(() => loadConfig({ RUN_WARM_RUNNERS: bad })).toThrow(/RUN_WARM_RUNNERS/);
+  });
+
   it('reads the per-browser limits: unset for the host-sized defaults, off or 0 for none, bounded', () => {
     const defaults = loadConfig({});
     for (const name of [

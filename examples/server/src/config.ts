@@ -120,8 +120,9 @@ const EnvSchema = z.object({
   SECRET_KEY: optionalText,
   RECONCILE_INTERVAL_SEC: integer(1, 3600).default(15),
   // Runs (http-api.md §11): at once per instance; whether this instance executes them at all; each
-  // run's heap cap and log budget.
+  // run's heap cap and log budget; processes kept ready (unset: RUN_CONCURRENCY; none without a worker).
   RUN_CONCURRENCY: integer(1, 256).default(RUN_CONCURRENCY_DEFAULT),
+  RUN_WARM_RUNNERS: integer(0, 64).optional(),
   RUN_WORKER: z
     .enum(['true', 'false'])
     .default('true')

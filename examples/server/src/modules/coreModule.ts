@@ -20,6 +20,7 @@ export function coreModule(config: Config, logger: Logger): ContainerModule {
       runs: {
         worker: config.RUN_WORKER,
         concurrency: config.RUN_CONCURRENCY,
+        warmRunners: config.RUN_WARM_RUNNERS,
         memoryMb: config.RUN_MEMORY_MB,
         maxLogBytes: config.RUN_MAX_LOG_BYTES,
         // A quarter of SIGTERM's grace: requests have half, and canceled runs release their sessions after.

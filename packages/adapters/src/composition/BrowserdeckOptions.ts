@@ -75,7 +75,10 @@ export interface RunsOptions {
   isolation?: IsolationSetting | undefined;
   /** Who run processes run as when the service is root (`BROWSER_USER`); default the local browsers'. */
   user?: string | undefined;
-  /** Run processes started ahead of demand, ready for the next run (default 1). */
+  /**
+   * Run processes started ahead of demand, ready for the next runs (`RUN_WARM_RUNNERS`, 0 to 64;
+   * default `concurrency`, so runs started together all find one). None when `worker` is false.
+   */
   warmRunners?: number | undefined;
 }
 

@@ -2988,17 +2988,8 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `project_archived`. */
+      /** @description Problem: `project_archived`, `session_ended`. */
       409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
-      /** @description Problem: `session_ended`. */
-      410: {
         headers: {
           [name: string]: unknown;
         };
@@ -3790,17 +3781,8 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `project_archived`, `script_empty`, `idempotency_key_reused`. */
+      /** @description Problem: `project_archived`, `session_ended`, `script_empty`, `idempotency_key_reused`. */
       409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
-      /** @description Problem: `session_ended`. */
-      410: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,7 +1,7 @@
-import { aRun, givenRunWorld } from '@browserdeck/testing';
+import { aRun, givenRunWorld, RunEndingDuringRead } from '@browserdeck/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
-import type { RunLogEvent } from './FollowRunLogs.ts';
+import { FollowRunLogs, type RunLogEvent } from './FollowRunLogs.ts';
 import type { RunLogLine } from './RunLogStore.ts';
 import { StopSource } from './StopSource.ts';
 
@@ -79,6 +79,65 @@ describe('FollowRunLogs', () => {
       else ended = true;
     }
     expect([lines, ended]).toEqual([2500, true]);
+  });
+
+  describe('a run that ends during the read before a wait', () => {
+    /** A follower over a repository that ends the run during the read it is armed for. */
+    async function racing() {
+      const world = await setUp();
+      const { runRepository, runChanges, clock, projects, runLogs, owner, project, run } = world;
+      const repository = new RunEndingDuringRead(runRepository, runChanges, clock);
+      const followLogs = new FollowRunLogs({ projects, runs: repository, runLogs, runChanges });
+      const follow = async () =>
+        (
+          await followLogs.execute({
+            caller: owner,
+            projectId: project.id,
+            runId: run.id,
+            afterSeq: 0,
+            signal: new StopSource(),
+          })
+        )[Symbol.asyncIterator]();
+      return { ...world, repository, follow };
+    }
+
+    // A follower that waited before reading would miss that end and see it only at its 1 s poll:
+    // a wait that ran out (`timedOut`) is that missed wake-up.
+    it('ends without waiting out its poll when the end comes during the first read', async () => {
+      const { follow, repository, runChanges, describeEvent, write } = await racing();
+      await write(1);
+      repository.endOnNextRead();
+      const iterator = await follow();
+      const events: string[] = [];
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        events.push(describeEvent(next.value));
+      }
+      expect(repository.endings).toBe(1);
+      expect(events).toEqual(['line 1', 'end CANCELED']);
+      expect(runChanges.timedOut).toEqual([]);
+    });
+
+    it('ends without waiting out its poll when the end comes during a read after a wake-up', async () => {
+      const { follow, repository, runChanges, describeEvent, write, run } = await racing();
+      await write(1);
+      const iterator = await follow();
+      const events: string[] = [];
+      const take = async () => {
+        const next = await iterator.next();
+        if (!next.done) events.push(describeEvent(next.value));
+        return next;
+      };
+      await take();
+      const second = take();
+      await runChanges.untilWaiting(run.id);
+      repository.endOnNextRead();
+      await write(2);
+      await second;
+      while (!(await take()).done) {}
+      expect(repository.endings).toBe(1);
+      expect(events).toEqual(['line 1', 'line 2', 'end CANCELED']);
+      expect(runChanges.timedOut).toEqual([]);
+    });
   });
 
   it('stops quietly when its signal aborts', async () => {

@@ -47,20 +47,21 @@ export class FollowRunLogs {
   }): Promise<AsyncIterable<RunLogEvent>> {
     const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
     const run = await findRun(this.deps.runs, project.id, input.runId);
-    return this.follow(project.id, run, Math.max(0, Math.trunc(input.afterSeq)), input.signal);
+    return this.follow(project.id, run.id, Math.max(0, Math.trunc(input.afterSeq)), input.signal);
   }
 
   private async *follow(
     projectId: string,
-    first: Run,
+    runId: string,
     afterSeq: number,
     signal: StopSignal,
   ): AsyncGenerator<RunLogEvent> {
     const { runs, runLogs, runChanges } = this.deps;
-    let run: Run | null = first;
     let seq = afterSeq;
-    let watch = watchRun(runChanges, first.id, POLL_MS, signal);
+    let watch = watchRun(runChanges, runId, POLL_MS, signal);
     try {
+      // Read again with the waiter in place: an end stored since `execute` read it wakes the first wait.
+      let run = await runs.findInProject(projectId, runId);
       while (run && !signal.aborted) {
         // The run as it was before this read: once it had ended, every line of it is stored.
         const ended = run.isTerminal;

@@ -1,6 +1,7 @@
-import { givenRunWorld } from '@browserdeck/testing';
+import { givenRunWorld, RunEndingDuringRead } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser, type Caller } from '../auth/Caller.ts';
+import { GetRun } from './GetRun.ts';
 import { StopSource } from './StopSource.ts';
 
 async function setUp() {
@@ -58,6 +59,18 @@ describe('GetRun', () => {
     scriptRunner.finish({ kind: 'returned', resultJson: '"done"', exitCode: 0 });
     await executing;
     expect(await answer).toMatchObject({ id: run.id, status: 'SUCCEEDED', result: 'done' });
+  });
+
+  it('answers at once a run that ends during the read before its wait (the waiter is in place first)', async () => {
+    const { run, runRepository, runChanges, clock, projects, owner, project } = await setUp();
+    const racing = new RunEndingDuringRead(runRepository, runChanges, clock);
+    const get = new GetRun({ projects, runs: racing, runChanges, clock });
+    racing.endOnNextRead();
+    // Waiting first and reading after would miss the notification and hold for the whole 60 s.
+    const answer = await get.execute({ caller: owner, projectId: project.id, runId: run.id, waitSec: 60 });
+    expect(racing.endings).toBe(1);
+    expect(answer).toMatchObject({ id: run.id, status: 'CANCELED' });
+    expect(runChanges.timedOut).toEqual([]);
   });
 
   it('answers the run as it is once the wait is over', async () => {

@@ -20,11 +20,17 @@ describe('InMemoryRunChanges', () => {
     const changes = new InMemoryRunChanges();
     await changes.next('a', 5);
     expect(changes.waitingOn('a')).toBe(0);
+    expect(changes.timedOut).toEqual(['a']);
     const controller = new AbortController();
     const waiting = changes.next('a', 60_000, controller.signal);
     controller.abort();
     await waiting;
     await changes.next('a', 60_000, controller.signal);
+    const notified = changes.next('b', 60_000);
+    changes.notify('b');
+    await notified;
+    // Only the wait that ran out counts: neither an abort nor a notification does.
+    expect(changes.timedOut).toEqual(['a']);
   });
 
   it('tells onWait who waits and for how long', async () => {

@@ -9,11 +9,14 @@ declare function clearTimeout(timer: unknown): void;
 /**
  * Run changes in one process, for tests: `notify` wakes every `next` waiting on the run at once;
  * otherwise `next` resolves after `maxWaitMs` of real time, or when its signal aborts. It records
- * notifications, and lets a test act when someone starts to wait (`onWait`, `untilWaiting`).
+ * notifications and waits that ran out (`timedOut`: a reader that missed a wake-up shows there), and
+ * lets a test act when someone starts to wait (`onWait`, `untilWaiting`).
  */
 export class InMemoryRunChanges implements RunChanges {
   /** Every `notify`, in order. */
   readonly notified: string[] = [];
+  /** The run of every `next` that resolved because its `maxWaitMs` ran out, in order. */
+  readonly timedOut: string[] = [];
   /**
    * Called as a reader starts to wait on `runId` for `maxWaitMs`: a test may move its clock or
    * change and `notify` the run here, so the reader wakes without any real time passing.
@@ -39,7 +42,13 @@ export class InMemoryRunChanges implements RunChanges {
         resolve();
       };
       const waiter: Waiter = { runId, wake: done };
-      const timer = setTimeout(done, Math.max(0, maxWaitMs));
+      const timer = setTimeout(
+        () => {
+          this.timedOut.push(runId);
+          done();
+        },
+        Math.max(0, maxWaitMs),
+      );
       signal?.addEventListener('abort', done, { once: true });
       this.waiters.push(waiter);
       for (const watcher of this.watchers.filter((w) => w.runId === runId)) {

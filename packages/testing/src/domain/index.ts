@@ -57,4 +57,5 @@ export { InMemorySessionRepository } from './InMemorySessionRepository.ts';
 export { InMemoryUserRepository } from './InMemoryUserRepository.ts';
 export { ManualClock } from './ManualClock.ts';
 export { ManualTimers } from './ManualTimers.ts';
+export { RunEndingDuringRead } from './RunEndingDuringRead.ts';
 export { SequentialIdGenerator } from './SequentialIdGenerator.ts';

@@ -90,7 +90,7 @@ describe('LocalChromiumProvider: connecting, logs, contexts (real Chromium)', ()
     const released = await provider.release(session.providerSessionId);
     expect(released).toMatchObject({ status: 'COMPLETED', endedAt: expect.any(Date) });
     await disconnected;
-    expect(await upgradeStatus(session.connectUrl)).toBe(410);
+    expect(await upgradeStatus(session.connectUrl)).toBe(409);
     await expect(chromium.connectOverCDP(session.connectUrl, { timeout: 10_000 })).rejects.toThrow();
     expect(await provider.get(session.providerSessionId)).toMatchObject({ status: 'COMPLETED' });
     expect((await provider.logs(session.providerSessionId)).length).toBe(logs.length);

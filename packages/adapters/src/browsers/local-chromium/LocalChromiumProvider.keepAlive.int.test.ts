@@ -36,8 +36,8 @@ describe('LocalChromiumProvider: keepAlive and viewport (real Chromium)', () => 
         await eventually(async () => (await statusOf(ending.providerSessionId)) === 'COMPLETED', 10_000);
         const ended = await provider.get(ending.providerSessionId);
         expect(ended?.endedAt).toBeInstanceOf(Date);
-        // The browser is gone: its connect URL answers 410 from now on.
-        await expect(chromium.connectOverCDP(ending.connectUrl, { timeout: 5_000 })).rejects.toThrow(/410/);
+        // The browser is gone: its connect URL answers 409 session_ended from now on.
+        await expect(chromium.connectOverCDP(ending.connectUrl, { timeout: 5_000 })).rejects.toThrow(/409/);
         await pause(DISCONNECT_GRACE_MS + 500);
         expect(await statusOf(returning.providerSessionId)).toBe('RUNNING');
         expect(await statusOf(kept.providerSessionId)).toBe('RUNNING');

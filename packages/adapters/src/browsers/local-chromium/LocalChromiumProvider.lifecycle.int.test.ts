@@ -47,7 +47,7 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
     const ended = await provider.get(session.providerSessionId);
     expect(ended).toMatchObject({ status: 'TIMED_OUT', endedAt: expect.any(Date) });
     await eventually(async () => (await processesUsing(scratch.dir)).length === 0);
-    expect(await upgradeStatus(session.connectUrl)).toBe(410);
+    expect(await upgradeStatus(session.connectUrl)).toBe(409);
   });
 
   it('raises a timeout shorter than minTimeoutSec to it', async () => {

@@ -279,10 +279,10 @@ describe('the Browserbase-compatible API', () => {
     expect((await fetch(String(live.debuggerFullscreenUrl))).status).toBe(200);
   });
 
-  it('refuses the live-view URLs of an ended session (410) and of an unknown one (404), in Browserbase’s shape', async () => {
+  it('refuses the live-view URLs of an ended session (409) and of an unknown one (404), in Browserbase’s shape', async () => {
     const session = (await (await bb('POST', '/v1/sessions', {})).json()) as { id: string };
     expect((await bb('POST', `/v1/sessions/${session.id}`, { status: 'REQUEST_RELEASE' })).status).toBe(200);
-    await expectBrowserbaseError(await bb('GET', `/v1/sessions/${session.id}/debug`), 410, /ended/);
+    await expectBrowserbaseError(await bb('GET', `/v1/sessions/${session.id}/debug`), 409, /ended/);
     await expectBrowserbaseError(
       await bb('GET', '/v1/sessions/00000000-0000-7000-8000-000000000000/debug'),
       404,

@@ -107,6 +107,6 @@ describe('the live view with Browserbase sessions', () => {
     await assertProblem(await fetch(`${url}/v1/live/${session.id}?token=x.y`), 401, 'unauthorized');
 
     await ok(call('POST', `${sessions}/${session.id}:release`, token));
-    await assertProblem(await call('GET', `${sessions}/${session.id}/debug`, token), 410, 'session_ended');
+    await assertProblem(await call('GET', `${sessions}/${session.id}/debug`, token), 409, 'session_ended');
   });
 });

@@ -211,21 +211,21 @@ describe('GET …/sessions/{session_id}/debug', () => {
     await assertProblem(await debug(session.id, otherKey), 403, 'forbidden_for_api_key');
   });
 
-  it('is 404 for an unknown session and for another user’s, 410 once the session has ended', async () => {
+  it('is 404 for an unknown session and for another user’s, 409 once the session has ended', async () => {
     await setUp();
     const session = await startSession();
     await assertProblem(await debug(UNKNOWN), 404, 'not_found');
     const bob = await t.signUpAndIn('bob@example.com');
     await assertProblem(await debug(session.id, bob.accessToken), 404, 'not_found');
     await release(session.id);
-    await assertProblem(await debug(session.id), 410, 'session_ended');
+    await assertProblem(await debug(session.id), 409, 'session_ended');
   });
 
-  it('is 410 when the hub can no longer reach the session’s browser', async () => {
+  it('is 409 when the hub can no longer reach the session’s browser', async () => {
     await setUp();
     const session = await startSession();
     hub.unreachable.add(session.providerSessionId);
-    await assertProblem(await debug(session.id), 410, 'session_ended');
+    await assertProblem(await debug(session.id), 409, 'session_ended');
   });
 
   it('is 503 session_on_other_instance when another instance holds the browser', async () => {
@@ -291,7 +291,7 @@ describe('the live-view page', () => {
     expect(res.headers.get('content-security-policy')).toBe(`${PAGE_POLICY} https://console.example.com`);
   });
 
-  it('is 401 for no token, a tampered one, another session’s and an expired one; 410 once the session ended', async () => {
+  it('is 401 for no token, a tampered one, another session’s and an expired one; 409 once the session ended', async () => {
     await setUp();
     const session = await startSession();
     const other = await startSession();
@@ -306,7 +306,7 @@ describe('the live-view page', () => {
     expect((await page(other.id, `token=${otherToken}`)).status).toBe(200);
 
     await release(other.id);
-    await assertProblem(await page(other.id, `token=${otherToken}`), 410, 'session_ended');
+    await assertProblem(await page(other.id, `token=${otherToken}`), 409, 'session_ended');
 
     expect((await page(session.id, `token=${token}`)).status).toBe(200);
     t.clock.advance(3600_000);
@@ -385,7 +385,7 @@ describe('the live-view WebSocket', () => {
     ]);
   });
 
-  it('refuses a bad, foreign or expired token with 401 and an ended session with 410, before the hub sees it', async () => {
+  it('refuses a bad, foreign or expired token with 401 and an ended session with 409, before the hub sees it', async () => {
     await setUp();
     const session = await startSession();
     const other = await startSession();
@@ -403,7 +403,7 @@ describe('the live-view WebSocket', () => {
       'validation_failed',
     );
     await release(other.id);
-    await assertProblem(await ws(other.id, `token=${otherToken}`), 410, 'session_ended');
+    await assertProblem(await ws(other.id, `token=${otherToken}`), 409, 'session_ended');
     t.clock.advance(3600_000);
     await assertProblem(await ws(session.id, `token=${token}`), 401, 'unauthorized');
     expect(hub.viewers).toEqual([]);

@@ -236,8 +236,8 @@ describe('POST …/sessions/{session_id}/runs', () => {
     await assertProblem(await call('POST', `${base}/sessions/${sessionId}/runs`, {}), 409, 'script_empty');
     expect((await call('POST', `${base}/sessions/${sessionId}:release`)).status).toBe(200);
     const ended = await call('POST', `${base}/sessions/${sessionId}/runs`, { script: 'return 1' });
-    // One code, one status: session_ended is 410 everywhere (the status table), also here.
-    await assertProblem(ended, 410, 'session_ended');
+    // One code, one status: session_ended is 409 everywhere (SPEC §11) (the status table), also here.
+    await assertProblem(ended, 409, 'session_ended');
   });
 });
 

@@ -17,6 +17,8 @@ describe('ERROR_STATUS', () => {
     expect(ERROR_STATUS.provider_timeout.status).toBe(504);
     expect(ERROR_STATUS.provider_error.status).toBe(502);
     expect(ERROR_STATUS.request_timeout.status).toBe(503);
+    // SPEC §11 states 409 for a run on an ended session; one code has one status everywhere.
+    expect(ERROR_STATUS.session_ended.status).toBe(409);
   });
 
   it('is exhaustive by type: a table missing a code does not compile', () => {

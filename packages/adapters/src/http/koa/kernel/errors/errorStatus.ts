@@ -31,7 +31,7 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   context_in_use: { status: 409, title: 'Context in use' },
   project_limit_reached: { status: 409, title: 'Too many projects' },
   context_limit_reached: { status: 409, title: 'Too many contexts' },
-  session_ended: { status: 410, title: 'Session ended' },
+  session_ended: { status: 409, title: 'Session ended' },
   session_on_other_instance: { status: 503, title: 'Session on another instance' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },

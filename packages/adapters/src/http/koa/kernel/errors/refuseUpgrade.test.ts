@@ -24,7 +24,7 @@ describe('refuseUpgrade', () => {
   it.each([
     ['unauthorized', 401, 'Unauthorized'],
     ['not_found', 404, 'Not found'],
-    ['session_ended', 410, 'Session ended'],
+    ['session_ended', 409, 'Session ended'],
   ] as const)(
     'answers %s as the API would: %i problem+json, the echoed request id',
     async (code, status, title) => {
