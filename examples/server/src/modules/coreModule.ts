@@ -23,6 +23,10 @@ export function coreModule(config: Config, logger: Logger): ContainerModule {
         warmRunners: config.RUN_WARM_RUNNERS,
         memoryMb: config.RUN_MEMORY_MB,
         maxLogBytes: config.RUN_MAX_LOG_BYTES,
+        // Runs are confined on this host whatever the browser provider: LOCAL_ISOLATION and
+        // BROWSER_USER apply to them with the Browserbase provider too.
+        isolation: config.LOCAL_ISOLATION,
+        user: config.BROWSER_USER,
         // A quarter of SIGTERM's grace: requests have half, and canceled runs release their sessions after.
         shutdownGraceSec: config.SHUTDOWN_GRACE_SEC / 4,
       },
