@@ -15,14 +15,36 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
+/** How the process is started beyond its environment. */
+export interface ServerProcessOptions {
+  /** Arguments after the entry, e.g. `['--worker']` as `npm run worker` passes. */
+  readonly args?: readonly string[];
+  /** In a process group of its own, so a test can signal the whole group (`process.kill(-pid)`). */
+  readonly detached?: boolean;
+}
+
 /**
- * Starts `examples/server/src/main.ts` on a free port with `env` over a clean environment and waits
- * for its "listening" log line. Rejects with the output if it exits first.
+ * Starts `examples/server/src/main.ts` on a free port with `env` over a clean environment (but the
+ * test run's `CHROMIUM_PATH`) and waits for its "listening" log line. Rejects with the output if it
+ * exits first.
  */
-export function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--conditions=source', MAIN], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
+export function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  options: ServerProcessOptions = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--conditions=source', MAIN, ...(options.args ?? [])], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      // The Chromium the browser tests run on (`npm run test:browsers:system` sets Debian's).
+      ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let output = '';
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
