@@ -3,6 +3,7 @@ import { useCallback, useState } from 'preact/hooks';
 import type { Run } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
 import { useResource } from '../app/useResource.ts';
+import { FieldList } from '../components/FieldList.tsx';
 import { formatDurationMs, formatTime } from '../components/formatting.ts';
 import { Link } from '../components/Link.tsx';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
@@ -175,17 +176,5 @@ function RunFields({
     ['Exit code', run.exitCode === null ? '—' : String(run.exitCode)],
     ['Log size', `${run.logBytes} bytes`],
   ];
-  return (
-    <section aria-labelledby="run-fields" class="panel">
-      <h2 id="run-fields">Details</h2>
-      <dl class="fields">
-        {rows.map(([term, value]) => (
-          <div key={term}>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-    </section>
-  );
+  return <FieldList id="run-fields" title="Details" rows={rows} />;
 }

@@ -6,6 +6,7 @@ import { formatDurationMs, formatTime } from '../components/formatting.ts';
 import { Link } from '../components/Link.tsx';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { StatusFilter } from '../components/StatusFilter.tsx';
 import { RUN_POLL_MS } from './RunDetailScreen.tsx';
 import { runOutcome } from './runOutcome.ts';
 
@@ -71,23 +72,12 @@ export function RunsScreen({ projectId, agentId, status, offset }: RunsScreenPro
                 ))}
               </select>
             </div>
-            <div class="field field-inline">
-              <label for="run-status-filter">Status</label>
-              <select
-                id="run-status-filter"
-                value={status ?? ''}
-                onChange={(e) =>
-                  go({ status: (e.currentTarget.value || undefined) as RunStatus | undefined })
-                }
-              >
-                <option value="">All</option>
-                {RUN_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <StatusFilter
+              id="run-status-filter"
+              statuses={RUN_STATUSES}
+              value={status}
+              onChange={(next) => go({ status: next })}
+            />
           </div>
         </div>
         <ProblemAlert error={runs.error} />

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import type { Session } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
 import { useResource } from '../app/useResource.ts';
+import { FieldList } from '../components/FieldList.tsx';
 import { formatTime } from '../components/formatting.ts';
 import { Link } from '../components/Link.tsx';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
@@ -102,17 +103,5 @@ function SessionFields({ session, projectId }: { session: Session; projectId: st
     ],
     ['Connect URL', session.connectUrl ? <code key="connect">{session.connectUrl}</code> : '—'],
   ];
-  return (
-    <section aria-labelledby="session-fields" class="panel">
-      <h2 id="session-fields">Details</h2>
-      <dl class="fields">
-        {rows.map(([term, value]) => (
-          <div key={term}>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-    </section>
-  );
+  return <FieldList id="session-fields" title="Details" rows={rows} />;
 }

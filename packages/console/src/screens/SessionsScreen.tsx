@@ -7,6 +7,7 @@ import { formatTime } from '../components/formatting.ts';
 import { Link } from '../components/Link.tsx';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { StatusFilter } from '../components/StatusFilter.tsx';
 import { StartSessionForm } from './StartSessionForm.tsx';
 
 /** Sessions a page shows. */
@@ -53,23 +54,12 @@ export function SessionsScreen({ projectId, status, offset }: SessionsScreenProp
       <section aria-labelledby="session-list" class="panel">
         <div class="section-head">
           <h2 id="session-list">Session list</h2>
-          <div class="field field-inline">
-            <label for="status-filter">Status</label>
-            <select
-              id="status-filter"
-              value={status ?? ''}
-              onChange={(e) =>
-                go({ status: (e.currentTarget.value || undefined) as SessionStatus | undefined })
-              }
-            >
-              <option value="">All</option>
-              {SESSION_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </div>
+          <StatusFilter
+            id="status-filter"
+            statuses={SESSION_STATUSES}
+            value={status}
+            onChange={(next) => go({ status: next })}
+          />
         </div>
         <ProblemAlert error={sessions.error} />
         {page ? (
