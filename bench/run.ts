@@ -8,10 +8,12 @@
  * SDK's create → connected → first evaluate (browserbaseSdkFlow.ts), the live view's frame latency and
  * its cost to the driving client (liveView.ts), the web console's size and time to its first
  * rendered list (console.ts), and capacity (capacity.ts: create → connected → first evaluate, warm and
- * back-to-back, against an already-running Chromium's floor, and memory per idle session). Every
+ * back-to-back, against an already-running Chromium's floor, and memory per idle session), and runs
+ * (runs.ts: an agent run through HTTP with `wait`, its split, against the same script by hand, and
+ * sustained runs at RUN_CONCURRENCY=2). Every
  * server runs in its own process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS
  * (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
- * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity),
+ * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs),
  * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections | none), and the scenarios' own:
  * BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES (200),
  * SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
@@ -24,11 +26,12 @@
  * LOCAL_MAX_SESSIONS and the idle sessions whose memory is read), BENCH_CAPACITY_SETTLE_MS (5000,
  * idle time before reading memory), BENCH_CAPACITY_RESERVE_MIB (4096, what a 24 GiB host keeps for
  * the OS and the service), BENCH_CAPACITY_HIT_MS (unset: a back-to-back create counts as a warm hit
- * at most max(20 ms, 3 × the warm creates' p50)).
+ * at most max(20 ms, 3 × the warm creates' p50)), BENCH_RUNS_RUNS (30, timed runs per side: end to
+ * end, floor, in process), BENCH_RUNS_SUSTAIN_SEC (60, the sustained phase).
  *
  * BENCH_WRITE: `all` regenerates docs/benchmarks.md down to the hand-written analysis; `sections`
  * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`,
- * `bbsdk`, `liveview`, `console` and `capacity`) of the scenarios this run measured, and leaves every other line as it was. The
+ * `bbsdk`, `liveview`, `console`, `capacity` and `runs`) of the scenarios this run measured, and leaves every other line as it was. The
  * default is `all` for a run of every scenario and `sections` for a partial run, so measuring one
  * scenario never blanks the others' figures. `none` only prints the report (the smoke run in
  * `npm test`, test/benchSmoke.int.test.ts, must not touch docs/benchmarks.md).
@@ -58,6 +61,8 @@ import { load } from './load.ts';
 import { markedSection, replaceMarkedSections } from './markedSections.ts';
 import { monotonicUs, type ProfileTop, type ProfileWindow, summariseProfile } from './profileSummary.ts';
 import { browserbaseEnv, type OverheadResult, runProviderOverhead } from './providerOverhead.ts';
+import { RUNS_TARGETS, type RunsResult, runRunsBench } from './runs.ts';
+import { runsHeadline } from './runsFigures.ts';
 import { runScaleBench, SCALE_TARGETS, type ScaleBenchResult } from './scale.ts';
 import { runSoak, type SoakResult } from './soak.ts';
 import { fmt, table } from './stats.ts';
@@ -81,6 +86,7 @@ const ALL_SCENARIOS = [
   'liveview',
   'console',
   'capacity',
+  'runs',
 ];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(','));
 const WRITE = process.env.BENCH_WRITE ?? (ALL_SCENARIOS.every((s) => SCENARIOS.has(s)) ? 'all' : 'sections');
@@ -110,6 +116,8 @@ const CAPACITY_RESERVE_MIB = num('BENCH_CAPACITY_RESERVE_MIB', 4096);
 const CAPACITY_HIT_MS = process.env.BENCH_CAPACITY_HIT_MS
   ? Number(process.env.BENCH_CAPACITY_HIT_MS)
   : undefined;
+const RUNS_RUNS = num('BENCH_RUNS_RUNS', 30);
+const RUNS_SUSTAIN_SEC = num('BENCH_RUNS_SUSTAIN_SEC', 60);
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
 const TARGET_RATIO = 0.35;
 const TARGET_P99_MS = 20;
@@ -175,6 +183,7 @@ let sdkFlow: BrowserbaseSdkFlowResult | undefined;
 let liveView: LiveViewBenchResult | undefined;
 let consoleBench: ConsoleBenchResult | undefined;
 let capacity: CapacityResult | undefined;
+let runsBench: RunsResult | undefined;
 let profile: ProfileTop[] | undefined;
 let profileNote = '';
 
@@ -325,6 +334,13 @@ try {
     );
   }
 
+  if (SCENARIOS.has('runs')) {
+    runsBench = await scenario(
+      `Runs, local provider (${RUNS_RUNS} runs per side; ${RUNS_SUSTAIN_SEC} s sustained)`,
+      () => runRunsBench({ runs: RUNS_RUNS, sustainSec: RUNS_SUSTAIN_SEC, log }),
+    );
+  }
+
   const sqlite = throughput.find((t) => t.db === 'sqlite');
   const missed =
     (sqlite && (sqlite.ratio < TARGET_RATIO || sqlite.list.p99 >= TARGET_P99_MS)) ||
@@ -376,7 +392,7 @@ try {
 
 // ---- report -------------------------------------------------------------------------------------
 const machine = `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} GiB free at the end), Node ${process.version}, ${process.platform}/${process.arch}; 1-min load average ${loadBefore.toFixed(2)} before the run (a 2-core machine shared with other work: a load above ~0.5 before the run means the figures are depressed)`;
-const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS} BENCH_APIKEY_REQUESTS=${APIKEY_REQUESTS} BENCH_BBSDK_RUNS=${BBSDK_RUNS} BENCH_BBSDK_WARM=${BBSDK_WARM} BENCH_BBSDK_PAUSE_MS=${BBSDK_PAUSE_MS} BENCH_LIVEVIEW_CHANGES=${LIVEVIEW_CHANGES} BENCH_LIVEVIEW_EVALUATIONS=${LIVEVIEW_EVALUATIONS} BENCH_LIVEVIEW_BLOCK=${LIVEVIEW_BLOCK} BENCH_CONSOLE_LOADS=${CONSOLE_LOADS} BENCH_CAPACITY_RUNS=${CAPACITY_RUNS})`;
+const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS} BENCH_APIKEY_REQUESTS=${APIKEY_REQUESTS} BENCH_BBSDK_RUNS=${BBSDK_RUNS} BENCH_BBSDK_WARM=${BBSDK_WARM} BENCH_BBSDK_PAUSE_MS=${BBSDK_PAUSE_MS} BENCH_LIVEVIEW_CHANGES=${LIVEVIEW_CHANGES} BENCH_LIVEVIEW_EVALUATIONS=${LIVEVIEW_EVALUATIONS} BENCH_LIVEVIEW_BLOCK=${LIVEVIEW_BLOCK} BENCH_CONSOLE_LOADS=${CONSOLE_LOADS} BENCH_CAPACITY_RUNS=${CAPACITY_RUNS} BENCH_RUNS_RUNS=${RUNS_RUNS} BENCH_RUNS_SUSTAIN_SEC=${RUNS_SUSTAIN_SEC})`;
 const out: string[] = [];
 out.push('# Benchmarks', '');
 out.push(
@@ -556,6 +572,12 @@ sections.capacity = markedSection(
     ? `${capacity.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
     : '## 10. Capacity\n\nNot measured in this run.',
 );
+sections.runs = markedSection(
+  'runs',
+  runsBench
+    ? `${runsBench.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
+    : '## 11. Runs\n\nNot measured in this run.',
+);
 out.push(
   sections.apikey,
   '',
@@ -566,6 +588,8 @@ out.push(
   sections.console,
   '',
   sections.capacity,
+  '',
+  sections.runs,
   '',
 );
 if (apiKeys) {
@@ -640,6 +664,35 @@ if (capacity) {
   ]);
 }
 
+if (runsBench) {
+  const h = runsHeadline(runsBench.figures);
+  const { sustained } = runsBench.figures;
+  targets.push([
+    'runs: agent run end to end (HTTP with wait) p50 / p95',
+    `${fmt(h.endToEnd.p50, 1)} / ${fmt(h.endToEnd.p95, 1)} ms`,
+    `p50 ≤ ${RUNS_TARGETS.p50Ms} ms`,
+    pass(h.endToEnd.p50 <= RUNS_TARGETS.p50Ms),
+  ]);
+  targets.push([
+    'runs: end-to-end p50 ÷ the script by hand (fresh node) p50',
+    `${fmt(h.ratio, 2)}×`,
+    `≤ ${RUNS_TARGETS.overFloorP50}×`,
+    pass(h.ratio <= RUNS_TARGETS.overFloorP50),
+  ]);
+  targets.push([
+    "runs: runner spawn p50 (a run's process spawned → ready)",
+    `${fmt(h.spawn.p50, 0)} ms`,
+    `≤ ${RUNS_TARGETS.spawnP50Ms} ms`,
+    pass(h.spawn.p50 <= RUNS_TARGETS.spawnP50Ms),
+  ]);
+  targets.push([
+    'runs: sustained at RUN_CONCURRENCY=2, failures',
+    `${sustained.failures.length} (${fmt(sustained.runsPerSec, 2)} runs/s)`,
+    '0',
+    pass(sustained.failures.length === 0 && sustained.runs > 0),
+  ]);
+}
+
 out.push('## Targets', '');
 out.push(table(['target', 'measured', 'goal', 'verdict'], targets), '');
 
@@ -685,7 +738,8 @@ if (WRITE === 'none') {
       (name === 'bbsdk' && sdkFlow) ||
       (name === 'liveview' && liveView) ||
       (name === 'console' && consoleBench) ||
-      (name === 'capacity' && capacity),
+      (name === 'capacity' && capacity) ||
+      (name === 'runs' && runsBench),
   );
   const unmarked = [...SCENARIOS].filter((name) => !(name in sections));
   if (unmarked.length)

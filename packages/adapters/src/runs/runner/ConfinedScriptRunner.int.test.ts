@@ -5,6 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { RUN_LOG_LINE_CUT_MARK, RUN_LOG_LINE_MAX_BYTES } from '@browserdeck/domain';
 import { eventually, processesUsing } from '@browserdeck/testing/local-chromium';
 import { describe, expect, it } from 'vitest';
+import { parseRunnerTimingsLine, runnerTimingsLine } from './runnerTimingsLine.ts';
 import { givenScriptRunner, linesOf } from './testing/givenScriptRunner.ts';
 
 describe('ConfinedScriptRunner (real processes, real Chromium, the strongest isolation level)', () => {
@@ -180,7 +181,7 @@ describe('ConfinedScriptRunner (real processes, real Chromium, the strongest iso
       console.error('plain stderr');`);
     expect(outcome.kind).toBe('returned');
     // log() and page console messages travel together, in order; stdout and stderr are pipes of their own.
-    const reported = lines.filter((l) => !l.message.startsWith('plain'));
+    const reported = lines.filter((l) => l.stream !== 'system' && !l.message.startsWith('plain'));
     expect(reported.map((l) => [l.stream, l.message])).toEqual([
       ['stdout', 'before { n: 1 }'],
       ['console', 'from the page'],
@@ -192,6 +193,21 @@ describe('ConfinedScriptRunner (real processes, real Chromium, the strongest iso
     expect(texts(lines, 'stdout')).toContain('plain stdout');
     expect(texts(lines, 'stderr')).toEqual(['plain stderr']);
     for (const line of lines) expect(line.timestamp).toBeInstanceOf(Date);
+  });
+
+  it('ends the output with a system line of the timings it reported, after every line of the script', async () => {
+    const { outcome, lines } = await run("log('done'); return 1;");
+    expect(outcome.kind).toBe('returned');
+    const timings = harness().timings.at(-1)!;
+    expect(timings.connectMs).not.toBeNull();
+    expect(timings.scriptMs).not.toBeNull();
+    expect(lines.at(-1)).toMatchObject({ stream: 'system', message: runnerTimingsLine(timings) });
+    expect(parseRunnerTimingsLine(lines.at(-1)!.message)).toMatchObject({
+      warm: timings.warm,
+      totalMs: Math.round(timings.totalMs),
+    });
+    expect(lines.filter((l) => l.stream === 'system')).toHaveLength(1);
+    expect(texts(lines, 'stdout')).toEqual(['done']);
   });
 });
 

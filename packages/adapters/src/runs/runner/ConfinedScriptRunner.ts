@@ -16,6 +16,7 @@ import { CdpBridge } from './CdpBridge.ts';
 import type { ConfinedScriptRunnerOptions } from './ConfinedScriptRunnerOptions.ts';
 import { RunnerLauncher } from './RunnerLauncher.ts';
 import type { RunnerExit, RunnerProcess } from './RunnerProcess.ts';
+import { runnerTimingsLine } from './runnerTimingsLine.ts';
 import { runOutcome } from './runOutcome.ts';
 import { WarmRunners } from './WarmRunners.ts';
 
@@ -23,7 +24,8 @@ import { WarmRunners } from './WarmRunners.ts';
  * The script runner (http-api.md §11): each run in an OS process of its own on the service's Node,
  * confined like the local browsers with no network of its own (`RunnerLauncher`); its only way out
  * is its session's CDP endpoint, relayed through a Unix socket in its folder (`CdpBridge`). Output
- * lines are capped as they are read; the deadline and an abort kill the whole process.
+ * lines are capped as they are read; the deadline and an abort kill the whole process. Its last
+ * line is a `system` one with the run's timings (`runnerTimingsLine`).
  */
 export class ConfinedScriptRunner implements ScriptRunner {
   private readonly options: ConfinedScriptRunnerOptions;
@@ -130,14 +132,17 @@ export class ConfinedScriptRunner implements ScriptRunner {
       await runner.dispose();
       this.active.delete(runner);
     }
-    this.options.onTimings?.({
+    const spent = {
       runId: job.runId,
       warm: taken !== null,
       ...timings,
       connectMs: end.connectMs,
       scriptMs: end.report?.scriptMs ?? null,
       totalMs: performance.now() - started,
-    });
+    };
+    this.options.onTimings?.(spent);
+    // The run's own logs then say where its time went (the metrics only hold aggregates).
+    onOutput({ stream: 'system', message: runnerTimingsLine(spent), timestamp: new Date() });
     return outcome;
   }
 
