@@ -1,9 +1,9 @@
 import type { AuthRateLimits, Clock, IdentityProvider, IdGenerator } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { BrowserbaseProviderDeps } from '../browsers/browserbase/BrowserbaseProvider.ts';
-import type { IsolationSetting } from '../browsers/local-chromium/isolation/IsolationLevel.ts';
 import type { LocalChromiumProviderOptions } from '../browsers/local-chromium/LocalChromiumProviderOptions.ts';
 import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
+import type { IsolationSetting } from '../confinement/isolation/IsolationLevel.ts';
 import type { HttpSettings } from '../http/koa/HttpAppDeps.ts';
 import type { MetricsRegistry } from '../observability/MetricsRegistry.ts';
 import type { BrowserdeckOrm } from '../persistence/mikro-orm/BrowserdeckOrm.ts';

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PrismEditor } from 'prism-code-editor';
 import { ProblemAlert } from './ProblemAlert.tsx';
 
@@ -57,7 +57,9 @@ export function CodeEditor({
     };
   }, []);
 
-  useEffect(() => {
+  // In the same commit as the rest of the form (an error shown beside a field whose
+  // `aria-invalid` lags behind it would tell assistive technology two different things).
+  useLayoutEffect(() => {
     const textarea = editor?.textarea;
     if (!textarea) return;
     textarea.setAttribute('aria-labelledby', labelledBy);

@@ -1,3 +1,4 @@
 export * from '../browsers/browserProcesses.ts';
 export * from '../browsers/describeBrowserIsolationContract.ts';
+export * from './givenScriptRunner.ts';
 export * from './localChromiumTestKit.ts';

@@ -4,7 +4,7 @@ import {
   startLocalProvider,
 } from '@browserdeck/testing/local-chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IsolationLevel } from './isolation/IsolationLevel.ts';
+import type { IsolationLevel } from '../../confinement/isolation/IsolationLevel.ts';
 
 /** A provider on the defaults `npm start` uses (egress closed), at one isolation level. */
 async function startProvider(

@@ -10,6 +10,7 @@ import {
   silentLogger,
   TIMEOUT_MIN_SEC,
 } from '@browserdeck/domain';
+import type { IsolationLevel } from '../../confinement/isolation/IsolationLevel.ts';
 import { matchUpgradeEndpoint } from '../../shared/matchUpgradeEndpoint.ts';
 import type { UpgradeEndpoint } from '../../shared/UpgradeEndpoint.ts';
 import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
@@ -21,7 +22,6 @@ import type {
 import { openInProcessCdpClient } from './cdp/openInProcessCdpClient.ts';
 import { CONNECT_PATH_TEMPLATE } from './connect/connectPath.ts';
 import { type ConnectRefusal, serveConnectUpgrade } from './connect/serveConnectUpgrade.ts';
-import type { IsolationLevel } from './isolation/IsolationLevel.ts';
 import { LOCAL_DEFAULTS, type LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import { BrowserSupply } from './launch/BrowserSupply.ts';
 import type { PreparedBrowser } from './launch/PreparedBrowser.ts';

@@ -1,3 +1,11 @@
+export { BrowserConfinement } from '../../confinement/isolation/BrowserConfinement.ts';
+export type { IsolationLevel, IsolationSetting } from '../../confinement/isolation/IsolationLevel.ts';
+export {
+  RESOURCE_LIMIT_BOUNDS,
+  type ResourceLimitSettings,
+  type ResourceLimits,
+  resolveResourceLimits,
+} from '../../confinement/limits/ResourceLimits.ts';
 export { extractNpmChromium, type NpmChromiumUnpack } from './chromium/extractNpmChromium.ts';
 export {
   CHROMIUM_COMMAND_NAMES,
@@ -20,16 +28,8 @@ export {
 } from './egress/EgressProxy.ts';
 export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from './egress/egressRanges.ts';
 export type { EgressLookup } from './egress/resolveDestination.ts';
-export { BrowserConfinement } from './isolation/BrowserConfinement.ts';
-export type { IsolationLevel, IsolationSetting } from './isolation/IsolationLevel.ts';
 export { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 export type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
-export {
-  RESOURCE_LIMIT_BOUNDS,
-  type ResourceLimitSettings,
-  type ResourceLimits,
-  resolveResourceLimits,
-} from './limits/ResourceLimits.ts';
 export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from './logs/SessionLogRecorder.ts';
 export { CONTEXT_ID_PATTERN, contextProfileDir } from './profiles/contextProfileDir.ts';
 export { TEMP_PROFILE_PREFIX } from './profiles/TemporaryProfiles.ts';

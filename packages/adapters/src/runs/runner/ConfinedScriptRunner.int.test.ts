@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { RUN_LOG_LINE_CUT_MARK, RUN_LOG_LINE_MAX_BYTES } from '@browserdeck/domain';
-import { eventually, processesUsing } from '@browserdeck/testing/local-chromium';
+import { eventually, givenScriptRunner, linesOf, processesUsing } from '@browserdeck/testing/local-chromium';
 import { describe, expect, it } from 'vitest';
 import { parseRunnerTimingsLine, runnerTimingsLine } from './runnerTimingsLine.ts';
-import { givenScriptRunner, linesOf } from './testing/givenScriptRunner.ts';
 
 describe('ConfinedScriptRunner (real processes, real Chromium, the strongest isolation level)', () => {
   const harness = givenScriptRunner();

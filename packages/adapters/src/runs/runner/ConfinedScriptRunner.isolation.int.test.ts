@@ -2,9 +2,8 @@ import { access, chmod, mkdtemp, readFile, readlink, realpath, rm, writeFile } f
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, processesUsing } from '@browserdeck/testing/local-chromium';
+import { eventually, givenScriptRunner, processesUsing, resultOf } from '@browserdeck/testing/local-chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { givenScriptRunner, resultOf } from './testing/givenScriptRunner.ts';
 
 /** Set in this process's environment before the runner starts: no script may see it. */
 const CANARY = 'BROWSERDECK_RUN_CANARY';

@@ -11,7 +11,7 @@ import {
   type StopSignal,
   silentLogger,
 } from '@browserdeck/domain';
-import type { IsolationLevel } from '../../browsers/local-chromium/isolation/IsolationLevel.ts';
+import type { IsolationLevel } from '../../confinement/isolation/IsolationLevel.ts';
 import { CdpBridge } from './CdpBridge.ts';
 import type { ConfinedScriptRunnerOptions } from './ConfinedScriptRunnerOptions.ts';
 import { RunnerLauncher } from './RunnerLauncher.ts';
@@ -35,6 +35,7 @@ export class ConfinedScriptRunner implements ScriptRunner {
   private launched: RunnerLauncher | null = null;
   private warm: WarmRunners | null = null;
   private readonly active = new Set<RunnerProcess>();
+  private closed = false;
   private readonly onExit = () => this.killAllSync();
 
   constructor(options: ConfinedScriptRunnerOptions) {
@@ -128,9 +129,14 @@ export class ConfinedScriptRunner implements ScriptRunner {
       clearTimeout(deadline);
       signal.removeEventListener('abort', onAbort);
       runner.kill();
-      await bridge?.close();
-      await runner.dispose();
-      this.active.delete(runner);
+      // Its processes are gone by now (`end` waited for them and its cgroup); removing its cgroup,
+      // disk and folder is not the run's time to spend: `close` waits for what is still going.
+      const leftovers = Promise.all([bridge?.close(), runner.dispose()]);
+      void leftovers
+        .catch((error: unknown) =>
+          this.logger.warn({ runId: job.runId, err: error }, 'could not clean up after a run'),
+        )
+        .finally(() => this.active.delete(runner));
     }
     const spent = {
       runId: job.runId,
@@ -148,11 +154,14 @@ export class ConfinedScriptRunner implements ScriptRunner {
 
   /** Kills every run still going, disposes of the warm processes and removes the limits' folders. */
   async close(): Promise<void> {
+    this.closed = true;
+    // A set-up under way finishes first: what it starts is then closed with the rest.
+    const launcher = await this.launcher?.catch(() => null);
     process.off('exit', this.onExit);
     await this.warm?.close();
     for (const runner of this.active) runner.kill();
     await Promise.all([...this.active].map((runner) => runner.dispose()));
-    await (await this.launcher?.catch(() => null))?.close();
+    await launcher?.close();
   }
 
   private setUp(): Promise<RunnerLauncher> {
@@ -171,7 +180,7 @@ export class ConfinedScriptRunner implements ScriptRunner {
         this.launched = launcher;
         process.on('exit', this.onExit);
         this.warm = new WarmRunners(this.options.warmRunners ?? 1, () => launcher.launch(), this.logger);
-        this.warm.fill();
+        if (!this.closed) this.warm.fill();
         return launcher;
       },
       (error: unknown) => {

@@ -1,5 +1,5 @@
 import type { Logger } from '@browserdeck/domain';
-import type { IsolationSetting } from '../../browsers/local-chromium/isolation/IsolationLevel.ts';
+import type { IsolationSetting } from '../../confinement/isolation/IsolationLevel.ts';
 
 /** Where a run's time went, in milliseconds (for metrics and the benchmark). */
 export interface RunTimings {

@@ -3,15 +3,12 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Logger, silentLogger } from '@browserdeck/domain';
-import { BrowserConfinement } from '../../browsers/local-chromium/isolation/BrowserConfinement.ts';
-import type {
-  IsolationLevel,
-  IsolationSetting,
-} from '../../browsers/local-chromium/isolation/IsolationLevel.ts';
-import { BrowserLimits } from '../../browsers/local-chromium/limits/BrowserLimits.ts';
-import type { BrowserLimitsLease } from '../../browsers/local-chromium/limits/BrowserLimitsLease.ts';
-import { enterCgroupCommand } from '../../browsers/local-chromium/limits/enterCgroupCommand.ts';
-import { isProcessAlive } from '../../browsers/local-chromium/limits/isProcessAlive.ts';
+import { BrowserConfinement } from '../../confinement/isolation/BrowserConfinement.ts';
+import type { IsolationLevel, IsolationSetting } from '../../confinement/isolation/IsolationLevel.ts';
+import { BrowserLimits } from '../../confinement/limits/BrowserLimits.ts';
+import type { BrowserLimitsLease } from '../../confinement/limits/BrowserLimitsLease.ts';
+import { enterCgroupCommand } from '../../confinement/limits/enterCgroupCommand.ts';
+import { isProcessAlive } from '../../confinement/limits/isProcessAlive.ts';
 import { CompileCache } from './CompileCache.ts';
 import { RunnerProcess, spawnRunner } from './RunnerProcess.ts';
 

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { capRunLogLine, RUN_LOG_LINE_MAX_BYTES } from '@browserdeck/domain';
-import type { BrowserLimitsLease } from '../../browsers/local-chromium/limits/BrowserLimitsLease.ts';
+import type { BrowserLimitsLease } from '../../confinement/limits/BrowserLimitsLease.ts';
 import type { RunnerBoot, RunnerJob, RunnerMessage } from './child/runnerProtocol.mts';
 import { LineSplitter } from './LineSplitter.ts';
 

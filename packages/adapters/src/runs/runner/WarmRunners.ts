@@ -17,6 +17,8 @@ export class WarmRunners {
   private starting = 0;
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Starts and disposals under way: `close` waits for them (a run folder's disk must not outlive us). */
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(size: number, launch: () => Promise<RunnerProcess>, logger: Logger) {
     this.size = size;
@@ -28,23 +30,25 @@ export class WarmRunners {
   fill(): void {
     while (!this.closed && this.retry === null && this.pool.length + this.starting < this.size) {
       this.starting++;
-      void this.launch().then(
-        (runner) => {
-          this.starting--;
-          if (this.closed) return void runner.dispose();
-          const entry = { runner, ready: false };
-          this.pool.push(entry);
-          runner.ready.then(
-            () => {
-              entry.ready = true;
-            },
-            (error: unknown) => this.lost(entry, error),
-          );
-        },
-        (error: unknown) => {
-          this.starting--;
-          this.backOff(error);
-        },
+      this.track(
+        this.launch().then(
+          (runner) => {
+            this.starting--;
+            if (this.closed) return runner.dispose();
+            const entry = { runner, ready: false };
+            this.pool.push(entry);
+            runner.ready.then(
+              () => {
+                entry.ready = true;
+              },
+              (error: unknown) => this.lost(entry, error),
+            );
+          },
+          (error: unknown) => {
+            this.starting--;
+            this.backOff(error);
+          },
+        ),
       );
     }
   }
@@ -66,6 +70,7 @@ export class WarmRunners {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
     await Promise.all(this.pool.splice(0).map((e) => e.runner.dispose()));
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
   /** Kills every process not taken, at once (for `process.on('exit')`). */
@@ -77,7 +82,7 @@ export class WarmRunners {
     const index = this.pool.indexOf(entry as (typeof this.pool)[number]);
     if (index === -1) return;
     this.pool.splice(index, 1);
-    void entry.runner.dispose();
+    this.track(entry.runner.dispose());
     this.backOff(error);
   }
 
@@ -89,5 +94,11 @@ export class WarmRunners {
       this.fill();
     }, RETRY_MS);
     this.retry.unref();
+  }
+
+  private track(work: Promise<unknown>): void {
+    const tracked = work.catch(() => {});
+    this.pending.add(tracked);
+    void tracked.finally(() => this.pending.delete(tracked));
   }
 }

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { ProviderError } from '@browserdeck/domain';
+import type { BrowserConfinement } from '../../../confinement/isolation/BrowserConfinement.ts';
+import { enterCgroupCommand } from '../../../confinement/limits/enterCgroupCommand.ts';
 import { CdpPipe } from '../cdp/CdpPipe.ts';
-import type { BrowserConfinement } from '../isolation/BrowserConfinement.ts';
-import { enterCgroupCommand } from '../limits/enterCgroupCommand.ts';
 import { chromiumArgs } from './chromiumArgs.ts';
 
 const STDERR_TAIL_CHARS = 4096;

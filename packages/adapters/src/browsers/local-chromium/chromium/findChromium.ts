@@ -1,6 +1,5 @@
-import { access, constants, stat } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
 import { ProviderError } from '@browserdeck/domain';
+import { findOnPath, isExecutableFile } from '../../../confinement/isolation/findOnPath.ts';
 import { extractNpmChromium, type NpmChromiumUnpack } from './extractNpmChromium.ts';
 
 /** Where a Chromium executable came from. */
@@ -85,27 +84,10 @@ export async function findChromium(options: FindChromiumOptions = {}): Promise<F
 }
 
 /** The first executable file called `name` in the folders of `pathVariable` (a `PATH` value); null when none. */
-export async function findOnPath(name: string, pathVariable: string | undefined): Promise<string | null> {
-  for (const dir of (pathVariable ?? '').split(delimiter).filter(Boolean)) {
-    const path = join(dir, name);
-    if (await isExecutableFile(path)) return path;
-  }
-  return null;
-}
-
 async function requireExecutable(path: string, name = 'chromiumPath'): Promise<string> {
   if (await isExecutableFile(path)) return path;
   throw new ProviderError(
     'provider_unavailable',
     `${name} (${path}) is not an executable file. ${HOW_TO_PROVIDE_CHROMIUM}`,
   );
-}
-
-async function isExecutableFile(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -7,13 +7,13 @@ import {
   SESSION_LOG_ENTRY_MAX_BYTES,
   type SessionViewport,
 } from '@browserdeck/domain';
+import { BrowserConfinement } from '../../../confinement/isolation/BrowserConfinement.ts';
+import type { IsolationLevel } from '../../../confinement/isolation/IsolationLevel.ts';
+import { BrowserLimits } from '../../../confinement/limits/BrowserLimits.ts';
+import { type ResourceLimits, resolveResourceLimits } from '../../../confinement/limits/ResourceLimits.ts';
 import { ChromiumLocator } from '../chromium/ChromiumLocator.ts';
 import { EgressPolicy } from '../egress/EgressPolicy.ts';
-import { BrowserConfinement } from '../isolation/BrowserConfinement.ts';
-import type { IsolationLevel } from '../isolation/IsolationLevel.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
-import { BrowserLimits } from '../limits/BrowserLimits.ts';
-import { type ResourceLimits, resolveResourceLimits } from '../limits/ResourceLimits.ts';
 import { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';
 import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
 

@@ -1,5 +1,5 @@
 import type { Logger, SessionViewport } from '@browserdeck/domain';
-import type { IsolationLevel } from '../isolation/IsolationLevel.ts';
+import type { IsolationLevel } from '../../../confinement/isolation/IsolationLevel.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
 import type { ContextClaim } from '../profiles/ContextClaim.ts';
 import { BrowserLauncher } from './BrowserLauncher.ts';

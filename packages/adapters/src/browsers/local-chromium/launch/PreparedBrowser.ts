@@ -1,5 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import type { Clock, SessionViewport } from '@browserdeck/domain';
+import type { BrowserConfinement } from '../../../confinement/isolation/BrowserConfinement.ts';
+import type { BrowserLimits } from '../../../confinement/limits/BrowserLimits.ts';
+import type { BrowserLimitsLease } from '../../../confinement/limits/BrowserLimitsLease.ts';
 import { CdpClient } from '../../cdp/CdpClient.ts';
 import { CdpRouter } from '../cdp/CdpRouter.ts';
 import { ChromiumProcess } from '../chromium/ChromiumProcess.ts';
@@ -7,13 +10,10 @@ import { DEFAULT_WINDOW_SIZE, fitWindowToViewport } from '../chromium/fitWindowT
 import { downloadsDirOf } from '../connect/cdpCommandPolicy.ts';
 import type { EgressPolicy } from '../egress/EgressPolicy.ts';
 import { EgressProxy } from '../egress/EgressProxy.ts';
-import type { BrowserConfinement } from '../isolation/BrowserConfinement.ts';
-import type { BrowserLimits } from '../limits/BrowserLimits.ts';
-import type { BrowserLimitsLease } from '../limits/BrowserLimitsLease.ts';
-import { saveStagedProfile } from '../limits/saveStagedProfile.ts';
 import type { SessionLogLimits } from '../logs/SessionLogBuffer.ts';
 import { BROWSER_KILLED_METHOD, SessionLogRecorder } from '../logs/SessionLogRecorder.ts';
 import { copyContextProfile } from '../profiles/copyContextProfile.ts';
+import { saveStagedProfile } from '../profiles/saveStagedProfile.ts';
 import type { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';
 
 /**

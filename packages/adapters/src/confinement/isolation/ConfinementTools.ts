@@ -1,5 +1,5 @@
-import { findOnPath } from '../chromium/findChromium.ts';
 import type { BrowserUser } from './browserUser.ts';
+import { findOnPath } from './findOnPath.ts';
 
 /** The tools' absolute paths; null where not installed (a level that needs one is refused at set-up). */
 export interface ConfinementTools {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, lchown, mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { copyContextProfile } from '../profiles/copyContextProfile.ts';
+import { copyContextProfile } from './copyContextProfile.ts';
 
 /**
  * Writes a context profile that ran on a size-limited disk (`staged`) back to its folder

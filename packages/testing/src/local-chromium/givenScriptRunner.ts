@@ -1,9 +1,12 @@
 import { join } from 'node:path';
+import {
+  ConfinedScriptRunner,
+  type ConfinedScriptRunnerOptions,
+  type RunTimings,
+} from '@browserdeck/adapters/runs';
 import type { ScriptJob, ScriptOutcome, ScriptOutput } from '@browserdeck/domain';
-import { browserRequest, startLocalProvider } from '@browserdeck/testing/local-chromium';
 import { afterAll, beforeAll } from 'vitest';
-import { ConfinedScriptRunner } from '../ConfinedScriptRunner.ts';
-import type { ConfinedScriptRunnerOptions, RunTimings } from '../ConfinedScriptRunnerOptions.ts';
+import { browserRequest, startLocalProvider } from './localChromiumTestKit.ts';
 
 /** A started runner and a live session of a real local Chromium to run scripts against. */
 export interface ScriptRunnerHarness {
