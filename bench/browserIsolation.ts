@@ -28,10 +28,10 @@ import type { CdpClient } from '../packages/adapters/src/browsers/cdp/CdpClient.
 import { findChromium } from '../packages/adapters/src/browsers/local-chromium/chromium/findChromium.ts';
 import { proxyCdpConnection } from '../packages/adapters/src/browsers/local-chromium/connect/proxyCdpConnection.ts';
 import { EgressPolicy } from '../packages/adapters/src/browsers/local-chromium/egress/EgressPolicy.ts';
-import { BrowserConfinement } from '../packages/adapters/src/confinement/isolation/BrowserConfinement.ts';
-import type { IsolationSetting } from '../packages/adapters/src/confinement/isolation/IsolationLevel.ts';
 import { PreparedBrowser } from '../packages/adapters/src/browsers/local-chromium/launch/PreparedBrowser.ts';
 import { TemporaryProfiles } from '../packages/adapters/src/browsers/local-chromium/profiles/TemporaryProfiles.ts';
+import { BrowserConfinement } from '../packages/adapters/src/confinement/isolation/BrowserConfinement.ts';
+import type { IsolationSetting } from '../packages/adapters/src/confinement/isolation/IsolationLevel.ts';
 import { fmt, median, percentile, table } from './stats.ts';
 
 const RUNS = Number(process.argv[2] ?? 30);
