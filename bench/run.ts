@@ -27,7 +27,8 @@
  * idle time before reading memory), BENCH_CAPACITY_RESERVE_MIB (4096, what a 24 GiB host keeps for
  * the OS and the service), BENCH_CAPACITY_HIT_MS (unset: a back-to-back create counts as a warm hit
  * at most max(20 ms, 3 × the warm creates' p50)), BENCH_RUNS_RUNS (30, timed runs per side: end to
- * end, floor, in process), BENCH_RUNS_SUSTAIN_SEC (60, the sustained phase).
+ * end, floor, in process), BENCH_RUNS_SUSTAIN_SEC (60, the sustained phase), BENCH_RUNS_PAUSE_MS
+ * (1500, untimed, before each timed end-to-end run: the warm pools refill; 0 = back to back).
  *
  * BENCH_WRITE: `all` regenerates docs/benchmarks.md down to the hand-written analysis; `sections`
  * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`,
@@ -118,6 +119,7 @@ const CAPACITY_HIT_MS = process.env.BENCH_CAPACITY_HIT_MS
   : undefined;
 const RUNS_RUNS = num('BENCH_RUNS_RUNS', 30);
 const RUNS_SUSTAIN_SEC = num('BENCH_RUNS_SUSTAIN_SEC', 60);
+const RUNS_PAUSE_MS = num('BENCH_RUNS_PAUSE_MS', 1500);
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
 const TARGET_RATIO = 0.35;
 const TARGET_P99_MS = 20;
@@ -337,7 +339,7 @@ try {
   if (SCENARIOS.has('runs')) {
     runsBench = await scenario(
       `Runs, local provider (${RUNS_RUNS} runs per side; ${RUNS_SUSTAIN_SEC} s sustained)`,
-      () => runRunsBench({ runs: RUNS_RUNS, sustainSec: RUNS_SUSTAIN_SEC, log }),
+      () => runRunsBench({ runs: RUNS_RUNS, sustainSec: RUNS_SUSTAIN_SEC, pauseMs: RUNS_PAUSE_MS, log }),
     );
   }
 
@@ -392,7 +394,7 @@ try {
 
 // ---- report -------------------------------------------------------------------------------------
 const machine = `${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} GiB free at the end), Node ${process.version}, ${process.platform}/${process.arch}; 1-min load average ${loadBefore.toFixed(2)} before the run (a 2-core machine shared with other work: a load above ~0.5 before the run means the figures are depressed)`;
-const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS} BENCH_APIKEY_REQUESTS=${APIKEY_REQUESTS} BENCH_BBSDK_RUNS=${BBSDK_RUNS} BENCH_BBSDK_WARM=${BBSDK_WARM} BENCH_BBSDK_PAUSE_MS=${BBSDK_PAUSE_MS} BENCH_LIVEVIEW_CHANGES=${LIVEVIEW_CHANGES} BENCH_LIVEVIEW_EVALUATIONS=${LIVEVIEW_EVALUATIONS} BENCH_LIVEVIEW_BLOCK=${LIVEVIEW_BLOCK} BENCH_CONSOLE_LOADS=${CONSOLE_LOADS} BENCH_CAPACITY_RUNS=${CAPACITY_RUNS} BENCH_RUNS_RUNS=${RUNS_RUNS} BENCH_RUNS_SUSTAIN_SEC=${RUNS_SUSTAIN_SEC})`;
+const command = `npm run bench  (= node --conditions=source bench/run.ts; BENCH_ROUNDS=${ROUNDS} BENCH_DURATION_SEC=${DURATION} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_PROVIDER_REQUESTS=${PROVIDER_REQUESTS} BENCH_LOCAL_RUNS=${LOCAL_RUNS} BENCH_SCENARIOS=${[...SCENARIOS].join(',')} BENCH_SCALE_SESSIONS=${SCALE_SESSIONS} BENCH_SCALE_PROJECTS=${SCALE_PROJECTS} BENCH_SCALE_SAMPLES=${SCALE_SAMPLES} SOAK_WARMUP_SEC=${SOAK_WARMUP_SEC} SOAK_DURATION_SEC=${SOAK_SEC} SOAK_CONNECTIONS=${SOAK_CONNECTIONS} BENCH_APIKEY_REQUESTS=${APIKEY_REQUESTS} BENCH_BBSDK_RUNS=${BBSDK_RUNS} BENCH_BBSDK_WARM=${BBSDK_WARM} BENCH_BBSDK_PAUSE_MS=${BBSDK_PAUSE_MS} BENCH_LIVEVIEW_CHANGES=${LIVEVIEW_CHANGES} BENCH_LIVEVIEW_EVALUATIONS=${LIVEVIEW_EVALUATIONS} BENCH_LIVEVIEW_BLOCK=${LIVEVIEW_BLOCK} BENCH_CONSOLE_LOADS=${CONSOLE_LOADS} BENCH_CAPACITY_RUNS=${CAPACITY_RUNS} BENCH_RUNS_RUNS=${RUNS_RUNS} BENCH_RUNS_SUSTAIN_SEC=${RUNS_SUSTAIN_SEC} BENCH_RUNS_PAUSE_MS=${RUNS_PAUSE_MS})`;
 const out: string[] = [];
 out.push('# Benchmarks', '');
 out.push(

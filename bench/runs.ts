@@ -257,7 +257,7 @@ async function sustain(api: AccountApi, seconds: number, clients: number): Promi
 }
 
 export async function runRunsBench(options: RunsOptions): Promise<RunsResult> {
-  const { runs, sustainSec, log } = options;
+  const { runs, sustainSec, pauseMs, log } = options;
   const started = new Date();
   const loadStart = loadavg()[0]!;
   const found = await findChromium();
@@ -288,6 +288,8 @@ export async function runRunsBench(options: RunsOptions): Promise<RunsResult> {
       const line: string[] = [];
       for (let i = 0; i < count; i++) {
         if (side === 'endToEnd') {
+          // Untimed: the warm browser and runner processes the last run took are replaced by now.
+          if (timed && pauseMs > 0) await new Promise((done) => setTimeout(done, pauseMs));
           const t = await endToEnd();
           if (timed) times.endToEnd.push(t);
           line.push(fmt(t.roundTrip, 0));

@@ -81,6 +81,8 @@ export interface RunsOptions {
   /** Timed runs per side, after WARM_UP untimed ones. */
   runs: number;
   sustainSec: number;
+  /** Untimed pause before each timed end-to-end run, for the warm pools to refill (0: back to back). */
+  pauseMs: number;
   log: (line: string) => void;
 }
 
