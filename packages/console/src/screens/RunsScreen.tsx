@@ -4,6 +4,7 @@ import { navigate } from '../app/navigation.ts';
 import { useResource } from '../app/useResource.ts';
 import { formatDurationMs, formatTime } from '../components/formatting.ts';
 import { Link } from '../components/Link.tsx';
+import { Pager } from '../components/Pager.tsx';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { StatusFilter } from '../components/StatusFilter.tsx';
@@ -123,29 +124,14 @@ export function RunsScreen({ projectId, agentId, status, offset }: RunsScreenPro
           <p aria-busy="true">Loading runs…</p>
         ) : null}
         {page ? (
-          <nav aria-label="Pages" class="pager">
-            <p>
-              {page.total === 0
-                ? '0 runs'
-                : `${Math.min(page.offset + 1, page.total)}–${Math.min(page.offset + page.runs.length, page.total)} of ${page.total}`}
-            </p>
-            <button
-              type="button"
-              class="secondary"
-              disabled={offset === 0}
-              onClick={() => go({ offset: Math.max(0, offset - RUNS_PAGE_SIZE) })}
-            >
-              Previous page
-            </button>
-            <button
-              type="button"
-              class="secondary"
-              disabled={offset + RUNS_PAGE_SIZE >= page.total}
-              onClick={() => go({ offset: offset + RUNS_PAGE_SIZE })}
-            >
-              Next page
-            </button>
-          </nav>
+          <Pager
+            noun="runs"
+            total={page.total}
+            offset={page.offset}
+            shown={page.runs.length}
+            pageSize={RUNS_PAGE_SIZE}
+            onOffset={(next) => go({ offset: next })}
+          ></Pager>
         ) : null}
       </section>
     </>

@@ -5,6 +5,7 @@ import { navigate } from '../app/navigation.ts';
 import { useResource } from '../app/useResource.ts';
 import { formatTime } from '../components/formatting.ts';
 import { Link } from '../components/Link.tsx';
+import { Pager } from '../components/Pager.tsx';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { StatusFilter } from '../components/StatusFilter.tsx';
@@ -100,30 +101,16 @@ export function SessionsScreen({ projectId, status, offset }: SessionsScreenProp
           <p aria-busy="true">Loading sessions…</p>
         ) : null}
         {page ? (
-          <nav aria-label="Pages" class="pager">
-            <p>
-              {page.total === 0
-                ? '0 sessions'
-                : `${Math.min(page.offset + 1, page.total)}–${Math.min(page.offset + page.sessions.length, page.total)} of ${page.total}`}
-              {updatedAt ? <span class="meta"> · updated {updatedAt.toLocaleTimeString()}</span> : null}
-            </p>
-            <button
-              type="button"
-              class="secondary"
-              disabled={offset === 0}
-              onClick={() => go({ offset: Math.max(0, offset - PAGE_SIZE) })}
-            >
-              Previous page
-            </button>
-            <button
-              type="button"
-              class="secondary"
-              disabled={offset + PAGE_SIZE >= page.total}
-              onClick={() => go({ offset: offset + PAGE_SIZE })}
-            >
-              Next page
-            </button>
-          </nav>
+          <Pager
+            noun="sessions"
+            total={page.total}
+            offset={page.offset}
+            shown={page.sessions.length}
+            pageSize={PAGE_SIZE}
+            onOffset={(next) => go({ offset: next })}
+          >
+            {updatedAt ? <span class="meta"> · updated {updatedAt.toLocaleTimeString()}</span> : null}
+          </Pager>
         ) : null}
       </section>
     </>
