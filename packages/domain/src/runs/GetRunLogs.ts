@@ -33,11 +33,7 @@ export class GetRunLogs {
     const { cursor = '0', limit = RUN_LOGS_DEFAULT_LIMIT } = input;
     new Checks()
       .require(CURSOR.test(cursor), 'cursor', 'must be a cursor from an earlier page (a decimal seq)')
-      .require(
-        Number.isInteger(limit) && limit >= 1 && limit <= RUN_LOGS_MAX_LIMIT,
-        'limit',
-        `must be an integer from 1 to ${RUN_LOGS_MAX_LIMIT}`,
-      )
+      .integerIn(limit, 'limit', 1, RUN_LOGS_MAX_LIMIT)
       .throwIfAny();
     const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
     // Read before the lines: a run seen ended has stored every line (its worker flushes first).

@@ -31,11 +31,7 @@ export class ListRuns {
   }): Promise<{ runs: Run[]; total: number; limit: number; offset: number }> {
     const { agentId, sessionId, status, limit = RUN_LIST_DEFAULT_LIMIT, offset = 0 } = input.query;
     new Checks()
-      .require(
-        Number.isInteger(limit) && limit >= 1 && limit <= RUN_LIST_MAX_LIMIT,
-        'limit',
-        `must be an integer from 1 to ${RUN_LIST_MAX_LIMIT}`,
-      )
+      .integerIn(limit, 'limit', 1, RUN_LIST_MAX_LIMIT)
       .require(Number.isInteger(offset) && offset >= 0, 'offset', 'must be an integer of 0 or more')
       .require(
         status === undefined || RUN_STATUSES.includes(status),

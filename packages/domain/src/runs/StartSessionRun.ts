@@ -6,7 +6,7 @@ import { findSession } from '../sessions/findSession.ts';
 import type { IdempotencyStore } from '../sessions/IdempotencyStore.ts';
 import { SessionEndedError } from '../sessions/SessionEndedError.ts';
 import type { SessionRepository } from '../sessions/SessionRepository.ts';
-import { DEFAULT_TIMEOUT_SEC } from '../sessions/sessionRules.ts';
+import { checkScript, DEFAULT_TIMEOUT_SEC } from '../sessions/sessionRules.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { Checks } from '../shared/checks.ts';
 import { ConflictError } from '../shared/DomainError.ts';
@@ -17,7 +17,7 @@ import type { RunChanges } from './RunChanges.ts';
 import type { RunQueue } from './RunQueue.ts';
 import type { RunRepository } from './RunRepository.ts';
 import { withRunIdempotency } from './runIdempotency.ts';
-import { checkRunRequest, checkRunScript, runInputOf } from './runInputRules.ts';
+import { checkRunRequest, runInputOf } from './runInputRules.ts';
 
 /** The body of an ad-hoc run on a live session (http-api.md §11), every field optional. */
 export interface SessionRunRequest {
@@ -82,7 +82,7 @@ export class StartSessionRun {
     const env = { ...session.env, ...(request.env ?? {}) };
     const runInput = request.input === undefined ? null : request.input;
     const checks = checkRunRequest(new Checks(), { input: runInput, env, timeoutSec });
-    if (request.script !== undefined) checkRunScript(checks, request.script);
+    if (request.script !== undefined) checkScript(checks, request.script);
     checks.throwIfAny();
     if (script.trim() === '')
       throw new ConflictError(

@@ -1,5 +1,5 @@
-import { checkEnv, SCRIPT_MAX_BYTES } from '../sessions/sessionRules.ts';
-import { type Checks, jsonByteLength, utf8Length } from '../shared/checks.ts';
+import { checkEnv } from '../sessions/sessionRules.ts';
+import { type Checks, jsonByteLength } from '../shared/checks.ts';
 import { ValidationError } from '../shared/DomainError.ts';
 import { jsonTextProblem } from '../shared/textRules.ts';
 import {
@@ -35,21 +35,8 @@ export function checkRunRequest(
       `must be at most ${RUN_INPUT_MAX_BYTES} bytes as JSON`,
     )
     .require(textProblem === undefined, 'input', textProblem ?? '')
-    .require(
-      Number.isInteger(fields.timeoutSec) &&
-        fields.timeoutSec >= RUN_TIMEOUT_MIN_SEC &&
-        fields.timeoutSec <= RUN_TIMEOUT_MAX_SEC,
-      'timeoutSec',
-      `must be an integer from ${RUN_TIMEOUT_MIN_SEC} to ${RUN_TIMEOUT_MAX_SEC}`,
-    );
+    .integerIn(fields.timeoutSec, 'timeoutSec', RUN_TIMEOUT_MIN_SEC, RUN_TIMEOUT_MAX_SEC);
   return checkEnv(checks, fields.env, 'env');
-}
-
-/** Records the rules of a script given with the run (not an agent's, checked when it was stored). */
-export function checkRunScript(checks: Checks, script: string): Checks {
-  return checks
-    .require(utf8Length(script) <= SCRIPT_MAX_BYTES, 'script', `must be at most ${SCRIPT_MAX_BYTES} bytes`)
-    .text(script, 'script', 'opaque');
 }
 
 /** `input` as stored: a plain JSON value (JSON's own round trip), null when absent. */

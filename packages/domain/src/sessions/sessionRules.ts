@@ -70,21 +70,16 @@ export function checkRunSettings(
   settings: { script: string; timeoutSec: number; region: string },
   regions: readonly string[],
 ): Checks {
-  return checks
-    .require(
-      utf8Length(settings.script) <= SCRIPT_MAX_BYTES,
-      'script',
-      `must be at most ${SCRIPT_MAX_BYTES} bytes`,
-    )
-    .text(settings.script, 'script', 'opaque')
-    .require(
-      Number.isInteger(settings.timeoutSec) &&
-        settings.timeoutSec >= TIMEOUT_MIN_SEC &&
-        settings.timeoutSec <= TIMEOUT_MAX_SEC,
-      'timeoutSec',
-      `must be an integer from ${TIMEOUT_MIN_SEC} to ${TIMEOUT_MAX_SEC}`,
-    )
+  return checkScript(checks, settings.script)
+    .integerIn(settings.timeoutSec, 'timeoutSec', TIMEOUT_MIN_SEC, TIMEOUT_MAX_SEC)
     .require(regions.includes(settings.region), 'region', `must be one of ${regions.join(', ')}`);
+}
+
+/** Records the rules of a script: at most `SCRIPT_MAX_BYTES`, the opaque-text character rule. */
+export function checkScript(checks: Checks, script: string): Checks {
+  return checks
+    .require(utf8Length(script) <= SCRIPT_MAX_BYTES, 'script', `must be at most ${SCRIPT_MAX_BYTES} bytes`)
+    .text(script, 'script', 'opaque');
 }
 
 /** Records the viewport rule at `path`: each side an integer from `VIEWPORT_MIN_SIDE` to `VIEWPORT_MAX_SIDE`. */
@@ -94,13 +89,7 @@ export function checkViewport(
   path: string,
 ): Checks {
   if (viewport === null) return checks;
-  for (const side of ['width', 'height'] as const) {
-    const value = viewport[side];
-    checks.require(
-      Number.isInteger(value) && value >= VIEWPORT_MIN_SIDE && value <= VIEWPORT_MAX_SIDE,
-      `${path}.${side}`,
-      `must be an integer from ${VIEWPORT_MIN_SIDE} to ${VIEWPORT_MAX_SIDE}`,
-    );
-  }
+  for (const side of ['width', 'height'] as const)
+    checks.integerIn(viewport[side], `${path}.${side}`, VIEWPORT_MIN_SIDE, VIEWPORT_MAX_SIDE);
   return checks;
 }

@@ -20,6 +20,15 @@ export class Checks {
     );
   }
 
+  /** An integer from `min` to `max`. */
+  integerIn(value: number, path: string, min: number, max: number): this {
+    return this.require(
+      Number.isInteger(value) && value >= min && value <= max,
+      path,
+      `must be an integer from ${min} to ${max}`,
+    );
+  }
+
   /** A string that keeps the character rule of `kind` (see `textRules.ts`). */
   text(value: string, path: string, kind: TextKind): this {
     const problem = textProblem(value, kind);
