@@ -26,7 +26,7 @@ import {
 import { WebSocket } from 'ws';
 import type { CdpClient } from '../packages/adapters/src/browsers/cdp/CdpClient.ts';
 import { findChromium } from '../packages/adapters/src/browsers/local-chromium/chromium/findChromium.ts';
-import { proxyCdpConnection } from '../packages/adapters/src/browsers/local-chromium/connect/proxyCdpConnection.ts';
+import { proxyCdpConnection } from '../packages/adapters/src/browsers/cdp/proxyCdpConnection.ts';
 import { EgressPolicy } from '../packages/adapters/src/browsers/local-chromium/egress/EgressPolicy.ts';
 import { PreparedBrowser } from '../packages/adapters/src/browsers/local-chromium/launch/PreparedBrowser.ts';
 import { TemporaryProfiles } from '../packages/adapters/src/browsers/local-chromium/profiles/TemporaryProfiles.ts';
@@ -140,7 +140,7 @@ try {
   });
   server.on('upgrade', (req, socket, head) =>
     proxyCdpConnection(req, socket, head, {
-      router: proxied.router,
+      upstream: proxied.router,
       folders: { downloadsDir: proxied.downloadsDir },
     }),
   );

@@ -10,10 +10,13 @@
  * rendered list (console.ts), and capacity (capacity.ts: create → connected → first evaluate, warm and
  * back-to-back, against an already-running Chromium's floor, and memory per idle session), and runs
  * (runs.ts: an agent run through HTTP with `wait`, its split, against the same script by hand, and
- * sustained runs at RUN_CONCURRENCY=2). Every
+ * sustained runs at RUN_CONCURRENCY=2), and several instances (instances.ts: a forwarded request and CDP
+ * round trip against direct ones on two instances sharing PostgreSQL; the Selenium Grid provider's
+ * create → first evaluate against the Grid's own new session, and sessions per second on 1 and 2
+ * instances). Every
  * server runs in its own process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS
  * (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
- * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs),
+ * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs,instances),
  * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections | none), and the scenarios' own:
  * BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES (200),
  * SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
@@ -28,11 +31,15 @@
  * the OS and the service), BENCH_CAPACITY_HIT_MS (unset: a back-to-back create counts as a warm hit
  * at most max(20 ms, 3 × the warm creates' p50)), BENCH_RUNS_RUNS (30, timed runs per side: end to
  * end, floor, in process), BENCH_RUNS_SUSTAIN_SEC (60, the sustained phase), BENCH_RUNS_PAUSE_MS
- * (1500, untimed, before each timed end-to-end run: the warm pools refill; 0 = back to back).
+ * (1500, untimed, before each timed end-to-end run: the warm pools refill; 0 = back to back),
+ * BENCH_INSTANCES_REQUESTS (300, per side: direct, forwarded, the hop alone), BENCH_INSTANCES_CDP
+ * (1000, round trips per side), BENCH_INSTANCES_CONNECTS (10, per side), BENCH_INSTANCES_GRID (1; 0
+ * skips the Grid), BENCH_INSTANCES_GRID_RUNS (15, per side), BENCH_INSTANCES_RATE_SEC (20, each rate
+ * phase), BENCH_INSTANCES_RATE_CLIENTS (4), BENCH_INSTANCES_SLOTS (2, sessions per Grid node).
  *
  * BENCH_WRITE: `all` regenerates docs/benchmarks.md down to the hand-written analysis; `sections`
  * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`,
- * `bbsdk`, `liveview`, `console`, `capacity` and `runs`) of the scenarios this run measured, and leaves every other line as it was. The
+ * `bbsdk`, `liveview`, `console`, `capacity`, `runs` and `instances`) of the scenarios this run measured, and leaves every other line as it was. The
  * default is `all` for a run of every scenario and `sections` for a partial run, so measuring one
  * scenario never blanks the others' figures. `none` only prints the report (the smoke run in
  * `npm test`, test/benchSmoke.int.test.ts, must not touch docs/benchmarks.md).
@@ -57,6 +64,12 @@ import { CAPACITY_TARGETS, type CapacityResult, runCapacity } from './capacity.t
 import { type Child, startChild } from './childProcess.ts';
 import { type ConsoleBenchResult, runConsoleBench } from './console.ts';
 import { CONSOLE_FIRST_LIST_TARGET_MS, CONSOLE_SIZE_TARGET_BYTES } from './consoleFigures.ts';
+import {
+  INSTANCES_TARGETS,
+  type InstancesResult,
+  instancesHeadline,
+  runInstancesBench,
+} from './instances.ts';
 import { LIVE_VIEW_OVERHEAD_TARGET, type LiveViewBenchResult, runLiveViewBench } from './liveView.ts';
 import { load } from './load.ts';
 import { markedSection, replaceMarkedSections } from './markedSections.ts';
@@ -88,6 +101,7 @@ const ALL_SCENARIOS = [
   'console',
   'capacity',
   'runs',
+  'instances',
 ];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(','));
 const WRITE = process.env.BENCH_WRITE ?? (ALL_SCENARIOS.every((s) => SCENARIOS.has(s)) ? 'all' : 'sections');
@@ -120,6 +134,16 @@ const CAPACITY_HIT_MS = process.env.BENCH_CAPACITY_HIT_MS
 const RUNS_RUNS = num('BENCH_RUNS_RUNS', 30);
 const RUNS_SUSTAIN_SEC = num('BENCH_RUNS_SUSTAIN_SEC', 60);
 const RUNS_PAUSE_MS = num('BENCH_RUNS_PAUSE_MS', 1500);
+const INSTANCES_OPTIONS = {
+  requests: num('BENCH_INSTANCES_REQUESTS', 300),
+  cdpRoundTrips: num('BENCH_INSTANCES_CDP', 1000),
+  connects: num('BENCH_INSTANCES_CONNECTS', 10),
+  grid: process.env.BENCH_INSTANCES_GRID !== '0',
+  gridRuns: num('BENCH_INSTANCES_GRID_RUNS', 15),
+  rateSec: num('BENCH_INSTANCES_RATE_SEC', 20),
+  rateClients: num('BENCH_INSTANCES_RATE_CLIENTS', 4),
+  slotsPerNode: num('BENCH_INSTANCES_SLOTS', 2),
+};
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
 const TARGET_RATIO = 0.35;
 const TARGET_P99_MS = 20;
@@ -186,6 +210,7 @@ let liveView: LiveViewBenchResult | undefined;
 let consoleBench: ConsoleBenchResult | undefined;
 let capacity: CapacityResult | undefined;
 let runsBench: RunsResult | undefined;
+let instancesBench: InstancesResult | undefined;
 let profile: ProfileTop[] | undefined;
 let profileNote = '';
 
@@ -341,6 +366,15 @@ try {
       `Runs, local provider (${RUNS_RUNS} runs per side; ${RUNS_SUSTAIN_SEC} s sustained)`,
       () => runRunsBench({ runs: RUNS_RUNS, sustainSec: RUNS_SUSTAIN_SEC, pauseMs: RUNS_PAUSE_MS, log }),
     );
+  }
+
+  if (SCENARIOS.has('instances')) {
+    instancesBench = await scenario(
+      `Several instances and the Selenium Grid (${INSTANCES_OPTIONS.requests} requests, ${INSTANCES_OPTIONS.cdpRoundTrips} CDP round trips per side)`,
+      () => runInstancesBench({ ...INSTANCES_OPTIONS, log }),
+    );
+    if (instancesBench?.figures.gridError)
+      failures.push(`instances (Grid): ${instancesBench.figures.gridError}`);
   }
 
   const sqlite = throughput.find((t) => t.db === 'sqlite');
@@ -580,6 +614,12 @@ sections.runs = markedSection(
     ? `${runsBench.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
     : '## 11. Runs\n\nNot measured in this run.',
 );
+sections.instances = markedSection(
+  'instances',
+  instancesBench
+    ? `${instancesBench.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
+    : '## 12. Several instances and the Selenium Grid\n\nNot measured in this run.',
+);
 out.push(
   sections.apikey,
   '',
@@ -592,6 +632,8 @@ out.push(
   sections.capacity,
   '',
   sections.runs,
+  '',
+  sections.instances,
   '',
 );
 if (apiKeys) {
@@ -695,6 +737,37 @@ if (runsBench) {
   ]);
 }
 
+if (instancesBench) {
+  const h = instancesHeadline(instancesBench.figures);
+  targets.push([
+    'instances: forwarding adds to a request p50',
+    `${fmt(h.requestAdded, 2)} ms`,
+    `≤ ${INSTANCES_TARGETS.requestAddedP50Ms} ms`,
+    pass(h.requestAdded <= INSTANCES_TARGETS.requestAddedP50Ms),
+  ]);
+  targets.push([
+    'instances: forwarding adds to a CDP round trip p50',
+    `${fmt(h.cdpAdded, 3)} ms`,
+    `≤ ${INSTANCES_TARGETS.cdpAddedP50Ms} ms`,
+    pass(h.cdpAdded <= INSTANCES_TARGETS.cdpAddedP50Ms),
+  ]);
+  if (h.grid) {
+    const over = h.grid.browserdeck.p50 - h.grid.directCreate.p50;
+    targets.push([
+      'instances: Grid create → first evaluate p50 − Grid new session p50',
+      `${fmt(over, 1)} ms`,
+      `≤ ${INSTANCES_TARGETS.gridCreateOverGridP50Ms} ms`,
+      pass(over <= INSTANCES_TARGETS.gridCreateOverGridP50Ms),
+    ]);
+    targets.push([
+      'instances: Grid sessions/s, 2 instances ÷ 1',
+      `${fmt(h.rateRatio, 2)}×`,
+      `≥ ${INSTANCES_TARGETS.twoOverOneRate}×`,
+      pass(h.rateRatio >= INSTANCES_TARGETS.twoOverOneRate),
+    ]);
+  }
+}
+
 out.push('## Targets', '');
 out.push(table(['target', 'measured', 'goal', 'verdict'], targets), '');
 
@@ -741,7 +814,8 @@ if (WRITE === 'none') {
       (name === 'liveview' && liveView) ||
       (name === 'console' && consoleBench) ||
       (name === 'capacity' && capacity) ||
-      (name === 'runs' && runsBench),
+      (name === 'runs' && runsBench) ||
+      (name === 'instances' && instancesBench),
   );
   const unmarked = [...SCENARIOS].filter((name) => !(name in sections));
   if (unmarked.length)

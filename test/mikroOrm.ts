@@ -33,6 +33,8 @@ const TABLES_CHILDREN_FIRST = [
   'supabase_revoked_sessions',
   'rate_limit_windows',
   'supabase_issued_refresh_tokens',
+  'instances',
+  'provider_orphan_searches',
 ];
 
 const forgotten = persistenceEntities

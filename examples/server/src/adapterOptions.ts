@@ -39,9 +39,18 @@ export function browsersOption(config: Config): BrowsersOption {
       },
     };
   }
+  if (config.BROWSER_PROVIDER === 'selenium-grid') {
+    return {
+      seleniumGrid: {
+        gridUrl: config.SELENIUM_GRID_URL ?? '',
+        headers: config.SELENIUM_GRID_HEADERS,
+      },
+    };
+  }
   return {
     local: {
       chromiumPath: config.CHROMIUM_PATH,
+      chromedriverPath: config.CHROMEDRIVER_PATH,
       maxSessions: config.LOCAL_MAX_SESSIONS,
       warmBrowsers: config.LOCAL_WARM_BROWSERS,
       maxSessionsPerOwner: config.localMaxSessionsPerOwner,

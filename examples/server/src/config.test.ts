@@ -162,9 +162,34 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ IDENTITY_PROVIDER: 'supabase' }, 'SUPABASE_URL'],
     [{ BROWSER_PROVIDER: 'browserbase', BROWSERBASE_API_KEY: 'k' }, 'BROWSERBASE_PROJECT_ID'],
+    [{ BROWSER_PROVIDER: 'selenium-grid' }, 'SELENIUM_GRID_URL'],
+    [{ BROWSER_PROVIDER: 'selenium-grid', SELENIUM_GRID_URL: 'ftp://grid' }, 'SELENIUM_GRID_URL'],
+    [{ SELENIUM_GRID_URL: 'http://grid:4444', SELENIUM_GRID_HEADERS: '{"a":' }, 'SELENIUM_GRID_HEADERS'],
+    [{ SELENIUM_GRID_URL: 'http://grid:4444', SELENIUM_GRID_HEADERS: '["x"]' }, 'SELENIUM_GRID_HEADERS'],
+    [{ SELENIUM_GRID_URL: 'http://grid:4444', SELENIUM_GRID_HEADERS: '{"X-N":1}' }, 'SELENIUM_GRID_HEADERS'],
+    [{ SELENIUM_GRID_URL: 'http://grid:4444', SELENIUM_GRID_HEADERS: '{"bad name":"v"}' }, 'SELENIUM_GRID_HEADERS'],
   ])('refuses %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('reads the Selenium Grid provider: its URL and extra headers, whose values no refusal repeats', () => {
+    const cfg = loadConfig({
+      BROWSER_PROVIDER: 'selenium-grid',
+      SELENIUM_GRID_URL: 'https://grid.example/wd/hub',
+      SELENIUM_GRID_HEADERS: '{"Authorization":"Bearer s3cret","X-Team":"qa"}',
+    });
+    expect(cfg).toMatchObject({
+      BROWSER_PROVIDER: 'selenium-grid',
+      SELENIUM_GRID_URL: 'https://grid.example/wd/hub',
+      SELENIUM_GRID_HEADERS: { Authorization: 'Bearer s3cret', 'X-Team': 'qa' },
+    });
+    expect(() => loadConfig({ SELENIUM_GRID_HEADERS: '{"Authorization": "Bearer s3cret"' })).toThrow(
+      /SELENIUM_GRID_HEADERS: must be a JSON object/,
+    );
+    expect(() => loadConfig({ SELENIUM_GRID_HEADERS: '{"Authorization": 98765}' })).toThrow(
+      /SELENIUM_GRID_HEADERS: must map header names to strings \("Authorization" does not\)$/,
+    );
   });
 });
 

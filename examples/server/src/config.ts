@@ -53,6 +53,36 @@ const metricsToken = z
   )
   .optional();
 
+/**
+ * `SELENIUM_GRID_HEADERS`: a JSON object of header names to string values, sent with every request
+ * to the Grid (e.g. `{"Authorization":"Bearer …"}`). The values never appear in an error message.
+ */
+const gridHeaders = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object of header names to strings' });
+      return z.NEVER;
+    }
+    const entries = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.entries(parsed) : null;
+    const bad = entries?.find(([name, value]) => !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || typeof value !== 'string');
+    if (!entries || bad) {
+      ctx.addIssue({
+        code: 'custom',
+        message: bad
+          ? `must map header names to strings (${JSON.stringify(bad[0])} does not)`
+          : 'must be a JSON object of header names to strings',
+      });
+      return z.NEVER;
+    }
+    return Object.fromEntries(entries) as Record<string, string>;
+  })
+  .optional();
+
 /** `METRICS_LISTEN`: `host:port` (an IPv6 host in brackets, `[::1]:9464`); port 0 picks a free one. */
 const listenAddress = z
   .string()
@@ -73,6 +103,13 @@ const EnvSchema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Where the other instances reach this one (its internal routes, forwarded WebSockets); default HOST:PORT. */
+  INSTANCE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LOCAL_INSTANCE_ID: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -')
+    .optional(),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -86,11 +123,14 @@ const EnvSchema = z.object({
   SUPABASE_URL: z.url().optional(),
   SUPABASE_ANON_KEY: optionalText,
   SUPABASE_JWT_SECRET: optionalText,
-  BROWSER_PROVIDER: z.enum(['local', 'browserbase']).default('local'),
+  BROWSER_PROVIDER: z.enum(['local', 'browserbase', 'selenium-grid']).default('local'),
   BROWSERBASE_API_KEY: optionalText,
   BROWSERBASE_PROJECT_ID: optionalText,
   BROWSERBASE_BASE_URL: z.url().optional(),
+  SELENIUM_GRID_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SELENIUM_GRID_HEADERS: gridHeaders,
   CHROMIUM_PATH: optionalText,
+  CHROMEDRIVER_PATH: optionalText,
   LOCAL_MAX_SESSIONS: integer(1, 1000).default(4),
   LOCAL_WARM_BROWSERS: integer(0, 100).default(1),
   // Default: half of LOCAL_MAX_SESSIONS, at least 1 (the provider's). The per-project name is the
@@ -158,6 +198,8 @@ const EnvSchema = z.object({
 /** The validated configuration the server runs with. */
 export type Config = z.output<typeof EnvSchema> & {
   publicUrl: string;
+  /** `INSTANCE_URL`, else `http://HOST:PORT` (loopback for a wildcard HOST). */
+  instanceUrl: string;
   databaseUrl: string;
   dataDir: string;
   /** `LOCAL_MAX_SESSIONS_PER_OWNER`, else the old `LOCAL_MAX_SESSIONS_PER_PROJECT`; unset: the provider's default. */
@@ -211,6 +253,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const absent = missing(['BROWSERBASE_API_KEY', 'BROWSERBASE_PROJECT_ID']);
     if (absent.length) throw new ConfigError(`BROWSER_PROVIDER=browserbase needs ${absent.join(', ')}`);
   }
+  if (cfg.BROWSER_PROVIDER === 'selenium-grid' && !present.SELENIUM_GRID_URL)
+    throw new ConfigError('BROWSER_PROVIDER=selenium-grid needs SELENIUM_GRID_URL (the Grid’s router, e.g. http://selenium-hub:4444)');
   const dataDir = resolve(cfg.DATA_DIR);
   const urlHost = cfg.HOST.includes(':') ? `[${cfg.HOST}]` : cfg.HOST;
   return {
@@ -218,6 +262,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir,
     localMaxSessionsPerOwner,
     publicUrl: (cfg.PUBLIC_URL ?? `http://${urlHost}:${cfg.PORT}`).replace(/\/+$/, ''),
+    instanceUrl: instanceUrlOf(cfg.INSTANCE_URL, cfg.HOST, cfg.PORT),
     databaseUrl: cfg.DATABASE_URL ?? `sqlite:${resolve(dataDir, 'browserdeck.sqlite')}`,
     authRateLimits: {
       perAddress: { limit: cfg.AUTH_RATE_LIMIT_PER_ADDRESS, windowSec: 60 },
@@ -225,4 +270,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       signUpPerEmail: { limit: cfg.AUTH_RATE_LIMIT_SIGNUP_PER_EMAIL, windowSec: 60 },
     },
   };
+}
+
+/**
+ * Where other instances reach this one: `INSTANCE_URL`, else this server's own address, with a
+ * wildcard HOST (`0.0.0.0`, `::`) read as loopback (fits instances on one host; set INSTANCE_URL to
+ * an address the others can reach when they are on other hosts).
+ */
+export function instanceUrlOf(configured: string | undefined, host: string, port: number): string {
+  if (configured) return configured.replace(/\/+$/, '');
+  const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${local.includes(':') ? `[${local}]` : local}:${port}`;
 }

@@ -2,7 +2,7 @@ import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
+import { type Config, instanceUrlOf } from './config.ts';
 import { createContainer } from './createContainer.ts';
 import { TOKENS } from './tokens.ts';
 
@@ -137,5 +137,6 @@ async function withConcretePort(config: Config): Promise<Config> {
     ...config,
     PORT: port,
     publicUrl: config.PUBLIC_URL ? config.publicUrl : `http://${host}:${port}`,
+    instanceUrl: instanceUrlOf(config.INSTANCE_URL, config.HOST, port),
   };
 }

@@ -72,6 +72,7 @@ export * from './sessions/BrowserProvider.ts';
 export * from './sessions/BrowserSession.ts';
 export * from './sessions/CheckLiveViewGrant.ts';
 export * from './sessions/CreateSession.ts';
+export * from './sessions/EndLostInstanceSessions.ts';
 export * from './sessions/GetSession.ts';
 export * from './sessions/GetSessionLiveView.ts';
 export * from './sessions/GetSessionLogs.ts';

@@ -1,8 +1,15 @@
 import type { BrowserProvider } from '@browserdeck/domain';
+import type { PassthroughEndpoint } from '../shared/PassthroughEndpoint.ts';
 import type { UpgradeEndpoint } from '../shared/UpgradeEndpoint.ts';
 import type { CdpClientConnection } from './cdp/CdpClient.ts';
 import type { CdpBrowserMessage, CdpCommand } from './cdp/cdpMessages.ts';
 
+export type {
+  PassthroughEndpoint,
+  PassthroughOutcome,
+  PassthroughRefusal,
+  PassthroughRequest,
+} from '../shared/PassthroughEndpoint.ts';
 export type { UpgradeRefusal } from '../shared/UpgradeEndpoint.ts';
 
 /**
@@ -13,11 +20,31 @@ export interface UpgradeCapability {
   readonly endpoints: readonly UpgradeEndpoint[];
 }
 
+/**
+ * A provider that serves sessions' `seleniumRemoteUrl` on the API's own HTTP server: it declares the
+ * WebDriver endpoints, the HTTP adapter puts them in its route table and hands them their requests
+ * raw (passthrough endpoints). For a session this process does not hold, an endpoint answers
+ * `not_found`.
+ */
+export interface WebDriverCapability {
+  readonly endpoints: readonly PassthroughEndpoint[];
+}
+
 /** A provider that holds resources (browsers, pools): started before use, closed at shutdown. */
 export interface LifecycleCapability {
   start(): Promise<void>;
   /** Ends every session it runs and frees what it holds. */
   close(): Promise<void>;
+}
+
+/**
+ * Work a provider does in the background on every instance that has it (Browserbase: the search for
+ * browsers left by failed creates). Started with the host's background work (`Browserdeck.start()`),
+ * stopped at close while the database is still open; `stop()` waits for work in progress.
+ */
+export interface BackgroundCapability {
+  start(): void;
+  stop(): Promise<void>;
 }
 
 // `CdpCommandMessage` is the public name (the package index exports this file) of the one command type.
@@ -54,6 +81,8 @@ export interface ProviderCapabilities {
   readonly upgrades?: UpgradeCapability | undefined;
   readonly lifecycle?: LifecycleCapability | undefined;
   readonly cdp?: CdpCapability | undefined;
+  readonly webdriver?: WebDriverCapability | undefined;
+  readonly background?: BackgroundCapability | undefined;
 }
 
 /** A browser provider as the composition takes it: the domain port plus declared capabilities. */

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { BrowserbaseProviderDeps } from '../browsers/browserbase/BrowserbaseProvider.ts';
 import type { LocalChromiumProviderOptions } from '../browsers/local-chromium/LocalChromiumProviderOptions.ts';
 import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
+import type { SeleniumGridProviderOptions } from '../browsers/selenium-grid/SeleniumGridProviderOptions.ts';
 import type { IsolationSetting } from '../confinement/isolation/IsolationLevel.ts';
 import type { HttpSettings } from '../http/koa/HttpAppDeps.ts';
 import type { MetricsRegistry } from '../observability/MetricsRegistry.ts';
@@ -45,10 +46,20 @@ export type LocalBrowsersOptions = Partial<
   Omit<LocalChromiumProviderOptions, 'dataDir' | 'publicUrl' | 'clock' | 'logger'>
 >;
 
-/** The browser provider: local Chromium (default), Browserbase, or one the host built. */
+/**
+ * Selenium Grid settings (`SELENIUM_GRID_URL`, `SELENIUM_GRID_HEADERS`); the composition supplies the
+ * public URL, this instance's id, the clock and the logger.
+ */
+export type SeleniumGridBrowsersOptions = Omit<
+  SeleniumGridProviderOptions,
+  'publicUrl' | 'instanceId' | 'clock' | 'logger'
+>;
+
+/** The browser provider: local Chromium (default), Browserbase, a Selenium Grid, or one the host built. */
 export type BrowsersOption =
   | { local: LocalBrowsersOptions }
   | { browserbase: Omit<BrowserbaseProviderDeps, 'clock' | 'logger'> }
+  | { seleniumGrid: SeleniumGridBrowsersOptions }
   | { provider: ComposableBrowserProvider };
 
 /** Runs (http-api.md §11): whether this instance executes them, how many at once, their limits. */
@@ -117,6 +128,12 @@ export interface BrowserdeckOptions {
   http?: HttpSettings | undefined;
   /** Seconds between passes that refresh active sessions from the provider (`start()`). Default 15. */
   reconcileIntervalSec?: number | undefined;
+  /**
+   * This server instance among those sharing the database (docs/scaling.md): its id
+   * (`LOCAL_INSTANCE_ID`; default kept in `<dataDir>/instance-id`, so a restart is the same instance)
+   * and where the others reach it (`INSTANCE_URL`; default `publicUrl`).
+   */
+  instance?: { id?: string | undefined; url?: string | undefined } | undefined;
   /** Runs: the worker of this instance and the runs' limits. Default: a worker of 2 runs at once. */
   runs?: RunsOptions | undefined;
   /**

@@ -1,8 +1,10 @@
 import type { UseCasePorts } from '@browserdeck/domain';
+import type { OrphanSearches } from '../browsers/orphans/OrphanSearches.ts';
 import type { HttpDatabaseHooks } from '../http/koa/HttpAppDeps.ts';
 import type { LocalIdentityStore } from '../identity/local/LocalIdentityStore.ts';
 import type { IssuedRefreshTokenStore } from '../identity/supabase/IssuedRefreshTokenStore.ts';
 import type { RevokedSessionStore } from '../identity/supabase/RevokedSessionStore.ts';
+import type { InstanceRegistry } from '../instances/InstanceRegistry.ts';
 
 /**
  * Where Browserdeck keeps its data: the repositories the use cases need, the stores the identity
@@ -29,6 +31,16 @@ export interface BrowserdeckStorage
     | { revokedSessions: RevokedSessionStore; issuedRefreshTokens: IssuedRefreshTokenStore }
     | undefined;
   database: HttpDatabaseHooks;
+  /**
+   * The server instances sharing this database and who holds which session (several instances on
+   * PostgreSQL): absent, this instance forwards nothing and sweeps no one (in-memory storage).
+   */
+  instances?: InstanceRegistry | undefined;
+  /**
+   * Searches for browsers left by creates whose outcome is unknown (Browserbase), kept across restarts
+   * and shared by the instances: absent, the provider keeps them in memory.
+   */
+  orphanSearches?: OrphanSearches | undefined;
   /** Sessions PENDING or RUNNING in every project, for the `browserdeck_active_sessions` gauge. */
   countActiveSessions?: (() => Promise<number>) | undefined;
 }

@@ -1,18 +1,24 @@
 import compose from 'koa-compose';
-import type { UpgradeCapability } from '../browsers/ProviderCapabilities.ts';
+import type { UpgradeCapability, WebDriverCapability } from '../browsers/ProviderCapabilities.ts';
 import { createHttpApp, createMetricsApp } from '../http/koa/createHttpApp.ts';
 import type { HttpAppDeps } from '../http/koa/HttpAppDeps.ts';
 import { httpServerOptions } from '../http/koa/httpServerOptions.ts';
+import { isPassthroughRoute } from '../http/koa/kernel/routing/RouteDefinition.ts';
 import { serveUpgrades } from '../http/koa/kernel/routing/serveUpgrades.ts';
 import { buildRouteTable } from '../http/koa/routeTable.ts';
 import type { MetricsRegistry } from '../observability/MetricsRegistry.ts';
 import type { BrowserdeckHttp } from './Browserdeck.ts';
 import type { BrowserdeckOverrides } from './BrowserdeckOverrides.ts';
+import type { OpenedInstances } from './openInstances.ts';
 
 /** What the HTTP side is built from, besides the app's deps. */
 export interface ComposeHttpOptions {
   /** The provider's own WebSocket endpoints (e.g. the local provider's CDP connect path). */
   upgrades: UpgradeCapability | undefined;
+  /** The provider's WebDriver endpoints (sessions' `seleniumRemoteUrl`), served raw. */
+  webdriver?: WebDriverCapability | undefined;
+  /** This instance among several: the other instances' calls, and session upgrades offered to their holders. */
+  instances?: Pick<OpenedInstances, 'internal' | 'forwardUpgrade' | 'forwardPassthrough'> | undefined;
   /** The path prefix of the public URL, which upgrade requests arrive under. */
   mountPrefix: string;
   /** Database hooks and settings replaced over `deps`; the use cases are already replaced. */
@@ -26,7 +32,7 @@ export interface ComposeHttpOptions {
  */
 export function composeHttp(
   base: HttpAppDeps & { metrics: MetricsRegistry },
-  { upgrades, mountPrefix, overrides }: ComposeHttpOptions,
+  { upgrades, webdriver, instances, mountPrefix, overrides }: ComposeHttpOptions,
 ): BrowserdeckHttp {
   const deps = {
     ...base,
@@ -34,6 +40,9 @@ export function composeHttp(
     settings: { ...base.settings, ...definedOnly(overrides.http) },
     liveViewRecheck: overrides.liveViewRecheck ?? base.liveViewRecheck,
     upgrades: upgrades?.endpoints,
+    webdriver: webdriver?.endpoints,
+    internal: instances?.internal,
+    forwardPassthrough: instances?.forwardPassthrough,
   };
   // One table for the router, the document, the upgrade handler and `routes`: built twice, each
   // would hold its own live-view grant watch.
@@ -42,19 +51,22 @@ export function composeHttp(
   return {
     app,
     middleware: compose(app.middleware),
-    handleUpgrade: serveUpgrades(routes, mountPrefix),
+    handleUpgrade: serveUpgrades(routes, mountPrefix, instances?.forwardUpgrade),
     createMetricsApp: () => createMetricsApp(deps),
     createWorkerApp: () =>
       createHttpApp(
         { ...deps, settings: { ...deps.settings, console: false } },
-        routes.filter((route) => WORKER_OPERATIONS.has(route.operationId)),
+        routes.filter((route) => WORKER_OPERATIONS.has(route.operationId) || isPassthroughRoute(route)),
       ),
     serverOptions: httpServerOptions(deps.settings.requestTimeoutMs),
     routes,
   };
 }
 
-/** What a worker-only process serves over HTTP: its probes and metrics. */
+/**
+ * What a worker-only process serves over HTTP: its probes and metrics, and its sessions' WebDriver
+ * endpoints (passthrough routes), which other instances forward to it like their WebSockets.
+ */
 const WORKER_OPERATIONS = new Set(['health', 'readiness', 'metrics']);
 
 /** The entries that are set: an `undefined` replacement leaves the original in place. */

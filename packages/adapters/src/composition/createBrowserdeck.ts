@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { createUseCases, SystemClock } from '@browserdeck/domain';
 import { pino } from 'pino';
 import { ScreencastHub } from '../browsers/live-view/ScreencastHub.ts';
+import { resolveInstanceId } from '../instances/resolveInstanceId.ts';
 import { InstrumentedBrowserProvider } from '../observability/InstrumentedBrowserProvider.ts';
 import { MetricsRegistry } from '../observability/MetricsRegistry.ts';
 import { loadOrCreateSecretKey } from '../persistence/secrets/loadOrCreateSecretKey.ts';
@@ -18,6 +19,7 @@ import { createRunWorker } from './createRunWorker.ts';
 import { logPrivateDataDir } from './logPrivateDataDir.ts';
 import { openBrowsers } from './openBrowsers.ts';
 import { openIdentity } from './openIdentity.ts';
+import { openInstances } from './openInstances.ts';
 import { openRunQueue } from './openRunQueue.ts';
 import { openScriptRunner } from './openScriptRunner.ts';
 import { openStorage } from './openStorage.ts';
@@ -74,8 +76,19 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       logger,
     });
     const publicUrl = (options.publicUrl ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
-    const provider = await openBrowsers(browsersOption, { dataDir, publicUrl, clock, logger });
+    const configuredId =
+      options.instance?.id ?? ('local' in browsersOption ? browsersOption.local.instanceId : undefined);
+    const resolvedId = await resolveInstanceId({ dataDir, configured: configuredId });
+    const provider = await openBrowsers(browsersOption, {
+      ...{ dataDir, publicUrl, clock, logger, orphanSearches: storage.orphanSearches },
+      instanceId: resolvedId.id,
+    });
+    // A provider a host built may hold its browsers under an id of its own: that id is the instance's.
+    const instanceId = provider.instanceId ?? resolvedId.id;
     const lifecycle = provider.capabilities?.lifecycle;
+    // The provider's background work (Browserbase's orphan searches): stopped before the database closes.
+    const background = provider.capabilities?.background;
+    if (background) closers.push(() => background.stop());
     let storeEndedSessions = async (): Promise<void> => {};
     if (lifecycle) {
       await lifecycle.start();
@@ -93,6 +106,16 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
     const ownHub = overrides.liveView === undefined && cdp ? new ScreencastHub({ cdp, logger }) : undefined;
     if (ownHub) closers.push(() => ownHub.close());
     const liveView = overrides.liveView === undefined ? ownHub : (overrides.liveView ?? undefined);
+    // Several instances on one database: calls about the sessions another one holds are carried to it.
+    const instances = storage.instances
+      ? openInstances({
+          ...{ registry: storage.instances, instanceId, secrets, provider, logger },
+          hub: liveView,
+          url: (options.instance?.url ?? publicUrl).replace(/\/+$/, ''),
+          reconcileIntervalSec: options.reconcileIntervalSec ?? 15,
+        })
+      : undefined;
+    if (instances) closers.push(async () => instances.forwarder.close());
     const runHooks = registerRunMetrics(metrics, { runs: storage.runs, queue: runQueue });
     const opening = await openScriptRunner({
       browsers: browsersOption,
@@ -109,7 +132,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
     const domainUseCases = createUseCases({
       ...storage,
       identity,
-      provider: new InstrumentedBrowserProvider({ provider, metrics }),
+      provider: new InstrumentedBrowserProvider({ provider: instances?.provider ?? provider, metrics }),
       cursorSigner: secrets.signer('log-cursor'),
       liveViewSigner: secrets.signer('live-view'),
       apiKeySecrets: new NodeApiKeySecrets(),
@@ -141,14 +164,22 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
         metrics,
         settings: options.http,
         publicUrl,
-        liveView,
+        liveView: instances ? instances.liveView : liveView,
       },
       {
         upgrades: provider.capabilities?.upgrades,
+        webdriver: provider.capabilities?.webdriver,
+        instances,
         mountPrefix: new URL(publicUrl).pathname.replace(/\/+$/, ''),
         overrides,
       },
     );
+    // Before anything is served: sessions a previous run of this instance left active are ended.
+    const membership = instances?.membership(useCases.sessions.endLostInstance);
+    if (membership) {
+      await membership.join();
+      closers.push(() => membership.stop());
+    }
     const reconciler = new SessionReconciler({
       reconcile: useCases.sessions.reconcile,
       logger,
@@ -178,6 +209,8 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
         if (started || closing) return;
         started = true;
         reconciler.start();
+        membership?.start();
+        background?.start();
         worker.start();
         if (takesRuns) {
           opening

@@ -7,6 +7,7 @@ export type {
   LocalBrowsersOptions,
   LocalIdentityOptions,
   RunsOptions,
+  SeleniumGridBrowsersOptions,
   SupabaseIdentityOptions,
 } from './BrowserdeckOptions.ts';
 export type { BrowserdeckOverrides, UseCaseOverrides } from './BrowserdeckOverrides.ts';

@@ -1,5 +1,6 @@
 import type { Clock } from '@browserdeck/domain';
 import type { Logger } from 'pino';
+import type { OrphanSearches } from '../browsers/orphans/OrphanSearches.ts';
 import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
 import type { BrowsersOption } from './BrowserdeckOptions.ts';
 
@@ -7,23 +8,44 @@ import type { BrowsersOption } from './BrowserdeckOptions.ts';
 export const LOCAL_BROWSER_DEFAULTS = { maxSessions: 4, warmBrowsers: 1 } as const;
 
 /**
- * Resolves the `browsers` option, loading only the chosen provider's module (a Browserbase host
- * never looks for Chromium). The composition starts and closes it through its `lifecycle`.
+ * Resolves the `browsers` option, loading only the chosen provider's module (a Browserbase or
+ * Selenium Grid host never looks for Chromium). The composition starts and closes it through its `lifecycle`.
  */
 export async function openBrowsers(
   option: BrowsersOption,
-  context: { dataDir: string; publicUrl: string; clock: Clock; logger: Logger },
+  context: {
+    dataDir: string;
+    publicUrl: string;
+    clock: Clock;
+    logger: Logger;
+    instanceId: string;
+    /** The storage's orphan searches, for Browserbase (absent: kept in memory). */
+    orphanSearches?: OrphanSearches | undefined;
+  },
 ): Promise<ComposableBrowserProvider> {
   if ('provider' in option) return option.provider;
   const { clock, logger } = context;
   if ('browserbase' in option) {
     const { BrowserbaseProvider } = await import('../browsers/browserbase/BrowserbaseProvider.ts');
-    return new BrowserbaseProvider({ ...option.browserbase, clock, logger });
+    // Searches for browsers left by failed creates live in the storage: a restart carries them on.
+    const { orphanSearches } = context;
+    return new BrowserbaseProvider({ orphanSearches, ...option.browserbase, clock, logger });
+  }
+  if ('seleniumGrid' in option) {
+    const { SeleniumGridProvider } = await import('../browsers/selenium-grid/SeleniumGridProvider.ts');
+    return new SeleniumGridProvider({
+      ...option.seleniumGrid,
+      instanceId: context.instanceId,
+      publicUrl: context.publicUrl,
+      clock,
+      logger,
+    });
   }
   const { LocalChromiumProvider } = await import('../browsers/local-chromium/LocalChromiumProvider.ts');
   return new LocalChromiumProvider({
     ...LOCAL_BROWSER_DEFAULTS,
     ...option.local,
+    instanceId: context.instanceId,
     dataDir: context.dataDir,
     publicUrl: context.publicUrl,
     clock,

@@ -52,6 +52,11 @@ export class InstrumentedBrowserProvider implements BrowserProvider {
     return this.inner.instanceId;
   }
 
+  /** The wrapped provider's: without it, sessions of other instances would look out of reach. */
+  get reachesOtherInstances(): boolean | undefined {
+    return this.inner.reachesOtherInstances;
+  }
+
   /** The wrapped provider's contexts: without it, the context use cases would find none. */
   get contexts(): BrowserContextStore | undefined {
     return this.inner.contexts;

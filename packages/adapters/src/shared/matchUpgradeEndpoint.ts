@@ -1,5 +1,4 @@
-/** A path template's `{name}` parameters: one segment, never empty, never holding a colon. */
-const PARAMETER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+import { matchPathTemplate } from './matchPathTemplate.ts';
 
 /** What an upgrade request's URL matched: the endpoint, its decoded parameters and the query. */
 export interface UpgradeMatch<E> {
@@ -29,34 +28,8 @@ export function matchUpgradeEndpoint<E extends { path: string }>(
   let path = url.pathname;
   if (mountPrefix && path.startsWith(`${mountPrefix}/`)) path = path.slice(mountPrefix.length);
   for (const endpoint of endpoints) {
-    const params = matchTemplate(endpoint.path, path);
-    if (params) return { endpoint, params, query: url.searchParams };
+    const match = matchPathTemplate(endpoint.path, path);
+    if (match) return { endpoint, params: match.params, query: url.searchParams };
   }
   return null;
-}
-
-/** The decoded parameters of `path` under `template`, or null when it does not match. */
-function matchTemplate(template: string, path: string): Record<string, string> | null {
-  const names: string[] = [];
-  const source = template
-    .split(PARAMETER)
-    .map((part, index) => {
-      if (index % 2 === 1) {
-        names.push(part);
-        return '([^/:]+)';
-      }
-      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('');
-  const captures = new RegExp(`^${source}$`).exec(path);
-  if (!captures) return null;
-  const params: Record<string, string> = {};
-  for (const [index, name] of names.entries()) {
-    try {
-      params[name] = decodeURIComponent(captures[index + 1] ?? '');
-    } catch {
-      return null;
-    }
-  }
-  return params;
 }

@@ -33,6 +33,7 @@ import type { StartAgentRun } from '../runs/StartAgentRun.ts';
 import type { StartSessionRun } from '../runs/StartSessionRun.ts';
 import type { CheckLiveViewGrant } from '../sessions/CheckLiveViewGrant.ts';
 import type { CreateSession } from '../sessions/CreateSession.ts';
+import type { EndLostInstanceSessions } from '../sessions/EndLostInstanceSessions.ts';
 import type { GetSession } from '../sessions/GetSession.ts';
 import type { GetSessionLiveView } from '../sessions/GetSessionLiveView.ts';
 import type { GetSessionLogs } from '../sessions/GetSessionLogs.ts';
@@ -78,6 +79,8 @@ export interface SessionUseCases {
   /** Re-checks an open viewer's grant: false once its project, key or sign-in no longer holds. */
   checkLiveViewGrant: CheckLiveViewGrant;
   reconcile: ReconcileSessions;
+  /** Ends as `ERROR` the active sessions of an instance that is gone (its browsers went with it). */
+  endLostInstance: EndLostInstanceSessions;
 }
 
 /** Stored agents in a project. */

@@ -33,6 +33,7 @@ import { StartAgentRun } from '../runs/StartAgentRun.ts';
 import { StartSessionRun } from '../runs/StartSessionRun.ts';
 import { CheckLiveViewGrant } from '../sessions/CheckLiveViewGrant.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
+import { EndLostInstanceSessions } from '../sessions/EndLostInstanceSessions.ts';
 import { GetSession } from '../sessions/GetSession.ts';
 import { GetSessionLiveView } from '../sessions/GetSessionLiveView.ts';
 import { GetSessionLogs } from '../sessions/GetSessionLogs.ts';
@@ -110,6 +111,7 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       }),
       checkLiveViewGrant: new CheckLiveViewGrant({ projects, apiKeys, identity, clock }),
       reconcile: new ReconcileSessions({ sessions, provider, clock, logger }),
+      endLostInstance: new EndLostInstanceSessions({ sessions, provider, clock, logger }),
     },
     agents: {
       create: new CreateAgent({ projects, agents, provider, ids, clock }),

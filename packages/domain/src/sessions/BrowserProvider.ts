@@ -77,6 +77,12 @@ export interface BrowserProvider {
    */
   readonly instanceId?: string;
   /**
+   * True when calls about sessions another live instance holds are carried to that instance (the
+   * composition's instance forwarding): such sessions are then in reach like this instance's own,
+   * and `instanceId` only says which instance a new session's browser is on.
+   */
+  readonly reachesOtherInstances?: boolean;
+  /**
    * False when the provider cannot load browser extensions: a create naming an `extensionId` is then
    * refused with `unsupported_option` rather than run without it. Absent means it can.
    */

@@ -93,4 +93,9 @@ export interface SessionRepository {
    * with `update`.
    */
   updateStatus(session: BrowserSession): Promise<void>;
+  /**
+   * Up to `limit` active sessions whose browser `instanceId` holds (`providerInstanceId`), oldest
+   * first: those of an instance that is gone, to end them (`EndLostInstanceSessions`).
+   */
+  listActiveHeldBy(instanceId: string, limit: number): Promise<BrowserSession[]>;
 }

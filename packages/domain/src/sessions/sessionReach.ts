@@ -30,7 +30,11 @@ export function sessionReach(
   return session.isActive && expired ? 'expired_elsewhere' : 'elsewhere';
 }
 
-/** True when another provider instance than `provider` holds `session`'s browser (whatever its status). */
+/**
+ * True when another provider instance than `provider` holds `session`'s browser (whatever its
+ * status) and `provider` cannot carry calls to it (`BrowserProvider.reachesOtherInstances`).
+ */
 export function heldElsewhere(session: BrowserSession, provider: BrowserProvider): boolean {
+  if (provider.reachesOtherInstances) return false;
   return session.providerInstanceId !== null && session.providerInstanceId !== provider.instanceId;
 }

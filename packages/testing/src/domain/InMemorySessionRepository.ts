@@ -131,6 +131,14 @@ export class InMemorySessionRepository implements SessionRepository {
       .map(cloneEntity);
   }
 
+  async listActiveHeldBy(instanceId: string, limit: number): Promise<BrowserSession[]> {
+    return [...this.sessions.values()]
+      .filter((s) => s.isActive && s.providerInstanceId === instanceId)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .slice(0, limit)
+      .map(cloneEntity);
+  }
+
   async claimForSync(
     now: Date,
     leaseUntil: Date,

@@ -706,6 +706,20 @@ export function describeSessionRepositoryContract(
         expect((await sessions.findInProject(P1, ended.id))?.status).toBe('COMPLETED');
       });
 
+      it('listActiveHeldBy lists the active sessions one instance holds, oldest first, in every project, up to the limit', async () => {
+        const sessions = await setUp();
+        const first = session({ instanceId: 'lost', projectId: P2 });
+        const second = session({ instanceId: 'lost' });
+        const third = session({ instanceId: 'lost', status: 'PENDING' });
+        const ended = session({ instanceId: 'lost', status: 'COMPLETED' });
+        const elsewhere = session({ instanceId: 'alive' });
+        const nobody = session();
+        for (const s of [first, second, third, ended, elsewhere, nobody]) await sessions.add(s);
+        expect(ids(await sessions.listActiveHeldBy('lost', 10))).toEqual([first.id, second.id, third.id]);
+        expect(ids(await sessions.listActiveHeldBy('lost', 2))).toEqual([first.id, second.id]);
+        expect(await sessions.listActiveHeldBy('unknown', 10)).toEqual([]);
+      });
+
       it('updateStatus stores status, endedAt and updatedAt only, ends the claim, and keeps a terminal status final', async () => {
         const sessions = await setUp();
         const s = session({ lastSyncedAt: syncedAt(1) });

@@ -19,6 +19,7 @@ import created from '@browserdeck/testing/browserbase/fixtures/session-created.j
 import released from '@browserdeck/testing/browserbase/fixtures/session-released.json' with { type: 'json' };
 import running from '@browserdeck/testing/browserbase/fixtures/session-running.json' with { type: 'json' };
 import { describe, expect, it, vi } from 'vitest';
+import { InMemoryOrphanSearches } from '../orphans/InMemoryOrphanSearches.ts';
 
 useNockedBrowserbase();
 
@@ -34,7 +35,6 @@ const stranger = {
 const ours = { ...running, projectId: OTHER_PROJECT };
 
 const calls = () => seen.map((c) => `${c.method} ${c.path}`);
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe('BrowserbaseProvider: a create whose outcome is unknown', () => {
   it('after a timeout, finds the browser Browserbase started anyway and releases it in its own project', async () => {
@@ -44,8 +44,9 @@ describe('BrowserbaseProvider: a create whose outcome is unknown', () => {
     const { provider, logger } = build({ timeoutMs: 100, orphanSweepDelaysMs: [0] });
 
     expect((await failure(provider.create(request))).code).toBe('provider_timeout');
+    expect(calls()).toEqual(['POST /v1/sessions']);
 
-    await vi.waitFor(() => expect(logger.warn).toHaveBeenCalled());
+    expect(await provider.sweepOrphans()).toBe(1);
     expect(calls()).toEqual([
       'POST /v1/sessions',
       expect.stringMatching(/^GET \/v1\/sessions/),
@@ -57,6 +58,8 @@ describe('BrowserbaseProvider: a create whose outcome is unknown', () => {
       { sessionId: request.sessionId, providerSessionId: ID },
       'released a Browserbase browser left by a failed create',
     );
+    // Found: the search is over.
+    expect(await provider.sweepOrphans()).toBe(0);
   });
 
   it('after a reset connection, looks again later when the browser is not there yet', async () => {
@@ -64,12 +67,19 @@ describe('BrowserbaseProvider: a create whose outcome is unknown', () => {
     browserbase().get('/v1/sessions').query(query).reply(200, [], JSON_HEADERS);
     browserbase().get('/v1/sessions').query(query).reply(200, [ours], JSON_HEADERS);
     browserbase().post(`/v1/sessions/${ID}`).reply(200, released, JSON_HEADERS);
-    const { provider, logger } = build({ orphanSweepDelaysMs: [0, 30, 1_000] });
+    const { provider, clock, logger } = build({ orphanSweepDelaysMs: [0, 30, 1_000] });
 
     expect((await failure(provider.create(request))).code).toBe('provider_unavailable');
 
-    await vi.waitFor(() => expect(logger.warn).toHaveBeenCalledTimes(1));
-    await settle();
+    expect(await provider.sweepOrphans()).toBe(1);
+    expect(logger.warn).not.toHaveBeenCalled();
+    // The next look is due 30 ms after the failure, not before.
+    expect(await provider.sweepOrphans()).toBe(0);
+    clock.advance(30);
+    expect(await provider.sweepOrphans()).toBe(1);
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    clock.advance(1_000);
+    expect(await provider.sweepOrphans()).toBe(0);
     expect(calls().filter((c) => c.startsWith('GET'))).toHaveLength(2);
   });
 
@@ -82,7 +92,8 @@ describe('BrowserbaseProvider: a create whose outcome is unknown', () => {
     const { provider, logger } = build({ orphanSweepDelaysMs: [0] });
 
     expect((await failure(provider.create(request))).code).toBe('provider_error');
-    await vi.waitFor(() => expect(logger.warn).toHaveBeenCalledTimes(1));
+    await provider.sweepOrphans();
+    expect(logger.warn).toHaveBeenCalledTimes(1);
   });
 
   it('releases nothing when the browser it finds has already ended', async () => {
@@ -91,11 +102,14 @@ describe('BrowserbaseProvider: a create whose outcome is unknown', () => {
       .get('/v1/sessions')
       .query(query)
       .reply(200, [{ ...ours, status: 'COMPLETED', endedAt: '2026-03-02T10:16:00.000Z' }], JSON_HEADERS);
-    const { provider, logger } = build({ orphanSweepDelaysMs: [0, 1_000] });
+    const { provider, clock, logger } = build({ orphanSweepDelaysMs: [0, 1_000] });
 
     await failure(provider.create(request));
-    await vi.waitFor(() => expect(calls()).toHaveLength(2));
-    await settle();
+    expect(await provider.sweepOrphans()).toBe(1);
+    expect(calls()).toHaveLength(2);
+    // Found, although ended: no later look.
+    clock.advance(1_000);
+    expect(await provider.sweepOrphans()).toBe(0);
     expect(calls()).toHaveLength(2);
     expect(logger.warn).not.toHaveBeenCalled();
   });
@@ -107,7 +121,7 @@ describe('BrowserbaseProvider: a create whose outcome is unknown', () => {
     refuse();
     const { provider, logger } = build({ orphanSweepDelaysMs: [0] });
     await failure(provider.create(request));
-    await settle();
+    expect(await provider.sweepOrphans()).toBe(0);
     expect(calls()).toEqual(['POST /v1/sessions']);
     // A look-up would have found no interceptor: retried (warnings), then given up (an error).
     expect(logger.warn).not.toHaveBeenCalled();
@@ -119,15 +133,65 @@ describe('BrowserbaseProvider: a create whose outcome is unknown', () => {
     for (let i = 0; i < 2 * 3; i++) {
       browserbase().get('/v1/sessions').query(query).replyWithError(socketError('ECONNREFUSED'));
     }
-    const { provider, logger } = build({ orphanSweepDelaysMs: [0, 10] });
+    const { provider, clock, logger } = build({ orphanSweepDelaysMs: [0, 10] });
 
     await failure(provider.create(request));
 
-    await vi.waitFor(() => expect(logger.error).toHaveBeenCalledTimes(1));
+    expect(await provider.sweepOrphans()).toBe(1);
+    // Not the last look: no error yet.
+    expect(logger.error).not.toHaveBeenCalled();
+    clock.advance(10);
+    expect(await provider.sweepOrphans()).toBe(1);
+    expect(logger.error).toHaveBeenCalledTimes(1);
     expect(logger.error).toHaveBeenCalledWith(
       { sessionId: request.sessionId, error: expect.stringContaining('could not be reached') },
       'could not look for a Browserbase browser left by a failed create',
     );
     expect(calls().every((c) => !c.includes(ID))).toBe(true);
+    // That was the last look: the search is over.
+    clock.advance(60_000);
+    expect(await provider.sweepOrphans()).toBe(0);
+  });
+
+  it('is carried out after a restart: a new provider on the same store finds and releases the browser', async () => {
+    browserbase().post('/v1/sessions').replyWithError(socketError('ECONNRESET'));
+    browserbase().get('/v1/sessions').query(query).reply(200, [ours], JSON_HEADERS);
+    browserbase().post(`/v1/sessions/${ID}`).reply(200, released, JSON_HEADERS);
+    const orphanSearches = new InMemoryOrphanSearches();
+    const before = build({ orphanSweepDelaysMs: [0, 10_000, 60_000], orphanSearches });
+
+    await failure(before.provider.create(request));
+    // The process ends before any look: nothing ran but the create.
+    await before.provider.capabilities.background?.stop();
+    expect(calls()).toEqual(['POST /v1/sessions']);
+
+    const after = build({ orphanSweepDelaysMs: [0, 10_000, 60_000], orphanSearches });
+    expect(await after.provider.sweepOrphans()).toBe(1);
+    expect(calls()).toEqual([
+      'POST /v1/sessions',
+      expect.stringMatching(/^GET \/v1\/sessions/),
+      `POST /v1/sessions/${ID}`,
+    ]);
+    expect(after.logger.warn).toHaveBeenCalledWith(
+      { sessionId: request.sessionId, providerSessionId: ID },
+      'released a Browserbase browser left by a failed create',
+    );
+    expect(await after.provider.sweepOrphans()).toBe(0);
+  });
+
+  it('runs its passes in the background once started, until stopped', async () => {
+    browserbase().post('/v1/sessions').replyWithError(socketError('ECONNRESET'));
+    browserbase().get('/v1/sessions').query(query).reply(200, [ours], JSON_HEADERS);
+    browserbase().post(`/v1/sessions/${ID}`).reply(200, released, JSON_HEADERS);
+    const { provider, logger } = build({ orphanSweepDelaysMs: [0], orphanSweepIntervalMs: 10 });
+
+    await failure(provider.create(request));
+    provider.capabilities.background?.start();
+    try {
+      await vi.waitFor(() => expect(logger.warn).toHaveBeenCalledTimes(1));
+    } finally {
+      await provider.capabilities.background?.stop();
+    }
+    expect(calls()).toHaveLength(3);
   });
 });

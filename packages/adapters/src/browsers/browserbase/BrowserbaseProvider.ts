@@ -11,6 +11,10 @@ import {
   SystemClock,
   silentLogger,
 } from '@browserdeck/domain';
+import { InMemoryOrphanSearches } from '../orphans/InMemoryOrphanSearches.ts';
+import type { OrphanSearch, OrphanSearches } from '../orphans/OrphanSearches.ts';
+import { OrphanSweepLoop } from '../orphans/OrphanSweepLoop.ts';
+import type { ProviderCapabilities } from '../ProviderCapabilities.ts';
 import { BrowserbaseContextStore } from './BrowserbaseContextStore.ts';
 import { BROWSERBASE_REGIONS } from './browserbaseRegions.ts';
 import { buildCreateSessionParams } from './buildCreateSessionParams.ts';
@@ -41,9 +45,16 @@ export interface BrowserbaseProviderDeps {
   readRetryDelayMs?: number;
   /**
    * When to look for a browser left behind by a create whose outcome is unknown (see
-   * `sweepUncertainCreate`), in milliseconds after the failure. Default 0, 10 s and 60 s.
+   * `sweepOrphans`), in milliseconds after the failure. Default 0, 10 s and 60 s; none: no search.
    */
   orphanSweepDelaysMs?: readonly number[];
+  /**
+   * Where those searches are kept between looks (`provider_orphan_searches` with the MikroORM
+   * storage, so a restart or another instance carries them on). Default: in this process's memory.
+   */
+  orphanSearches?: OrphanSearches;
+  /** How often the background pass (`capabilities.background`) looks for due searches (default 5 000 ms). */
+  orphanSweepIntervalMs?: number;
   clock?: Clock;
   logger?: Logger;
 }
@@ -69,6 +80,10 @@ export class BrowserbaseProvider implements BrowserProvider {
   private readonly readRetryDelayMs: number;
   private readonly clock: Clock;
   private readonly logger: Logger;
+  private readonly orphanSearches: OrphanSearches;
+  private readonly orphanDelaysMs: readonly number[];
+  /** The orphan-search pass, every `orphanSweepIntervalMs` on every instance that has the provider. */
+  readonly capabilities: ProviderCapabilities;
 
   constructor(deps: BrowserbaseProviderDeps) {
     if (!deps.apiKey) throw new Error('BrowserbaseProvider needs an API key (BROWSERBASE_API_KEY).');
@@ -81,6 +96,14 @@ export class BrowserbaseProvider implements BrowserProvider {
     this.clock = deps.clock ?? new SystemClock();
     this.logger = deps.logger ?? silentLogger;
     this.deps = deps;
+    this.orphanSearches = deps.orphanSearches ?? new InMemoryOrphanSearches();
+    this.orphanDelaysMs = deps.orphanSweepDelaysMs ?? [0, 10_000, 60_000];
+    const loop = new OrphanSweepLoop({
+      pass: () => this.sweepOrphans(),
+      intervalMs: deps.orphanSweepIntervalMs ?? 5_000,
+      logger: this.logger,
+    });
+    this.capabilities = { background: { start: () => loop.start(), stop: () => loop.stop() } };
     this.contexts = new BrowserbaseContextStore({
       providerProjectId: deps.projectId,
       clock: this.clock,
@@ -100,7 +123,7 @@ export class BrowserbaseProvider implements BrowserProvider {
     } catch (error) {
       // Unless Browserbase refused, it may have started the browser although we never learnt of it
       // (a timeout, a reset connection, a 5xx from a proxy, an answer we could not read): end it.
-      if (!isRefusal(error)) this.sweepUncertainCreate(request.sessionId);
+      if (!isRefusal(error)) await this.recordOrphanSearch(request);
       throw error;
     }
   }
@@ -155,55 +178,100 @@ export class BrowserbaseProvider implements BrowserProvider {
   }
 
   /**
-   * Looks for a browser of our session `sessionId` (its `userMetadata.browserdeckSessionId`) at
-   * each of `orphanSweepDelaysMs` after a create failed without a clear refusal, and releases it
-   * while it is active, so no browser runs (and bills) with nothing tracking it. Runs in the
-   * background and stops at the first browser found; the timers never keep the process alive.
+   * One pass of the search for browsers left by creates whose outcome is unknown: claims the due
+   * searches of this provider (leased, so instances sharing the store never run the same one at
+   * once), and for each looks for a browser of its session (`userMetadata.browserdeckSessionId`),
+   * releases it while it is active, and forgets the search once a browser is found or its last look
+   * (`orphanSweepDelaysMs`) is done; otherwise the search waits for its next look. Runs in the
+   * background every `orphanSweepIntervalMs` (`capabilities.background`); public for tests.
+   * Returns how many searches it carried out.
    */
-  private sweepUncertainCreate(sessionId: string): void {
-    const delays = this.deps.orphanSweepDelaysMs ?? [0, 10_000, 60_000];
-    const q = `user_metadata['browserdeckSessionId']:'${sessionId}'`;
-    const attempt = async (index: number): Promise<void> => {
-      let found: ProviderSessionSnapshot[];
+  async sweepOrphans(now: Date = this.clock.now()): Promise<number> {
+    const leaseUntil = new Date(now.getTime() + ORPHAN_BATCH * this.timeoutMs * (this.readRetries + 3));
+    const due = await this.orphanSearches.claimDue(this.name, now, leaseUntil, ORPHAN_BATCH);
+    for (const search of due) {
       try {
-        const body = await this.read('find a session', (client, signal) =>
-          client.sessions.list({ q }, { signal }),
-        );
-        // Checked here as well: a filter the API ignored must never release other sessions.
-        found = (Array.isArray(body) ? body : [])
-          .filter((session) => session?.userMetadata?.browserdeckSessionId === sessionId)
-          .map((session) => toProviderSnapshot(session));
+        await this.searchOnce(search);
       } catch (error) {
-        if (index === delays.length - 1) {
-          this.logger.error(
-            { sessionId, error: String(error) },
-            'could not look for a Browserbase browser left by a failed create',
-          );
-        }
-        return schedule(index + 1);
+        // The store failed: the lease ends and the search is claimed again.
+        this.logger.error(
+          { sessionId: search.sessionId, error: String(error) },
+          'could not keep track of the search for a Browserbase browser left by a failed create',
+        );
       }
-      if (found.length === 0) return schedule(index + 1);
-      for (const orphan of found.filter((snapshot) => !isTerminalStatus(snapshot.status))) {
-        try {
-          await this.release(orphan.providerSessionId, orphan.providerProjectId);
-          this.logger.warn(
-            { sessionId, providerSessionId: orphan.providerSessionId },
-            'released a Browserbase browser left by a failed create',
+    }
+    return due.length;
+  }
+
+  /** Records the search after a create whose outcome is unknown; never hides the create's failure. */
+  private async recordOrphanSearch(request: CreateBrowserRequest): Promise<void> {
+    const first = this.orphanDelaysMs[0];
+    if (first === undefined) return;
+    const now = this.clock.now();
+    try {
+      await this.orphanSearches.add({
+        sessionId: request.sessionId,
+        provider: this.name,
+        providerProjectId: request.providerProjectId,
+        attempt: 0,
+        nextAt: new Date(now.getTime() + first),
+        createdAt: now,
+      });
+    } catch (error) {
+      this.logger.error(
+        { sessionId: request.sessionId, error: String(error) },
+        'could not record the search for a Browserbase browser left by a failed create',
+      );
+    }
+  }
+
+  /** One look for the browser of `search`'s session, then the search is forgotten or rescheduled. */
+  private async searchOnce(search: OrphanSearch): Promise<void> {
+    const { sessionId, attempt } = search;
+    const nextDelay = this.orphanDelaysMs[attempt + 1];
+    const next = () =>
+      nextDelay === undefined
+        ? this.orphanSearches.remove(sessionId)
+        : this.orphanSearches.reschedule(
+            sessionId,
+            attempt + 1,
+            new Date(search.createdAt.getTime() + nextDelay),
           );
-        } catch (error) {
-          this.logger.error(
-            { sessionId, providerSessionId: orphan.providerSessionId, error: String(error) },
-            'could not release a Browserbase browser left by a failed create',
-          );
-        }
+    const q = `user_metadata['browserdeckSessionId']:'${sessionId}'`;
+    let found: ProviderSessionSnapshot[];
+    try {
+      const body = await this.read('find a session', (client, signal) =>
+        client.sessions.list({ q }, { signal }),
+      );
+      // Checked here as well: a filter the API ignored must never release other sessions.
+      found = (Array.isArray(body) ? body : [])
+        .filter((session) => session?.userMetadata?.browserdeckSessionId === sessionId)
+        .map((session) => toProviderSnapshot(session));
+    } catch (error) {
+      if (nextDelay === undefined) {
+        this.logger.error(
+          { sessionId, error: String(error) },
+          'could not look for a Browserbase browser left by a failed create',
+        );
       }
-    };
-    const schedule = (index: number): void => {
-      const delay = delays[index];
-      if (delay === undefined) return;
-      setTimeout(() => void attempt(index), delay).unref();
-    };
-    schedule(0);
+      return next();
+    }
+    if (found.length === 0) return next();
+    for (const orphan of found.filter((snapshot) => !isTerminalStatus(snapshot.status))) {
+      try {
+        await this.release(orphan.providerSessionId, orphan.providerProjectId);
+        this.logger.warn(
+          { sessionId, providerSessionId: orphan.providerSessionId },
+          'released a Browserbase browser left by a failed create',
+        );
+      } catch (error) {
+        this.logger.error(
+          { sessionId, providerSessionId: orphan.providerSessionId, error: String(error) },
+          'could not release a Browserbase browser left by a failed create',
+        );
+      }
+    }
+    await this.orphanSearches.remove(sessionId);
   }
 
   /** A read: each attempt under the deadline, retried on connection errors and 5xx; 404 → null. */
@@ -265,6 +333,9 @@ export class BrowserbaseProvider implements BrowserProvider {
     return this.connection;
   }
 }
+
+/** Orphan searches claimed per pass; each claim's lease covers their looks (reads with retries, releases). */
+const ORPHAN_BATCH = 5;
 
 /** A failure that says Browserbase did not start a browser: an answer with a 4xx status (429 too). */
 function isRefusal(error: unknown): boolean {

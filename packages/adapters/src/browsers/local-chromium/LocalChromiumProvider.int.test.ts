@@ -49,7 +49,7 @@ describe('LocalChromiumProvider: connecting, logs, contexts (real Chromium)', ()
 
   it('drives a page through connectUrl, records its console message and request, and cuts it on release', async () => {
     const session = await provider.create(browserRequest());
-    expect(session).toMatchObject({ status: 'RUNNING', endedAt: null, seleniumRemoteUrl: null });
+    expect(session).toMatchObject({ status: 'RUNNING', endedAt: null });
     expect(session.connectUrl).toMatch(
       new RegExp(
         `^ws://127\\.0\\.0\\.1:\\d+/v1/local/sessions/${session.providerSessionId}/connect\\?signingKey=[\\w-]{43}$`,

@@ -16,7 +16,7 @@ import {
 import { chromium } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
-import { LOGS_DROPPED_METHOD } from './logs/SessionLogBuffer.ts';
+import { LOGS_DROPPED_METHOD } from '../cdp/logs/SessionLogBuffer.ts';
 
 describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -233,7 +233,7 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
 
   it('without any browser, create fails with provider_unavailable saying how to provide one', async () => {
     const { provider } = await setUp({
-      chromiumSearch: { env: {}, systemPaths: [], useNpmPackage: false },
+      chromiumSearch: { env: {}, systemPaths: [], useNpmPackage: false, headlessShellPaths: [] },
     });
     const error = await provider.create(browserRequest()).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'provider_unavailable' });

@@ -14,14 +14,14 @@ import type { IsolationLevel } from '../../confinement/isolation/IsolationLevel.
 import { matchUpgradeEndpoint } from '../../shared/matchUpgradeEndpoint.ts';
 import type { UpgradeEndpoint } from '../../shared/UpgradeEndpoint.ts';
 import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
+import { openInProcessCdpClient } from '../cdp/openInProcessCdpClient.ts';
+import { type ConnectRefusal, serveConnectUpgrade } from '../cdp/serveConnectUpgrade.ts';
 import type {
   CdpCapabilityConnection,
   ComposableBrowserProvider,
   ProviderCapabilities,
 } from '../ProviderCapabilities.ts';
-import { openInProcessCdpClient } from './cdp/openInProcessCdpClient.ts';
 import { CONNECT_PATH_TEMPLATE } from './connect/connectPath.ts';
-import { type ConnectRefusal, serveConnectUpgrade } from './connect/serveConnectUpgrade.ts';
 import { LOCAL_DEFAULTS, type LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import { BrowserSupply } from './launch/BrowserSupply.ts';
 import type { PreparedBrowser } from './launch/PreparedBrowser.ts';
@@ -33,6 +33,7 @@ import { admitSession } from './session/admitSession.ts';
 import { LocalBrowserSession } from './session/LocalBrowserSession.ts';
 import { OwnerSlots } from './session/OwnerSlots.ts';
 import { SessionRegistry } from './session/SessionRegistry.ts';
+import { LocalWebDriver } from './webdriver/LocalWebDriver.ts';
 
 /**
  * The `local` browser provider: one headless Chromium per session on this host, confined, limited
@@ -64,12 +65,11 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
         this.options.maxConnectionsPerSession ?? LOCAL_DEFAULTS.maxConnectionsPerSession,
       ),
   };
-  /** Connect WebSockets (`connectEndpoint`), browsers held (`start`, `close`), in-process CDP (`openCdp`). */
-  readonly capabilities: ProviderCapabilities = {
-    upgrades: { endpoints: [this.connectEndpoint] },
-    lifecycle: this,
-    cdp: { open: (id, deliver, onClose) => this.openCdp(id, deliver, onClose) },
-  };
+  /**
+   * Connect WebSockets (`connectEndpoint`), browsers held (`start`, `close`), in-process CDP
+   * (`openCdp`), sessions' WebDriver endpoint (`seleniumRemoteUrl`, `webdriver/`).
+   */
+  readonly capabilities: ProviderCapabilities;
   /** The project's context profiles under `<dataDir>/contexts` (http-api.md §7). */
   readonly contexts: LocalContextStore;
   private readonly options: LocalChromiumProviderOptions;
@@ -78,6 +78,8 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   private readonly contextLocks = new ContextLocks();
   private readonly slots: OwnerSlots;
   private readonly browsers: BrowserSupply;
+  /** Sessions' WebDriver side: whether a chromedriver matches the browser, and their chromedrivers. */
+  private readonly webdriver: LocalWebDriver;
   /** Creates under way, which `close` waits for (a browser they launch is stopped as they see it closed). */
   private readonly creating = new Set<Promise<unknown>>();
   private closed = false;
@@ -111,13 +113,31 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       this.logger,
       () => options.maxSessions - this.sessions.size - this.slots.reserved,
     );
+    this.webdriver = new LocalWebDriver({
+      browserBuild: () => this.browsers.browserBuild(),
+      chromedriver: {
+        chromedriverPath: options.chromedriverPath,
+        env: options.chromiumSearch?.env,
+        chromedriverPaths: options.chromiumSearch?.chromedriverPaths,
+      },
+      logger: this.logger,
+      lookup: (id) => this.sessions.connectLookup(id),
+    });
+    this.capabilities = {
+      upgrades: { endpoints: [this.connectEndpoint] },
+      lifecycle: this,
+      cdp: { open: (id, deliver, onClose) => this.openCdp(id, deliver, onClose) },
+      webdriver: { endpoints: [this.webdriver.endpoint] },
+    };
     // Browsers run in their own process groups: make sure they die with this process.
     process.on('exit', this.killAllNow);
   }
 
   /** Sets up confinement and limits (throwing when no isolation level can be), fills the warm pool. */
-  start(): Promise<void> {
-    return this.browsers.start();
+  async start(): Promise<void> {
+    await this.browsers.start();
+    // Said at start-up: whether sessions get a seleniumRemoteUrl, and if not what to install.
+    await this.webdriver.chromedriver().catch(() => null);
   }
 
   /** Resolves when no warm browser is launching (benchmarks and tests). */
@@ -143,6 +163,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     const { ownerId } = request;
     const claim = ContextClaim.of(request, this.options.dataDir, this.contextLocks);
     await this.browsers.ready();
+    const webdriver = (await this.webdriver.chromedriver()) !== null;
     const admission = admitSession(
       {
         maxSessions: this.options.maxSessions,
@@ -172,7 +193,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
         await browser.dispose();
         throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
       }
-      const session = this.open(browser, request);
+      const session = this.open(browser, request, webdriver);
       this.sessions.add(session, claim);
       opened = true;
       return session.snapshot;
@@ -242,12 +263,17 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     process.off('exit', this.killAllNow);
   }
 
-  private open(browser: PreparedBrowser, request: CreateBrowserRequest): LocalBrowserSession {
+  private open(
+    browser: PreparedBrowser,
+    request: CreateBrowserRequest,
+    webdriver: boolean,
+  ): LocalBrowserSession {
     return LocalBrowserSession.start({
       browser,
       request,
       instanceId: this.instanceId,
       publicUrl: this.options.publicUrl,
+      webdriver,
       clock: this.options.clock,
       timeoutSec: Math.max(request.timeoutSec, this.options.minTimeoutSec ?? TIMEOUT_MIN_SEC),
       // A session that reads as ended frees its account's share at once; its browser counts against

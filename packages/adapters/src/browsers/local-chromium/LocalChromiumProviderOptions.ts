@@ -22,6 +22,12 @@ export interface LocalChromiumProviderOptions {
   readonly dataDir: string;
   /** The browser to run; when absent, `CHROMIUM_PATH`, the npm package's headless shell, else a system browser (docs/adr/0016). */
   readonly chromiumPath?: string | undefined;
+  /**
+   * The chromedriver behind sessions' `seleniumRemoteUrl` (`CHROMEDRIVER_PATH`); when absent,
+   * `/usr/bin/chromedriver`, else `chromedriver` on `PATH`. It must have the browser's major version,
+   * or `seleniumRemoteUrl` is null (docs/adr/0023).
+   */
+  readonly chromedriverPath?: string | undefined;
   /** Most browsers at once (`LOCAL_MAX_SESSIONS`): running sessions plus warm browsers. */
   readonly maxSessions: number;
   /** Browsers kept started ahead (`LOCAL_WARM_BROWSERS`); they yield their slots to sessions. */
@@ -93,5 +99,5 @@ export interface LocalChromiumProviderOptions {
    */
   readonly sessionDiskMb?: number | undefined;
   /** Where else to look for a browser (environment, system paths, npm fallback); tests narrow it. */
-  readonly chromiumSearch?: Omit<FindChromiumOptions, 'chromiumPath'>;
+  readonly chromiumSearch?: Omit<FindChromiumOptions, 'chromiumPath' | 'chromedriverPath'>;
 }

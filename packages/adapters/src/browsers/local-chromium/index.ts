@@ -16,9 +16,9 @@ export {
   HOW_TO_PROVIDE_CHROMIUM,
   SYSTEM_CHROMIUM_PATHS,
 } from './chromium/findChromium.ts';
-export { ALLOWED_CDP_DOMAINS, checkCdpCommand, type PolicyDecision } from './connect/cdpCommandPolicy.ts';
+export { ALLOWED_CDP_DOMAINS, checkCdpCommand, type PolicyDecision } from '../cdp/cdpCommandPolicy.ts';
 export { buildConnectUrl, connectPath } from './connect/connectPath.ts';
-export type { ConnectRefusal } from './connect/serveConnectUpgrade.ts';
+export type { ConnectRefusal } from '../cdp/serveConnectUpgrade.ts';
 export { EgressPolicy, type EgressPolicyOptions, type EgressVerdict } from './egress/EgressPolicy.ts';
 export {
   EgressProxy,
@@ -30,6 +30,6 @@ export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from './egress/
 export type { EgressLookup } from './egress/resolveDestination.ts';
 export { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 export type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
-export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from './logs/SessionLogRecorder.ts';
+export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from '../cdp/logs/SessionLogRecorder.ts';
 export { CONTEXT_ID_PATTERN, contextProfileDir } from './profiles/contextProfileDir.ts';
 export { TEMP_PROFILE_PREFIX } from './profiles/TemporaryProfiles.ts';

@@ -1,7 +1,9 @@
 import type { DomainError } from '@browserdeck/domain';
+import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { LiveViewHub } from '../../browsers/live-view/LiveViewHub.ts';
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
+import type { PassthroughEndpoint } from '../../shared/PassthroughEndpoint.ts';
 import type { UpgradeEndpoint } from '../../shared/UpgradeEndpoint.ts';
 import type { AgentRouteDeps } from './api/agents/agentRoutes.ts';
 import type { ApiKeyRouteDeps } from './api/api-keys/apiKeyRoutes.ts';
@@ -13,6 +15,7 @@ import type { ProjectRouteDeps } from './api/projects/projectRoutes.ts';
 import type { RunRouteDeps } from './api/runs/runRoutes.ts';
 import type { SessionRouteDeps } from './api/sessions/sessionRoutes.ts';
 import type { BrowserbaseContextRouteDeps } from './browserbase/browserbaseContextRoutes.ts';
+import type { PassthroughForwarding } from './kernel/routing/servePassthroughs.ts';
 
 /**
  * The use cases behind the routes, grouped by feature like the composition's `useCases` (which fits
@@ -106,4 +109,16 @@ export interface HttpAppDeps {
    * join the route table as upgrade routes, beside the live view's, and `upgradeHandler` serves them.
    */
   upgrades?: readonly UpgradeEndpoint[] | undefined;
+  /**
+   * The provider's WebDriver endpoints (sessions' `seleniumRemoteUrl`): they join the route table as
+   * passthrough routes, served raw ahead of the router, with WebDriver's error shape.
+   */
+  webdriver?: readonly PassthroughEndpoint[] | undefined;
+  /**
+   * Serves calls from the other server instances sharing the database (`/internal/v1/…`, signed by
+   * them), before CORS and routing; absent when this instance takes none (in-memory storage).
+   */
+  internal?: Middleware | undefined;
+  /** Offers each passthrough request about a session (its WebDriver endpoint) to the instance holding it first. */
+  forwardPassthrough?: PassthroughForwarding | undefined;
 }

@@ -11,6 +11,8 @@ export interface HttpState {
   log: Logger;
   /** The matched route template, for logs: `/v1/projects/:project_id`. */
   routePath?: string;
+  /** The path the request log shows instead of `ctx.path` (a passthrough route's, its credentials hidden). */
+  logPath?: string;
   /** The error code answered, for the request log. */
   errorCode?: ErrorCode;
   /**

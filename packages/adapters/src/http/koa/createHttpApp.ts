@@ -13,6 +13,7 @@ import { resolveRoute } from './kernel/middleware/resolveRoute.ts';
 import { securityHeaders } from './kernel/middleware/securityHeaders.ts';
 import { buildRouter } from './kernel/routing/buildRouter.ts';
 import type { AnyRoute } from './kernel/routing/RouteDefinition.ts';
+import { servePassthroughs } from './kernel/routing/servePassthroughs.ts';
 import { buildRouteTable } from './routeTable.ts';
 
 /** Log paths pino censors, in case a header, credential or token ever reaches a log line. */
@@ -53,6 +54,7 @@ export function createHttpApp(deps: HttpAppDeps, routes?: readonly AnyRoute[]): 
   routes ??= buildRouteTable({ ...deps, metrics });
   const webConsole = consoleMiddleware(deps);
   return composeApp({ ...deps, metrics }, routes, (app) => {
+    if (deps.internal) app.use(deps.internal);
     if (webConsole) app.use(webConsole);
     app.use(cors(deps.settings?.corsOrigins ?? []));
     const { requestScope } = deps.database;
@@ -61,7 +63,7 @@ export function createHttpApp(deps: HttpAppDeps, routes?: readonly AnyRoute[]): 
 }
 
 /** What `createMetricsApp` needs: the API app's deps will do, with the registry both share. */
-export interface MetricsAppDeps extends Pick<HttpAppDeps, 'logger' | 'settings'> {
+export interface MetricsAppDeps extends Pick<HttpAppDeps, 'logger' | 'settings' | 'forwardPassthrough'> {
   metrics: MetricsRegistry;
   database?: Pick<HttpDatabaseHooks, 'translateError'> | undefined;
   useCases?: { auth: Pick<HttpUseCases['auth'], 'authenticate'> } | undefined;
@@ -95,6 +97,8 @@ function composeApp(
   app.use(requestContext(log, deps.metrics));
   app.use(securityHeaders());
   app.use(errorHandler({ translateError: deps.database?.translateError }));
+  // Raw endpoints (a session's WebDriver server) answer long commands: before the request cut-off.
+  app.use(servePassthroughs(routes, deps.forwardPassthrough));
   app.use(requestTimeout(deps.settings?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
   inner(app);
   app.use(resolveRoute(router, routes, [BROWSERBASE_DIALECT]));

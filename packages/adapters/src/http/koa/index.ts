@@ -32,7 +32,9 @@ export {
   HTTP_METHODS,
   type HttpMethod,
   type HttpRoute,
+  isPassthroughRoute,
   isUpgradeRoute,
+  type PassthroughRoute,
   type ResponseSpec,
   ROUTE_AUTHS,
   type RouteAuth,
@@ -41,5 +43,6 @@ export {
   type RouteResult,
   type UpgradeRoute,
 } from './kernel/routing/RouteDefinition.ts';
+export { servePassthroughs } from './kernel/routing/servePassthroughs.ts';
 export { serveUpgrades, type UpgradeHandler } from './kernel/routing/serveUpgrades.ts';
 export { buildRouteTable } from './routeTable.ts';

@@ -8,6 +8,7 @@ import { OPERATIONS_TAG, operationalRoutes } from './api/operational/operational
 import { PROJECTS_TAG, projectRoutes } from './api/projects/projectRoutes.ts';
 import { RUNS_TAG, runRoutes } from './api/runs/runRoutes.ts';
 import { SESSIONS_TAG, sessionRoutes } from './api/sessions/sessionRoutes.ts';
+import { WEBDRIVER_TAG, webdriverRoutes } from './api/webdriver/webdriverRoutes.ts';
 import { browserbaseCompatRoutes } from './browserbase/browserbaseCompatRoutes.ts';
 import type { HttpAppDeps } from './HttpAppDeps.ts';
 import { buildOpenApiDocument } from './kernel/openapi/buildOpenApiDocument.ts';
@@ -17,7 +18,8 @@ import { type AnyRoute, defineUpgradeRoute } from './kernel/routing/RouteDefinit
 
 /**
  * The one route table: every feature module's routes, and the WebSocket endpoints as upgrade routes
- * (the live view's; other adapters' from `deps.upgrades`, e.g. the local provider's connect path).
+ * (the live view's; other adapters' from `deps.upgrades`, e.g. the local provider's connect path),
+ * and the provider's WebDriver endpoints (`deps.webdriver`) as passthrough routes.
  * The router, the upgrade handler (`serveUpgrades`) and the OpenAPI document are built from it, so a
  * route cannot exist without being documented. A new feature adds its module to this list.
  */
@@ -26,7 +28,16 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
   let document: OpenApiDocument | undefined;
   const getDocument = () => {
     document ??= buildOpenApiDocument(table, {
-      tags: [OPERATIONS_TAG, AUTH_TAG, PROJECTS_TAG, SESSIONS_TAG, AGENTS_TAG, RUNS_TAG, API_KEYS_TAG],
+      tags: [
+        OPERATIONS_TAG,
+        AUTH_TAG,
+        PROJECTS_TAG,
+        SESSIONS_TAG,
+        AGENTS_TAG,
+        RUNS_TAG,
+        API_KEYS_TAG,
+        WEBDRIVER_TAG,
+      ],
     });
     return document;
   };
@@ -56,6 +67,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
     ...(deps.upgrades ?? []).map(({ path, operationId, summary, serve }) =>
       defineUpgradeRoute({ path, operationId, summary, tag: 'Sessions', upgrade: serve }),
     ),
+    ...webdriverRoutes(deps.webdriver ?? []),
   );
   return table;
 }

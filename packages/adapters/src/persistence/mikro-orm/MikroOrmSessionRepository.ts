@@ -214,6 +214,18 @@ export class MikroOrmSessionRepository implements SessionRepository {
     return rows.map((row) => toBrowserSession(row, this.deps.secrets));
   }
 
+  async listActiveHeldBy(instanceId: string, limit: number): Promise<BrowserSession[]> {
+    if (limit <= 0) return [];
+    const rows = await withDatabaseErrors(() =>
+      this.em().find(
+        BrowserSessionSchema,
+        { providerInstanceId: instanceId, status: { $in: [...ACTIVE_SESSION_STATUSES] } },
+        { orderBy: { createdAt: 'asc', id: 'asc' }, limit: Math.floor(limit) },
+      ),
+    );
+    return rows.map((row) => toBrowserSession(row, this.deps.secrets));
+  }
+
   async claimForSync(
     now: Date,
     leaseUntil: Date,

@@ -7,8 +7,10 @@ import { countActiveSessions } from './countActiveSessions.ts';
 import { MikroOrmAgentRepository } from './MikroOrmAgentRepository.ts';
 import { MikroOrmApiKeyRepository } from './MikroOrmApiKeyRepository.ts';
 import { MikroOrmIdempotencyStore } from './MikroOrmIdempotencyStore.ts';
+import { MikroOrmInstanceRegistry } from './MikroOrmInstanceRegistry.ts';
 import { MikroOrmIssuedRefreshTokenStore } from './MikroOrmIssuedRefreshTokenStore.ts';
 import { MikroOrmLocalIdentityStore } from './MikroOrmLocalIdentityStore.ts';
+import { MikroOrmOrphanSearches } from './MikroOrmOrphanSearches.ts';
 import { MikroOrmProjectRepository } from './MikroOrmProjectRepository.ts';
 import { MikroOrmRateLimiter } from './MikroOrmRateLimiter.ts';
 import { MikroOrmRevokedSessionStore } from './MikroOrmRevokedSessionStore.ts';
@@ -46,5 +48,7 @@ export function createMikroOrmStorage(deps: {
     },
     database: { checkReadiness: () => checkDatabase(orm), translateError: toDatabaseError },
     countActiveSessions: () => countActiveSessions(orm),
+    instances: new MikroOrmInstanceRegistry({ orm }),
+    orphanSearches: new MikroOrmOrphanSearches({ orm }),
   };
 }

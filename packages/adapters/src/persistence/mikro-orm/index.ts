@@ -13,6 +13,7 @@ export { IdempotencyKeySchema } from './entities/IdempotencyKeySchema.ts';
 export { LocalCredentialSchema } from './entities/LocalCredentialSchema.ts';
 export { LocalRefreshTokenSchema } from './entities/LocalRefreshTokenSchema.ts';
 export { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
+export { OrphanSearchSchema } from './entities/OrphanSearchSchema.ts';
 export { ProjectSchema } from './entities/ProjectSchema.ts';
 export { persistenceEntities } from './entities/persistenceEntities.ts';
 export { RateLimitWindowSchema } from './entities/RateLimitWindowSchema.ts';

@@ -1,20 +1,8 @@
-import type { CdpClientConnection } from '../../cdp/CdpClient.ts';
 import type { CdpBrowserMessage, CdpCommand } from '../../cdp/cdpMessages.ts';
+import type { CdpConnection, CdpUpstream } from '../../cdp/CdpConnection.ts';
 import type { CdpPipe } from './CdpPipe.ts';
 
-/**
- * One client's view of the browser: what it sends goes out, what belongs to it comes back. Closing
- * it detaches its browser session.
- */
-export interface CdpConnection extends CdpClientConnection {
-  /**
-   * Sends a command; an answer or error comes back through the connection's listener. False when
-   * the browser has not kept up: wait for `drained()` before sending more.
-   */
-  send(command: CdpCommand): boolean;
-  /** Resolves once the browser has read what was sent. */
-  drained(): Promise<void>;
-}
+export type { CdpConnection } from '../../cdp/CdpConnection.ts';
 
 type Deliver = (message: CdpBrowserMessage) => void;
 
@@ -61,7 +49,7 @@ type Pending =
  * come back only to the connection that owns the session they belong to (targets a client
  * attaches, flat mode, are its own). A client can never address another connection's sessions.
  */
-export class CdpRouter {
+export class CdpRouter implements CdpUpstream {
   private readonly pipe: CdpPipe;
   private readonly pending = new Map<number, Pending>();
   private readonly owners = new Map<string, Connection>();

@@ -8,6 +8,11 @@ import {
   HOW_TO_PROVIDE_CHROMIUM,
 } from './findChromium.ts';
 
+/** A browser found, with what it says it is (`--version`; null when it did not answer). */
+export interface LocatedChromium extends FoundChromium {
+  readonly version: string | null;
+}
+
 /**
  * Finds the browser once and remembers it, logging which one it is (its `--version`) and where it
  * came from (and, before it starts, that the npm package's browser is being unpacked: a slow first
@@ -20,7 +25,7 @@ export class ChromiumLocator {
   private readonly logger: Logger;
   private readonly find: (options: FindChromiumOptions) => Promise<FoundChromium | null>;
   private readonly version: (path: string) => Promise<string | null>;
-  private found: Promise<FoundChromium> | null = null;
+  private found: Promise<LocatedChromium> | null = null;
 
   /** `find` is the search itself and `version` asks the browser what it is (tests replace them). */
   constructor(
@@ -40,8 +45,8 @@ export class ChromiumLocator {
     return this.found !== null;
   }
 
-  /** The browser; `provider_unavailable`, saying how to provide one, when there is none. */
-  locate(): Promise<FoundChromium> {
+  /** The browser and its `--version` line; `provider_unavailable`, saying how to provide one, when there is none. */
+  locate(): Promise<LocatedChromium> {
     if (this.found) return this.found;
     const search = this.find({
       ...this.options,
@@ -60,7 +65,7 @@ export class ChromiumLocator {
         { chromium: found.path, chromiumSource: found.source, chromiumVersion: version },
         chromiumFoundMessage(found, version),
       );
-      return found;
+      return { ...found, version };
     });
     search.catch(() => {
       if (this.found === search) this.found = null;

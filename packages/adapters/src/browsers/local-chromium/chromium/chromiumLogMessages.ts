@@ -4,13 +4,15 @@ import type { FoundChromium } from './findChromium.ts';
 /** chromium.br unpacks to about 3.1 times its size (147.0.0: 60.7 MiB to 187.6 MiB). */
 const UNPACK_RATIO = 3.09;
 
-/** Where the browser came from, for the start-up log: `CHROMIUM_PATH`, the npm package, a system browser. */
+/** Where the browser came from, for the start-up log: `CHROMIUM_PATH`, a paired headless shell, the npm package, a system browser. */
 export function describeChromiumSource(found: FoundChromium): string {
   switch (found.source) {
     case 'option':
       return `the configured path (chromiumPath, the server's CHROMIUM_PATH): ${found.path}`;
     case 'env':
       return `CHROMIUM_PATH: ${found.path}`;
+    case 'paired':
+      return `Debian's headless shell, paired with the chromedriver of its version: ${found.path}`;
     case 'system':
       return `the system's browser: ${found.path}`;
     case 'npm':

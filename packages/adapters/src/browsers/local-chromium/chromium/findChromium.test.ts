@@ -20,7 +20,15 @@ describe('findChromium', () => {
 
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  const nowhere = { systemPaths: [], useNpmPackage: false } as const;
+  const nowhere = { systemPaths: [], useNpmPackage: false, headlessShellPaths: [] } as const;
+
+  /** An executable script that prints `line` for `--version`. */
+  async function versioned(name: string, line: string): Promise<string> {
+    const path = join(dir, name);
+    await writeFile(path, `#!/bin/sh\necho "${line}"\n`);
+    await chmod(path, 0o755);
+    return path;
+  }
 
   it('prefers the explicit path, then CHROMIUM_PATH', async () => {
     expect(await findChromium({ ...nowhere, chromiumPath: exe, env: { CHROMIUM_PATH: '/nope' } })).toEqual({
@@ -57,7 +65,7 @@ describe('findChromium', () => {
   });
 
   it('prefers the headless shell inside @sparticuz/chromium, unpacked into the temporary folder, to a system browser', async () => {
-    const found = await findChromium({ env: { PATH: dir }, systemPaths: [exe] });
+    const found = await findChromium({ env: { PATH: dir }, systemPaths: [exe], headlessShellPaths: [] });
     expect(found).toEqual({
       path: expect.stringMatching(new RegExp(`^${tmpdir()}/browserdeck-chromium-[\\d.]+/chromium$`)),
       source: 'npm',
@@ -69,5 +77,61 @@ describe('findChromium', () => {
       path: exe,
       source: 'env',
     });
+  });
+
+  it('prefers a headless shell with a chromedriver of its major version to the npm package', async () => {
+    const shell = await versioned('chromium-headless-shell', 'Chromium 156.0.8078.108');
+    const driver = await versioned(
+      'chromedriver-156',
+      'ChromeDriver 156.0.8078.108 (730482a9-refs/branch-heads/8078@{#2244})',
+    );
+    expect(
+      await findChromium({
+        env: {},
+        headlessShellPaths: [shell],
+        chromedriverPaths: [driver],
+        systemPaths: [exe],
+      }),
+    ).toEqual({ path: shell, source: 'paired' });
+    expect(
+      await findChromium({
+        env: { CHROMEDRIVER_PATH: driver },
+        headlessShellPaths: [shell],
+        chromedriverPaths: [],
+      }),
+    ).toEqual({ path: shell, source: 'paired' });
+    expect(
+      await findChromium({
+        env: { CHROMIUM_PATH: exe },
+        headlessShellPaths: [shell],
+        chromedriverPaths: [driver],
+      }),
+    ).toEqual({ path: exe, source: 'env' });
+  });
+
+  it('passes over a headless shell without a chromedriver of its major version', async () => {
+    const shell = await versioned('chromium-headless-shell-2', 'Chromium 156.0.8078.108');
+    const older = await versioned('chromedriver-147', 'ChromeDriver 147.0.7727.0 (abc)');
+    const options = {
+      ...nowhere,
+      env: { PATH: '/nonexistent' },
+      systemPaths: [exe],
+      headlessShellPaths: [shell],
+    };
+    expect(await findChromium({ ...options, chromedriverPaths: [older] })).toEqual({
+      path: exe,
+      source: 'system',
+    });
+    expect(await findChromium({ ...options, chromedriverPaths: [] })).toEqual({
+      path: exe,
+      source: 'system',
+    });
+    expect(
+      await findChromium({
+        ...options,
+        env: { CHROMEDRIVER_PATH: join(dir, 'missing') },
+        chromedriverPaths: [older],
+      }),
+    ).toEqual({ path: exe, source: 'system' });
   });
 });

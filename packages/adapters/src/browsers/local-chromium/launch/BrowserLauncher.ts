@@ -11,7 +11,7 @@ import { BrowserConfinement } from '../../../confinement/isolation/BrowserConfin
 import type { IsolationLevel } from '../../../confinement/isolation/IsolationLevel.ts';
 import { BrowserLimits } from '../../../confinement/limits/BrowserLimits.ts';
 import { type ResourceLimits, resolveResourceLimits } from '../../../confinement/limits/ResourceLimits.ts';
-import { ChromiumLocator } from '../chromium/ChromiumLocator.ts';
+import { ChromiumLocator, type LocatedChromium } from '../chromium/ChromiumLocator.ts';
 import { EgressPolicy } from '../egress/EgressPolicy.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
 import { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';
@@ -41,7 +41,11 @@ export class BrowserLauncher {
     this.profiles = new TemporaryProfiles(options.tempDir ?? tmpdir(), logger);
     this.egress = new EgressPolicy({ ...options.egress, ownAddresses: ownAddresses() });
     this.locator = new ChromiumLocator(
-      { ...options.chromiumSearch, chromiumPath: options.chromiumPath },
+      {
+        ...options.chromiumSearch,
+        chromiumPath: options.chromiumPath,
+        chromedriverPath: options.chromedriverPath,
+      },
       logger,
     );
     this.resourceLimits = resolveResourceLimits(
@@ -94,6 +98,11 @@ export class BrowserLauncher {
   /** Makes sure a launch can happen: confinement set up and a browser found (else it throws). */
   async ready(): Promise<void> {
     await Promise.all([this.confine(), this.locator.locate()]);
+  }
+
+  /** The browser build sessions run (found on first use); `provider_unavailable` when there is none. */
+  browserBuild(): Promise<LocatedChromium> {
+    return this.locator.locate();
   }
 
   /** The isolation level browsers run with (setting it up on first use). */

@@ -1,5 +1,6 @@
 import type { Logger, SessionViewport } from '@browserdeck/domain';
 import type { IsolationLevel } from '../../../confinement/isolation/IsolationLevel.ts';
+import type { LocatedChromium } from '../chromium/ChromiumLocator.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
 import type { ContextClaim } from '../profiles/ContextClaim.ts';
 import { BrowserLauncher } from './BrowserLauncher.ts';
@@ -44,6 +45,11 @@ export class BrowserSupply {
   /** Confinement set up and a browser found, or why not (a `provider_unavailable`). */
   ready(): Promise<void> {
     return this.launcher.ready();
+  }
+
+  /** The browser build sessions run, and its version; `provider_unavailable` when there is none. */
+  browserBuild(): Promise<LocatedChromium> {
+    return this.launcher.browserBuild();
   }
 
   /** The isolation level browsers run with. */

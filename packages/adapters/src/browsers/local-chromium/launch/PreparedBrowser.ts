@@ -4,15 +4,15 @@ import type { BrowserConfinement } from '../../../confinement/isolation/BrowserC
 import type { BrowserLimits } from '../../../confinement/limits/BrowserLimits.ts';
 import type { BrowserLimitsLease } from '../../../confinement/limits/BrowserLimitsLease.ts';
 import { CdpClient } from '../../cdp/CdpClient.ts';
+import type { SessionLogLimits } from '../../cdp/logs/SessionLogBuffer.ts';
+import { BROWSER_KILLED_METHOD, SessionLogRecorder } from '../../cdp/logs/SessionLogRecorder.ts';
 import { CdpRouter } from '../cdp/CdpRouter.ts';
 import { ChromiumProcess } from '../chromium/ChromiumProcess.ts';
 import { DEFAULT_WINDOW_SIZE, fitWindowToViewport } from '../chromium/fitWindowToViewport.ts';
-import { downloadsDirOf } from '../connect/cdpCommandPolicy.ts';
 import type { EgressPolicy } from '../egress/EgressPolicy.ts';
 import { EgressProxy } from '../egress/EgressProxy.ts';
-import type { SessionLogLimits } from '../logs/SessionLogBuffer.ts';
-import { BROWSER_KILLED_METHOD, SessionLogRecorder } from '../logs/SessionLogRecorder.ts';
 import { copyContextProfile } from '../profiles/copyContextProfile.ts';
+import { downloadsDirOf } from '../profiles/downloadsDirOf.ts';
 import { saveStagedProfile } from '../profiles/saveStagedProfile.ts';
 import type { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';
 

@@ -7,19 +7,19 @@ import type {
   SessionLogEntry,
   SessionStatus,
 } from '@browserdeck/domain';
+import type { CdpUpstream } from '../../cdp/CdpConnection.ts';
+import type { SessionFolders } from '../../cdp/cdpCommandPolicy.ts';
+import type { BoundedLogs } from '../../cdp/logs/SessionLogBuffer.ts';
+import type { GoingAway } from '../../cdp/proxyCdpConnection.ts';
+import { SessionClients } from '../../cdp/SessionClients.ts';
+import { digestSigningKey, generateSigningKey } from '../../cdp/signingKey.ts';
+import { buildSeleniumRemoteUrl } from '../../webdriver/webdriverPath.ts';
 import { buildConnectUrl } from '../connect/connectPath.ts';
-import type { GoingAway } from '../connect/proxyCdpConnection.ts';
-import { digestSigningKey, generateSigningKey } from '../connect/signingKey.ts';
 import type { PreparedBrowser } from '../launch/PreparedBrowser.ts';
-import type { BoundedLogs } from '../logs/SessionLogBuffer.ts';
+
+export { DISCONNECT_GRACE_MS } from '../../cdp/SessionClients.ts';
 
 const ENDED_REASON = 'The browser session has ended.';
-
-/**
- * How long a session without `keepAlive` waits, once its last client disconnected, before it ends:
- * a client that reconnects at once (a retry, a tool that reconnects to switch targets) keeps it.
- */
-export const DISCONNECT_GRACE_MS = 2_000;
 
 /** A terminal status the local provider gives a session. */
 export type LocalEndStatus = Extract<SessionStatus, 'COMPLETED' | 'ERROR' | 'TIMED_OUT'>;
@@ -35,6 +35,8 @@ export type LocalEndStatus = Extract<SessionStatus, 'COMPLETED' | 'ERROR' | 'TIM
  */
 export class LocalBrowserSession {
   readonly id: string;
+  /** Our session id (`CreateBrowserRequest.sessionId`): WebDriver commands may name the session by it. */
+  readonly browserdeckSessionId: string;
   readonly keyDigest: Buffer;
   /** Our project id: contexts are per project. */
   readonly projectId: string;
@@ -45,19 +47,18 @@ export class LocalBrowserSession {
   /** False: the session ends once its last client disconnects (after `DISCONNECT_GRACE_MS`). */
   readonly keepAlive: boolean;
   private current: ProviderSessionSnapshot;
-  /** Connected clients: each raw socket, and how to tell its client it is going. */
-  private readonly sockets = new Map<Duplex, GoingAway>();
-  private readonly inProcessClients = new Set<{ close(): void }>();
+  /** Connected clients (sockets and in-process ones), and the disconnect grace without `keepAlive`. */
+  private readonly clients: SessionClients;
   private readonly clock: Clock;
   private readonly onEnded: (session: LocalBrowserSession) => void;
   private readonly onEnding: (session: LocalBrowserSession) => void;
   private timer: NodeJS.Timeout | null = null;
-  private graceTimer: NodeJS.Timeout | null = null;
   private ending: Promise<void> | null = null;
 
   constructor(deps: {
     snapshot: ProviderSessionSnapshot;
     keyDigest: Buffer;
+    browserdeckSessionId: string;
     projectId: string;
     ownerId: string;
     contextId: string | null;
@@ -73,6 +74,7 @@ export class LocalBrowserSession {
     this.id = deps.snapshot.providerSessionId;
     this.current = deps.snapshot;
     this.keyDigest = deps.keyDigest;
+    this.browserdeckSessionId = deps.browserdeckSessionId;
     this.projectId = deps.projectId;
     this.ownerId = deps.ownerId;
     this.contextId = deps.contextId;
@@ -81,6 +83,10 @@ export class LocalBrowserSession {
     this.clock = deps.clock;
     this.onEnded = deps.onEnded;
     this.onEnding = deps.onEnding ?? (() => {});
+    this.clients = new SessionClients({
+      keepAlive: this.keepAlive,
+      onLastGone: () => void this.end('COMPLETED'),
+    });
     void this.browser.process.exited.then((exit) => {
       // Not our doing: a clean exit is a client's `Browser.close`, anything else a crash or a kill.
       if (!exit.expected) void this.end(exit.code === 0 && exit.signal === null ? 'COMPLETED' : 'ERROR');
@@ -89,8 +95,9 @@ export class LocalBrowserSession {
   }
 
   /**
-   * Opens a session on `browser`: a new id and signing key, a `connectUrl` under `publicUrl`, and
-   * a deadline `timeoutSec` from now. It is live until it ends.
+   * Opens a session on `browser`: a new id and signing key, a `connectUrl` under `publicUrl` (and a
+   * `seleniumRemoteUrl` with the same key when `webdriver`), and a deadline `timeoutSec` from now.
+   * It is live until it ends.
    */
   static start(options: {
     browser: PreparedBrowser;
@@ -98,6 +105,8 @@ export class LocalBrowserSession {
     /** The provider instance holding the browser, stamped on its snapshots. */
     instanceId: string;
     publicUrl: string;
+    /** True when a chromedriver matches the browser: the session gets a `seleniumRemoteUrl`. */
+    webdriver?: boolean;
     clock: Clock;
     timeoutSec: number;
     onEnded: (session: LocalBrowserSession) => void;
@@ -112,13 +121,16 @@ export class LocalBrowserSession {
         providerProjectId: options.request.providerProjectId,
         status: 'RUNNING',
         connectUrl: buildConnectUrl(options.publicUrl, id, key),
-        seleniumRemoteUrl: null,
+        seleniumRemoteUrl: options.webdriver
+          ? buildSeleniumRemoteUrl(options.publicUrl, 'local', id, key)
+          : null,
         startedAt: now,
         endedAt: null,
         expiresAt: new Date(now.getTime() + options.timeoutSec * 1000),
         instanceId: options.instanceId,
       },
       keyDigest: digestSigningKey(key),
+      browserdeckSessionId: options.request.sessionId,
       projectId: options.request.projectId,
       ownerId: options.request.ownerId,
       contextId: options.request.contextId,
@@ -157,21 +169,22 @@ export class LocalBrowserSession {
     this.timer.unref();
   }
 
+  /** Where its clients' CDP connections are opened: the browser's pipe router. */
+  get cdpUpstream(): CdpUpstream {
+    return this.browser.router;
+  }
+
+  /** The session's folders, where file parameters of CDP commands may point. */
+  get folders(): SessionFolders {
+    return { downloadsDir: this.browser.downloadsDir };
+  }
+
   /**
    * Tracks a client's proxied connection so that ending tells the client it is going (close code
    * 1001) and cuts it; without `keepAlive`, the last one to close starts the disconnect grace.
    */
   track(socket: Duplex, goingAway: GoingAway): void {
-    if (this.ending) {
-      goingAway(1001, ENDED_REASON);
-      return;
-    }
-    this.sockets.set(socket, goingAway);
-    this.cancelGrace();
-    socket.once('close', () => {
-      this.sockets.delete(socket);
-      if (!this.keepAlive && this.sockets.size === 0 && !this.ending) this.startGrace();
-    });
+    this.clients.track(socket, goingAway);
   }
 
   /**
@@ -180,31 +193,12 @@ export class LocalBrowserSession {
    * cancels the disconnect grace. Returns the function that lets go of it once it closed.
    */
   holdInProcessClient(client: { close(): void }): () => void {
-    if (this.ending) {
-      client.close();
-      return () => {};
-    }
-    this.inProcessClients.add(client);
-    return () => this.inProcessClients.delete(client);
-  }
-
-  private startGrace(): void {
-    this.cancelGrace();
-    this.graceTimer = setTimeout(() => {
-      this.graceTimer = null;
-      if (this.sockets.size === 0) void this.end('COMPLETED');
-    }, DISCONNECT_GRACE_MS);
-    this.graceTimer.unref();
-  }
-
-  private cancelGrace(): void {
-    if (this.graceTimer) clearTimeout(this.graceTimer);
-    this.graceTimer = null;
+    return this.clients.holdInProcessClient(client);
   }
 
   /** Connected clients (one socket each). */
   get openSockets(): number {
-    return this.sockets.size;
+    return this.clients.openSockets;
   }
 
   /** Ends the session with `status` (the first call wins) and resolves once the browser is gone. */
@@ -217,11 +211,7 @@ export class LocalBrowserSession {
     this.current = { ...this.current, status, endedAt: this.clock.now() };
     this.onEnding(this);
     if (this.timer) clearTimeout(this.timer);
-    this.cancelGrace();
-    for (const goingAway of this.sockets.values()) goingAway(1001, ENDED_REASON);
-    this.sockets.clear();
-    for (const client of [...this.inProcessClients]) client.close();
-    this.inProcessClients.clear();
+    this.clients.closeAll(1001, ENDED_REASON);
     try {
       await this.browser.dispose();
     } finally {

@@ -2,7 +2,7 @@ import { createTestApp, type TestApp } from '@browserdeck/testing/adapters';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeBrowserbaseError } from '../browserbase/writeBrowserbaseError.ts';
-import { type AnyRoute, isUpgradeRoute } from '../kernel/routing/RouteDefinition.ts';
+import { type AnyRoute, isPassthroughRoute, isUpgradeRoute } from '../kernel/routing/RouteDefinition.ts';
 import { rawPayload } from './bodyArbitrary.ts';
 import { FuzzWorld } from './FuzzWorld.ts';
 import type { FuzzRequest } from './requestArbitrary.ts';
@@ -24,9 +24,10 @@ const TOTAL_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 /** Sign-in and sign-up are limited per minute; moving the clock keeps most auth requests past the limiter. */
 const ADVANCE_CLOCK_EVERY = 40;
 
-// Upgrade routes (WebSockets) are not served over plain HTTP; their own tests cover them.
+// Upgrade routes (WebSockets) are not served over plain HTTP, and passthrough routes (a provider's
+// WebDriver endpoints) answer in their own protocol; their own tests cover them.
 const routeTableOf = (t: TestApp): readonly AnyRoute[] =>
-  t.browserdeck.http.routes.filter((route) => !isUpgradeRoute(route));
+  t.browserdeck.http.routes.filter((route) => !isUpgradeRoute(route) && !isPassthroughRoute(route));
 
 const listing = await createTestApp();
 const routes = routeTableOf(listing).map((route, index) => ({

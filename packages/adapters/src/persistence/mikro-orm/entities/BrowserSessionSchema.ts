@@ -19,9 +19,9 @@ const browserSessionProperties = {
   projectId: () =>
     p.manyToOne(ProjectSchema).mapToPk().fieldName('project_id').deleteRule('cascade').index(false),
   provider: p.text(),
-  providerSessionId: p.text(),
+  providerSessionId: p.text().index(),
   providerProjectId: p.text(),
-  providerInstanceId: p.text().nullable(),
+  providerInstanceId: p.text().nullable().index(),
   status: p.text(),
   connectUrl: p.text(),
   seleniumRemoteUrl: p.text().nullable(),

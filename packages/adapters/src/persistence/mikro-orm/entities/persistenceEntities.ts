@@ -2,9 +2,11 @@ import { AgentSchema } from './AgentSchema.ts';
 import { ApiKeySchema } from './ApiKeySchema.ts';
 import { BrowserSessionSchema } from './BrowserSessionSchema.ts';
 import { IdempotencyKeySchema } from './IdempotencyKeySchema.ts';
+import { InstanceSchema } from './InstanceSchema.ts';
 import { LocalCredentialSchema } from './LocalCredentialSchema.ts';
 import { LocalRefreshTokenSchema } from './LocalRefreshTokenSchema.ts';
 import { LocalSignInSessionSchema } from './LocalSignInSessionSchema.ts';
+import { OrphanSearchSchema } from './OrphanSearchSchema.ts';
 import { ProjectSchema } from './ProjectSchema.ts';
 import { RateLimitWindowSchema } from './RateLimitWindowSchema.ts';
 import { RunLogSchema } from './RunLogSchema.ts';
@@ -29,4 +31,6 @@ export const persistenceEntities = [
   RateLimitWindowSchema,
   RunSchema,
   RunLogSchema,
+  InstanceSchema,
+  OrphanSearchSchema,
 ] as const;

@@ -52,7 +52,7 @@ export function requestContext(log: Logger, metrics: MetricsRegistry): Middlewar
           {
             requestId,
             method: ctx.method,
-            path: ctx.path,
+            path: state.logPath ?? ctx.path,
             route: state.routePath,
             status: ctx.status,
             code: state.errorCode,

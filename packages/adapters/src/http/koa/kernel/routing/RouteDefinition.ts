@@ -1,5 +1,6 @@
 import type { ApiKeyCaller, Caller, ErrorCode, UserCaller } from '@browserdeck/domain';
 import type { z } from 'zod';
+import type { PassthroughOutcome, PassthroughRequest } from '../../../../shared/PassthroughEndpoint.ts';
 import type { UpgradeOutcome, UpgradeRequest } from '../../../../shared/UpgradeEndpoint.ts';
 import type { ErrorWriter } from '../errors/ErrorWriter.ts';
 import type { AnyRouteResult, ResponseSpec, ResponseSpecs, RouteResult } from './RouteResult.ts';
@@ -115,6 +116,7 @@ export interface RouteDefinition<
   // `status: 201` then keeps its literal type, which a type computed from `R` alone would widen.
   handle(request: RouteRequest<P, Q, B, A, H>): Promise<RouteResult<S, R>>;
   upgrade?: never;
+  passthrough?: never;
 }
 
 /**
@@ -128,16 +130,35 @@ export interface UpgradeRoute
   undocumented: true;
   upgrade(request: UpgradeRequest): UpgradeOutcome;
   handle?: never;
+  passthrough?: never;
+}
+
+/**
+ * A passthrough endpoint in the route table: every request (any method) whose path is `basePath` or
+ * below it is handed, raw (no body parser, no request cut-off: a WebDriver command may take
+ * minutes), to `passthrough` by `servePassthroughs`, never to the router. It checks its own
+ * credential (a signing key in the path). The document shows it as one operation at `path`.
+ */
+export interface PassthroughRoute
+  extends RouteMetadata<unknown, unknown, unknown, 'none', unknown, ResponseSpecs> {
+  /** The path template matched as a prefix (`path` is the documented operation below it). */
+  basePath: string;
+  /** Path parameters that are credentials: the request log shows `{name}` in their place. */
+  secretParams: readonly string[];
+  passthrough(request: PassthroughRequest): PassthroughOutcome | Promise<PassthroughOutcome>;
+  handle?: never;
+  upgrade?: never;
 }
 
 /** An HTTP route with its types erased, as the route table holds it. */
 export type HttpRoute = RouteMetadata & {
   handle(request: RouteRequest<unknown, unknown, unknown, RouteAuth, unknown>): Promise<AnyRouteResult>;
   upgrade?: never;
+  passthrough?: never;
 };
 
-/** An entry of the route table: an HTTP route or an upgrade route. */
-export type AnyRoute = HttpRoute | UpgradeRoute;
+/** An entry of the route table: an HTTP route, an upgrade route or a passthrough route. */
+export type AnyRoute = HttpRoute | UpgradeRoute | PassthroughRoute;
 
 /** Declares a route with its input types inferred from its schemas and its answers from `responses`. */
 export function defineRoute<
@@ -163,4 +184,9 @@ export function defineUpgradeRoute(
 /** Whether a table entry is an upgrade route. */
 export function isUpgradeRoute(route: AnyRoute): route is UpgradeRoute {
   return typeof route.upgrade === 'function';
+}
+
+/** Whether a table entry is a passthrough route. */
+export function isPassthroughRoute(route: AnyRoute): route is PassthroughRoute {
+  return typeof route.passthrough === 'function';
 }

@@ -6,7 +6,13 @@ import { authorizeRoute } from './authorizeRoute.ts';
 import { mountPrefix } from './mountPrefix.ts';
 import { parseJsonBody } from './parseJsonBody.ts';
 import { parseRequest } from './parseRequest.ts';
-import { type AnyRoute, type HttpMethod, type HttpRoute, isUpgradeRoute } from './RouteDefinition.ts';
+import {
+  type AnyRoute,
+  type HttpMethod,
+  type HttpRoute,
+  isPassthroughRoute,
+  isUpgradeRoute,
+} from './RouteDefinition.ts';
 import { toKoaPath } from './toKoaPath.ts';
 import { validateResponse } from './validateResponse.ts';
 
@@ -20,7 +26,8 @@ export interface BuildRouterDeps {
 /**
  * Registers every HTTP route of the table on one router; each layer is named after its operation id.
  * The router only matches: `resolveRoute` chooses the layer and runs its handler. Upgrade routes
- * are served from the server's `upgrade` event (`upgradeHandler`), not here.
+ * are served from the server's `upgrade` event (`upgradeHandler`), passthrough routes by
+ * `servePassthroughs`, not here.
  */
 export function buildRouter(routes: readonly AnyRoute[], deps: BuildRouterDeps): Router {
   const router = new Router();
@@ -28,7 +35,7 @@ export function buildRouter(routes: readonly AnyRoute[], deps: BuildRouterDeps):
   for (const route of routes) {
     if (seen.has(route.operationId)) throw new Error(`Duplicate operationId ${route.operationId}`);
     seen.add(route.operationId);
-    if (isUpgradeRoute(route)) continue;
+    if (isUpgradeRoute(route) || isPassthroughRoute(route)) continue;
     REGISTER[route.method](router, route.operationId, toKoaPath(route.path), routeHandler(route, deps));
   }
   return router;

@@ -1,5 +1,5 @@
-import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { CdpCommand } from '../../cdp/cdpMessages.ts';
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { CdpBrowserMessage, CdpCommand } from './cdpMessages.ts';
 
 /**
  * Domains a client may use: those Playwright, Puppeteer and Selenium's CDP bridge use. Anything
@@ -67,10 +67,17 @@ const DENIED_METHODS: ReadonlyMap<string, string> = new Map([
 
 /** Commands that open a URL: `file:` is refused. */
 const URL_METHODS = new Set(['Page.navigate', 'Target.createTarget', 'Network.loadNetworkResource']);
+/** Why file parameters are refused by a provider without session folders. */
+const NO_FOLDERS = "this provider's browsers run on other hosts: files cannot be handed to them.";
+
 /** Commands whose download folder is replaced by the session's own. */
 const DOWNLOAD_METHODS = new Set(['Browser.setDownloadBehavior', 'Page.setDownloadBehavior']);
 
-/** The session's own folders, where file parameters may point. */
+/**
+ * The session's own folders on the browser's host, where file parameters may point. A provider
+ * without them (its browsers run on other machines) passes null: file parameters are refused there,
+ * and downloads denied.
+ */
 export interface SessionFolders {
   readonly downloadsDir: string;
 }
@@ -93,10 +100,12 @@ export type PolicyDecision =
  * broke, and the browser only ever receives the command as re-serialised here (so it sees exactly
  * what was checked). File parameters are confined to the session's folders: file inputs and
  * dropped files must lie in `downloadsDir`, downloads always go there, and `file:` URLs cannot be
- * opened. Nested sessions (`Target.sendMessageToTarget`, non-flat attach) are refused, so every
+ * opened. Without folders (`null`: a browser on another host) file parameters are refused and a
+ * download behaviour that saves files becomes `deny`: a client's download path names a folder on its
+ * own machine, which the browser's host must not be made to write. Nested sessions (`Target.sendMessageToTarget`, non-flat attach) are refused, so every
  * command a page target receives passes through here.
  */
-export function checkCdpCommand(raw: string, folders: SessionFolders): PolicyDecision {
+export function checkCdpCommand(raw: string, folders: SessionFolders | null): PolicyDecision {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -158,7 +167,8 @@ export function checkCdpCommand(raw: string, folders: SessionFolders): PolicyDec
     return refuse(-32602, `${method} may not open file: URLs.`);
   if (method === 'DOM.setFileInputFiles' || method === 'Page.handleFileChooser') {
     const files = Array.isArray(p.files) ? p.files : [];
-    if (!files.every((f) => typeof f === 'string' && isInside(folders.downloadsDir, f)))
+    if (files.length > 0 && !folders) return refuse(-32602, `${method}: ${NO_FOLDERS}`);
+    if (folders && !files.every((f) => typeof f === 'string' && isInside(folders.downloadsDir, f)))
       return refuse(
         -32602,
         `${method}: files must be inside the session's downloads folder ${folders.downloadsDir}.`,
@@ -167,15 +177,33 @@ export function checkCdpCommand(raw: string, folders: SessionFolders): PolicyDec
   if (method === 'Input.dispatchDragEvent') {
     const data = (p.data ?? {}) as Record<string, unknown>;
     const files = data.files === undefined ? [] : Array.isArray(data.files) ? data.files : [null];
-    if (!files.every((f) => typeof f === 'string' && isInside(folders.downloadsDir, f)))
+    if (files.length > 0 && !folders) return refuse(-32602, `${method}: ${NO_FOLDERS}`);
+    if (folders && !files.every((f) => typeof f === 'string' && isInside(folders.downloadsDir, f)))
       return refuse(
         -32602,
         `${method}: data.files must be inside the session's downloads folder ${folders.downloadsDir}.`,
       );
   }
-  if (DOWNLOAD_METHODS.has(method) && p.behavior !== 'deny' && p.behavior !== 'default')
+  if (DOWNLOAD_METHODS.has(method) && p.behavior !== 'deny' && p.behavior !== 'default') {
+    if (!folders) {
+      const { downloadPath: _theirs, ...rest } = p;
+      return command({ ...rest, behavior: 'deny' });
+    }
     return command({ ...p, downloadPath: folders.downloadsDir });
+  }
   return command();
+}
+
+/**
+ * The CDP error answer to a refused command: its `id` (none when it had no usable one) and
+ * `sessionId`, and the policy's code and message, so the client sees which rule it broke.
+ */
+export function refusalAnswer(decision: Extract<PolicyDecision, { allowed: false }>): CdpBrowserMessage {
+  return {
+    ...(decision.id === null ? {} : { id: decision.id }),
+    error: { code: decision.code, message: decision.message },
+    ...(decision.sessionId === undefined ? {} : { sessionId: decision.sessionId }),
+  };
 }
 
 /** True for a `file:` URL, also behind `view-source:`, parsed as the browser parses it. */
@@ -195,9 +223,4 @@ function isInside(dir: string, path: string): boolean {
   if (!isAbsolute(path) || path.includes('\0')) return false;
   const rel = relative(dir, resolve(dir, path));
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-}
-
-/** Where a browser's downloads go: inside its profile, so they go with a temporary profile. */
-export function downloadsDirOf(profileDir: string): string {
-  return join(profileDir, 'Downloads');
 }

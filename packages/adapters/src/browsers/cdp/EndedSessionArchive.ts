@@ -1,5 +1,5 @@
 import type { ProviderSessionSnapshot, SessionLogEntry } from '@browserdeck/domain';
-import type { BoundedLogs } from '../logs/SessionLogBuffer.ts';
+import type { BoundedLogs } from './logs/SessionLogBuffer.ts';
 
 interface ArchivedSession {
   readonly snapshot: ProviderSessionSnapshot;

@@ -1,7 +1,6 @@
 import type { Clock, SessionLogEntry } from '@browserdeck/domain';
-import type { CdpClient } from '../../cdp/CdpClient.ts';
-import type { CdpEvent } from '../../cdp/cdpMessages.ts';
-import type { EgressRefusal } from '../egress/EgressProxy.ts';
+import type { CdpClient } from '../CdpClient.ts';
+import type { CdpEvent } from '../cdpMessages.ts';
 import { type BoundedLogs, SessionLogBuffer, type SessionLogLimits } from './SessionLogBuffer.ts';
 
 /** CDP events recorded as session logs. `Network.responseReceived` is stored as a response. */
@@ -20,6 +19,14 @@ export const RECORDED_CDP_EVENTS: readonly string[] = [
  * Network destinations are the egress proxy's business (see `EgressProxy`).
  */
 export const BLOCKED_URL_PATTERNS: ReadonlyArray<{ urlPattern: string }> = [{ urlPattern: 'file:*' }];
+
+/** A request an egress proxy refused, as recorded (the local provider's `EgressRefusal`). */
+export interface RecordedEgressRefusal {
+  readonly host: string;
+  readonly port: number;
+  readonly address?: string | undefined;
+  readonly reason: string;
+}
 
 /** The log `method` of a request the egress proxy refused. */
 export const EGRESS_REFUSED_METHOD = 'Browserdeck.egressRefused';
@@ -76,7 +83,7 @@ export class SessionLogRecorder {
    * Records a request the egress proxy refused (`Browserdeck.egressRefused`, page -1: the proxy
    * does not know which page asked), with the destination and the reason.
    */
-  recordEgressRefusal(refusal: EgressRefusal): void {
+  recordEgressRefusal(refusal: RecordedEgressRefusal): void {
     this.recordServiceEvent(EGRESS_REFUSED_METHOD, {
       host: refusal.host,
       port: refusal.port,

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { CdpBrowserMessage } from '../../cdp/cdpMessages.ts';
-import type { CdpConnection, CdpRouter } from '../cdp/CdpRouter.ts';
-import { checkCdpCommand, type SessionFolders } from './cdpCommandPolicy.ts';
+import type { CdpConnection, CdpUpstream } from './CdpConnection.ts';
+import { checkCdpCommand, refusalAnswer, type SessionFolders } from './cdpCommandPolicy.ts';
+import type { CdpBrowserMessage } from './cdpMessages.ts';
 
 /** The largest message a client may send (a larger frame closes the connection with 1009 before it is read). */
 export const MAX_CLIENT_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -32,8 +32,9 @@ export type GoingAway = (code: number, reason: string) => void;
 const CLOSE_HANDSHAKE_MS = 1_000;
 
 /**
- * Completes a client's WebSocket handshake (`ws`) and connects it to the browser through `router`
- * with a browser session of its own. Every client message passes `checkCdpCommand` first: a
+ * Completes a client's WebSocket handshake (`ws`) and connects it to the browser through `upstream`
+ * (a connection of its own: a browser session nobody else's commands reach; the local provider's pipe
+ * router, a WebSocket to a Grid's `se:cdp`). Every client message passes `checkCdpCommand` first: a
  * refused one is answered with a CDP error naming the rule and never reaches the browser. When the
  * browser falls behind, reading from the client pauses until it catches up; a client that does not
  * read what the browser sends is disconnected before 64 MiB would wait for it. Returns how to tell
@@ -44,7 +45,7 @@ export function proxyCdpConnection(
   req: IncomingMessage,
   socket: Duplex,
   head: Buffer,
-  target: { router: CdpRouter; folders: SessionFolders },
+  target: { upstream: CdpUpstream; folders: SessionFolders | null },
 ): GoingAway {
   let opened: WebSocket | null = null;
   sockets.handleUpgrade(req, socket, head, (ws) => {
@@ -62,11 +63,7 @@ export function proxyCdpConnection(
     const forward = (raw: string): void => {
       const decision = checkCdpCommand(raw, target.folders);
       if (!decision.allowed) {
-        reply({
-          id: decision.id ?? undefined,
-          error: { code: decision.code, message: decision.message },
-          ...(decision.sessionId === undefined ? {} : { sessionId: decision.sessionId }),
-        });
+        reply(refusalAnswer(decision));
         return;
       }
       if (connection && !connection.send(decision.command)) pauseUntilDrained(ws, connection);
@@ -82,7 +79,7 @@ export function proxyCdpConnection(
       closed = true;
       connection?.close();
     });
-    target.router
+    target.upstream
       .openClient(reply, () => ws.close(1001, 'The browser session has ended.'))
       .then((opened) => {
         if (closed) {

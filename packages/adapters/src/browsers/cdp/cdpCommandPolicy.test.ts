@@ -165,4 +165,32 @@ describe('checkCdpCommand', () => {
         .allowed,
     ).toBe(true);
   });
+
+  it('without session folders (a browser on another host): refuses files, denies downloads, passes the rest', () => {
+    const remote = (message: object) => checkCdpCommand(JSON.stringify(message), null);
+    for (const message of [
+      { id: 1, method: 'DOM.setFileInputFiles', params: { files: ['/etc/passwd'] } },
+      { id: 2, method: 'Page.handleFileChooser', params: { action: 'accept', files: ['/tmp/x'] } },
+      { id: 3, method: 'Input.dispatchDragEvent', params: { type: 'drop', data: { items: [], files: ['/x'] } } },
+    ])
+      expect(remote(message)).toMatchObject({ allowed: false, code: -32602, message: /other hosts/ });
+    expect(remote({ id: 4, method: 'DOM.setFileInputFiles', params: { files: [] } }).allowed).toBe(true);
+    // Playwright's connectOverCDP asks for downloads into a folder of its own machine: denied, not refused.
+    expect(
+      remote({
+        id: 5,
+        method: 'Browser.setDownloadBehavior',
+        params: { behavior: 'allowAndName', browserContextId: 'C', downloadPath: '/tmp/pw', eventsEnabled: true },
+      }),
+    ).toEqual({
+      allowed: true,
+      command: {
+        id: 5,
+        method: 'Browser.setDownloadBehavior',
+        params: { behavior: 'deny', browserContextId: 'C', eventsEnabled: true },
+      },
+    });
+    expect(remote({ id: 6, method: 'Runtime.evaluate', params: { expression: '1' } }).allowed).toBe(true);
+    expect(remote({ id: 7, method: 'Page.navigate', params: { url: 'file:///etc/passwd' } }).allowed).toBe(false);
+  });
 });

@@ -1,0 +1,318 @@
+import {
+  type CreateBrowserRequest,
+  type Logger,
+  ProviderError,
+  type ProviderSessionSnapshot,
+  type SessionLogEntry,
+  silentLogger,
+  TIMEOUT_MIN_SEC,
+  UnsupportedOptionError,
+} from '@browserdeck/domain';
+import type { UpgradeEndpoint } from '../../shared/UpgradeEndpoint.ts';
+import { buildProviderConnectUrl, connectPathTemplate } from '../cdp/connectUrl.ts';
+import { EndedSessionArchive } from '../cdp/EndedSessionArchive.ts';
+import { openInProcessCdpClient } from '../cdp/openInProcessCdpClient.ts';
+import { type ConnectLookup, serveConnectUpgrade } from '../cdp/serveConnectUpgrade.ts';
+import { digestSigningKey, generateSigningKey } from '../cdp/signingKey.ts';
+import { WebSocketCdpUpstream } from '../cdp/WebSocketCdpUpstream.ts';
+import type { ComposableBrowserProvider, ProviderCapabilities } from '../ProviderCapabilities.ts';
+import { GridBrowserSession } from './GridBrowserSession.ts';
+import { GridClient, type GridSession } from './GridClient.ts';
+import { gridCdpUrl } from './gridCdpUrl.ts';
+import { NewSessionDeadlineError } from './NewSessionDeadlineError.ts';
+import { newSessionCapabilities } from './newSessionCapabilities.ts';
+import { SELENIUM_GRID_DEFAULTS, type SeleniumGridProviderOptions } from './SeleniumGridProviderOptions.ts';
+import { toGridProviderError } from './toGridProviderError.ts';
+
+/** The provider's name: the `{provider}` path segment and its connect path's. */
+const NAME = 'selenium-grid';
+
+/** The longest a new-session request is left running at the Grid after our deadline (it is deleted if it lands). */
+const NEW_SESSION_HARD_CAP_MS = 10 * 60_000;
+
+/** Entries are cut to this many JSON bytes, as the local provider's. */
+const LOG_ENTRY_MAX_BYTES = 16 * 1024;
+
+/**
+ * The `selenium-grid` browser provider (http-api.md §15; docs/adr/0022-selenium-grid-provider.md):
+ * each session is a W3C WebDriver session for Chrome with `se:cdpEnabled` on a Selenium Grid 4,
+ * created, read and deleted with plain W3C calls (`GridClient`). Clients reach the browser through
+ * Browserdeck's signed connect endpoint, which proxies CDP to the session's `se:cdp` under the same
+ * command policy as the local provider's (`browsers/cdp/`); the provider keeps its own CDP
+ * connection there to record logs, enforces `timeoutSec` and `keepAlive`, and keeps the session
+ * alive at the Grid. Those live in this process, so its snapshots carry `instanceId`; deleting a
+ * session at the Grid (`release`) works from any instance.
+ */
+export class SeleniumGridProvider implements ComposableBrowserProvider {
+  readonly name = NAME;
+  readonly regions: readonly string[];
+  readonly defaultProviderProjectId = NAME;
+  /** Grid nodes load no extensions of ours: a create naming one is refused (`unsupported_option`). */
+  readonly loadsExtensions = false;
+  /** Stamped on every session it starts: its proxy, recorder and timers live in this process. */
+  readonly instanceId: string;
+  /** Sessions' connect endpoint, served from the HTTP adapter's route table (an upgrade route). */
+  readonly connectEndpoint: UpgradeEndpoint = {
+    path: connectPathTemplate(NAME),
+    operationId: 'connectSeleniumGridSession',
+    summary: 'Connect a CDP client to a Selenium Grid session’s browser (WebSocket)',
+    serve: (request) =>
+      serveConnectUpgrade(
+        request,
+        this.connectLookup,
+        this.options.maxConnectionsPerSession ?? SELENIUM_GRID_DEFAULTS.maxConnectionsPerSession,
+      ),
+  };
+  /** Connect WebSockets, sessions held until close, and in-process CDP (the live view). */
+  readonly capabilities: ProviderCapabilities = {
+    upgrades: { endpoints: [this.connectEndpoint] },
+    lifecycle: this,
+    cdp: {
+      open: async (id, deliver, onClose) => {
+        const session = this.live.get(id);
+        return session ? openInProcessCdpClient(session, deliver, onClose) : null;
+      },
+    },
+  };
+  private readonly options: SeleniumGridProviderOptions;
+  private readonly logger: Logger;
+  private readonly grid: GridClient;
+  private readonly live = new Map<string, GridBrowserSession>();
+  private readonly archive: EndedSessionArchive;
+  /** Creates under way and deletions at the Grid, which `close` waits for. */
+  private readonly background = new Set<Promise<unknown>>();
+  private closed = false;
+
+  constructor(options: SeleniumGridProviderOptions) {
+    if (!options.instanceId) throw new RangeError('instanceId is required');
+    this.options = options;
+    this.logger = options.logger ?? silentLogger;
+    this.instanceId = options.instanceId;
+    this.regions = options.regions?.length ? options.regions : SELENIUM_GRID_DEFAULTS.regions;
+    this.grid = new GridClient({
+      gridUrl: options.gridUrl,
+      headers: options.headers,
+      requestTimeoutMs: options.requestTimeoutMs ?? SELENIUM_GRID_DEFAULTS.requestTimeoutMs,
+    });
+    this.archive = new EndedSessionArchive({
+      maxSessions: options.endedSessionRetention ?? SELENIUM_GRID_DEFAULTS.endedSessionRetention,
+      maxWithLogs: options.endedLogRetention ?? SELENIUM_GRID_DEFAULTS.endedLogRetention,
+      maxLogBytes: options.endedLogMaxBytes ?? SELENIUM_GRID_DEFAULTS.endedLogMaxBytes,
+    });
+  }
+
+  /** Says in the log whether the Grid answers (it is not required to: a Grid may come up later). */
+  async start(): Promise<void> {
+    try {
+      const response = await fetch(this.grid.url('status'), {
+        headers: { accept: 'application/json', ...this.grid.headers },
+        signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? SELENIUM_GRID_DEFAULTS.requestTimeoutMs),
+      });
+      const body = (await response.json().catch(() => null)) as { value?: { ready?: unknown } } | null;
+      this.logger.info?.(
+        { grid: this.grid.baseUrl.origin, status: response.status, ready: body?.value?.ready === true },
+        'Selenium Grid answered',
+      );
+    } catch (error) {
+      this.logger.warn(
+        { grid: this.grid.baseUrl.origin, error: String(toGridProviderError(error, { operation: 'read its status', now: this.now() }).message) },
+        'Selenium Grid does not answer yet; sessions fail with provider_unavailable until it does',
+      );
+    }
+  }
+
+  async create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
+    const creating = this.createSession(request);
+    this.track(creating);
+    return creating;
+  }
+
+  /**
+   * A running session is checked at the Grid first: one the Grid lost ends `ERROR` (nobody asked
+   * for it to end). An ended one answers its final state while archived; an unknown one null.
+   */
+  async get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
+    const session = this.live.get(providerSessionId);
+    if (!session) return this.archive.get(providerSessionId)?.snapshot ?? null;
+    try {
+      await session.checkAtGrid();
+    } catch (error) {
+      throw toGridProviderError(error, { operation: 'read a session', now: this.now() });
+    }
+    return session.snapshot;
+  }
+
+  /**
+   * Ends a session this process holds (`COMPLETED`) at once: its clients are cut and its WebDriver
+   * session deleted in the background (a Grid takes up to ~20 s to stop a driver). One it does not
+   * hold (its instance is gone) is deleted at the Grid in the background too, and answers null, as
+   * a session the Grid does not know: its state went with the instance that held it.
+   */
+  async release(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
+    const session = this.live.get(providerSessionId);
+    if (session) {
+      await session.end('COMPLETED');
+      return session.snapshot;
+    }
+    const archived = this.archive.get(providerSessionId);
+    if (archived) return archived.snapshot;
+    this.track(
+      this.grid.deleteSession(providerSessionId).catch((error: unknown) =>
+        this.logger.warn(
+          { providerSessionId, error: toGridProviderError(error, { operation: 'delete a session', now: this.now() }).message },
+          'could not delete a Grid session another instance held; the Grid ends it at its own session timeout',
+        ),
+      ),
+    );
+    return null;
+  }
+
+  async logs(providerSessionId: string): Promise<SessionLogEntry[]> {
+    const session = this.live.get(providerSessionId);
+    return session ? session.logs() : [...(this.archive.get(providerSessionId)?.logs ?? [])];
+  }
+
+  /**
+   * What the WebDriver endpoint of a session needs (`seleniumRemoteUrl`): its key digest, its Grid
+   * WebDriver session and the headers to reach it; null when this process does not hold it.
+   */
+  webDriverTarget(
+    providerSessionId: string,
+  ): { keyDigest: Buffer; gridUrl: URL; sessionId: string; headers: Readonly<Record<string, string>>; ended: boolean } | null {
+    const session = this.live.get(providerSessionId);
+    if (!session) return null;
+    const { keyDigest, id, ended } = session;
+    return { keyDigest, gridUrl: this.grid.baseUrl, sessionId: id, headers: this.grid.headers, ended };
+  }
+
+  /** Sessions held by this process (running ones, including ones whose WebDriver session is being deleted). */
+  get usage(): { sessions: number } {
+    return { sessions: this.live.size };
+  }
+
+  /** Ends every session it holds (`COMPLETED`), and waits for creates under way and deletions at the Grid. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.live.values()].map((session) => session.end('COMPLETED')));
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  }
+
+  private readonly connectLookup: ConnectLookup = (id) => {
+    const running = this.live.get(id);
+    if (running) return { keyDigest: running.keyDigest, running };
+    const archived = this.archive.get(id);
+    return archived ? { keyDigest: archived.keyDigest, running: null } : null;
+  };
+
+  private async createSession(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
+    if (request.contextId !== null)
+      throw new UnsupportedOptionError('contextId', 'The selenium-grid provider keeps no browser contexts (profiles).');
+    this.refuseWhenClosed();
+    const capabilities = newSessionCapabilities(request, {
+      chromeArgs: this.options.chromeArgs,
+      extra: this.options.capabilities,
+    });
+    const created = await this.newSession(capabilities);
+    let session: GridBrowserSession;
+    try {
+      this.refuseWhenClosed();
+      session = await this.hold(created, request);
+    } catch (error) {
+      this.track(this.grid.deleteSession(created.sessionId).catch(() => false));
+      throw error;
+    }
+    if (this.closed) {
+      await session.end('COMPLETED');
+      this.refuseWhenClosed();
+    }
+    return session.snapshot;
+  }
+
+  /** A new WebDriver session within the new-session deadline; one that lands after it is deleted. */
+  private async newSession(capabilities: Record<string, unknown>): Promise<GridSession> {
+    const ms = this.options.newSessionTimeoutMs ?? SELENIUM_GRID_DEFAULTS.newSessionTimeoutMs;
+    const pending = this.grid.newSession(capabilities, Math.max(ms, NEW_SESSION_HARD_CAP_MS));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new NewSessionDeadlineError(ms)), ms);
+    });
+    try {
+      return await Promise.race([pending, deadline]);
+    } catch (error) {
+      if (error instanceof NewSessionDeadlineError) {
+        // The Grid may still place the request it queued: nobody would hold that browser.
+        this.track(pending.then((late) => this.grid.deleteSession(late.sessionId)).catch(() => false));
+      }
+      throw toGridProviderError(error, { operation: 'create a session', now: this.now() });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Starts holding a new Grid session: its signed connect URL, its recorder, deadline and keep-alive. */
+  private async hold(created: GridSession, request: CreateBrowserRequest): Promise<GridBrowserSession> {
+    const { sessionId } = created;
+    const cdpUrl = gridCdpUrl(this.grid.baseUrl, sessionId, created.capabilities['se:cdp']);
+    if (!cdpUrl)
+      throw new ProviderError('provider_error', 'The Selenium Grid answered a session without a usable se:cdp endpoint.');
+    const key = generateSigningKey();
+    const now = this.now();
+    const timeoutSec = Math.max(request.timeoutSec, this.options.minTimeoutSec ?? TIMEOUT_MIN_SEC);
+    const snapshot: ProviderSessionSnapshot = {
+      providerSessionId: sessionId,
+      providerProjectId: request.providerProjectId,
+      status: 'RUNNING',
+      connectUrl: buildProviderConnectUrl(this.options.publicUrl, NAME, sessionId, key),
+      seleniumRemoteUrl: null,
+      startedAt: now,
+      endedAt: null,
+      expiresAt: new Date(now.getTime() + timeoutSec * 1000),
+      instanceId: this.instanceId,
+    };
+    let session: GridBrowserSession;
+    try {
+      session = await GridBrowserSession.open({
+        snapshot,
+        keyDigest: digestSigningKey(key),
+        upstream: new WebSocketCdpUpstream(cdpUrl, { headers: this.grid.headers }),
+        keepAlive: request.keepAlive ?? true,
+        timeoutSec,
+        keepAliveIntervalMs: this.options.keepAliveIntervalMs ?? SELENIUM_GRID_DEFAULTS.keepAliveIntervalMs,
+        logLimits: {
+          maxEntryBytes: LOG_ENTRY_MAX_BYTES,
+          maxBytes: this.options.sessionLogMaxBytes ?? SELENIUM_GRID_DEFAULTS.sessionLogMaxBytes,
+        },
+        grid: this.grid,
+        clock: this.options.clock,
+        logger: this.logger,
+        onEnded: (ended) => {
+          this.live.delete(ended.id);
+          this.archive.add(ended.snapshot, ended.keyDigest, ended.boundedLogs());
+          this.track(ended.deleted);
+        },
+      });
+    } catch (error) {
+      throw new ProviderError(
+        'provider_error',
+        `The Selenium Grid started a session whose CDP endpoint (se:cdp) could not be reached: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    this.live.set(sessionId, session);
+    return session;
+  }
+
+  private refuseWhenClosed(): void {
+    if (this.closed) throw new ProviderError('provider_unavailable', 'The selenium-grid provider is shutting down.');
+  }
+
+  private track(work: Promise<unknown>): void {
+    this.background.add(work);
+    const done = () => this.background.delete(work);
+    work.then(done, done);
+  }
+
+  private now(): Date {
+    return this.options.clock.now();
+  }
+}

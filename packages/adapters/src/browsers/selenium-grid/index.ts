@@ -1,0 +1,3 @@
+export * from './SeleniumGridProvider.ts';
+export * from './SeleniumGridProviderOptions.ts';
+export { GRID_FULL_RETRY_AFTER_SEC } from './toGridProviderError.ts';

@@ -1,0 +1,56 @@
+import type { InstanceRecord, InstanceRegistry, SessionKey } from './InstanceRegistry.ts';
+
+/** Holders remembered per session id (a session's holder never changes). */
+const MAX_REMEMBERED_HOLDERS = 10_000;
+/** How long an instance's record is reused before it is read again. */
+const RECORD_TTL_MS = 1_000;
+
+/**
+ * This instance's view of the others: who holds a session's browser (remembered: it never changes
+ * once a session exists) and where an instance is, with whether it has gone silent (no heartbeat for
+ * `lostAfterMs`). Reads go to the registry; holders are cached, records for a second.
+ */
+export class InstanceDirectory {
+  readonly instanceId: string;
+  readonly lostAfterMs: number;
+  private readonly registry: InstanceRegistry;
+  private readonly holders = new Map<string, string | null>();
+  private readonly records = new Map<string, { record: InstanceRecord | null; readAt: number }>();
+
+  constructor(deps: { registry: InstanceRegistry; instanceId: string; lostAfterMs: number }) {
+    this.registry = deps.registry;
+    this.instanceId = deps.instanceId;
+    this.lostAfterMs = deps.lostAfterMs;
+  }
+
+  /**
+   * The other instance holding the session's browser, when there is one: undefined when this
+   * instance holds it, every instance reaches it, or no session has that id.
+   */
+  async otherHolder(key: SessionKey): Promise<string | undefined> {
+    const cacheKey = 'sessionId' in key ? `s:${key.sessionId.toLowerCase()}` : `p:${key.providerSessionId}`;
+    let holder = this.holders.get(cacheKey);
+    if (holder === undefined) {
+      const found = await this.registry.holderOf(key);
+      if (found === undefined) return undefined;
+      holder = found;
+      if (this.holders.size >= MAX_REMEMBERED_HOLDERS) this.holders.clear();
+      this.holders.set(cacheKey, holder);
+    }
+    return holder === null || holder === this.instanceId ? undefined : holder;
+  }
+
+  /** The instance's record (read at most once a second), or null when none is registered. */
+  async find(id: string, now = Date.now()): Promise<InstanceRecord | null> {
+    const cached = this.records.get(id);
+    if (cached && now - cached.readAt < RECORD_TTL_MS) return cached.record;
+    const record = await this.registry.find(id);
+    this.records.set(id, { record, readAt: now });
+    return record;
+  }
+
+  /** True when `record`'s heartbeat is older than `lostAfterMs` at `now`. */
+  isSilent(record: InstanceRecord, now = Date.now()): boolean {
+    return now - record.seenAt.getTime() > this.lostAfterMs;
+  }
+}

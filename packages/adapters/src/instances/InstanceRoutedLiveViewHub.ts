@@ -1,0 +1,38 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { LivePage, LiveViewerOptions, LiveViewHub } from '../browsers/live-view/LiveViewHub.ts';
+import type { InstanceClient } from './InstanceClient.ts';
+import type { InstanceDirectory } from './InstanceDirectory.ts';
+
+/**
+ * This instance's live-view hub, reaching the tabs of sessions other live instances hold: `pages` of
+ * such a session asks its holder (`InstanceClient.pages`), null when the holder is silent. Viewers
+ * are served by the holder itself: their WebSockets are forwarded to it before they get here.
+ */
+export class InstanceRoutedLiveViewHub implements LiveViewHub {
+  private readonly inner: LiveViewHub;
+  private readonly directory: InstanceDirectory;
+  private readonly client: InstanceClient;
+
+  constructor(deps: { hub: LiveViewHub; directory: InstanceDirectory; client: InstanceClient }) {
+    this.inner = deps.hub;
+    this.directory = deps.directory;
+    this.client = deps.client;
+  }
+
+  async pages(providerSessionId: string): Promise<LivePage[] | null> {
+    const holder = await this.directory.otherHolder({ providerSessionId });
+    if (holder === undefined) return this.inner.pages(providerSessionId);
+    const record = await this.directory.find(holder);
+    if (!record || this.directory.isSilent(record)) return null;
+    return this.client.pages(record, providerSessionId);
+  }
+
+  serveViewer(req: IncomingMessage, socket: Duplex, head: Buffer, options: LiveViewerOptions): void {
+    this.inner.serveViewer(req, socket, head, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

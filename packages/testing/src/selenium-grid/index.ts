@@ -1,0 +1,2 @@
+export * from './seleniumGridPrerequisites.ts';
+export * from './startSeleniumGrid.ts';

@@ -1,0 +1,204 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LiveViewerClient } from '@browserdeck/testing/live-view';
+import { chromium } from 'playwright-core';
+import { By, Session, WebDriver } from 'selenium-webdriver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './postgres.ts';
+import { descendantsOf, isRunning } from './processTree.ts';
+import { type ServerProcess, startServerProcess } from './serverProcess.ts';
+
+const PASSWORD = 'correct horse battery';
+const { Executor, HttpClient } = createRequire(import.meta.url)(
+  'selenium-webdriver/http',
+) as typeof import('selenium-webdriver/http.js');
+
+async function call(server: ServerProcess, method: string, path: string, token?: string, body?: unknown) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+/** `url` as if a load balancer had sent it to `server`: same path and query, `server`'s host. */
+function through(server: ServerProcess, url: string): string {
+  const target = new URL(url);
+  const base = new URL(server.url);
+  target.host = base.host;
+  return target.toString();
+}
+
+async function eventually<T>(what: string, check: () => Promise<T | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * SPEC §15, several instances with the local provider: each instance holds its own browsers; every
+ * request about a session works on every instance (carried to the holder), a killed holder's
+ * sessions end ERROR, and a restarted one ends the sessions its previous run left active.
+ */
+describe('instances on one PostgreSQL database, local provider: any instance serves any session', () => {
+  let db: TestDatabase;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let token = '';
+  let projectId = '';
+  const dirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'browserdeck-instances-')));
+  const shared = {
+    SECRET_KEY: randomBytes(32).toString('base64'),
+    JWT_PRIVATE_KEY: generateKeyPairSync('ed25519')
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString(),
+    // Lost after 15 s without a heartbeat: long enough for a restart to come first (see the test).
+    RECONCILE_INTERVAL_SEC: '30',
+    LOCAL_WARM_BROWSERS: '0',
+    LOCAL_MAX_SESSIONS: '3',
+  };
+  const envOf = (i: 0 | 1) => ({
+    ...shared,
+    DATABASE_URL: db.url,
+    DATA_DIR: dirs[i]!,
+    LOCAL_INSTANCE_ID: `i${i}`,
+  });
+  const sessions = () => `/v1/local/projects/${projectId}/sessions`;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    a = await startServerProcess(envOf(0), 60_000);
+    b = await startServerProcess(envOf(1), 60_000);
+    const email = `instances-${Date.now()}@example.com`;
+    expect((await call(a, 'POST', '/v1/auth/signup', undefined, { email, password: PASSWORD })).status).toBe(
+      201,
+    );
+    const signin = await call(b, 'POST', '/v1/auth/signin', undefined, { email, password: PASSWORD });
+    token = signin.body.access_token;
+    const project = await call(b, 'POST', '/v1/projects', token, { name: 'Instances' });
+    expect(project.status).toBe(201);
+    projectId = project.body.id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await db?.drop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads, logs, connects, views live and releases a session through the instance that does not hold it', async () => {
+    const created = await call(a, 'POST', sessions(), token, {});
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+
+    const read = await call(b, 'GET', `${sessions()}/${id}`, token);
+    expect(read.status).toBe(200);
+    expect(read.body.status).toBe('RUNNING');
+    expect(read.headers.get('x-sync-error')).toBeNull();
+
+    // Playwright through B, to A's browser: the same browser A holds.
+    const browser = await chromium.connectOverCDP(through(b, created.body.connectUrl));
+    const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
+    expect(await page.evaluate(() => 6 * 7)).toBe(42);
+    await page.evaluate(() => console.log('through another instance'));
+    // The command policy of the holder applies to a forwarded connection too.
+    const cdp = await browser.newBrowserCDPSession();
+    await expect(
+      cdp.send('Browser.executeBrowserCommand' as never, { commandId: 'openTabSearch' } as never),
+    ).rejects.toThrow(/refused|not allowed/i);
+    await browser.close();
+
+    const logs = await eventually('the console line is in the logs read through B', async () => {
+      const answer = await call(b, 'GET', `${sessions()}/${id}/logs`, token);
+      expect(answer.status).toBe(200);
+      const lines = answer.body.data ?? answer.body;
+      return JSON.stringify(lines).includes('through another instance') ? answer : false;
+    });
+    expect(logs.status).toBe(200);
+
+    const debug = await call(b, 'GET', `${sessions()}/${id}/debug`, token);
+    expect(debug.status).toBe(200);
+    expect(debug.body.pages.length).toBeGreaterThan(0);
+    const pageUrl = new URL(debug.body.debuggerUrl);
+    const socketUrl = new URL(
+      `${pageUrl.pathname.replace(/\/?$/, '/ws')}${pageUrl.search}`,
+      b.url.replace(/^http/, 'ws'),
+    );
+    const viewer = await LiveViewerClient.connect(socketUrl.toString());
+    await viewer.waitFor(() => viewer.frames.length > 0, 30_000, 'a frame through B');
+    viewer.ws.close();
+
+    // Selenium through B, on the same browser: the page Playwright left is there.
+    expect(created.body.seleniumRemoteUrl).toMatch(/^http:\/\/.+\/webdriver\//);
+    const driver = new WebDriver(
+      new Session(id, {}),
+      new Executor(new HttpClient(through(b, created.body.seleniumRemoteUrl))),
+    );
+    await driver.get('data:text/html,<title>through B</title><p id="p">selenium</p>');
+    expect(await driver.getTitle()).toBe('through B');
+    expect(await driver.findElement(By.id('p')).getText()).toBe('selenium');
+
+    const released = await call(b, 'POST', `${sessions()}/${id}:release`, token);
+    expect(released.status).toBe(200);
+    expect(released.body.status).toBe('COMPLETED');
+    const onHolder = await call(a, 'GET', `${sessions()}/${id}`, token);
+    expect(onHolder.body.status).toBe('COMPLETED');
+    await expect(
+      chromium.connectOverCDP(through(b, created.body.connectUrl), { timeout: 5_000 }),
+    ).rejects.toThrow();
+  });
+
+  it('refuses the internal routes to a caller without an instance signature', async () => {
+    const answer = await call(a, 'GET', '/internal/v1/instance');
+    expect(answer.status).toBe(401);
+    const forged = await fetch(`${a.url}/internal/v1/instance`, {
+      headers: { 'x-browserdeck-instance-auth': `i1.i0.${Date.now()}.0000000000000000000000` },
+    });
+    expect(forged.status).toBe(401);
+  });
+
+  it('ends the sessions its previous run left active when an instance restarts with its id', async () => {
+    const created = await call(b, 'POST', sessions(), token, {});
+    expect(created.status).toBe(201);
+    b.child.kill('SIGKILL');
+    await b.exited;
+    b = await startServerProcess(envOf(1), 60_000);
+    expect(b.output()).toContain('"endedOwnSessions":1');
+    const read = await call(a, 'GET', `${sessions()}/${created.body.id}`, token);
+    expect(read.body.status).toBe('ERROR');
+  });
+
+  it('ends a killed holder’s sessions ERROR on the survivors, and serves them as ended', async () => {
+    const created = await call(b, 'POST', sessions(), token, {});
+    expect(created.status).toBe(201);
+    const browsers = [...descendantsOf(b.child.pid!)].filter(([, command]) => /chrom/i.test(command));
+    expect(browsers.length).toBeGreaterThan(0);
+    const killedAt = Date.now();
+    b.child.kill('SIGKILL');
+    await b.exited;
+    const ended = await eventually('the survivor ends the lost instance’s session', async () => {
+      const read = await call(a, 'GET', `${sessions()}/${created.body.id}`, token);
+      return read.body.status === 'ERROR' ? read : false;
+    });
+    expect(ended.body.endedAt).toBeTruthy();
+    console.info(`holder killed → session ERROR on the survivor after ${Date.now() - killedAt} ms`);
+    expect(a.output()).toContain('an instance stopped answering; its sessions were ended ERROR');
+    // Its browsers went with it: none is left running anywhere.
+    await eventually('the killed holder’s browsers are gone', async () =>
+      browsers.every(([pid]) => !isRunning(pid)),
+    );
+    b = await startServerProcess(envOf(1), 60_000);
+  });
+});
