@@ -25,8 +25,8 @@ import {
 } from '@browserdeck/domain';
 import { WebSocket } from 'ws';
 import type { CdpClient } from '../packages/adapters/src/browsers/cdp/CdpClient.ts';
-import { findChromium } from '../packages/adapters/src/browsers/local-chromium/chromium/findChromium.ts';
 import { proxyCdpConnection } from '../packages/adapters/src/browsers/cdp/proxyCdpConnection.ts';
+import { findChromium } from '../packages/adapters/src/browsers/local-chromium/chromium/findChromium.ts';
 import { EgressPolicy } from '../packages/adapters/src/browsers/local-chromium/egress/EgressPolicy.ts';
 import { PreparedBrowser } from '../packages/adapters/src/browsers/local-chromium/launch/PreparedBrowser.ts';
 import { TemporaryProfiles } from '../packages/adapters/src/browsers/local-chromium/profiles/TemporaryProfiles.ts';

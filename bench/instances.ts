@@ -12,10 +12,11 @@
  * and says why in the section.
  */
 import { loadavg } from 'node:os';
-import type { GridFigures, InstancesFigures, InstancesOptions } from './instancesFigures.ts';
+import type { GridFigures, InstancesFigures, InstancesOptions, RatePhase } from './instancesFigures.ts';
 import { measureForwarding } from './instancesForwarding.ts';
 import { measureGrid } from './instancesGrid.ts';
 import { instancesMarkdown } from './instancesMarkdown.ts';
+import { measureStandInRate } from './instancesStandIn.ts';
 
 export { INSTANCES_TARGETS, instancesHeadline } from './instancesFigures.ts';
 
@@ -31,6 +32,8 @@ export async function runInstancesBench(options: InstancesOptions): Promise<Inst
   const forwarding = await measureForwarding(options);
   let grid: GridFigures | null = null;
   let gridError: string | null = null;
+  let standIn: RatePhase[] | null = null;
+  let standInError: string | null = null;
   if (options.grid) {
     options.log(
       '  [instances] Selenium Grid: hub + 2 nodes, two instances with BROWSER_PROVIDER=selenium-grid',
@@ -38,9 +41,22 @@ export async function runInstancesBench(options: InstancesOptions): Promise<Inst
     try {
       grid = await measureGrid(options);
     } catch (error) {
-      gridError = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 400) : String(error);
+      gridError = firstLine(error);
       options.log(
         `  [instances] Grid part FAILED: ${error instanceof Error ? error.message.slice(0, 2000) : error}`,
+      );
+    }
+  }
+  if (options.grid) {
+    options.log(
+      '  [instances] Grid provider on a zero-latency Grid stand-in: sessions per second, 1 and 2 instances',
+    );
+    try {
+      standIn = await measureStandInRate(options);
+    } catch (error) {
+      standInError = firstLine(error);
+      options.log(
+        `  [instances] stand-in part FAILED: ${error instanceof Error ? error.message.slice(0, 2000) : error}`,
       );
     }
   }
@@ -48,7 +64,12 @@ export async function runInstancesBench(options: InstancesOptions): Promise<Inst
     forwarding,
     grid,
     gridError,
+    standIn,
+    standInError,
     loads: { start: loadStart, end: loadavg()[0]! },
   };
   return { figures, markdown: instancesMarkdown(figures, options, started) };
 }
+
+const firstLine = (error: unknown) =>
+  error instanceof Error ? (error.message.split('\n')[0] ?? '').slice(0, 400) : String(error);

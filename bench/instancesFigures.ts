@@ -77,6 +77,14 @@ export interface RatePhase {
   perSec: number;
   create: Quantiles;
   release: Quantiles;
+  /** CPU of the two Browserdeck processes (A, B) over the phase, per session created (ms). */
+  instanceCpuMsPerCreate: [number, number];
+  /** CPU of the Grid (its Java processes, and the drivers and browsers they ran) per session created (ms). */
+  gridCpuMsPerCreate: number;
+  /** Share of the whole machine's CPU time that was busy over the phase (/proc/stat). */
+  machineBusy: number;
+  /** Mean of the Grid's new-session queue length, sampled every 250 ms (NaN: not sampled). */
+  meanQueued: number;
   failures: string[];
 }
 
@@ -89,11 +97,17 @@ export interface GridFigures {
     java: string;
     chromedriver: string;
     chromium: string;
+    /** The nodes start the browser through a script adding `--no-sandbox` (the bench runs as root). */
+    noSandboxScript: boolean;
   };
   /** The Grid's own: W3C `POST /session` (same capabilities) → playwright-core on its `se:cdp` → first evaluate. */
   direct: FlowTimings[];
   /** Browserdeck with BROWSER_PROVIDER=selenium-grid: `POST …/sessions` → connectOverCDP(connectUrl) → first evaluate. */
   browserdeck: FlowTimings[];
+  /** A bare WebSocket handshake to a Grid session's `se:cdp` (what the provider's create waits for), ms. */
+  seCdpHandshakes: number[];
+  /** The same handshake in the rate phase that opens one per session with several creating at once, ms. */
+  seCdpUnderLoad: number[];
   /** Create+release loops: straight to the Grid, through 1 instance, through 2. */
   rates: RatePhase[];
   /** Why the Grid part did not run, when it did not. */
@@ -104,6 +118,9 @@ export interface InstancesFigures {
   forwarding: ForwardingFigures;
   grid: GridFigures | null;
   gridError: string | null;
+  /** Create+release loops on the Grid provider against a zero-latency Grid stand-in, 1 and 2 instances alternating. */
+  standIn: RatePhase[] | null;
+  standInError: string | null;
   loads: { start: number; end: number };
 }
 
@@ -120,8 +137,10 @@ export interface InstancesOptions {
   gridRuns: number;
   /** Length of each rate phase (s). */
   rateSec: number;
-  /** Concurrent create+release clients in each rate phase. */
+  /** Concurrent create+release clients in each rate phase on the real Grid. */
   rateClients: number;
+  /** Concurrent create+release clients in each rate phase on the Grid stand-in. */
+  standInClients: number;
   /** Sessions one Grid node runs at once. */
   slotsPerNode: number;
   log: (line: string) => void;
@@ -143,9 +162,14 @@ export function instancesHeadline(f: InstancesFigures) {
         browserdeckCreate: total(g.browserdeck, (t) => t.create),
       }
     : null;
-  const rate = (instances: number) => g?.rates.find((p) => p.label !== 'grid' && p.instances === instances);
+  const rate = (instances: number) => g?.rates.find((p) => p.instances === instances);
   const one = rate(1);
   const two = rate(2);
+  const standInRate = (instances: number) => {
+    const phases = (f.standIn ?? []).filter((p) => p.instances === instances);
+    const seconds = phases.reduce((sum, p) => sum + p.seconds, 0);
+    return phases.length ? phases.reduce((sum, p) => sum + p.created, 0) / seconds : Number.NaN;
+  };
   return {
     request,
     requestAdded: request.forwarded.p50 - request.direct.p50,
@@ -157,5 +181,6 @@ export function instancesHeadline(f: InstancesFigures) {
     rateRatio: one && two ? two.perSec / one.perSec : Number.NaN,
     one,
     two,
+    standIn: { one: standInRate(1), two: standInRate(2), ratio: standInRate(2) / standInRate(1) },
   };
 }

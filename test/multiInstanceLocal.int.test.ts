@@ -1,4 +1,3 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import { LiveViewerClient } from '@browserdeck/testing/live-view';
 import { chromium } from 'playwright-core';
 import { By, Session, WebDriver } from 'selenium-webdriver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callInstance, eventually, sharedInstanceSecrets, through } from './instancesApi.ts';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 import { descendantsOf, isRunning } from './processTree.ts';
 import { type ServerProcess, startServerProcess } from './serverProcess.ts';
@@ -15,37 +15,6 @@ const PASSWORD = 'correct horse battery';
 const { Executor, HttpClient } = createRequire(import.meta.url)(
   'selenium-webdriver/http',
 ) as typeof import('selenium-webdriver/http.js');
-
-async function call(server: ServerProcess, method: string, path: string, token?: string, body?: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
-}
-
-/** `url` as if a load balancer had sent it to `server`: same path and query, `server`'s host. */
-function through(server: ServerProcess, url: string): string {
-  const target = new URL(url);
-  const base = new URL(server.url);
-  target.host = base.host;
-  return target.toString();
-}
-
-async function eventually<T>(what: string, check: () => Promise<T | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /**
  * SPEC §15, several instances with the local provider: each instance holds its own browsers; every
@@ -60,10 +29,7 @@ describe('instances on one PostgreSQL database, local provider: any instance ser
   let projectId = '';
   const dirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'browserdeck-instances-')));
   const shared = {
-    SECRET_KEY: randomBytes(32).toString('base64'),
-    JWT_PRIVATE_KEY: generateKeyPairSync('ed25519')
-      .privateKey.export({ type: 'pkcs8', format: 'pem' })
-      .toString(),
+    ...sharedInstanceSecrets(),
     // Lost after 15 s without a heartbeat: long enough for a restart to come first (see the test).
     RECONCILE_INTERVAL_SEC: '30',
     LOCAL_WARM_BROWSERS: '0',
@@ -82,12 +48,12 @@ describe('instances on one PostgreSQL database, local provider: any instance ser
     a = await startServerProcess(envOf(0), 60_000);
     b = await startServerProcess(envOf(1), 60_000);
     const email = `instances-${Date.now()}@example.com`;
-    expect((await call(a, 'POST', '/v1/auth/signup', undefined, { email, password: PASSWORD })).status).toBe(
-      201,
-    );
-    const signin = await call(b, 'POST', '/v1/auth/signin', undefined, { email, password: PASSWORD });
+    expect(
+      (await callInstance(a, 'POST', '/v1/auth/signup', undefined, { email, password: PASSWORD })).status,
+    ).toBe(201);
+    const signin = await callInstance(b, 'POST', '/v1/auth/signin', undefined, { email, password: PASSWORD });
     token = signin.body.access_token;
-    const project = await call(b, 'POST', '/v1/projects', token, { name: 'Instances' });
+    const project = await callInstance(b, 'POST', '/v1/projects', token, { name: 'Instances' });
     expect(project.status).toBe(201);
     projectId = project.body.id;
   }, 120_000);
@@ -99,11 +65,11 @@ describe('instances on one PostgreSQL database, local provider: any instance ser
   });
 
   it('reads, logs, connects, views live and releases a session through the instance that does not hold it', async () => {
-    const created = await call(a, 'POST', sessions(), token, {});
+    const created = await callInstance(a, 'POST', sessions(), token, {});
     expect(created.status).toBe(201);
     const id = created.body.id as string;
 
-    const read = await call(b, 'GET', `${sessions()}/${id}`, token);
+    const read = await callInstance(b, 'GET', `${sessions()}/${id}`, token);
     expect(read.status).toBe(200);
     expect(read.body.status).toBe('RUNNING');
     expect(read.headers.get('x-sync-error')).toBeNull();
@@ -121,14 +87,14 @@ describe('instances on one PostgreSQL database, local provider: any instance ser
     await browser.close();
 
     const logs = await eventually('the console line is in the logs read through B', async () => {
-      const answer = await call(b, 'GET', `${sessions()}/${id}/logs`, token);
+      const answer = await callInstance(b, 'GET', `${sessions()}/${id}/logs`, token);
       expect(answer.status).toBe(200);
       const lines = answer.body.data ?? answer.body;
       return JSON.stringify(lines).includes('through another instance') ? answer : false;
     });
     expect(logs.status).toBe(200);
 
-    const debug = await call(b, 'GET', `${sessions()}/${id}/debug`, token);
+    const debug = await callInstance(b, 'GET', `${sessions()}/${id}/debug`, token);
     expect(debug.status).toBe(200);
     expect(debug.body.pages.length).toBeGreaterThan(0);
     const pageUrl = new URL(debug.body.debuggerUrl);
@@ -150,10 +116,10 @@ describe('instances on one PostgreSQL database, local provider: any instance ser
     expect(await driver.getTitle()).toBe('through B');
     expect(await driver.findElement(By.id('p')).getText()).toBe('selenium');
 
-    const released = await call(b, 'POST', `${sessions()}/${id}:release`, token);
+    const released = await callInstance(b, 'POST', `${sessions()}/${id}:release`, token);
     expect(released.status).toBe(200);
     expect(released.body.status).toBe('COMPLETED');
-    const onHolder = await call(a, 'GET', `${sessions()}/${id}`, token);
+    const onHolder = await callInstance(a, 'GET', `${sessions()}/${id}`, token);
     expect(onHolder.body.status).toBe('COMPLETED');
     await expect(
       chromium.connectOverCDP(through(b, created.body.connectUrl), { timeout: 5_000 }),
@@ -161,7 +127,7 @@ describe('instances on one PostgreSQL database, local provider: any instance ser
   });
 
   it('refuses the internal routes to a caller without an instance signature', async () => {
-    const answer = await call(a, 'GET', '/internal/v1/instance');
+    const answer = await callInstance(a, 'GET', '/internal/v1/instance');
     expect(answer.status).toBe(401);
     const forged = await fetch(`${a.url}/internal/v1/instance`, {
       headers: { 'x-browserdeck-instance-auth': `i1.i0.${Date.now()}.0000000000000000000000` },
@@ -170,18 +136,18 @@ describe('instances on one PostgreSQL database, local provider: any instance ser
   });
 
   it('ends the sessions its previous run left active when an instance restarts with its id', async () => {
-    const created = await call(b, 'POST', sessions(), token, {});
+    const created = await callInstance(b, 'POST', sessions(), token, {});
     expect(created.status).toBe(201);
     b.child.kill('SIGKILL');
     await b.exited;
     b = await startServerProcess(envOf(1), 60_000);
     expect(b.output()).toContain('"endedOwnSessions":1');
-    const read = await call(a, 'GET', `${sessions()}/${created.body.id}`, token);
+    const read = await callInstance(a, 'GET', `${sessions()}/${created.body.id}`, token);
     expect(read.body.status).toBe('ERROR');
   });
 
   it('ends a killed holder’s sessions ERROR on the survivors, and serves them as ended', async () => {
-    const created = await call(b, 'POST', sessions(), token, {});
+    const created = await callInstance(b, 'POST', sessions(), token, {});
     expect(created.status).toBe(201);
     const browsers = [...descendantsOf(b.child.pid!)].filter(([, command]) => /chrom/i.test(command));
     expect(browsers.length).toBeGreaterThan(0);
@@ -189,7 +155,7 @@ describe('instances on one PostgreSQL database, local provider: any instance ser
     b.child.kill('SIGKILL');
     await b.exited;
     const ended = await eventually('the survivor ends the lost instance’s session', async () => {
-      const read = await call(a, 'GET', `${sessions()}/${created.body.id}`, token);
+      const read = await callInstance(a, 'GET', `${sessions()}/${created.body.id}`, token);
       return read.body.status === 'ERROR' ? read : false;
     });
     expect(ended.body.endedAt).toBeTruthy();

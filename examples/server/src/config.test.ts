@@ -167,7 +167,10 @@ describe('loadConfig', () => {
     [{ SELENIUM_GRID_URL: 'http://grid:4444', SELENIUM_GRID_HEADERS: '{"a":' }, 'SELENIUM_GRID_HEADERS'],
     [{ SELENIUM_GRID_URL: 'http://grid:4444', SELENIUM_GRID_HEADERS: '["x"]' }, 'SELENIUM_GRID_HEADERS'],
     [{ SELENIUM_GRID_URL: 'http://grid:4444', SELENIUM_GRID_HEADERS: '{"X-N":1}' }, 'SELENIUM_GRID_HEADERS'],
-    [{ SELENIUM_GRID_URL: 'http://grid:4444', SELENIUM_GRID_HEADERS: '{"bad name":"v"}' }, 'SELENIUM_GRID_HEADERS'],
+    [
+      { SELENIUM_GRID_URL: 'http://grid:4444', SELENIUM_GRID_HEADERS: '{"bad name":"v"}' },
+      'SELENIUM_GRID_HEADERS',
+    ],
   ])('refuses %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -68,8 +68,11 @@ const gridHeaders = z
       ctx.addIssue({ code: 'custom', message: 'must be a JSON object of header names to strings' });
       return z.NEVER;
     }
-    const entries = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.entries(parsed) : null;
-    const bad = entries?.find(([name, value]) => !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || typeof value !== 'string');
+    const entries =
+      parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.entries(parsed) : null;
+    const bad = entries?.find(
+      ([name, value]) => !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || typeof value !== 'string',
+    );
     if (!entries || bad) {
       ctx.addIssue({
         code: 'custom',
@@ -254,7 +257,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     if (absent.length) throw new ConfigError(`BROWSER_PROVIDER=browserbase needs ${absent.join(', ')}`);
   }
   if (cfg.BROWSER_PROVIDER === 'selenium-grid' && !present.SELENIUM_GRID_URL)
-    throw new ConfigError('BROWSER_PROVIDER=selenium-grid needs SELENIUM_GRID_URL (the Grid’s router, e.g. http://selenium-hub:4444)');
+    throw new ConfigError(
+      'BROWSER_PROVIDER=selenium-grid needs SELENIUM_GRID_URL (the Grid’s router, e.g. http://selenium-hub:4444)',
+    );
   const dataDir = resolve(cfg.DATA_DIR);
   const urlHost = cfg.HOST.includes(':') ? `[${cfg.HOST}]` : cfg.HOST;
   return {

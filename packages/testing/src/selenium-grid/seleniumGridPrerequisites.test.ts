@@ -37,6 +37,7 @@ describe('gridNodeToml', () => {
       maxSessions: 3,
       sessionTimeoutSec: 60,
       sessionRequestTimeoutSec: 5,
+      asRoot: false,
     });
     expect(toml).toContain('detect-drivers = false');
     expect(toml).toContain('selenium-manager = false');
@@ -47,6 +48,12 @@ describe('gridNodeToml', () => {
     );
     expect(toml.match(/max-sessions = 3/g)).toHaveLength(2);
     expect(toml).toContain('[sessionqueue]\nsession-request-timeout = 5\nsession-request-timeout-period = 1');
+  });
+
+  it('runs Chromium without its sandbox when the node runs as root', () => {
+    const config = { chromedriver: 'd', chromium: 'c', maxSessions: 1, sessionTimeoutSec: 60 };
+    expect(gridNodeToml({ ...config, asRoot: true })).toContain('\\"args\\":[\\"--no-sandbox\\"]');
+    expect(gridNodeToml({ ...config, asRoot: false })).not.toContain('--no-sandbox');
   });
 
   it('leaves the queue to the hub for a node of hub-and-nodes', () => {

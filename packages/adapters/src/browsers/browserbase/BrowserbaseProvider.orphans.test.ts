@@ -41,7 +41,7 @@ describe('BrowserbaseProvider: a create whose outcome is unknown', () => {
     browserbase().post('/v1/sessions').reply(slowly(201, created));
     browserbase().get('/v1/sessions').query(query).reply(200, [stranger, ours], JSON_HEADERS);
     browserbase().post(`/v1/sessions/${ID}`).reply(200, released, JSON_HEADERS);
-    const { provider, logger } = build({ timeoutMs: 100, orphanSweepDelaysMs: [0] });
+    const { provider, logger } = build({ timeoutMs: 400, orphanSweepDelaysMs: [0] });
 
     expect((await failure(provider.create(request))).code).toBe('provider_timeout');
     expect(calls()).toEqual(['POST /v1/sessions']);

@@ -29,7 +29,10 @@ export class WebSocketCdpUpstream implements CdpUpstream {
     this.options = options;
   }
 
-  openClient(deliver: (message: CdpBrowserMessage) => void, onEnd: () => void = () => {}): Promise<CdpConnection> {
+  openClient(
+    deliver: (message: CdpBrowserMessage) => void,
+    onEnd: () => void = () => {},
+  ): Promise<CdpConnection> {
     const ws = new WebSocket(this.url, {
       headers: { ...this.options.headers },
       perMessageDeflate: false,

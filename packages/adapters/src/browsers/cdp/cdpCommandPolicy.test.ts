@@ -171,7 +171,11 @@ describe('checkCdpCommand', () => {
     for (const message of [
       { id: 1, method: 'DOM.setFileInputFiles', params: { files: ['/etc/passwd'] } },
       { id: 2, method: 'Page.handleFileChooser', params: { action: 'accept', files: ['/tmp/x'] } },
-      { id: 3, method: 'Input.dispatchDragEvent', params: { type: 'drop', data: { items: [], files: ['/x'] } } },
+      {
+        id: 3,
+        method: 'Input.dispatchDragEvent',
+        params: { type: 'drop', data: { items: [], files: ['/x'] } },
+      },
     ])
       expect(remote(message)).toMatchObject({ allowed: false, code: -32602, message: /other hosts/ });
     expect(remote({ id: 4, method: 'DOM.setFileInputFiles', params: { files: [] } }).allowed).toBe(true);
@@ -180,7 +184,12 @@ describe('checkCdpCommand', () => {
       remote({
         id: 5,
         method: 'Browser.setDownloadBehavior',
-        params: { behavior: 'allowAndName', browserContextId: 'C', downloadPath: '/tmp/pw', eventsEnabled: true },
+        params: {
+          behavior: 'allowAndName',
+          browserContextId: 'C',
+          downloadPath: '/tmp/pw',
+          eventsEnabled: true,
+        },
       }),
     ).toEqual({
       allowed: true,
@@ -191,6 +200,8 @@ describe('checkCdpCommand', () => {
       },
     });
     expect(remote({ id: 6, method: 'Runtime.evaluate', params: { expression: '1' } }).allowed).toBe(true);
-    expect(remote({ id: 7, method: 'Page.navigate', params: { url: 'file:///etc/passwd' } }).allowed).toBe(false);
+    expect(remote({ id: 7, method: 'Page.navigate', params: { url: 'file:///etc/passwd' } }).allowed).toBe(
+      false,
+    );
   });
 });

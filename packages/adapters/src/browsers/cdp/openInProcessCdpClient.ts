@@ -1,8 +1,8 @@
 import type { CdpCapabilityConnection } from '../ProviderCapabilities.ts';
 import type { CdpConnection, CdpUpstream } from './CdpConnection.ts';
-import { checkedCdpClient } from './checkedCdpClient.ts';
 import type { SessionFolders } from './cdpCommandPolicy.ts';
 import type { CdpBrowserMessage } from './cdpMessages.ts';
+import { checkedCdpClient } from './checkedCdpClient.ts';
 
 /** A running session as an in-process CDP client needs it. */
 export interface InProcessCdpTarget {

@@ -15,8 +15,8 @@ import {
 } from '@browserdeck/testing/local-chromium';
 import { chromium } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import { LOGS_DROPPED_METHOD } from '../cdp/logs/SessionLogBuffer.ts';
+import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 
 describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => {
   const cleanups: Array<() => Promise<void>> = [];

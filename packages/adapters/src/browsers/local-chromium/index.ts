@@ -6,6 +6,9 @@ export {
   type ResourceLimits,
   resolveResourceLimits,
 } from '../../confinement/limits/ResourceLimits.ts';
+export { ALLOWED_CDP_DOMAINS, checkCdpCommand, type PolicyDecision } from '../cdp/cdpCommandPolicy.ts';
+export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from '../cdp/logs/SessionLogRecorder.ts';
+export type { ConnectRefusal } from '../cdp/serveConnectUpgrade.ts';
 export { extractNpmChromium, type NpmChromiumUnpack } from './chromium/extractNpmChromium.ts';
 export {
   CHROMIUM_COMMAND_NAMES,
@@ -16,9 +19,7 @@ export {
   HOW_TO_PROVIDE_CHROMIUM,
   SYSTEM_CHROMIUM_PATHS,
 } from './chromium/findChromium.ts';
-export { ALLOWED_CDP_DOMAINS, checkCdpCommand, type PolicyDecision } from '../cdp/cdpCommandPolicy.ts';
 export { buildConnectUrl, connectPath } from './connect/connectPath.ts';
-export type { ConnectRefusal } from '../cdp/serveConnectUpgrade.ts';
 export { EgressPolicy, type EgressPolicyOptions, type EgressVerdict } from './egress/EgressPolicy.ts';
 export {
   EgressProxy,
@@ -30,6 +31,5 @@ export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from './egress/
 export type { EgressLookup } from './egress/resolveDestination.ts';
 export { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 export type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
-export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from '../cdp/logs/SessionLogRecorder.ts';
 export { CONTEXT_ID_PATTERN, contextProfileDir } from './profiles/contextProfileDir.ts';
 export { TEMP_PROFILE_PREFIX } from './profiles/TemporaryProfiles.ts';

@@ -1,12 +1,18 @@
 import type { Duplex } from 'node:stream';
-import type { Clock, Logger, ProviderSessionSnapshot, SessionLogEntry, SessionStatus } from '@browserdeck/domain';
+import type {
+  Clock,
+  Logger,
+  ProviderSessionSnapshot,
+  SessionLogEntry,
+  SessionStatus,
+} from '@browserdeck/domain';
 import { CdpClient } from '../cdp/CdpClient.ts';
 import type { CdpConnection, CdpUpstream } from '../cdp/CdpConnection.ts';
 import type { BoundedLogs, SessionLogLimits } from '../cdp/logs/SessionLogBuffer.ts';
 import { SessionLogRecorder } from '../cdp/logs/SessionLogRecorder.ts';
 import type { GoingAway } from '../cdp/proxyCdpConnection.ts';
-import type { ConnectTarget } from '../cdp/serveConnectUpgrade.ts';
 import { SessionClients } from '../cdp/SessionClients.ts';
+import type { ConnectTarget } from '../cdp/serveConnectUpgrade.ts';
 import type { WebSocketCdpUpstream } from '../cdp/WebSocketCdpUpstream.ts';
 
 const ENDED_REASON = 'The browser session has ended.';
@@ -35,6 +41,8 @@ export interface GridSessionCalls {
  */
 export class GridBrowserSession implements ConnectTarget {
   readonly id: string;
+  /** Our own id of the session (a WebDriver client may name the session by it). */
+  readonly browserdeckSessionId: string;
   readonly keyDigest: Buffer;
   /** Where clients' CDP connections are opened: a WebSocket to `se:cdp` each. */
   readonly cdpUpstream: CdpUpstream;
@@ -61,6 +69,7 @@ export class GridBrowserSession implements ConnectTarget {
 
   private constructor(deps: {
     snapshot: ProviderSessionSnapshot;
+    browserdeckSessionId: string;
     keyDigest: Buffer;
     upstream: WebSocketCdpUpstream;
     keepAlive: boolean;
@@ -71,6 +80,7 @@ export class GridBrowserSession implements ConnectTarget {
     onEnded: (session: GridBrowserSession) => void;
   }) {
     this.id = deps.snapshot.providerSessionId;
+    this.browserdeckSessionId = deps.browserdeckSessionId;
     this.current = deps.snapshot;
     this.keyDigest = deps.keyDigest;
     this.grid = deps.grid;
@@ -78,21 +88,26 @@ export class GridBrowserSession implements ConnectTarget {
     this.logger = deps.logger;
     this.onEnded = deps.onEnded;
     this.recorder = new SessionLogRecorder({ clock: deps.clock, limits: deps.logLimits });
-    this.clients = new SessionClients({ keepAlive: deps.keepAlive, onLastGone: () => void this.end('COMPLETED') });
+    this.clients = new SessionClients({
+      keepAlive: deps.keepAlive,
+      onLastGone: () => void this.end('COMPLETED'),
+    });
     const upstream = deps.upstream;
     // A client's `Browser.close` ends the browser on purpose: the session then ends COMPLETED.
     this.cdpUpstream = {
-      openClient: async (deliver, onEnd) => this.noticeBrowserClose(await upstream.openClient(deliver, onEnd)),
+      openClient: async (deliver, onEnd) =>
+        this.noticeBrowserClose(await upstream.openClient(deliver, onEnd)),
     };
   }
 
   /**
-   * Starts holding a new Grid session: connects the log recorder to its `se:cdp` (throwing if that
-   * fails; the caller deletes the WebDriver session then), arms its deadline (`timeoutSec` from
-   * now) and its keep-alive.
+   * Starts holding a new Grid session: connects the log recorder to its `se:cdp` (throwing if the
+   * connection cannot be opened; the caller deletes the WebDriver session then), arms its deadline
+   * (`timeoutSec` from now) and its keep-alive.
    */
   static async open(options: {
     snapshot: ProviderSessionSnapshot;
+    browserdeckSessionId: string;
     keyDigest: Buffer;
     upstream: WebSocketCdpUpstream;
     keepAlive: boolean;
@@ -108,17 +123,18 @@ export class GridBrowserSession implements ConnectTarget {
     const cdp = new CdpClient();
     cdp.attach(await options.upstream.openClient(cdp.receive, cdp.receiveClose));
     session.recorderCdp = cdp;
-    try {
-      await session.recorder.start(cdp);
-    } catch (error) {
-      cdp.close();
-      throw error;
-    }
     // The recorder's connection closing means the browser (or the Grid's way to it) went away.
     cdp.onClose(() => void session.end(session.closedByClient ? 'COMPLETED' : 'ERROR'));
+    // Its auto-attach is on the wire before any client can connect (a client's own handshake takes
+    // longer than the browser takes to read it); its answer is not waited for, saving a round trip
+    // on every create. A browser that refuses it ends the session.
+    session.recorder.start(cdp).catch(() => void session.end('ERROR'));
     session.timer = setTimeout(() => void session.end('TIMED_OUT'), options.timeoutSec * 1000);
     session.timer.unref();
-    session.keepAliveTimer = setInterval(() => void session.checkAtGrid().catch(() => {}), options.keepAliveIntervalMs);
+    session.keepAliveTimer = setInterval(
+      () => void session.checkAtGrid().catch(() => {}),
+      options.keepAliveIntervalMs,
+    );
     session.keepAliveTimer.unref();
     return session;
   }

@@ -53,10 +53,20 @@ export class GridClient {
 
   /** `POST /session`: a new session with `capabilities` (W3C `alwaysMatch`), waiting at most `timeoutMs`. */
   async newSession(capabilities: Readonly<Record<string, unknown>>, timeoutMs: number): Promise<GridSession> {
-    const body = await this.call('POST', 'session', { capabilities: { alwaysMatch: capabilities } }, timeoutMs);
+    const body = await this.call(
+      'POST',
+      'session',
+      { capabilities: { alwaysMatch: capabilities } },
+      timeoutMs,
+    );
     const value = (body as { value?: { sessionId?: unknown; capabilities?: unknown } } | null)?.value;
     if (typeof value?.sessionId !== 'string' || !value.sessionId)
-      throw new GridHttpError({ status: 200, error: null, message: 'a new session without a session id', retryAfter: null });
+      throw new GridHttpError({
+        status: 200,
+        error: null,
+        message: 'a new session without a session id',
+        retryAfter: null,
+      });
     const caps = value.capabilities && typeof value.capabilities === 'object' ? value.capabilities : {};
     return { sessionId: value.sessionId, capabilities: caps as Record<string, unknown> };
   }
@@ -87,7 +97,12 @@ export class GridClient {
     }
   }
 
-  private async call(method: string, path: string, body?: unknown, timeoutMs = this.requestTimeoutMs): Promise<unknown> {
+  private async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    timeoutMs = this.requestTimeoutMs,
+  ): Promise<unknown> {
     const response = await fetch(this.url(path), {
       method,
       headers: {
@@ -107,7 +122,13 @@ export class GridClient {
       parsed = null;
     }
     if (!response.ok) throw gridHttpError(response.status, parsed, response.headers.get('retry-after'));
-    if (parsed === null && text) throw new GridHttpError({ status: response.status, error: null, message: 'a body that is not JSON', retryAfter: null });
+    if (parsed === null && text)
+      throw new GridHttpError({
+        status: response.status,
+        error: null,
+        message: 'a body that is not JSON',
+        retryAfter: null,
+      });
     return parsed;
   }
 }

@@ -9,8 +9,15 @@ export class GridHttpError extends Error {
   /** The `Retry-After` header, as sent. */
   readonly retryAfter: string | null;
 
-  constructor(init: { status: number; error: string | null; message: string | null; retryAfter: string | null }) {
-    super(`The Grid answered ${init.status}${init.error ? ` (${init.error})` : ''}${init.message ? `: ${init.message}` : ''}`);
+  constructor(init: {
+    status: number;
+    error: string | null;
+    message: string | null;
+    retryAfter: string | null;
+  }) {
+    super(
+      `The Grid answered ${init.status}${init.error ? ` (${init.error})` : ''}${init.message ? `: ${init.message}` : ''}`,
+    );
     this.name = 'GridHttpError';
     this.status = init.status;
     this.error = init.error;
@@ -24,7 +31,9 @@ const MAX_MESSAGE_CHARS = 300;
 
 /** Reads a W3C error body `{ value: { error, message } }` into a `GridHttpError`. */
 export function gridHttpError(status: number, body: unknown, retryAfter: string | null): GridHttpError {
-  const value = (body as { value?: unknown } | null)?.value as { error?: unknown; message?: unknown } | undefined;
+  const value = (body as { value?: unknown } | null)?.value as
+    | { error?: unknown; message?: unknown }
+    | undefined;
   const error = typeof value?.error === 'string' ? value.error : null;
   const raw = typeof value?.message === 'string' ? value.message.split('\n')[0]!.trim() : '';
   const message = raw ? (raw.length > MAX_MESSAGE_CHARS ? `${raw.slice(0, MAX_MESSAGE_CHARS)}…` : raw) : null;

@@ -1,11 +1,18 @@
+import { createRequire } from 'node:module';
 import { type SeleniumGrid, startSeleniumGrid } from '@browserdeck/testing/selenium-grid';
 import { chromium } from 'playwright-core';
+import { By, Session, WebDriver } from 'selenium-webdriver';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
 import { DISCONNECT_GRACE_MS } from '../cdp/SessionClients.ts';
 import type { SeleniumGridProvider } from './SeleniumGridProvider.ts';
 import { gridRequest, gridSessionIds, startGridProvider } from './testing/gridProviderKit.ts';
+
+// The package has no `exports`: its `http` folder is loaded as CommonJS, typed by @types/selenium-webdriver.
+const { Executor, HttpClient } = createRequire(import.meta.url)(
+  'selenium-webdriver/http',
+) as typeof import('selenium-webdriver/http.js');
 
 /** A raw CDP client on a `connectUrl`: awaits answers by id. */
 async function rawClient(url: string) {
@@ -99,6 +106,53 @@ describe('SeleniumGridProvider (a real Selenium Grid 4)', () => {
     expect(await handshakeStatus(created.connectUrl)).toBe(409);
   });
 
+  it('serves selenium-webdriver over seleniumRemoteUrl, on the browser Playwright drives, bound to that one session', async () => {
+    const created = await provider.create(gridRequest({ sessionId: 'bd-session-1' }));
+    const other = await provider.create(gridRequest());
+    try {
+      const remote = created.seleniumRemoteUrl!;
+      const key = new URL(created.connectUrl).searchParams.get('signingKey');
+      expect(remote).toBe(
+        `${started.publicUrl}/v1/selenium-grid/sessions/${created.providerSessionId}/webdriver/${key}`,
+      );
+      const driver = new WebDriver(new Session('bd-session-1', {}), new Executor(new HttpClient(remote)));
+      await driver.get('data:text/html,<title>Grid page</title><p id="x">hello</p>');
+      expect(await driver.getTitle()).toBe('Grid page');
+      expect(await driver.findElement(By.id('x')).getText()).toBe('hello');
+
+      const browser = await chromium.connectOverCDP(created.connectUrl);
+      const page = browser.contexts()[0]!.pages()[0]!;
+      expect(await page.title()).toBe('Grid page');
+      await browser.close();
+
+      // Bound to its session: another session's id, a new session and a wrong key are refused.
+      const stranger = new WebDriver(
+        new Session(other.providerSessionId, {}),
+        new Executor(new HttpClient(remote)),
+      );
+      await expect(stranger.getTitle()).rejects.toThrow(/not it/);
+      const created2 = await fetch(`${remote}/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ capabilities: {} }),
+      });
+      expect(created2.status).toBe(403);
+      expect(((await created2.json()) as { value: { error: string } }).value.error).toBe(
+        'session not created',
+      );
+      const wrongKey = remote.replace(key!, 'wrong');
+      expect((await fetch(`${wrongKey}/session/bd-session-1/title`)).status).toBe(401);
+      // Deleting through WebDriver leaves the session running; releasing it ends the endpoint.
+      await driver.quit();
+      expect(await gridSessionIds(grid.url)).toContain(created.providerSessionId);
+      await provider.release(created.providerSessionId);
+      expect((await fetch(`${remote}/session/bd-session-1/title`)).status).toBe(409);
+    } finally {
+      await provider.release(created.providerSessionId);
+      await provider.release(other.providerSessionId);
+    }
+  });
+
   it('checks every client command with the connect policy, and refuses unknown sessions and wrong keys', async () => {
     const created = await provider.create(gridRequest());
     try {
@@ -137,7 +191,13 @@ describe('SeleniumGridProvider (a real Selenium Grid 4)', () => {
         });
       expect((await call(1, 'Browser.getVersion')).result?.product).toMatch(/Chrome/);
       expect((await call(2, 'Target.exposeDevToolsProtocol', { targetId: 'x' })).error?.code).toBe(-32601);
-      expect(await provider.capabilities.cdp!.open('f'.repeat(32), () => {}, () => {})).toBeNull();
+      expect(
+        await provider.capabilities.cdp!.open(
+          'f'.repeat(32),
+          () => {},
+          () => {},
+        ),
+      ).toBeNull();
     } finally {
       await provider.release(created.providerSessionId);
     }
@@ -145,9 +205,12 @@ describe('SeleniumGridProvider (a real Selenium Grid 4)', () => {
 
   it('ends a session at its timeout (TIMED_OUT), deleting it at the Grid', async () => {
     const created = await provider.create(gridRequest({ timeoutSec: 1 }));
-    await vi.waitFor(async () => expect((await provider.get(created.providerSessionId))?.status).toBe('TIMED_OUT'), {
-      timeout: 10_000,
-    });
+    await vi.waitFor(
+      async () => expect((await provider.get(created.providerSessionId))?.status).toBe('TIMED_OUT'),
+      {
+        timeout: 10_000,
+      },
+    );
     await goneFromGrid(grid.url, created.providerSessionId);
   });
 
@@ -166,9 +229,12 @@ describe('SeleniumGridProvider (a real Selenium Grid 4)', () => {
     const created = await provider.create(gridRequest());
     // Its browser goes: the provider's own CDP connection closes, or the keep-alive finds it gone.
     void fetch(`${grid.url}/session/${created.providerSessionId}`, { method: 'DELETE' }).catch(() => {});
-    await vi.waitFor(async () => expect((await provider.get(created.providerSessionId))?.status).toBe('ERROR'), {
-      timeout: 10_000,
-    });
+    await vi.waitFor(
+      async () => expect((await provider.get(created.providerSessionId))?.status).toBe('ERROR'),
+      {
+        timeout: 10_000,
+      },
+    );
   });
 
   it('releases a session another instance held (it is deleted at the Grid) and answers null', async () => {
@@ -177,9 +243,12 @@ describe('SeleniumGridProvider (a real Selenium Grid 4)', () => {
     try {
       expect(await other.provider.release(created.providerSessionId)).toBeNull();
       // The holder notices its browser is gone.
-      await vi.waitFor(async () => expect((await provider.get(created.providerSessionId))?.status).toBe('ERROR'), {
-        timeout: 10_000,
-      });
+      await vi.waitFor(
+        async () => expect((await provider.get(created.providerSessionId))?.status).toBe('ERROR'),
+        {
+          timeout: 10_000,
+        },
+      );
       await goneFromGrid(grid.url, created.providerSessionId);
       expect(await other.provider.release(created.providerSessionId)).toBeNull();
     } finally {
@@ -192,7 +261,11 @@ describe('SeleniumGridProvider on a full Grid (one slot)', () => {
   let grid: SeleniumGrid;
 
   beforeAll(async () => {
-    grid = await startSeleniumGrid({ topology: 'standalone', maxSessionsPerNode: 1, sessionRequestTimeoutSec: 4 });
+    grid = await startSeleniumGrid({
+      topology: 'standalone',
+      maxSessionsPerNode: 1,
+      sessionRequestTimeoutSec: 4,
+    });
   });
 
   afterAll(() => grid?.close());
@@ -226,4 +299,3 @@ describe('SeleniumGridProvider on a full Grid (one slot)', () => {
     }
   });
 });
-

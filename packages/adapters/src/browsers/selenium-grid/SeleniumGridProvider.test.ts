@@ -14,7 +14,9 @@ interface Seen {
 }
 
 /** A loopback stand-in for a Grid: records requests, answers with `handle`. */
-async function stubGrid(handle: (seen: Seen, res: ServerResponse) => void): Promise<{ url: string; seen: Seen[]; server: Server }> {
+async function stubGrid(
+  handle: (seen: Seen, res: ServerResponse) => void,
+): Promise<{ url: string; seen: Seen[]; server: Server }> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -32,7 +34,9 @@ async function stubGrid(handle: (seen: Seen, res: ServerResponse) => void): Prom
 }
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
+  res
+    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+    .end(JSON.stringify(body));
 
 const servers: Server[] = [];
 const providers: SeleniumGridProvider[] = [];
@@ -44,7 +48,11 @@ afterEach(async () => {
   }
 });
 
-async function providerOn(handle: (seen: Seen, res: ServerResponse) => void, gridPath = '', newSessionTimeoutMs = 5_000) {
+async function providerOn(
+  handle: (seen: Seen, res: ServerResponse) => void,
+  gridPath = '',
+  newSessionTimeoutMs = 5_000,
+) {
   const grid = await stubGrid(handle);
   servers.push(grid.server);
   const gridUrl = `${grid.url.replace('http://', 'http://ops:p%40ss@')}${gridPath}`;
@@ -60,15 +68,31 @@ async function providerOn(handle: (seen: Seen, res: ServerResponse) => void, gri
   return { provider, seen: grid.seen };
 }
 
-const caught = async (work: Promise<unknown>): Promise<unknown> => work.then(() => null, (error: unknown) => error);
+const caught = async (work: Promise<unknown>): Promise<unknown> =>
+  work.then(
+    () => null,
+    (error: unknown) => error,
+  );
 
 describe('SeleniumGridProvider against a stand-in Grid (no browser)', () => {
   it('sends W3C new-session requests as the Grid wants them: UTF-8 JSON, the extra headers, credentials from the URL', async () => {
-    const { provider, seen } = await providerOn((_seen, res) =>
-      json(res, 500, { value: { error: 'session not created', message: 'Could not start a new session. Chrome instance exited.' } }),
-    '/wd/hub');
-    const error = await caught(provider.create(gridRequest({ sessionId: 'ours-1', viewport: { width: 640, height: 480 } })));
-    expect(error).toMatchObject({ code: 'provider_error', message: expect.stringContaining('Chrome instance exited') });
+    const { provider, seen } = await providerOn(
+      (_seen, res) =>
+        json(res, 500, {
+          value: {
+            error: 'session not created',
+            message: 'Could not start a new session. Chrome instance exited.',
+          },
+        }),
+      '/wd/hub',
+    );
+    const error = await caught(
+      provider.create(gridRequest({ sessionId: 'ours-1', viewport: { width: 640, height: 480 } })),
+    );
+    expect(error).toMatchObject({
+      code: 'provider_error',
+      message: expect.stringContaining('Chrome instance exited'),
+    });
     const request = seen[0]!;
     expect(request).toMatchObject({ method: 'POST', url: '/wd/hub/session' });
     expect(request.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -88,7 +112,12 @@ describe('SeleniumGridProvider against a stand-in Grid (no browser)', () => {
 
   it('a full Grid is 429 provider_rate_limited, a Grid that is down 503 provider_unavailable', async () => {
     const { provider } = await providerOn((_seen, res) =>
-      json(res, 500, { value: { error: 'session not created', message: 'Could not start a new session. New session request timed out \nHost info: h' } }),
+      json(res, 500, {
+        value: {
+          error: 'session not created',
+          message: 'Could not start a new session. New session request timed out \nHost info: h',
+        },
+      }),
     );
     expect(await caught(provider.create(gridRequest()))).toMatchObject({
       code: 'provider_rate_limited',
@@ -106,7 +135,10 @@ describe('SeleniumGridProvider against a stand-in Grid (no browser)', () => {
     providers.push(down);
     const error = await caught(down.create(gridRequest()));
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ code: 'provider_unavailable', message: expect.stringContaining('ECONNREFUSED') });
+    expect(error).toMatchObject({
+      code: 'provider_unavailable',
+      message: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 
   it('past its new-session deadline it answers 504, and deletes the session should the Grid still start it', async () => {
@@ -115,7 +147,9 @@ describe('SeleniumGridProvider against a stand-in Grid (no browser)', () => {
       (request, res) => {
         if (request.method === 'POST')
           answerLate = () =>
-            json(res, 200, { value: { sessionId: 'late-1', capabilities: { 'se:cdp': 'ws://hub/session/late-1/se/cdp' } } });
+            json(res, 200, {
+              value: { sessionId: 'late-1', capabilities: { 'se:cdp': 'ws://hub/session/late-1/se/cdp' } },
+            });
         else json(res, 200, { value: null });
       },
       '',
@@ -124,7 +158,9 @@ describe('SeleniumGridProvider against a stand-in Grid (no browser)', () => {
     expect(await caught(provider.create(gridRequest()))).toMatchObject({ code: 'provider_timeout' });
     await vi.waitFor(() => expect(answerLate).not.toBeNull());
     answerLate!();
-    await vi.waitFor(() => expect(seen.map((s) => `${s.method} ${s.url}`)).toContain('DELETE /session/late-1'));
+    await vi.waitFor(() =>
+      expect(seen.map((s) => `${s.method} ${s.url}`)).toContain('DELETE /session/late-1'),
+    );
   });
 
   it('refuses a context (unsupported_option) without calling the Grid; unknown sessions answer null', async () => {
@@ -133,19 +169,25 @@ describe('SeleniumGridProvider against a stand-in Grid (no browser)', () => {
         ? json(res, 404, { value: { error: 'invalid session id', message: 'Unable to find session' } })
         : json(res, 500, {}),
     );
-    await expect(provider.create(gridRequest({ contextId: 'ctx' }))).rejects.toBeInstanceOf(UnsupportedOptionError);
+    await expect(provider.create(gridRequest({ contextId: 'ctx' }))).rejects.toBeInstanceOf(
+      UnsupportedOptionError,
+    );
     expect(await provider.get('unknown')).toBeNull();
     expect(await provider.logs('unknown')).toEqual([]);
     expect(seen).toEqual([]);
     // Releasing one this process does not hold asks the Grid to delete it (another instance's).
     expect(await provider.release('feedface')).toBeNull();
-    await vi.waitFor(() => expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['DELETE /session/feedface']));
+    await vi.waitFor(() =>
+      expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['DELETE /session/feedface']),
+    );
   });
 
   it('a session whose se:cdp cannot be reached fails the create and is deleted at the Grid', async () => {
     const { provider, seen } = await providerOn((request, res) =>
       request.method === 'POST'
-        ? json(res, 200, { value: { sessionId: 's-9', capabilities: { 'se:cdp': 'ws://hub:4444/session/s-9/se/cdp' } } })
+        ? json(res, 200, {
+            value: { sessionId: 's-9', capabilities: { 'se:cdp': 'ws://hub:4444/session/s-9/se/cdp' } },
+          })
         : request.method === 'DELETE'
           ? json(res, 200, { value: null })
           : res.writeHead(404).end(),

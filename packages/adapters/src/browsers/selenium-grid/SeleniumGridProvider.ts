@@ -9,6 +9,7 @@ import {
   UnsupportedOptionError,
 } from '@browserdeck/domain';
 import type { UpgradeEndpoint } from '../../shared/UpgradeEndpoint.ts';
+import { checkCdpCommand } from '../cdp/cdpCommandPolicy.ts';
 import { buildProviderConnectUrl, connectPathTemplate } from '../cdp/connectUrl.ts';
 import { EndedSessionArchive } from '../cdp/EndedSessionArchive.ts';
 import { openInProcessCdpClient } from '../cdp/openInProcessCdpClient.ts';
@@ -16,6 +17,8 @@ import { type ConnectLookup, serveConnectUpgrade } from '../cdp/serveConnectUpgr
 import { digestSigningKey, generateSigningKey } from '../cdp/signingKey.ts';
 import { WebSocketCdpUpstream } from '../cdp/WebSocketCdpUpstream.ts';
 import type { ComposableBrowserProvider, ProviderCapabilities } from '../ProviderCapabilities.ts';
+import { type WebDriverLookup, webdriverEndpoint } from '../webdriver/webdriverEndpoint.ts';
+import { buildSeleniumRemoteUrl } from '../webdriver/webdriverPath.ts';
 import { GridBrowserSession } from './GridBrowserSession.ts';
 import { GridClient, type GridSession } from './GridClient.ts';
 import { gridCdpUrl } from './gridCdpUrl.ts';
@@ -63,9 +66,19 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
         this.options.maxConnectionsPerSession ?? SELENIUM_GRID_DEFAULTS.maxConnectionsPerSession,
       ),
   };
-  /** Connect WebSockets, sessions held until close, and in-process CDP (the live view). */
+  /**
+   * Sessions' WebDriver endpoint (`seleniumRemoteUrl`): bound to one session, sent on to the Grid's
+   * own `/session/{id}/…` with the configured headers (`browsers/webdriver/`).
+   */
+  readonly webdriverEndpoint = webdriverEndpoint({
+    providerName: NAME,
+    operationId: 'driveSeleniumGridSession',
+    lookup: (id) => this.webdriverLookup(id),
+  });
+  /** Connect WebSockets, the WebDriver endpoint, sessions held until close, and in-process CDP (the live view). */
   readonly capabilities: ProviderCapabilities = {
     upgrades: { endpoints: [this.connectEndpoint] },
+    webdriver: { endpoints: [this.webdriverEndpoint] },
     lifecycle: this,
     cdp: {
       open: async (id, deliver, onClose) => {
@@ -115,7 +128,12 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
       );
     } catch (error) {
       this.logger.warn(
-        { grid: this.grid.baseUrl.origin, error: String(toGridProviderError(error, { operation: 'read its status', now: this.now() }).message) },
+        {
+          grid: this.grid.baseUrl.origin,
+          error: String(
+            toGridProviderError(error, { operation: 'read its status', now: this.now() }).message,
+          ),
+        },
         'Selenium Grid does not answer yet; sessions fail with provider_unavailable until it does',
       );
     }
@@ -159,7 +177,10 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
     this.track(
       this.grid.deleteSession(providerSessionId).catch((error: unknown) =>
         this.logger.warn(
-          { providerSessionId, error: toGridProviderError(error, { operation: 'delete a session', now: this.now() }).message },
+          {
+            providerSessionId,
+            error: toGridProviderError(error, { operation: 'delete a session', now: this.now() }).message,
+          },
           'could not delete a Grid session another instance held; the Grid ends it at its own session timeout',
         ),
       ),
@@ -170,19 +191,6 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
   async logs(providerSessionId: string): Promise<SessionLogEntry[]> {
     const session = this.live.get(providerSessionId);
     return session ? session.logs() : [...(this.archive.get(providerSessionId)?.logs ?? [])];
-  }
-
-  /**
-   * What the WebDriver endpoint of a session needs (`seleniumRemoteUrl`): its key digest, its Grid
-   * WebDriver session and the headers to reach it; null when this process does not hold it.
-   */
-  webDriverTarget(
-    providerSessionId: string,
-  ): { keyDigest: Buffer; gridUrl: URL; sessionId: string; headers: Readonly<Record<string, string>>; ended: boolean } | null {
-    const session = this.live.get(providerSessionId);
-    if (!session) return null;
-    const { keyDigest, id, ended } = session;
-    return { keyDigest, gridUrl: this.grid.baseUrl, sessionId: id, headers: this.grid.headers, ended };
   }
 
   /** Sessions held by this process (running ones, including ones whose WebDriver session is being deleted). */
@@ -197,6 +205,22 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
   }
 
+  private webdriverLookup(id: string): ReturnType<WebDriverLookup> {
+    const running = this.live.get(id);
+    if (!running) {
+      const archived = this.archive.get(id);
+      return archived ? { keyDigest: archived.keyDigest, upstream: null } : null;
+    }
+    const upstream = {
+      baseUrl: this.grid.baseUrl.toString(),
+      headers: this.grid.headers,
+      webdriverSessionId: running.id,
+      aliases: [running.browserdeckSessionId],
+      checkCdp: (raw: string) => checkCdpCommand(raw, null),
+    };
+    return { keyDigest: running.keyDigest, upstream: running.ended ? null : async () => upstream };
+  }
+
   private readonly connectLookup: ConnectLookup = (id) => {
     const running = this.live.get(id);
     if (running) return { keyDigest: running.keyDigest, running };
@@ -206,7 +230,10 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
 
   private async createSession(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
     if (request.contextId !== null)
-      throw new UnsupportedOptionError('contextId', 'The selenium-grid provider keeps no browser contexts (profiles).');
+      throw new UnsupportedOptionError(
+        'contextId',
+        'The selenium-grid provider keeps no browser contexts (profiles).',
+      );
     this.refuseWhenClosed();
     const capabilities = newSessionCapabilities(request, {
       chromeArgs: this.options.chromeArgs,
@@ -254,7 +281,10 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
     const { sessionId } = created;
     const cdpUrl = gridCdpUrl(this.grid.baseUrl, sessionId, created.capabilities['se:cdp']);
     if (!cdpUrl)
-      throw new ProviderError('provider_error', 'The Selenium Grid answered a session without a usable se:cdp endpoint.');
+      throw new ProviderError(
+        'provider_error',
+        'The Selenium Grid answered a session without a usable se:cdp endpoint.',
+      );
     const key = generateSigningKey();
     const now = this.now();
     const timeoutSec = Math.max(request.timeoutSec, this.options.minTimeoutSec ?? TIMEOUT_MIN_SEC);
@@ -263,7 +293,7 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
       providerProjectId: request.providerProjectId,
       status: 'RUNNING',
       connectUrl: buildProviderConnectUrl(this.options.publicUrl, NAME, sessionId, key),
-      seleniumRemoteUrl: null,
+      seleniumRemoteUrl: buildSeleniumRemoteUrl(this.options.publicUrl, NAME, sessionId, key),
       startedAt: now,
       endedAt: null,
       expiresAt: new Date(now.getTime() + timeoutSec * 1000),
@@ -273,6 +303,7 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
     try {
       session = await GridBrowserSession.open({
         snapshot,
+        browserdeckSessionId: request.sessionId,
         keyDigest: digestSigningKey(key),
         upstream: new WebSocketCdpUpstream(cdpUrl, { headers: this.grid.headers }),
         keepAlive: request.keepAlive ?? true,
@@ -303,7 +334,8 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
   }
 
   private refuseWhenClosed(): void {
-    if (this.closed) throw new ProviderError('provider_unavailable', 'The selenium-grid provider is shutting down.');
+    if (this.closed)
+      throw new ProviderError('provider_unavailable', 'The selenium-grid provider is shutting down.');
   }
 
   private track(work: Promise<unknown>): void {

@@ -4,9 +4,9 @@ import { gridCdpUrl } from './gridCdpUrl.ts';
 describe('gridCdpUrl', () => {
   const id = 'abc123';
   it('keeps the path of se:cdp and puts the Grid URL’s scheme and host in front', () => {
-    expect(gridCdpUrl(new URL('http://grid.example:4444/'), id, 'ws://selenium-hub:4444/session/abc123/se/cdp')).toBe(
-      'ws://grid.example:4444/session/abc123/se/cdp',
-    );
+    expect(
+      gridCdpUrl(new URL('http://grid.example:4444/'), id, 'ws://selenium-hub:4444/session/abc123/se/cdp'),
+    ).toBe('ws://grid.example:4444/session/abc123/se/cdp');
     expect(gridCdpUrl(new URL('https://grid.example/'), id, 'ws://10.0.0.5:4444/session/abc123/se/cdp')).toBe(
       'wss://grid.example/session/abc123/se/cdp',
     );
@@ -16,9 +16,9 @@ describe('gridCdpUrl', () => {
     expect(gridCdpUrl(new URL('https://lb.example/grid/'), id, 'ws://hub:4444/session/abc123/se/cdp')).toBe(
       'wss://lb.example/grid/session/abc123/se/cdp',
     );
-    expect(gridCdpUrl(new URL('https://lb.example/grid/'), id, 'ws://hub:4444/grid/session/abc123/se/cdp')).toBe(
-      'wss://lb.example/grid/session/abc123/se/cdp',
-    );
+    expect(
+      gridCdpUrl(new URL('https://lb.example/grid/'), id, 'ws://hub:4444/grid/session/abc123/se/cdp'),
+    ).toBe('wss://lb.example/grid/session/abc123/se/cdp');
   });
 
   it('falls back to the router’s own endpoint without se:cdp, and refuses what is not a WebSocket URL', () => {

@@ -21,7 +21,9 @@ export function gridCdpUrl(baseUrl: URL, sessionId: string, seCdp: unknown): str
   if (reported.protocol !== 'ws:' && reported.protocol !== 'wss:') return null;
   // A Grid reached under a path of a proxy in front of it may not know that path: keep it in front.
   const prefix = baseUrl.pathname;
-  url.pathname = reported.pathname.startsWith(prefix) ? reported.pathname : `${prefix}${reported.pathname.slice(1)}`;
+  url.pathname = reported.pathname.startsWith(prefix)
+    ? reported.pathname
+    : `${prefix}${reported.pathname.slice(1)}`;
   url.search = reported.search;
   return url.toString();
 }

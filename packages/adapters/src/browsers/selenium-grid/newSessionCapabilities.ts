@@ -11,7 +11,10 @@ export const GRID_DEFAULT_WINDOW: SessionViewport = { width: 800, height: 600 };
  */
 export function newSessionCapabilities(
   request: Pick<CreateBrowserRequest, 'sessionId' | 'viewport'>,
-  options: { chromeArgs?: readonly string[] | undefined; extra?: Readonly<Record<string, unknown>> | undefined },
+  options: {
+    chromeArgs?: readonly string[] | undefined;
+    extra?: Readonly<Record<string, unknown>> | undefined;
+  },
 ): Record<string, unknown> {
   const extra = options.extra ?? {};
   const theirChrome = (extra['goog:chromeOptions'] ?? {}) as Record<string, unknown>;

@@ -8,7 +8,8 @@ const now = new Date('2026-11-26T12:00:00Z');
 const map = (error: unknown) => toGridProviderError(error, { operation: 'create a session', now });
 const w3c = (status: number, error: string, message: string, retryAfter: string | null = null) =>
   gridHttpError(status, { value: { error, message, stacktrace: '' } }, retryAfter);
-const fetchFailed = (code: string) => new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
+const fetchFailed = (code: string) =>
+  new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
 
 describe('toGridProviderError', () => {
   it('a Grid that cannot be reached is provider_unavailable (503), naming the network error', () => {
@@ -36,7 +37,13 @@ describe('toGridProviderError', () => {
   });
 
   it('a full Grid (its queue timed out or refused the request) is provider_rate_limited (429) with Retry-After', () => {
-    const timedOut = map(w3c(500, 'session not created', 'Could not start a new session. New session request timed out \nHost info: x'));
+    const timedOut = map(
+      w3c(
+        500,
+        'session not created',
+        'Could not start a new session. New session request timed out \nHost info: x',
+      ),
+    );
     expect(timedOut.code).toBe('provider_rate_limited');
     expect(timedOut.retryAfterSec).toBe(GRID_FULL_RETRY_AFTER_SEC);
     expect(timedOut.message).toMatch(/no free browser slot.*New session request timed out$/);
@@ -50,16 +57,20 @@ describe('toGridProviderError', () => {
   });
 
   it('anything else is provider_error (502), with the Grid’s first line but never its credentials', () => {
-    const crashed = map(w3c(500, 'session not created', 'Could not start a new session. Chrome instance exited.'));
+    const crashed = map(
+      w3c(500, 'session not created', 'Could not start a new session. Chrome instance exited.'),
+    );
     expect(crashed.code).toBe('provider_error');
     expect(crashed.message).toContain('Chrome instance exited');
     const auth = map(w3c(401, 'unknown error', 'Bearer s3cr3t is not valid'));
     expect(auth.code).toBe('provider_error');
     expect(auth.message).toMatch(/credentials.*SELENIUM_GRID_HEADERS/);
     expect(auth.message).not.toContain('s3cr3t');
-    expect(map(new GridHttpError({ status: 200, error: null, message: 'a body that is not JSON', retryAfter: null })).code).toBe(
-      'provider_error',
-    );
+    expect(
+      map(
+        new GridHttpError({ status: 200, error: null, message: 'a body that is not JSON', retryAfter: null }),
+      ).code,
+    ).toBe('provider_error');
     expect(map(new Error('odd')).code).toBe('provider_error');
     const passed = new ProviderError('provider_timeout', 'kept');
     expect(map(passed)).toBe(passed);

@@ -10,7 +10,8 @@ export const GRID_FULL_RETRY_AFTER_SEC = 10;
  * What a Grid says when its new-session queue gave up on a request (no node had a free slot within
  * its `--session-request-timeout`) or would not take it: a full Grid, not a broken one.
  */
-const GRID_FULL = /new session request timed out|session request rejected|queue is full|could not add .* to the queue|no free slot/i;
+const GRID_FULL =
+  /new session request timed out|session request rejected|queue is full|could not add .* to the queue|no free slot/i;
 
 /** Error codes `fetch` (undici) gives when the Grid's own answer took too long. */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -24,24 +25,45 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
  * else → `provider_error` (502). Details name the operation and the Grid's own first line, never the
  * configured headers.
  */
-export function toGridProviderError(error: unknown, context: { operation: string; now: Date }): ProviderError {
+export function toGridProviderError(
+  error: unknown,
+  context: { operation: string; now: Date },
+): ProviderError {
   if (error instanceof ProviderError) return error;
   const options = { cause: error };
   const { operation } = context;
   if (error instanceof NewSessionDeadlineError || isTimeout(error))
-    return new ProviderError('provider_timeout', `The Selenium Grid did not answer in time (${operation}).`, options);
+    return new ProviderError(
+      'provider_timeout',
+      `The Selenium Grid did not answer in time (${operation}).`,
+      options,
+    );
   if (error instanceof GridHttpError) {
     const said = error.gridMessage ? `: ${error.gridMessage}` : '.';
-    if (error.status === 429 || (error.error === 'session not created' && GRID_FULL.test(error.gridMessage ?? '')))
+    if (
+      error.status === 429 ||
+      (error.error === 'session not created' && GRID_FULL.test(error.gridMessage ?? ''))
+    )
       return new ProviderError(
         'provider_rate_limited',
         `The Selenium Grid has no free browser slot (${operation})${said}`,
-        { ...options, retryAfterSec: parseRetryAfter(error.retryAfter, context.now, GRID_FULL_RETRY_AFTER_SEC) },
+        {
+          ...options,
+          retryAfterSec: parseRetryAfter(error.retryAfter, context.now, GRID_FULL_RETRY_AFTER_SEC),
+        },
       );
     if (error.status === 502 || error.status === 503)
-      return new ProviderError('provider_unavailable', `The Selenium Grid is unavailable (${operation}, ${error.status})${said}`, options);
+      return new ProviderError(
+        'provider_unavailable',
+        `The Selenium Grid is unavailable (${operation}, ${error.status})${said}`,
+        options,
+      );
     if (error.status === 504)
-      return new ProviderError('provider_timeout', `The Selenium Grid did not answer in time (${operation}, 504).`, options);
+      return new ProviderError(
+        'provider_timeout',
+        `The Selenium Grid did not answer in time (${operation}, 504).`,
+        options,
+      );
     if (error.status === 401 || error.status === 403)
       return new ProviderError(
         'provider_error',

@@ -16,8 +16,20 @@ describe.each<DatabaseDialect>(['sqlite', 'postgresql'])('MikroOrmInstanceRegist
   afterAll(() => test?.close());
 
   it('registers, beats only for the current boot, lists the silent and removes a boot', async () => {
-    await registry.register({ id: 'a', url: 'http://127.0.0.1:1', bootId: 'a1', startedAt: at(0), seenAt: at(0) });
-    await registry.register({ id: 'b', url: 'http://127.0.0.1:2', bootId: 'b1', startedAt: at(0), seenAt: at(0) });
+    await registry.register({
+      id: 'a',
+      url: 'http://127.0.0.1:1',
+      bootId: 'a1',
+      startedAt: at(0),
+      seenAt: at(0),
+    });
+    await registry.register({
+      id: 'b',
+      url: 'http://127.0.0.1:2',
+      bootId: 'b1',
+      startedAt: at(0),
+      seenAt: at(0),
+    });
     expect(await registry.heartbeat('a', 'a1', at(10))).toBe(true);
     expect(await registry.heartbeat('b', 'b0', at(10))).toBe(false);
     expect(await registry.find('a')).toEqual({
@@ -29,7 +41,13 @@ describe.each<DatabaseDialect>(['sqlite', 'postgresql'])('MikroOrmInstanceRegist
     });
     expect((await registry.listSilentSince(at(5), 10)).map((r) => r.id)).toEqual(['b']);
     // A restart takes the id over with a new boot: the old boot's removal leaves it.
-    await registry.register({ id: 'b', url: 'http://127.0.0.1:3', bootId: 'b2', startedAt: at(20), seenAt: at(20) });
+    await registry.register({
+      id: 'b',
+      url: 'http://127.0.0.1:3',
+      bootId: 'b2',
+      startedAt: at(20),
+      seenAt: at(20),
+    });
     await registry.remove('b', 'b1');
     expect((await registry.find('b'))?.bootId).toBe('b2');
     await registry.remove('b', 'b2');

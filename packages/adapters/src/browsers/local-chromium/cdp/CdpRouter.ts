@@ -1,5 +1,5 @@
-import type { CdpBrowserMessage, CdpCommand } from '../../cdp/cdpMessages.ts';
 import type { CdpConnection, CdpUpstream } from '../../cdp/CdpConnection.ts';
+import type { CdpBrowserMessage, CdpCommand } from '../../cdp/cdpMessages.ts';
 import type { CdpPipe } from './CdpPipe.ts';
 
 export type { CdpConnection } from '../../cdp/CdpConnection.ts';

@@ -1,6 +1,6 @@
 import type { ProviderSessionSnapshot, SessionLogEntry } from '@browserdeck/domain';
-import type { ContextClaim } from '../profiles/ContextClaim.ts';
 import { EndedSessionArchive, type EndedSessionArchiveLimits } from '../../cdp/EndedSessionArchive.ts';
+import type { ContextClaim } from '../profiles/ContextClaim.ts';
 import type { LocalBrowserSession } from './LocalBrowserSession.ts';
 
 /**

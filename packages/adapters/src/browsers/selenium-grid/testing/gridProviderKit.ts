@@ -2,7 +2,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CreateBrowserRequest, SystemClock } from '@browserdeck/domain';
 import { browserRequest } from '@browserdeck/testing';
+import Koa from 'koa';
+import { pino } from 'pino';
+import { webdriverRoutes } from '../../../http/koa/api/webdriver/webdriverRoutes.ts';
 import { refuseUpgrade } from '../../../http/koa/kernel/errors/refuseUpgrade.ts';
+import { errorHandler } from '../../../http/koa/kernel/middleware/errorHandler.ts';
+import { requestContext } from '../../../http/koa/kernel/middleware/requestContext.ts';
+import { servePassthroughs } from '../../../http/koa/kernel/routing/servePassthroughs.ts';
+import { MetricsRegistry } from '../../../observability/MetricsRegistry.ts';
 import { matchUpgradeEndpoint } from '../../../shared/matchUpgradeEndpoint.ts';
 import { SeleniumGridProvider } from '../SeleniumGridProvider.ts';
 import type { SeleniumGridProviderOptions } from '../SeleniumGridProviderOptions.ts';
@@ -11,19 +18,34 @@ import type { SeleniumGridProviderOptions } from '../SeleniumGridProviderOptions
 export const ROOT_CHROME_ARGS: readonly string[] = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
 
 /**
- * A Selenium Grid provider on `gridUrl`, its connect endpoint served by a loopback HTTP server as a
- * host would (refusals answered as problems), `overrides` over test-friendly options.
+ * A Selenium Grid provider on `gridUrl`, its connect and WebDriver endpoints served by a loopback
+ * HTTP server shaped like the service's (the kernel's passthrough middleware with the WebDriver
+ * routes; refusals answered as problems), `overrides` over test-friendly options.
  */
 export async function startGridProvider(
   gridUrl: string,
   overrides: Partial<SeleniumGridProviderOptions> = {},
 ): Promise<{ provider: SeleniumGridProvider; publicUrl: string; close(): Promise<void> }> {
   let provider: SeleniumGridProvider | null = null;
-  const server = createServer((_req, res) => res.writeHead(404).end());
+  const app = new Koa();
+  app.use(requestContext(pino({ level: 'silent' }), new MetricsRegistry()));
+  app.use(errorHandler());
+  app.use(async (ctx, next) => {
+    if (!provider) return;
+    await servePassthroughs(webdriverRoutes(provider.capabilities.webdriver?.endpoints ?? []))(ctx, next);
+  });
+  const server = createServer(app.callback());
   server.on('upgrade', (req, socket, head) => {
     const match = provider && matchUpgradeEndpoint([provider.connectEndpoint], req.url, '');
     if (!match) return void socket.destroy();
-    const outcome = match.endpoint.serve({ req, socket, head, params: match.params, query: match.query, mountPrefix: '' });
+    const outcome = match.endpoint.serve({
+      req,
+      socket,
+      head,
+      params: match.params,
+      query: match.query,
+      mountPrefix: '',
+    });
     if (outcome !== true) refuseUpgrade(req, socket, outcome.code, outcome.detail);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
