@@ -100,7 +100,7 @@ describe('two server instances on one PostgreSQL database, Browserbase provider'
     };
     // The first applies the migrations; the second starts on a migrated database.
     // Each with its own API key, so the stand-in can tell their requests apart.
-    // One data folder holds one instance id: each instance names its own.
+    // Named ids, so the test can give one to a second process (sharing the folder, they need none).
     a = await startServerProcess({ ...env, BROWSERBASE_API_KEY: 'test-api-key-a', LOCAL_INSTANCE_ID: 'a' });
     b = await startServerProcess({ ...env, BROWSERBASE_API_KEY: 'test-api-key-b', LOCAL_INSTANCE_ID: 'b' });
     orm = await openRawConnection(db.url);
@@ -115,7 +115,7 @@ describe('two server instances on one PostgreSQL database, Browserbase provider'
     expect(exits).toEqual([0, 0]);
   });
 
-  it('refuses to start a second process as an instance that is running (one data folder, one id)', async () => {
+  it('refuses to start a second process given the id of an instance that is running', async () => {
     const refused = startServerProcess({
       DATA_DIR: dataDir,
       DATABASE_URL: db.url,
@@ -126,7 +126,7 @@ describe('two server instances on one PostgreSQL database, Browserbase provider'
       LOCAL_INSTANCE_ID: 'a',
     });
     await expect(refused).rejects.toThrow(
-      /Another running process is already instance a .*own DATA_DIR, or its own LOCAL_INSTANCE_ID/s,
+      /Another running process is already instance a .*its own LOCAL_INSTANCE_ID/s,
     );
   });
 
@@ -281,7 +281,7 @@ describe('two server instances on one PostgreSQL database, local Chromium provid
       RECONCILE_INTERVAL_SEC: '1',
       LOCAL_WARM_BROWSERS: '0',
     };
-    // One data folder holds one instance id: each instance names its own.
+    // Named ids (sharing the folder, they would each take one of their own anyway).
     a = await startServerProcess({ ...env, LOCAL_INSTANCE_ID: 'local-a' });
     b = await startServerProcess({ ...env, LOCAL_INSTANCE_ID: 'local-b' });
     orm = await openRawConnection(db.url);

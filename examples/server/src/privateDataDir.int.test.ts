@@ -59,6 +59,7 @@ describe('DATA_DIR is private (http-api.md §10)', () => {
       'browserdeck.sqlite': '600',
       'browserdeck.sqlite-shm': '600',
       'browserdeck.sqlite-wal': '600',
+      'instance-id': '600',
       'jwt-ed25519.pem': '600',
       runs: '700',
       'secret.key': '600',

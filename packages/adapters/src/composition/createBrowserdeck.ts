@@ -79,6 +79,9 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
     const configuredId =
       options.instance?.id ?? ('local' in browsersOption ? browsersOption.local.instanceId : undefined);
     const resolvedId = await resolveInstanceId({ dataDir, configured: configuredId });
+    const { slot } = resolvedId;
+    // Held until the very end (closers run in reverse): a restart then finds this id free.
+    if (slot) closers.push(() => slot.release());
     const provider = await openBrowsers(browsersOption, {
       ...{ dataDir, publicUrl, clock, logger, orphanSearches: storage.orphanSearches },
       instanceId: resolvedId.id,

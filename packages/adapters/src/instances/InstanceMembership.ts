@@ -12,8 +12,8 @@ export class InstanceIdInUseError extends Error {}
 
 /**
  * This instance's place among the instances sharing the database. `join` (before serving anything)
- * refuses to start when another running process answers as this instance (two instances on one data
- * folder, or one `LOCAL_INSTANCE_ID`), registers it with a new boot id, and ends the sessions a
+ * refuses to start when another running process answers as this instance (one `LOCAL_INSTANCE_ID`
+ * given to two), registers it with a new boot id, and ends the sessions a
  * previous run of it left active (its browsers died with that process: `ERROR`). Then, every
  * `heartbeatMs`, it beats and sweeps: an instance silent for `lostAfterMs` that does not answer at
  * its URL either (as the same boot) is lost; its active sessions are ended `ERROR` and its row removed.
@@ -47,9 +47,9 @@ export class InstanceMembership {
       const answer = await client.ping(previous);
       if (answer && answer.id === previous.id && answer.bootId === previous.bootId) {
         throw new InstanceIdInUseError(
-          `Another running process is already instance ${this.instanceId} (answering at ${previous.url}). ` +
-            'Instances must not share a data folder (each keeps its browsers, profiles and capacity there): ' +
-            'give each its own DATA_DIR, or its own LOCAL_INSTANCE_ID.',
+          `Another running process is already instance ${this.instanceId} (answering at ${previous.url}): ` +
+            'give each process its own LOCAL_INSTANCE_ID, or leave it unset (processes sharing a DATA_DIR ' +
+            'then each take an id of their own).',
         );
       }
     }
