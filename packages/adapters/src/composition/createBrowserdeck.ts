@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createUseCases, SystemClock } from '@browserdeck/domain';
 import { pino } from 'pino';
@@ -78,7 +79,13 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
     const publicUrl = (options.publicUrl ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
     const configuredId =
       options.instance?.id ?? ('local' in browsersOption ? browsersOption.local.instanceId : undefined);
-    const resolvedId = await resolveInstanceId({ dataDir, configured: configuredId });
+    // A stable id (kept in the data folder) matters where sessions outlive this process's memory: a
+    // database others share or restarts read, or browsers of ours. A host's own provider on
+    // in-memory storage (the test app) keeps nothing on disk.
+    const resolvedId =
+      storage.instances || !('provider' in browsersOption)
+        ? await resolveInstanceId({ dataDir, configured: configuredId })
+        : { id: configuredId ?? `i-${randomUUID()}`, slot: undefined };
     const { slot } = resolvedId;
     // Held until the very end (closers run in reverse): a restart then finds this id free.
     if (slot) closers.push(() => slot.release());
