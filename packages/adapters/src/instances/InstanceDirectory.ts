@@ -8,7 +8,7 @@ const RECORD_TTL_MS = 1_000;
 /**
  * This instance's view of the others: who holds a session's browser (remembered: it never changes
  * once a session exists) and where an instance is, with whether it has gone silent (no heartbeat for
- * `lostAfterMs`). Reads go to the registry; holders are cached, records for a second.
+ * `lostAfterMs`: `liveHolder`). Reads go to the registry; holders are cached, records for a second.
  */
 export class InstanceDirectory {
   readonly instanceId: string;
@@ -40,17 +40,27 @@ export class InstanceDirectory {
     return holder === null || holder === this.instanceId ? undefined : holder;
   }
 
+  /**
+   * The other instance holding the session's browser, when there is one (undefined as for
+   * `otherHolder`), with its record while it is alive: null when it has none or has gone silent
+   * (no heartbeat for `lostAfterMs`), so that nothing is carried to it.
+   */
+  async liveHolder(
+    key: SessionKey,
+    now = Date.now(),
+  ): Promise<{ id: string; record: InstanceRecord | null } | undefined> {
+    const id = await this.otherHolder(key);
+    if (id === undefined) return undefined;
+    const record = await this.find(id, now);
+    return { id, record: record && now - record.seenAt.getTime() <= this.lostAfterMs ? record : null };
+  }
+
   /** The instance's record (read at most once a second), or null when none is registered. */
-  async find(id: string, now = Date.now()): Promise<InstanceRecord | null> {
+  private async find(id: string, now: number): Promise<InstanceRecord | null> {
     const cached = this.records.get(id);
     if (cached && now - cached.readAt < RECORD_TTL_MS) return cached.record;
     const record = await this.registry.find(id);
     this.records.set(id, { record, readAt: now });
     return record;
-  }
-
-  /** True when `record`'s heartbeat is older than `lostAfterMs` at `now`. */
-  isSilent(record: InstanceRecord, now = Date.now()): boolean {
-    return now - record.seenAt.getTime() > this.lostAfterMs;
   }
 }

@@ -46,11 +46,6 @@ export class InstanceForwarder {
     });
   }
 
-  /** True when `req` carries a valid signature of another instance (it was forwarded to us). */
-  isForwarded(req: IncomingMessage): boolean {
-    return this.auth.verify(req.method ?? 'GET', req.url ?? '/', req.headers[INSTANCE_AUTH_HEADER]) !== null;
-  }
-
   /** Carries a WebSocket upgrade about `key` to its holder, when another live instance holds it. */
   async upgrade(
     req: IncomingMessage,
@@ -81,10 +76,8 @@ export class InstanceForwarder {
     key: SessionKey,
   ): Promise<{ target: string; headers: Record<string, string> } | null> {
     if (req.headers[INSTANCE_AUTH_HEADER] !== undefined) return null;
-    const holder = await this.directory.otherHolder(key);
-    if (holder === undefined) return null;
-    const record = await this.directory.find(holder);
-    if (!record || this.directory.isSilent(record)) return null;
+    const record = (await this.directory.liveHolder(key))?.record;
+    if (!record) return null;
     const origin = new URL(record.url).origin;
     return {
       target: origin,

@@ -21,11 +21,9 @@ export class InstanceRoutedLiveViewHub implements LiveViewHub {
   }
 
   async pages(providerSessionId: string): Promise<LivePage[] | null> {
-    const holder = await this.directory.otherHolder({ providerSessionId });
-    if (holder === undefined) return this.inner.pages(providerSessionId);
-    const record = await this.directory.find(holder);
-    if (!record || this.directory.isSilent(record)) return null;
-    return this.client.pages(record, providerSessionId);
+    const holder = await this.directory.liveHolder({ providerSessionId });
+    if (!holder) return this.inner.pages(providerSessionId);
+    return holder.record ? this.client.pages(holder.record, providerSessionId) : null;
   }
 
   serveViewer(req: IncomingMessage, socket: Duplex, head: Buffer, options: LiveViewerOptions): void {

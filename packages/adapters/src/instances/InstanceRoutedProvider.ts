@@ -1,15 +1,13 @@
 import {
-  type BrowserContextStore,
-  type CreateBrowserRequest,
   ProviderError,
   type ProviderLiveUrls,
   type ProviderSessionSnapshot,
   type SessionLogEntry,
 } from '@browserdeck/domain';
+import { DelegatingBrowserProvider } from '../browsers/DelegatingBrowserProvider.ts';
 import type { ComposableBrowserProvider, ProviderCapabilities } from '../browsers/ProviderCapabilities.ts';
 import type { InstanceClient } from './InstanceClient.ts';
 import type { InstanceDirectory } from './InstanceDirectory.ts';
-import type { InstanceRecord } from './InstanceRegistry.ts';
 
 /**
  * The configured provider, reaching the sessions other instances hold (`reachesOtherInstances`):
@@ -20,10 +18,11 @@ import type { InstanceRecord } from './InstanceRegistry.ts';
  * it), and `release` asks the inner provider (a Grid session is freed from any instance) and reports
  * the session `ERROR`, or is `provider_unavailable` when the inner provider does not know it.
  */
-export class InstanceRoutedProvider implements ComposableBrowserProvider {
-  readonly reachesOtherInstances = true;
+export class InstanceRoutedProvider
+  extends DelegatingBrowserProvider<ComposableBrowserProvider>
+  implements ComposableBrowserProvider
+{
   readonly liveUrls?: (providerSessionId: string) => Promise<ProviderLiveUrls | null>;
-  private readonly inner: ComposableBrowserProvider;
   private readonly directory: InstanceDirectory;
   private readonly client: InstanceClient;
 
@@ -32,79 +31,44 @@ export class InstanceRoutedProvider implements ComposableBrowserProvider {
     directory: InstanceDirectory;
     client: InstanceClient;
   }) {
-    this.inner = deps.provider;
+    super(deps.provider);
     this.directory = deps.directory;
     this.client = deps.client;
     const { inner } = this;
     if (inner.liveUrls) this.liveUrls = (id) => inner.liveUrls?.(id) ?? Promise.resolve(null);
   }
 
-  get name(): string {
-    return this.inner.name;
-  }
-
-  get regions(): readonly string[] {
-    return this.inner.regions;
-  }
-
-  get defaultProviderProjectId(): string {
-    return this.inner.defaultProviderProjectId;
-  }
-
-  get instanceId(): string | undefined {
-    return this.inner.instanceId;
-  }
-
-  get loadsExtensions(): boolean | undefined {
-    return this.inner.loadsExtensions;
-  }
-
-  get contexts(): BrowserContextStore | undefined {
-    return this.inner.contexts;
+  override get reachesOtherInstances(): boolean {
+    return true;
   }
 
   get capabilities(): ProviderCapabilities | undefined {
     return this.inner.capabilities;
   }
 
-  create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
-    return this.inner.create(request);
-  }
-
-  async get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
-    const holder = await this.holder(providerSessionId);
+  override async get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
+    const holder = await this.directory.liveHolder({ providerSessionId });
     if (!holder) return this.inner.get(providerSessionId);
-    if (holder.silent) throw lost(holder.id, this.directory.lostAfterMs);
+    if (!holder.record) throw lost(holder.id, this.directory.lostAfterMs);
     return this.client.get(holder.record, providerSessionId);
   }
 
-  async release(
+  override async release(
     providerSessionId: string,
     providerProjectId?: string,
   ): Promise<ProviderSessionSnapshot | null> {
-    const holder = await this.holder(providerSessionId);
+    const holder = await this.directory.liveHolder({ providerSessionId });
     if (!holder) return this.inner.release(providerSessionId, providerProjectId);
-    if (!holder.silent) return this.client.release(holder.record, providerSessionId, providerProjectId);
+    if (holder.record) return this.client.release(holder.record, providerSessionId, providerProjectId);
     const released = await this.inner.release(providerSessionId, providerProjectId);
     if (!released) throw lost(holder.id, this.directory.lostAfterMs);
     return { ...released, status: 'ERROR' };
   }
 
-  async logs(providerSessionId: string): Promise<SessionLogEntry[]> {
-    const holder = await this.holder(providerSessionId);
+  override async logs(providerSessionId: string): Promise<SessionLogEntry[]> {
+    const holder = await this.directory.liveHolder({ providerSessionId });
     if (!holder) return this.inner.logs(providerSessionId);
-    return holder.silent ? [] : this.client.logs(holder.record, providerSessionId);
-  }
-
-  /** The other instance holding the session, when one does: its record, or silent when it is gone. */
-  private async holder(
-    providerSessionId: string,
-  ): Promise<{ id: string; silent: false; record: InstanceRecord } | { id: string; silent: true } | null> {
-    const id = await this.directory.otherHolder({ providerSessionId });
-    if (id === undefined) return null;
-    const record = await this.directory.find(id);
-    if (!record || this.directory.isSilent(record)) return { id, silent: true };
-    return { id, silent: false, record };
+    return holder.record ? this.client.logs(holder.record, providerSessionId) : [];
   }
 }
 

@@ -1,5 +1,4 @@
 import {
-  type BrowserContextStore,
   type BrowserProvider,
   type CreateBrowserRequest,
   DomainError,
@@ -7,6 +6,7 @@ import {
   type ProviderSessionSnapshot,
   type SessionLogEntry,
 } from '@browserdeck/domain';
+import { DelegatingBrowserProvider } from '../browsers/DelegatingBrowserProvider.ts';
 import type { MetricsRegistry } from './MetricsRegistry.ts';
 
 const CALLS = 'browserdeck_provider_calls_total';
@@ -14,15 +14,14 @@ const CALLS_HELP = 'Calls to the cloud-browser provider by operation and outcome
 const LATENCY = 'browserdeck_provider_call_duration_seconds';
 const LATENCY_HELP = 'Time the cloud-browser provider took to answer, by operation.';
 
-/** A BrowserProvider that counts every call's outcome and latency, then delegates. */
-export class InstrumentedBrowserProvider implements BrowserProvider {
-  private readonly inner: BrowserProvider;
+/** A BrowserProvider that counts every call's outcome and latency, then delegates (the port's properties are the wrapped provider's). */
+export class InstrumentedBrowserProvider extends DelegatingBrowserProvider {
   private readonly metrics: MetricsRegistry;
   /** Present exactly when the wrapped provider has its own live-view URLs (else Browserdeck serves them). */
   readonly liveUrls?: (providerSessionId: string) => Promise<ProviderLiveUrls | null>;
 
   constructor(deps: { provider: BrowserProvider; metrics: MetricsRegistry }) {
-    this.inner = deps.provider;
+    super(deps.provider);
     this.metrics = deps.metrics;
     const { inner } = this;
     if (inner.liveUrls) {
@@ -30,51 +29,22 @@ export class InstrumentedBrowserProvider implements BrowserProvider {
     }
   }
 
-  get name(): string {
-    return this.inner.name;
-  }
-
-  get regions(): readonly string[] {
-    return this.inner.regions;
-  }
-
-  get defaultProviderProjectId(): string {
-    return this.inner.defaultProviderProjectId;
-  }
-
-  /** The wrapped provider's: without it, a provider that cannot load extensions would seem to. */
-  get loadsExtensions(): boolean | undefined {
-    return this.inner.loadsExtensions;
-  }
-
-  /** The wrapped provider's: without it, sessions it started would look held by another instance. */
-  get instanceId(): string | undefined {
-    return this.inner.instanceId;
-  }
-
-  /** The wrapped provider's: without it, sessions of other instances would look out of reach. */
-  get reachesOtherInstances(): boolean | undefined {
-    return this.inner.reachesOtherInstances;
-  }
-
-  /** The wrapped provider's contexts: without it, the context use cases would find none. */
-  get contexts(): BrowserContextStore | undefined {
-    return this.inner.contexts;
-  }
-
-  create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
+  override create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
     return this.measure('create', () => this.inner.create(request));
   }
 
-  get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
+  override get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
     return this.measure('get', () => this.inner.get(providerSessionId));
   }
 
-  release(providerSessionId: string, providerProjectId?: string): Promise<ProviderSessionSnapshot | null> {
+  override release(
+    providerSessionId: string,
+    providerProjectId?: string,
+  ): Promise<ProviderSessionSnapshot | null> {
     return this.measure('release', () => this.inner.release(providerSessionId, providerProjectId));
   }
 
-  logs(providerSessionId: string): Promise<SessionLogEntry[]> {
+  override logs(providerSessionId: string): Promise<SessionLogEntry[]> {
     return this.measure('logs', () => this.inner.logs(providerSessionId));
   }
 

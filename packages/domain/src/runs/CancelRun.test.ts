@@ -1,4 +1,4 @@
-import { aRun, givenRunWorld } from '@browserdeck/testing';
+import { aRun, givenRunWorld, type InMemoryRunRepository } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser, type Caller } from '../auth/Caller.ts';
 import type { Run } from './Run.ts';
@@ -54,17 +54,9 @@ describe('CancelRun', () => {
   it('re-reads and tries again when it loses a race, keeping an end stored meanwhile', async () => {
     const { given, cancel, runRepository } = await setUp();
     const run = await given('RUNNING');
-    const update = runRepository.update.bind(runRepository);
-    let raced = false;
-    runRepository.update = async (changed, expected) => {
-      if (!raced) {
-        raced = true;
-        const worker = (await runRepository.findById(run.id))!;
-        worker.end({ status: 'SUCCEEDED', result: 7, exitCode: 0 }, new Date());
-        await update(worker, 'RUNNING');
-      }
-      return update(changed, expected);
-    };
+    raceFirstUpdate(runRepository, run.id, (worker) =>
+      worker.end({ status: 'SUCCEEDED', result: 7, exitCode: 0 }, new Date()),
+    );
     expect(await cancel(run.id)).toMatchObject({ status: 'SUCCEEDED', result: 7 });
     expect((await runRepository.findById(run.id))!.status).toBe('SUCCEEDED');
   });
@@ -72,17 +64,7 @@ describe('CancelRun', () => {
   it('cancels a run the race put back in the queue', async () => {
     const { given, cancel, runRepository } = await setUp();
     const run = await given('RUNNING');
-    const update = runRepository.update.bind(runRepository);
-    let raced = false;
-    runRepository.update = async (changed, expected) => {
-      if (!raced) {
-        raced = true;
-        const worker = (await runRepository.findById(run.id))!;
-        worker.requeue();
-        await update(worker, 'RUNNING');
-      }
-      return update(changed, expected);
-    };
+    raceFirstUpdate(runRepository, run.id, (worker) => worker.requeue());
     expect((await cancel(run.id)).status).toBe('CANCELED');
     expect((await runRepository.findById(run.id))!.status).toBe('CANCELED');
   });
@@ -96,3 +78,25 @@ describe('CancelRun', () => {
     expect((await cancel(run.id, key)).status).toBe('CANCELED');
   });
 });
+
+/**
+ * Makes the first `update` of `runRepository` lose a race: just before it, the worker changes the
+ * stored RUNNING run (`change`) and stores that by compare-and-set.
+ */
+function raceFirstUpdate(
+  runRepository: InMemoryRunRepository,
+  runId: string,
+  change: (worker: Run) => void,
+): void {
+  const update = runRepository.update.bind(runRepository);
+  let raced = false;
+  runRepository.update = async (changed, expected) => {
+    if (!raced) {
+      raced = true;
+      const worker = (await runRepository.findById(runId))!;
+      change(worker);
+      await update(worker, 'RUNNING');
+    }
+    return update(changed, expected);
+  };
+}
