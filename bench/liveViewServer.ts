@@ -49,6 +49,8 @@ const server = createServer((req, res) => {
         contextId: null,
         contextPersist: false,
         extensionId: null,
+        extension: null,
+        proxies: null,
         keepAlive: true,
         viewport: { width: 1280, height: 720 },
       })

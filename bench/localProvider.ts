@@ -28,6 +28,8 @@ const request: CreateBrowserRequest = {
   contextId: null,
   contextPersist: true,
   extensionId: null,
+  extension: null,
+  proxies: null,
   keepAlive: true,
   viewport: null,
 };

@@ -18,12 +18,59 @@ export interface ProviderSessionSnapshot {
    * absent or null when every instance can.
    */
   readonly instanceId?: string | null;
+  /** Proxy bytes in and out so far, when the provider meters them itself (Browserbase's `proxyBytes`). */
+  readonly proxyBytes?: number;
 }
 
 /** The size of a browser's window and pages, in CSS pixels (`VIEWPORT_MIN_SIDE`..`VIEWPORT_MAX_SIDE`). */
 export interface SessionViewport {
   readonly width: number;
   readonly height: number;
+}
+
+/**
+ * One of a session's upstream proxies, in Browserbase's shapes: the caller's own proxy (`external`),
+ * no proxy (`none`: direct, through the egress proxy alone) or the provider's own (`browserbase`).
+ * `domainPattern` (a regular expression over the host name) picks which requests it carries; the
+ * first matching entry wins, and an entry without one matches every host.
+ */
+export type SessionProxy =
+  | {
+      readonly type: 'external';
+      readonly server: string;
+      readonly username?: string | undefined;
+      readonly password?: string | undefined;
+      readonly domainPattern?: string | undefined;
+    }
+  | { readonly type: 'none'; readonly domainPattern?: string | undefined }
+  | {
+      readonly type: 'browserbase';
+      readonly geolocation?: { readonly country: string; readonly state?: string; readonly city?: string } | undefined;
+      readonly domainPattern?: string | undefined;
+    };
+
+/** An extension a session's browser loads: the stored zip (validated at upload). */
+export interface SessionExtension {
+  readonly id: string;
+  readonly name: string;
+  /** The zip as uploaded: `manifest.json` at its root. */
+  readonly archive: Uint8Array;
+  /** The provider's own id for it, when the provider keeps extensions itself (Browserbase). */
+  readonly providerExtensionId: string | null;
+}
+
+/** A file put where the session's page can take it (`setInputFiles`). */
+export interface UploadedSessionFile {
+  readonly name: string;
+  readonly size: number;
+  /** Where the browser sees it: the path to hand to `setInputFiles` / `DOM.setFileInputFiles`. */
+  readonly path: string;
+}
+
+/** Bytes a provider metered for one session since it was last asked. */
+export interface ProxyBytesDelta {
+  readonly providerSessionId: string;
+  readonly bytes: number;
 }
 
 /** What a provider needs to start a browser. Script and env stay with us. */
@@ -47,6 +94,10 @@ export interface CreateBrowserRequest {
    */
   readonly contextPersist: boolean;
   readonly extensionId: string | null;
+  /** The extension `extensionId` names, loaded (unpacked) into the session's browser; null: none. */
+  readonly extension: SessionExtension | null;
+  /** Upstream proxies for the session's traffic; null: direct (through the egress proxy alone). */
+  readonly proxies: readonly SessionProxy[] | null;
   /**
    * False: the session ends (`COMPLETED`) once the last client connected to it disconnects
    * (Browserbase's default). True: it lives until released or timed out, connected or not. Null: the
@@ -106,4 +157,23 @@ export interface BrowserProvider {
    * Browserdeck then serves the live view itself, over CDP (http-api.md §14).
    */
   liveUrls?(providerSessionId: string): Promise<ProviderLiveUrls | null>;
+  /**
+   * The files the session's browser downloaded, as one zip, streamed; null when the provider no
+   * longer has them (unknown session, or past the retention period). Absent: no downloads.
+   */
+  downloads?(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null>;
+  /**
+   * Stores one file where the session's page may take it (`setInputFiles`); null when the provider no
+   * longer knows the session. Fails with `upload_too_large` past the provider's size limit.
+   */
+  upload?(
+    providerSessionId: string,
+    file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> },
+  ): Promise<UploadedSessionFile | null>;
+  /**
+   * Proxy bytes (in and out) metered for each session since the last call, for providers that meter
+   * them themselves (local: at the egress proxy). A provider that reports `proxyBytes` on its
+   * snapshots instead (Browserbase) has no such method.
+   */
+  takeProxyBytes?(): readonly ProxyBytesDelta[];
 }

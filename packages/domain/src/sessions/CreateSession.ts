@@ -144,6 +144,8 @@ export class CreateSession {
       contextId: settings.contextId,
       contextPersist: settings.contextPersist,
       extensionId: settings.extensionId,
+      extension: null,
+      proxies: null,
       keepAlive: settings.keepAlive,
       viewport: settings.viewport,
     });

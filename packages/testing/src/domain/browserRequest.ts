@@ -18,6 +18,8 @@ export function browserRequest(overrides: Partial<CreateBrowserRequest> = {}): C
     contextId: null,
     contextPersist: true,
     extensionId: null,
+    extension: null,
+    proxies: null,
     keepAlive: true,
     viewport: null,
     ...overrides,
