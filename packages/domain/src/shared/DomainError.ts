@@ -3,12 +3,14 @@ export const ERROR_CODES = [
   'validation_failed',
   'malformed_json',
   'unsupported_option',
+  'extension_invalid',
   'unauthorized',
   'invalid_credentials',
   'invalid_refresh_token',
   'forbidden_for_api_key',
   'not_found',
   'agent_not_found',
+  'extension_not_found',
   'method_not_allowed',
   'email_taken',
   'slug_taken',
@@ -23,6 +25,7 @@ export const ERROR_CODES = [
   'session_ended',
   'session_on_other_instance',
   'payload_too_large',
+  'upload_too_large',
   'unsupported_media_type',
   'rate_limited',
   'provider_rate_limited',
@@ -99,7 +102,7 @@ export class UnsupportedOptionError extends DomainError {
 
 /** A resource does not exist, or belongs to someone else (never reveal which). */
 export class NotFoundError extends DomainError {
-  constructor(what: string, code: 'not_found' | 'agent_not_found' = 'not_found') {
+  constructor(what: string, code: 'not_found' | 'agent_not_found' | 'extension_not_found' = 'not_found') {
     super(code, `${what} was not found.`);
   }
 }

@@ -1,0 +1,22 @@
+/**
+ * Limits on an uploaded extension (http-api.md §5, §13). Stagehand 4's own runtime extension is a
+ * ~560 KB zip of a few dozen files, so these leave ample room while keeping a zip bomb, or a
+ * thousands-of-files archive, from filling a project's storage or a browser's disk.
+ */
+/** The zip as uploaded, in bytes (10 MiB). */
+export const EXTENSION_ARCHIVE_MAX_BYTES = 10 * 1024 * 1024;
+/** All its files once inflated, in bytes (50 MiB). */
+export const EXTENSION_UNPACKED_MAX_BYTES = 50 * 1024 * 1024;
+/** Entries in the zip, files and folders together. */
+export const EXTENSION_MAX_ENTRIES = 2000;
+/** `manifest.json` itself, in bytes: it is read into memory and parsed. */
+export const EXTENSION_MANIFEST_MAX_BYTES = 1024 * 1024;
+/** The manifest's `name`, in characters (Chrome shows at most 75; a `__MSG_…__` key may be longer). */
+export const EXTENSION_NAME_MAX_LENGTH = 200;
+/** The uploaded file's name, in characters; longer names are cut. */
+export const EXTENSION_FILE_NAME_MAX_LENGTH = 255;
+/** Manifest versions a Chromium build loads. */
+export const EXTENSION_MANIFEST_VERSIONS = [2, 3] as const;
+
+/** A manifest version a Chromium build loads. */
+export type ExtensionManifestVersion = (typeof EXTENSION_MANIFEST_VERSIONS)[number];

@@ -1,0 +1,71 @@
+import type { Caller } from '../auth/Caller.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import { projectForWork } from '../projects/projectForWork.ts';
+import { NotImplementedError } from '../shared/DomainError.ts';
+import { UploadTooLargeError } from '../shared/UploadTooLargeError.ts';
+import type { BrowserProvider, UploadedSessionFile } from './BrowserProvider.ts';
+import { findSession } from './findSession.ts';
+import { SessionEndedError } from './SessionEndedError.ts';
+import { SessionOnOtherInstanceError } from './SessionOnOtherInstanceError.ts';
+import type { SessionRepository } from './SessionRepository.ts';
+import { heldElsewhere } from './sessionReach.ts';
+import { UPLOAD_MAX_BYTES_DEFAULT, uploadFileName } from './uploadRules.ts';
+
+export interface UploadSessionFileDeps {
+  projects: ProjectRepository;
+  sessions: SessionRepository;
+  provider: BrowserProvider;
+  /** Largest file taken, in bytes (`UPLOAD_MAX_MB`; default `UPLOAD_MAX_BYTES_DEFAULT`). */
+  maxBytes?: number | undefined;
+}
+
+/**
+ * Puts one file where a running session's page may take it (http-api.md §5): the answer's `path` is
+ * what `setInputFiles` / `DOM.setFileInputFiles` is given. The name is reduced to its base name
+ * (`uploadFileName`); a file past `maxBytes` fails with `upload_too_large` as soon as the bytes past
+ * it arrive, and the provider keeps nothing of it. An ended session is `session_ended`; a provider
+ * without uploads is `not_implemented`; an archived project is `project_archived`.
+ */
+export class UploadSessionFile {
+  /** Largest file taken, in bytes: the HTTP adapter stops reading a request body past it. */
+  readonly maxBytes: number;
+  private readonly deps: UploadSessionFileDeps;
+
+  constructor(deps: UploadSessionFileDeps) {
+    this.deps = deps;
+    this.maxBytes = deps.maxBytes ?? UPLOAD_MAX_BYTES_DEFAULT;
+  }
+
+  async execute(input: {
+    caller: Caller;
+    projectId: string;
+    sessionId: string;
+    file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> };
+  }): Promise<UploadedSessionFile> {
+    const name = uploadFileName(input.file.name);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, true);
+    const session = await findSession(this.deps.sessions, project.id, input.sessionId);
+    const { provider } = this.deps;
+    if (!provider.upload) {
+      throw new NotImplementedError(`The ${provider.name} provider cannot take files for its sessions.`);
+    }
+    if (!session.isActive) throw new SessionEndedError();
+    if (heldElsewhere(session, provider)) throw new SessionOnOtherInstanceError();
+    const stored = await provider.upload(session.providerSessionId, {
+      name,
+      content: limited(input.file.content, this.maxBytes),
+    });
+    if (!stored) throw new SessionEndedError('The session’s browser is gone: the session has ended.');
+    return stored;
+  }
+}
+
+/** `content`, failing with `upload_too_large` once more than `maxBytes` bytes have passed. */
+async function* limited(content: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  for await (const chunk of content) {
+    total += chunk.byteLength;
+    if (total > maxBytes) throw new UploadTooLargeError(maxBytes);
+    yield chunk;
+  }
+}
