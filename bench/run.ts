@@ -16,7 +16,7 @@
  * instances). Every
  * server runs in its own process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS
  * (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
- * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs,instances),
+ * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs,instances,egress),
  * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections | none), and the scenarios' own:
  * BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES (200),
  * SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
@@ -37,11 +37,13 @@
  * skips the Grid), BENCH_INSTANCES_GRID_RUNS (15, per side), BENCH_INSTANCES_RATE_SEC (20, each rate
  * phase), BENCH_INSTANCES_RATE_CLIENTS (4), BENCH_INSTANCES_STANDIN_CLIENTS (16, on the zero-latency
  * Grid stand-in), BENCH_INSTANCES_SLOTS (2, sessions per Grid node), BENCH_INSTANCES_NODE_OPTIONS
- * (unset; NODE_OPTIONS of the forwarding part's servers, e.g. `--cpu-prof --cpu-prof-dir=DIR`).
+ * (unset; NODE_OPTIONS of the forwarding part's servers, e.g. `--cpu-prof --cpu-prof-dir=DIR`),
+ * BENCH_EGRESS_LOADS (30, interleaved page loads per side; bench/egress.ts, which also reads
+ * BENCH_EGRESS_THROUGHPUT_SEC, BENCH_EGRESS_THROUGHPUT_ROUNDS and BENCH_EGRESS_CREATES).
  *
  * BENCH_WRITE: `all` regenerates docs/benchmarks.md down to the hand-written analysis; `sections`
  * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`,
- * `bbsdk`, `liveview`, `console`, `capacity`, `runs` and `instances`) of the scenarios this run measured, and leaves every other line as it was. The
+ * `bbsdk`, `liveview`, `console`, `capacity`, `runs`, `instances` and `egress`) of the scenarios this run measured, and leaves every other line as it was. The
  * default is `all` for a run of every scenario and `sections` for a partial run, so measuring one
  * scenario never blanks the others' figures. `none` only prints the report (the smoke run in
  * `npm test`, test/benchSmoke.int.test.ts, must not touch docs/benchmarks.md).
@@ -104,6 +106,7 @@ const ALL_SCENARIOS = [
   'capacity',
   'runs',
   'instances',
+  'egress',
 ];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(','));
 const WRITE = process.env.BENCH_WRITE ?? (ALL_SCENARIOS.every((s) => SCENARIOS.has(s)) ? 'all' : 'sections');
@@ -147,6 +150,7 @@ const INSTANCES_OPTIONS = {
   standInClients: num('BENCH_INSTANCES_STANDIN_CLIENTS', 16),
   slotsPerNode: num('BENCH_INSTANCES_SLOTS', 2),
 };
+const EGRESS_LOADS = num('BENCH_EGRESS_LOADS', 30);
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
 const TARGET_RATIO = 0.35;
 const TARGET_P99_MS = 20;
@@ -213,6 +217,7 @@ let liveView: LiveViewBenchResult | undefined;
 let consoleBench: ConsoleBenchResult | undefined;
 let capacity: CapacityResult | undefined;
 let runsBench: RunsResult | undefined;
+let egressTable: string | undefined;
 let instancesBench: InstancesResult | undefined;
 let profile: ProfileTop[] | undefined;
 let profileNote = '';
@@ -371,6 +376,13 @@ try {
     );
   }
 
+  if (SCENARIOS.has('egress')) {
+    egressTable = await scenario(
+      `Egress: upstream proxies, metering, extensions (bench/egress.ts ${EGRESS_LOADS})`,
+      () => runSpawned('egress.ts', EGRESS_LOADS),
+    );
+    if (egressTable) log(egressTable);
+  }
   if (SCENARIOS.has('instances')) {
     instancesBench = await scenario(
       `Several instances and the Selenium Grid (${INSTANCES_OPTIONS.requests} requests, ${INSTANCES_OPTIONS.cdpRoundTrips} CDP round trips per side)`,
@@ -625,6 +637,12 @@ sections.instances = markedSection(
     ? `${instancesBench.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
     : '## 12. Several instances and the Selenium Grid\n\nNot measured in this run.',
 );
+sections.egress = markedSection(
+  'egress',
+  egressTable
+    ? `## 13. Egress: upstream proxies, metering, extensions\n\n\`bench/egress.ts ${EGRESS_LOADS}\`, spawned (local provider, real Chromium, a loopback site and a loopback proxy-chain upstream):\n\n${egressTable.trimEnd()}\n\nCommand: ${sectionCommand}.`
+    : '## 13. Egress: upstream proxies, metering, extensions\n\nNot measured in this run.',
+);
 out.push(
   sections.apikey,
   '',
@@ -639,6 +657,8 @@ out.push(
   sections.runs,
   '',
   sections.instances,
+  '',
+  sections.egress,
   '',
 );
 if (apiKeys) {
@@ -832,7 +852,8 @@ if (WRITE === 'none') {
       (name === 'console' && consoleBench) ||
       (name === 'capacity' && capacity) ||
       (name === 'runs' && runsBench) ||
-      (name === 'instances' && instancesBench),
+      (name === 'instances' && instancesBench) ||
+      (name === 'egress' && egressTable),
   );
   const unmarked = [...SCENARIOS].filter((name) => !(name in sections));
   if (unmarked.length)

@@ -130,7 +130,10 @@ describe('the Browserbase SDK: proxies, downloads, uploads and extensions agains
 
   it('refuses an upstream proxy at a refused address, and a proxy type it cannot honour', async () => {
     const refused = await bb.sessions
-      .create({ projectId: given.projectId, proxies: [{ type: 'external', server: 'http://127.0.0.9:3128' }] })
+      .create({
+        projectId: given.projectId,
+        proxies: [{ type: 'external', server: 'http://127.0.0.9:3128' }],
+      })
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(BadRequestError);
     expect((refused as BadRequestError).message).toMatch(/proxies/);
@@ -186,7 +189,11 @@ describe('the Browserbase SDK: proxies, downloads, uploads and extensions agains
       'mark.js': "document.documentElement.dataset.marked = 'by-extension';",
     });
     const extension = await bb.extensions.create({ file: await toFile(zip, 'marks.zip') });
-    expect(extension).toMatchObject({ id: expect.any(String), projectId: given.projectId, fileName: 'marks.zip' });
+    expect(extension).toMatchObject({
+      id: expect.any(String),
+      projectId: given.projectId,
+      fileName: 'marks.zip',
+    });
     expect(await bb.extensions.retrieve(extension.id)).toMatchObject({ id: extension.id });
 
     const session = await bb.sessions.create({

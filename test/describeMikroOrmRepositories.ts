@@ -2,6 +2,7 @@ import { Project, User } from '@browserdeck/domain';
 import {
   describeAgentRepositoryContract,
   describeApiKeyRepositoryContract,
+  describeExtensionRepositoryContract,
   describeIdempotencyStoreContract,
   describeProjectRepositoryContract,
   describeRateLimiterContract,
@@ -23,6 +24,7 @@ import type {
 } from '../packages/adapters/src/persistence/mikro-orm/BrowserdeckOrm.ts';
 import { MikroOrmAgentRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmAgentRepository.ts';
 import { MikroOrmApiKeyRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmApiKeyRepository.ts';
+import { MikroOrmExtensionRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmExtensionRepository.ts';
 import { MikroOrmIdempotencyStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmIdempotencyStore.ts';
 import { MikroOrmIssuedRefreshTokenStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmIssuedRefreshTokenStore.ts';
 import { MikroOrmLocalIdentityStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmLocalIdentityStore.ts';
@@ -118,6 +120,15 @@ export function describeMikroOrmRepositories(dialect: DatabaseDialect): void {
         const { orm } = await fresh();
         return {
           apiKeys: new MikroOrmApiKeyRepository({ orm }),
+          givenProject: (projectId, ownerId) => givenOwnedProject(orm, projectId, ownerId),
+        };
+      },
+    });
+    describeExtensionRepositoryContract(`MikroOrmExtensionRepository (${dialect})`, {
+      create: async () => {
+        const { orm } = await fresh();
+        return {
+          extensions: new MikroOrmExtensionRepository({ orm }),
           givenProject: (projectId, ownerId) => givenOwnedProject(orm, projectId, ownerId),
         };
       },

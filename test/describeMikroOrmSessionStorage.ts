@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { BrowserSession, UnavailableError } from '@browserdeck/domain';
+import { BrowserSession, type SessionProxy, stableStringify, UnavailableError } from '@browserdeck/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type BrowserdeckOrm,
@@ -90,6 +90,52 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
       expect(await stored()).not.toContain('sk-second-4343');
       const [claimed] = await sessions.claimForSync(NOW, new Date(NOW.getTime() + 30_000), 5);
       expect(claimed?.connectUrl).toBe(signed(s.id, 'sk-second-4343'));
+    });
+
+    it('stores proxies sealed: no credential, server or pattern in any row; every read and an update keep them', async () => {
+      const sessions = sessionsOn(db.orm);
+      const proxies: SessionProxy[] = [
+        {
+          type: 'external',
+          server: 'http://proxy-host-9137.example:8080',
+          username: 'proxy-user-5521',
+          password: 'proxy-pass-8842',
+          domainPattern: 'pattern-6613',
+        },
+        { type: 'none' },
+      ];
+      const s = makeSession({ id: testId(2, 1), projectId: P1, proxies });
+      await sessions.add(s);
+      await sessions.add(makeSession({ id: testId(2, 2), projectId: P1 }));
+      const stored = async () => JSON.stringify(await rows('select * from browser_sessions'));
+      for (const secret of ['proxy-host-9137', 'proxy-user-5521', 'proxy-pass-8842', 'pattern-6613', 'external'])
+        expect(await stored()).not.toContain(secret);
+      const byId = (await rows('select id, proxies from browser_sessions order by id')) as [Row, Row];
+      expect(byId[0].proxies).toMatch(/^v1\.[\w-]{8}\.[\w-]{16}\.[\w-]{22}\.[\w-]+$/);
+      expect(byId[1].proxies).toBeNull();
+      expect((await sessions.findInProject(P1, s.id))?.proxies).toEqual(proxies);
+      expect((await sessions.findInProject(P1, testId(2, 2)))?.proxies).toBeNull();
+      expect((await sessions.list(P1, { limit: 5, offset: 0 })).sessions.map((x) => x.proxies)).toEqual([
+        null,
+        proxies,
+      ]);
+      const [claimed] = await sessions.claimForSync(NOW, new Date(NOW.getTime() + 30_000), 1);
+      expect(claimed?.proxies).toEqual(proxies);
+      s.end('COMPLETED', NOW);
+      await sessions.update(s);
+      expect((await sessions.findInProject(P1, s.id))?.proxies).toEqual(proxies);
+      expect(await stored()).not.toContain('proxy-pass-8842');
+    });
+
+    it('keeps a create’s proxy password out of the Idempotency-Key row: only a digest of the body', async () => {
+      const store = new MikroOrmIdempotencyStore({ orm: db.orm, secrets });
+      const body = stableStringify({
+        proxies: [{ type: 'external', server: 'http://p.example:1', username: 'u', password: 'idem-pass-3391' }],
+      });
+      const later = new Date(NOW.getTime() + 60_000);
+      expect(await store.reserve('scope', 'key-1', body, testId(2, 1), NOW, later)).toBeNull();
+      expect(JSON.stringify(await rows('select * from idempotency_keys'))).not.toContain('idem-pass-3391');
+      expect((await store.reserve('scope', 'key-1', body, testId(2, 1), NOW, later))?.fingerprint).toBe(body);
     });
 
     it('reads a connect URL stored plain by an older version as it is, and seals it at the next write', async () => {

@@ -25,6 +25,7 @@ const TABLES_CHILDREN_FIRST = [
   'browser_sessions',
   'agents',
   'api_keys',
+  'extensions',
   'local_refresh_tokens',
   'local_sign_in_sessions',
   'local_credentials',

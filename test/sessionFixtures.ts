@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Agent, BrowserSession, Project, Run, type SessionStatus, User } from '@browserdeck/domain';
+import { Agent, BrowserSession, Project, Run, type SessionProxy, type SessionStatus, User } from '@browserdeck/domain';
 import {
   type BrowserdeckOrm,
   MikroOrmProjectRepository,
@@ -79,6 +79,7 @@ export function makeSession(props: {
   env?: Record<string, string>;
   agentId?: string | null;
   connectUrl?: string;
+  proxies?: readonly SessionProxy[] | null;
 }): BrowserSession {
   const now = props.now ?? new Date('2026-03-04T05:06:07.089Z');
   return BrowserSession.create({
@@ -95,6 +96,7 @@ export function makeSession(props: {
       extensionId: null,
       contextId: 'ctx-1',
       agentId: props.agentId ?? null,
+      proxies: props.proxies ?? null,
     },
     snapshot: {
       providerSessionId: `prov-${props.id}`,

@@ -50,6 +50,7 @@ export function browsersOption(config: Config): BrowsersOption {
   return {
     local: {
       chromiumPath: config.CHROMIUM_PATH,
+      extensionsChromiumPath: config.CHROMIUM_EXTENSIONS_PATH,
       chromedriverPath: config.CHROMEDRIVER_PATH,
       maxSessions: config.LOCAL_MAX_SESSIONS,
       warmBrowsers: config.LOCAL_WARM_BROWSERS,

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       ACCESS_TOKEN_TTL_SEC: 900,
       REFRESH_TOKEN_TTL_SEC: 2_592_000,
       RECONCILE_INTERVAL_SEC: 15,
+      PROXY_BYTES_FLUSH_SEC: 5,
       LOG_LEVEL: 'info',
       CORS_ORIGINS: [],
       authRateLimits: {
@@ -73,6 +74,13 @@ describe('loadConfig', () => {
     for (const bad of ['0', '1025', 'big', '1.5'])
       expect(() => loadConfig({ LOCAL_SESSION_LOG_MAX_MB: bad })).toThrow(/LOCAL_SESSION_LOG_MAX_MB/);
     expect(() => loadConfig({ LOCAL_ENDED_LOGS_MAX_MB: '-1' })).toThrow(/LOCAL_ENDED_LOGS_MAX_MB/);
+  });
+
+  it('reads PROXY_BYTES_FLUSH_SEC (1 to 3600 s, default 5) and refuses a bad one, naming it', () => {
+    expect(loadConfig({}).PROXY_BYTES_FLUSH_SEC).toBe(5);
+    expect(loadConfig({ PROXY_BYTES_FLUSH_SEC: '1' }).PROXY_BYTES_FLUSH_SEC).toBe(1);
+    for (const bad of ['0', '3601', 'often', '2.5'])
+      expect(() => loadConfig({ PROXY_BYTES_FLUSH_SEC: bad })).toThrow(/PROXY_BYTES_FLUSH_SEC/);
   });
 
   it('reads the run settings with their defaults, and refuses a bad one, naming it', () => {

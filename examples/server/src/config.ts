@@ -17,7 +17,10 @@ const optionalText = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
-/** `EGRESS_ALLOW` / `EGRESS_DENY`: comma-separated CIDRs, addresses or host names, each checked. */
+/**
+ * `EGRESS_ALLOW` / `EGRESS_DENY`: comma-separated CIDRs, addresses or host names, each optionally
+ * with a `:port`, each checked.
+ */
 function egressList(text: string, ctx: z.RefinementCtx<string>): string[] {
   try {
     return EgressPolicy.parseList(text);
@@ -133,6 +136,8 @@ const EnvSchema = z.object({
   SELENIUM_GRID_URL: z.url({ protocol: /^https?$/ }).optional(),
   SELENIUM_GRID_HEADERS: gridHeaders,
   CHROMIUM_PATH: optionalText,
+  // The full Chromium sessions with an extension run; `off` refuses them (docs/adr/0025).
+  CHROMIUM_EXTENSIONS_PATH: optionalText,
   CHROMEDRIVER_PATH: optionalText,
   LOCAL_MAX_SESSIONS: integer(1, 1000).default(4),
   LOCAL_WARM_BROWSERS: integer(0, 100).default(1),
@@ -162,6 +167,8 @@ const EnvSchema = z.object({
   JWT_PRIVATE_KEY: optionalText,
   SECRET_KEY: optionalText,
   RECONCILE_INTERVAL_SEC: integer(1, 3600).default(15),
+  // How often metered proxy bytes are stored: a crash loses at most this much of the count.
+  PROXY_BYTES_FLUSH_SEC: integer(1, 3600).default(5),
   // Runs (http-api.md §11): at once per instance; whether this instance executes them at all; each
   // run's heap cap and log budget; processes kept ready (unset: RUN_CONCURRENCY; none without a worker).
   RUN_CONCURRENCY: integer(1, 256).default(RUN_CONCURRENCY_DEFAULT),

@@ -17,6 +17,7 @@ export function coreModule(config: Config, logger: Logger): ContainerModule {
       rateLimits: config.authRateLimits,
       maxProjectsPerUser: config.MAX_PROJECTS_PER_USER,
       reconcileIntervalSec: config.RECONCILE_INTERVAL_SEC,
+      proxyBytesFlushSec: config.PROXY_BYTES_FLUSH_SEC,
       instance: { id: config.LOCAL_INSTANCE_ID, url: config.instanceUrl },
       runs: {
         worker: config.RUN_WORKER,

@@ -2,9 +2,15 @@ import type {
   BrowserContextStore,
   BrowserProvider,
   CreateBrowserRequest,
+  ProviderExtensionStore,
   ProviderSessionSnapshot,
+  ProxyBytesDelta,
   SessionLogEntry,
+  UploadedSessionFile,
 } from '@browserdeck/domain';
+
+/** A file handed to `BrowserProvider.upload`. */
+type UploadFile = { readonly name: string; readonly content: AsyncIterable<Uint8Array> };
 
 /**
  * A provider wrapping another (measuring it, routing it): every property of the port is the wrapped
@@ -12,14 +18,34 @@ import type {
  * forwards them all, so a wrapper cannot forget one (a provider that cannot load extensions would
  * seem to, sessions it started would look held by another instance, contexts would be missing).
  * `liveUrls` is the subclass's to offer, since it is present only when the wrapped provider has it.
+ * `downloads` and `upload` are present exactly when the wrapped provider has them, and go through
+ * `forwardDownloads` / `forwardUpload`, which a subclass overrides to measure or route them.
+ * `takeProxyBytes` is present exactly when the wrapped provider meters proxy bytes itself: what this
+ * instance's own browsers metered, never routed.
  */
 export abstract class DelegatingBrowserProvider<P extends BrowserProvider = BrowserProvider>
   implements BrowserProvider
 {
   protected readonly inner: P;
+  readonly downloads?: (providerSessionId: string) => Promise<AsyncIterable<Uint8Array> | null>;
+  readonly upload?: (providerSessionId: string, file: UploadFile) => Promise<UploadedSessionFile | null>;
+  readonly takeProxyBytes?: () => readonly ProxyBytesDelta[];
 
   constructor(inner: P) {
     this.inner = inner;
+    if (inner.downloads) this.downloads = (id) => this.forwardDownloads(id);
+    if (inner.upload) this.upload = (id, file) => this.forwardUpload(id, file);
+    if (inner.takeProxyBytes) this.takeProxyBytes = () => inner.takeProxyBytes?.() ?? [];
+  }
+
+  /** `downloads`, when the wrapped provider has it: passed on. */
+  protected forwardDownloads(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
+    return this.inner.downloads?.(providerSessionId) ?? Promise.resolve(null);
+  }
+
+  /** `upload`, when the wrapped provider has it: passed on. */
+  protected forwardUpload(providerSessionId: string, file: UploadFile): Promise<UploadedSessionFile | null> {
+    return this.inner.upload?.(providerSessionId, file) ?? Promise.resolve(null);
   }
 
   get name(): string {
@@ -38,6 +64,10 @@ export abstract class DelegatingBrowserProvider<P extends BrowserProvider = Brow
     return this.inner.loadsExtensions;
   }
 
+  get routesProxies(): boolean | undefined {
+    return this.inner.routesProxies;
+  }
+
   get instanceId(): string | undefined {
     return this.inner.instanceId;
   }
@@ -48,6 +78,10 @@ export abstract class DelegatingBrowserProvider<P extends BrowserProvider = Brow
 
   get contexts(): BrowserContextStore | undefined {
     return this.inner.contexts;
+  }
+
+  get extensions(): ProviderExtensionStore | undefined {
+    return this.inner.extensions;
   }
 
   create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {

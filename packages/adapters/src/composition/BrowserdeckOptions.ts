@@ -124,10 +124,17 @@ export interface BrowserdeckOptions {
   rateLimits?: AuthRateLimits | undefined;
   /** Projects one account may hold, archived ones included (`MAX_PROJECTS_PER_USER`; default 100). */
   maxProjectsPerUser?: number | undefined;
+  /** Largest file one session upload takes, in bytes (`UPLOAD_MAX_MB`; default 50 MiB). */
+  uploadMaxBytes?: number | undefined;
   /** CORS origins, request cut-off, proxy trust and `/metrics` access. */
   http?: HttpSettings | undefined;
   /** Seconds between passes that refresh active sessions from the provider (`start()`). Default 15. */
   reconcileIntervalSec?: number | undefined;
+  /**
+   * Seconds between the stores of the proxy bytes the provider metered (`PROXY_BYTES_FLUSH_SEC`;
+   * `start()`), so a crash loses at most this much of the count. Default 5.
+   */
+  proxyBytesFlushSec?: number | undefined;
   /**
    * This server instance among those sharing the database (docs/scaling.md): its id
    * (`LOCAL_INSTANCE_ID`; default kept in `<dataDir>/instance-id`, so a restart is the same instance)

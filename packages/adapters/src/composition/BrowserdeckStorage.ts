@@ -19,6 +19,7 @@ export interface BrowserdeckStorage
     | 'sessions'
     | 'agents'
     | 'apiKeys'
+    | 'extensions'
     | 'idempotency'
     | 'rateLimiter'
     | 'runs'

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { createUseCases, SystemClock } from '@browserdeck/domain';
 import { pino } from 'pino';
 import { ScreencastHub } from '../browsers/live-view/ScreencastHub.ts';
+import { ZipExtensionArchiveInspector } from '../extensions/ZipExtensionArchiveInspector.ts';
 import { resolveInstanceId } from '../instances/resolveInstanceId.ts';
 import { InstrumentedBrowserProvider } from '../observability/InstrumentedBrowserProvider.ts';
 import { MetricsRegistry } from '../observability/MetricsRegistry.ts';
@@ -24,6 +25,7 @@ import { openInstances } from './openInstances.ts';
 import { openRunQueue } from './openRunQueue.ts';
 import { openScriptRunner } from './openScriptRunner.ts';
 import { openStorage } from './openStorage.ts';
+import { ProxyBytesFlusher } from './ProxyBytesFlusher.ts';
 import { registerRunMetrics } from './runMetrics.ts';
 import { SessionReconciler } from './SessionReconciler.ts';
 import { withUseCaseOverrides } from './withUseCaseOverrides.ts';
@@ -95,6 +97,19 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
     });
     // A provider a host built may hold its browsers under an id of its own: that id is the instance's.
     const instanceId = provider.instanceId ?? resolvedId.id;
+    // The proxy bytes this instance's browsers metered (local: at the egress proxy), stored every few
+    // seconds. Closed after the provider (closers run in reverse), so the last bytes of the sessions
+    // it ends at close are stored too, and before the database.
+    const take = provider.takeProxyBytes?.bind(provider);
+    const proxyBytes = take
+      ? new ProxyBytesFlusher({
+          take,
+          sessions: storage.sessions,
+          logger,
+          intervalSec: options.proxyBytesFlushSec ?? 5,
+        })
+      : undefined;
+    if (proxyBytes) closers.push(() => proxyBytes.close());
     const lifecycle = provider.capabilities?.lifecycle;
     // The provider's background work (Browserbase's orphan searches): stopped before the database closes.
     const background = provider.capabilities?.background;
@@ -146,6 +161,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       cursorSigner: secrets.signer('log-cursor'),
       liveViewSigner: secrets.signer('live-view'),
       apiKeySecrets: new NodeApiKeySecrets(),
+      extensionInspector: new ZipExtensionArchiveInspector(),
       clock,
       ids,
       logger,
@@ -157,6 +173,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       scriptRunner,
       timers,
       runMaxLogBytes: runOptions.maxLogBytes,
+      uploadMaxBytes: options.uploadMaxBytes,
     });
     const useCases = withUseCaseOverrides(domainUseCases, overrides.useCases);
     const { countActiveSessions } = storage;
@@ -219,6 +236,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
         if (started || closing) return;
         started = true;
         reconciler.start();
+        proxyBytes?.start();
         membership?.start();
         background?.start();
         worker.start();

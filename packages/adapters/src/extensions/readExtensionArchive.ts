@@ -18,6 +18,10 @@ const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 /** Compression methods Chromium's own unpacker (and yauzl) inflate: stored and deflate. */
 const READABLE_METHODS = new Set([0, 8]);
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is escaped
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
 /** One entry of a checked extension zip: a path relative to the extension's root, `/`-separated. */
 export interface ExtensionArchiveEntry {
@@ -88,14 +92,17 @@ export async function readExtensionArchive(
 
 async function openZip(archive: Uint8Array): Promise<ZipFile> {
   try {
-    return await yauzl.fromBufferPromise(Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength), {
-      lazyEntries: true,
-      autoClose: false,
-      // Names are decoded and judged here (`checkEntry`), so that every refusal says why in our words.
-      decodeStrings: false,
-      strictFileNames: true,
-      validateEntrySizes: true,
-    });
+    return await yauzl.fromBufferPromise(
+      Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength),
+      {
+        lazyEntries: true,
+        autoClose: false,
+        // Names are decoded and judged here (`checkEntry`), so that every refusal says why in our words.
+        decodeStrings: false,
+        strictFileNames: true,
+        validateEntrySizes: true,
+      },
+    );
   } catch (error) {
     throw invalid('The extension is not a readable zip file', error);
   }
@@ -150,11 +157,17 @@ async function centralDirectory(zip: ZipFile): Promise<{ entry: Entry; checked: 
 
 /** One entry's name and kind, checked; throws `ExtensionInvalidError` otherwise. */
 function checkEntry(entry: Entry): ExtensionArchiveEntry {
-  const raw = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
+  const raw = yauzl.getFileNameLowLevel(
+    entry.generalPurposeBitFlag,
+    entry.fileNameRaw,
+    entry.extraFields,
+    true,
+  );
   const directory = raw.endsWith('/');
   const path = directory ? raw.slice(0, -1) : raw;
   const problem = pathProblem(path);
-  if (problem !== null) throw new ExtensionInvalidError(`The extension zip has an unsafe path "${printable(raw)}": ${problem}.`);
+  if (problem !== null)
+    throw new ExtensionInvalidError(`The extension zip has an unsafe path "${printable(raw)}": ${problem}.`);
   const type = (entry.externalFileAttributes >>> 16) & S_IFMT;
   // Zips made off Unix leave the type bits at 0; on Unix, only plain files and folders are taken.
   if (type !== 0 && type !== (directory ? S_IFDIR : S_IFREG)) {
@@ -174,8 +187,7 @@ function checkEntry(entry: Entry): ExtensionArchiveEntry {
 /** Why a relative path is unsafe to create under a folder, or null when it is safe. */
 function pathProblem(path: string): string | null {
   if (path.length === 0) return 'an empty name';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
-  if (/[\u0000-\u001f\u007f]/.test(path)) return 'a control character';
+  if (CONTROL_CHARACTER.test(path)) return 'a control character';
   if (path.includes('\\')) return 'a backslash';
   if (path.startsWith('/')) return 'an absolute path';
   if (/^[A-Za-z]:/.test(path)) return 'a drive letter';
@@ -183,7 +195,8 @@ function pathProblem(path: string): string | null {
   for (const segment of path.split('/')) {
     if (segment === '') return 'an empty segment';
     if (segment === '.' || segment === '..') return `a "${segment}" segment`;
-    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `a segment longer than ${MAX_SEGMENT_BYTES} bytes`;
+    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
+      return `a segment longer than ${MAX_SEGMENT_BYTES} bytes`;
   }
   return null;
 }
@@ -243,7 +256,9 @@ function invalid(what: string, cause: unknown): ExtensionInvalidError {
 
 /** A path or message safe to echo: control characters escaped, length capped. */
 function printable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is escaped
-  const escaped = text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = text.replace(
+    CONTROL_CHARACTERS,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   return escaped.length > 200 ? `${escaped.slice(0, 200)}…` : escaped;
 }

@@ -29,6 +29,15 @@ describe('InstrumentedBrowserProvider', () => {
     expect(new InstrumentedBrowserProvider({ provider: without, metrics }).contexts).toBeUndefined();
   });
 
+  it('passes on the wrapped provider’s extension store, or none', () => {
+    const metrics = new MetricsRegistry();
+    const store = { upload: async () => 'provider-ext', delete: async () => {} };
+    const storing = Object.assign(new FakeBrowserProvider({ clock: new ManualClock() }), { extensions: store });
+    const plain = new FakeBrowserProvider({ clock: new ManualClock() });
+    expect(new InstrumentedBrowserProvider({ provider: storing, metrics }).extensions).toBe(store);
+    expect(new InstrumentedBrowserProvider({ provider: plain, metrics }).extensions).toBeUndefined();
+  });
+
   it('passes on the wrapped provider’s live URLs, measured, and has none when it has none', async () => {
     const metrics = new MetricsRegistry();
     const plain = new FakeBrowserProvider({ clock: new ManualClock() });
@@ -48,5 +57,20 @@ describe('InstrumentedBrowserProvider', () => {
     expect(await metrics.render()).toMatch(
       /browserdeck_provider_calls_total\{[^}]*operation="liveUrls"[^}]*\} 1/,
     );
+  });
+});
+
+describe('InstrumentedBrowserProvider: proxy bytes', () => {
+  it('passes takeProxyBytes on when the wrapped provider meters them, and has none when it does not', () => {
+    const metrics = new MetricsRegistry();
+    const plain = new FakeBrowserProvider({ clock: new ManualClock() });
+    const deltas = [[{ providerSessionId: 'p-1', bytes: 42 }], []];
+    const metering = Object.assign(Object.create(plain) as FakeBrowserProvider, {
+      takeProxyBytes: () => deltas.shift() ?? [],
+    });
+    expect(new InstrumentedBrowserProvider({ provider: plain, metrics }).takeProxyBytes).toBeUndefined();
+    const wrapped = new InstrumentedBrowserProvider({ provider: metering, metrics });
+    expect(wrapped.takeProxyBytes?.()).toEqual([{ providerSessionId: 'p-1', bytes: 42 }]);
+    expect(wrapped.takeProxyBytes?.()).toEqual([]);
   });
 });

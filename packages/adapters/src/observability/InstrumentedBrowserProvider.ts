@@ -5,6 +5,7 @@ import {
   type ProviderLiveUrls,
   type ProviderSessionSnapshot,
   type SessionLogEntry,
+  type UploadedSessionFile,
 } from '@browserdeck/domain';
 import { DelegatingBrowserProvider } from '../browsers/DelegatingBrowserProvider.ts';
 import type { MetricsRegistry } from './MetricsRegistry.ts';
@@ -46,6 +47,18 @@ export class InstrumentedBrowserProvider extends DelegatingBrowserProvider {
 
   override logs(providerSessionId: string): Promise<SessionLogEntry[]> {
     return this.measure('logs', () => this.inner.logs(providerSessionId));
+  }
+
+  protected override forwardDownloads(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
+    // Measures the answer that opens the zip, not its streaming.
+    return this.measure('downloads', () => super.forwardDownloads(providerSessionId));
+  }
+
+  protected override forwardUpload(
+    providerSessionId: string,
+    file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> },
+  ): Promise<UploadedSessionFile | null> {
+    return this.measure('upload', () => super.forwardUpload(providerSessionId, file));
   }
 
   private async measure<T>(operation: string, call: () => Promise<T>): Promise<T> {

@@ -423,6 +423,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/{provider}/projects/{project_id}/sessions/{session_id}/downloads': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The files the session’s browser downloaded, as a zip
+     * @description Every completed download of the session (files still downloading are left out), flat in one zip, streamed. Available while the session runs and for the provider’s retention period after it ends (local: `DOWNLOADS_RETENTION_SEC`); later it is a 404. A session without downloads answers an empty zip. Playwright’s `download.saveAs()` cannot fetch a remote browser’s file: read it from here.
+     */
+    get: operations['getSessionDownloads'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/{provider}/projects/{project_id}/sessions/{session_id}/uploads': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Put a file where the session’s page can take it
+     * @description A `multipart/form-data` body with one file in the field `file`. It is stored for the running session under its base name (a second file of the same name gets ` (2)`); the answer’s `path` is what `setInputFiles(path)` (CDP `DOM.setFileInputFiles`) takes. Past the upload limit (`UPLOAD_MAX_MB`) or the session’s disk it is a 413 and nothing is kept.
+     */
+    post: operations['uploadSessionFile'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/{provider}/projects/{project_id}/agents': {
     parameters: {
       query?: never;
@@ -470,6 +510,48 @@ export interface paths {
      * @description Sessions that ran the agent keep their `agentId`.
      */
     delete: operations['deleteAgent'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/{provider}/projects/{project_id}/extensions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List extensions, newest first */
+    get: operations['listExtensions'];
+    put?: never;
+    /**
+     * Upload an extension
+     * @description A `multipart/form-data` body with the zip in the field `file`. It is checked before it is stored: a manifest Chromium loads, no path leaving the extension’s folder, no symlink, the limits (400 `extension_invalid` otherwise; 413 past the zip’s size limit). A session created with its `id` as `extensionId` loads it unpacked (and starts a fresh browser, never a warm one).
+     */
+    post: operations['uploadExtension'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/{provider}/projects/{project_id}/extensions/{extension_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read an extension */
+    get: operations['getExtension'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an extension
+     * @description Also in an archived project. Sessions already running keep what they loaded; later creates naming it are a 404 `extension_not_found`.
+     */
+    delete: operations['deleteExtension'];
     options?: never;
     head?: never;
     patch?: never;
@@ -683,12 +765,14 @@ export interface components {
         | 'validation_failed'
         | 'malformed_json'
         | 'unsupported_option'
+        | 'extension_invalid'
         | 'unauthorized'
         | 'invalid_credentials'
         | 'invalid_refresh_token'
         | 'forbidden_for_api_key'
         | 'not_found'
         | 'agent_not_found'
+        | 'extension_not_found'
         | 'method_not_allowed'
         | 'email_taken'
         | 'slug_taken'
@@ -703,6 +787,7 @@ export interface components {
         | 'session_ended'
         | 'session_on_other_instance'
         | 'payload_too_large'
+        | 'upload_too_large'
         | 'unsupported_media_type'
         | 'rate_limited'
         | 'provider_rate_limited'
@@ -814,6 +899,8 @@ export interface components {
         width: number;
         height: number;
       } | null;
+      /** @description Bytes in and out through the session’s proxies so far (the egress proxy’s count; Browserbase’s own on that provider). */
+      proxyBytes: number;
     };
     SessionPage: {
       sessions: components['schemas']['Session'][];
@@ -836,6 +923,8 @@ export interface components {
       avgDurationSec: number;
       /** @description Browser time of all sessions, running ones up to now. */
       totalBrowserSec: number;
+      /** @description Proxy bytes in and out of all sessions (the sum of their proxyBytes). */
+      totalProxyBytes: number;
       /** @description Only with interval: every bucket from `from` to `to`, oldest first, empty ones as zeros. */
       series?: {
         /**
@@ -853,6 +942,8 @@ export interface components {
         timedOut: number;
         /** @description Browser time inside the bucket, running sessions up to now. */
         browserSec: number;
+        /** @description Proxy bytes in and out of the sessions created in the bucket. */
+        proxyBytes: number;
       }[];
     };
     SessionLogPage: {
@@ -894,6 +985,14 @@ export interface components {
         debuggerFullscreenUrl: string;
       }[];
     };
+    UploadedFile: {
+      /** @description The name it was stored under: the base name sent, with ` (2)`, ` (3)`… before the extension when the session already had one of that name. */
+      name: string;
+      /** @description Its size in bytes. */
+      size: number;
+      /** @description Where the session’s browser sees it: give this to Playwright’s `setInputFiles(path)` (or CDP `DOM.setFileInputFiles`). */
+      path: string;
+    };
     Agent: {
       id: string;
       projectId: string;
@@ -916,6 +1015,18 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+    };
+    Extension: {
+      /** @description What a session create’s `extensionId` names. */
+      id: string;
+      /** @description The manifest’s `name`. */
+      name: string;
+      /** @description The uploaded file’s name (its base name). */
+      fileName: string;
+      /** @description The zip’s size in bytes. */
+      size: number;
+      /** Format: date-time */
+      createdAt: string;
     };
     Run: {
       id: string;
@@ -2385,6 +2496,41 @@ export interface operations {
             width: number;
             height: number;
           };
+          /** @description Upstream proxies for the session’s traffic, at most 10: the first entry whose domainPattern matches a request’s host carries it; no matching entry: direct. Credentials are stored encrypted and never returned. */
+          proxies?: (
+            | {
+                /** @constant */
+                type: 'external';
+                /** @description The proxy’s URL: http://, https://, socks5:// then host:port, nothing more (at most 2048 characters). Its address is judged by the server’s egress policy. */
+                server: string;
+                /** @description Proxy-Authorization user name, without ":", at most 512 characters. */
+                username?: string;
+                /** @description Its password (only with a username); stored encrypted, never returned, at most 512 characters. */
+                password?: string;
+                /** @description A regular expression (JavaScript syntax, at most 512 characters) over the request’s host name: this entry carries the requests whose host it matches, the first matching entry winning. Absent: every host. */
+                domainPattern?: string;
+              }
+            | {
+                /** @constant */
+                type: 'none';
+                /** @description A regular expression (JavaScript syntax, at most 512 characters) over the request’s host name: this entry carries the requests whose host it matches, the first matching entry winning. Absent: every host. */
+                domainPattern?: string;
+              }
+            | {
+                /** @constant */
+                type: 'browserbase';
+                geolocation?: {
+                  /** @description ISO 3166-1 alpha-2 country code. */
+                  country: string;
+                  /** @description US state code; only with country US. */
+                  state?: string;
+                  /** @description City name, at most 100 characters. */
+                  city?: string;
+                };
+                /** @description A regular expression (JavaScript syntax, at most 512 characters) over the request’s host name: this entry carries the requests whose host it matches, the first matching entry winning. Absent: every host. */
+                domainPattern?: string;
+              }
+          )[];
         };
       };
     };
@@ -3056,6 +3202,278 @@ export interface operations {
       };
     };
   };
+  getSessionDownloads: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A zip of the downloaded files. */
+      200: {
+        headers: {
+          /** @description `attachment; filename="<session id>-downloads.zip"` */
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/zip': unknown;
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_implemented`. */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_error`. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `session_on_other_instance`, `provider_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_timeout`. */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  uploadSessionFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The file. At most 52428800 bytes. */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Where the file was put. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UploadedFile'];
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `project_archived`, `session_ended`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `upload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_implemented`. */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_error`. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `session_on_other_instance`, `provider_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_timeout`. */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   listAgents: {
     parameters: {
       query?: {
@@ -3558,6 +3976,414 @@ export interface operations {
       };
       /** @description Problem: `request_timeout`. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listExtensions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The extensions. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Extension'][];
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  uploadExtension: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The extension as a zip, `manifest.json` at its root (Manifest V2 or V3, with `name` and `version`); at most 2000 entries and 52428800 bytes unpacked. At most 10485760 bytes. */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The stored extension. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Extension'];
+        };
+      };
+      /** @description Problem: `validation_failed`, `extension_invalid`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `project_archived`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `upload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_error`. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_timeout`. */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getExtension: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        extension_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The extension. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Extension'];
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteExtension: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        extension_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_error`. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `provider_timeout`. */
+      504: {
         headers: {
           [name: string]: unknown;
         };

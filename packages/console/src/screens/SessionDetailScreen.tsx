@@ -90,6 +90,7 @@ function SessionFields({ session, projectId }: { session: Session; projectId: st
     ['Ended', formatTime(session.endedAt)],
     ['Expires', formatTime(session.expiresAt)],
     ['Timeout', `${session.timeoutSec} s`],
+    ['Proxy bytes', `${session.proxyBytes} bytes`],
     ['Last synced', formatTime(session.lastSyncedAt)],
     [
       'Agent',

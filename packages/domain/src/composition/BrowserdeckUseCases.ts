@@ -16,6 +16,10 @@ import type { SyncUser } from '../auth/SyncUser.ts';
 import type { CreateContext } from '../contexts/CreateContext.ts';
 import type { DeleteContext } from '../contexts/DeleteContext.ts';
 import type { GetContext } from '../contexts/GetContext.ts';
+import type { DeleteExtension } from '../extensions/DeleteExtension.ts';
+import type { GetExtension } from '../extensions/GetExtension.ts';
+import type { ListExtensions } from '../extensions/ListExtensions.ts';
+import type { UploadExtension } from '../extensions/UploadExtension.ts';
 import type { ArchiveProject } from '../projects/ArchiveProject.ts';
 import type { CreateProject } from '../projects/CreateProject.ts';
 import type { DeleteProject } from '../projects/DeleteProject.ts';
@@ -35,6 +39,7 @@ import type { CheckLiveViewGrant } from '../sessions/CheckLiveViewGrant.ts';
 import type { CreateSession } from '../sessions/CreateSession.ts';
 import type { EndLostInstanceSessions } from '../sessions/EndLostInstanceSessions.ts';
 import type { GetSession } from '../sessions/GetSession.ts';
+import type { GetSessionDownloads } from '../sessions/GetSessionDownloads.ts';
 import type { GetSessionLiveView } from '../sessions/GetSessionLiveView.ts';
 import type { GetSessionLogs } from '../sessions/GetSessionLogs.ts';
 import type { GetSessionStats } from '../sessions/GetSessionStats.ts';
@@ -42,6 +47,7 @@ import type { ListSessions } from '../sessions/ListSessions.ts';
 import type { OpenLiveView } from '../sessions/OpenLiveView.ts';
 import type { ReconcileSessions } from '../sessions/ReconcileSessions.ts';
 import type { ReleaseSession } from '../sessions/ReleaseSession.ts';
+import type { UploadSessionFile } from '../sessions/UploadSessionFile.ts';
 
 /** Sign-up, sign-in, tokens and the current user. */
 export interface AuthUseCases {
@@ -72,6 +78,10 @@ export interface SessionUseCases {
   release: ReleaseSession;
   logs: GetSessionLogs;
   stats: GetSessionStats;
+  /** The files the session's browser downloaded, as a zip (http-api.md §5). */
+  downloads: GetSessionDownloads;
+  /** Puts a file where the session's page may take it (`setInputFiles`). */
+  upload: UploadSessionFile;
   /** The live-view URLs of a session (http-api.md §14). */
   liveView: GetSessionLiveView;
   /** Admits a live-view viewer by its token (the page and its WebSocket). */
@@ -106,6 +116,14 @@ export interface ApiKeyUseCases {
   revoke: RevokeApiKey;
 }
 
+/** A project's stored browser extensions (http-api.md §5, §13), which sessions load by `extensionId`. */
+export interface ExtensionUseCases {
+  upload: UploadExtension;
+  list: ListExtensions;
+  get: GetExtension;
+  delete: DeleteExtension;
+}
+
 /** Runs of agents' and sessions' scripts (http-api.md §11), and the worker's side of them. */
 export interface RunUseCases {
   startAgentRun: StartAgentRun;
@@ -132,5 +150,6 @@ export interface BrowserdeckUseCases {
   agents: AgentUseCases;
   apiKeys: ApiKeyUseCases;
   contexts: ContextUseCases;
+  extensions: ExtensionUseCases;
   runs: RunUseCases;
 }

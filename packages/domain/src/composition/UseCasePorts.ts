@@ -4,6 +4,8 @@ import type { ApiKeySecrets } from '../apiKeys/ApiKeySecrets.ts';
 import type { AuthRateLimits } from '../auth/authRateLimits.ts';
 import type { IdentityProvider } from '../auth/IdentityProvider.ts';
 import type { UserRepository } from '../auth/UserRepository.ts';
+import type { ExtensionArchiveInspector } from '../extensions/ExtensionArchiveInspector.ts';
+import type { ExtensionRepository } from '../extensions/ExtensionRepository.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { RunChanges } from '../runs/RunChanges.ts';
 import type { RunLogStore } from '../runs/RunLogStore.ts';
@@ -35,6 +37,10 @@ export interface UseCasePorts {
   /** Makes and checks API key secrets (random bytes, SHA-256, constant-time comparison). */
   apiKeySecrets: ApiKeySecrets;
   idempotency: IdempotencyStore;
+  /** A project's uploaded extensions and their zips. */
+  extensions: ExtensionRepository;
+  /** Checks an uploaded extension zip (manifest, paths, limits) before it is stored. */
+  extensionInspector: ExtensionArchiveInspector;
   rateLimiter: RateLimiter;
   provider: BrowserProvider;
   /** Signs log cursors with a key (e.g. an HMAC), so a client cannot forge a position. */
@@ -63,4 +69,6 @@ export interface UseCasePorts {
   timers: Timers;
   /** A run's log budget in UTF-8 bytes (`RUN_MAX_LOG_BYTES`); default `RUN_MAX_LOG_BYTES_DEFAULT`. */
   runMaxLogBytes?: number | undefined;
+  /** Largest session upload in bytes (`UPLOAD_MAX_MB`); default `UPLOAD_MAX_BYTES_DEFAULT`. */
+  uploadMaxBytes?: number | undefined;
 }

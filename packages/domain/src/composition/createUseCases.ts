@@ -16,6 +16,10 @@ import { SyncUser } from '../auth/SyncUser.ts';
 import { CreateContext } from '../contexts/CreateContext.ts';
 import { DeleteContext } from '../contexts/DeleteContext.ts';
 import { GetContext } from '../contexts/GetContext.ts';
+import { DeleteExtension } from '../extensions/DeleteExtension.ts';
+import { GetExtension } from '../extensions/GetExtension.ts';
+import { ListExtensions } from '../extensions/ListExtensions.ts';
+import { UploadExtension } from '../extensions/UploadExtension.ts';
 import { ArchiveProject } from '../projects/ArchiveProject.ts';
 import { CreateProject } from '../projects/CreateProject.ts';
 import { DeleteProject } from '../projects/DeleteProject.ts';
@@ -35,6 +39,7 @@ import { CheckLiveViewGrant } from '../sessions/CheckLiveViewGrant.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
 import { EndLostInstanceSessions } from '../sessions/EndLostInstanceSessions.ts';
 import { GetSession } from '../sessions/GetSession.ts';
+import { GetSessionDownloads } from '../sessions/GetSessionDownloads.ts';
 import { GetSessionLiveView } from '../sessions/GetSessionLiveView.ts';
 import { GetSessionLogs } from '../sessions/GetSessionLogs.ts';
 import { GetSessionStats } from '../sessions/GetSessionStats.ts';
@@ -42,6 +47,7 @@ import { ListSessions } from '../sessions/ListSessions.ts';
 import { OpenLiveView } from '../sessions/OpenLiveView.ts';
 import { ReconcileSessions } from '../sessions/ReconcileSessions.ts';
 import { ReleaseSession } from '../sessions/ReleaseSession.ts';
+import { UploadSessionFile } from '../sessions/UploadSessionFile.ts';
 import type { BrowserdeckUseCases } from './BrowserdeckUseCases.ts';
 import type { UseCasePorts } from './UseCasePorts.ts';
 
@@ -52,7 +58,7 @@ import type { UseCasePorts } from './UseCasePorts.ts';
  */
 export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
   const { identity, users, projects, sessions, agents, idempotency, rateLimiter, provider } = ports;
-  const { apiKeys, apiKeySecrets: secrets } = ports;
+  const { apiKeys, apiKeySecrets: secrets, extensions, extensionInspector } = ports;
   const { clock, ids, logger, rateLimits, cursorSigner } = ports;
   const liveViewSigner = ports.liveViewSigner ?? cursorSigner;
   const { runs, runLogs, runQueue, runChanges, scriptRunner, timers } = ports;
@@ -62,6 +68,7 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
     sessions,
     provider,
     idempotency,
+    extensions,
     ids,
     clock,
     logger,
@@ -92,6 +99,8 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       release: releaseSession,
       logs: new GetSessionLogs({ projects, sessions, provider, cursorSigner }),
       stats: new GetSessionStats({ projects, sessions, clock }),
+      downloads: new GetSessionDownloads({ projects, sessions, provider }),
+      upload: new UploadSessionFile({ projects, sessions, provider, maxBytes: ports.uploadMaxBytes }),
       liveView: new GetSessionLiveView({
         projects,
         sessions,
@@ -129,6 +138,15 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       create: new CreateContext({ projects, provider }),
       get: new GetContext({ projects, provider }),
       delete: new DeleteContext({ projects, provider }),
+    },
+    extensions: {
+      upload: new UploadExtension({
+        ...{ projects, extensions, provider, ids, clock, logger },
+        inspector: extensionInspector,
+      }),
+      list: new ListExtensions({ projects, extensions }),
+      get: new GetExtension({ projects, extensions }),
+      delete: new DeleteExtension({ projects, extensions, provider }),
     },
     runs: {
       startAgentRun: new StartAgentRun({

@@ -20,3 +20,23 @@ export const EXTENSION_MANIFEST_VERSIONS = [2, 3] as const;
 
 /** A manifest version a Chromium build loads. */
 export type ExtensionManifestVersion = (typeof EXTENSION_MANIFEST_VERSIONS)[number];
+
+/** The name an upload without a usable file name is kept under. */
+export const EXTENSION_FILE_NAME_DEFAULT = 'extension.zip';
+
+/**
+ * The file name an uploaded extension is kept under: the base name of what the client sent (its
+ * own folders mean nothing here), control characters dropped, trimmed, cut to
+ * `EXTENSION_FILE_NAME_MAX_LENGTH`; `EXTENSION_FILE_NAME_DEFAULT` when nothing is left. Only shown
+ * back, never used as a path, so it is tidied rather than refused.
+ */
+export function extensionFileName(name: string | null | undefined): string {
+  const raw = name ?? '';
+  const base = raw
+    .slice(Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\')) + 1)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it drops
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, EXTENSION_FILE_NAME_MAX_LENGTH);
+  return base === '' || base === '.' || base === '..' ? EXTENSION_FILE_NAME_DEFAULT : base;
+}

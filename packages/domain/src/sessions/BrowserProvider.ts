@@ -59,6 +59,14 @@ export interface SessionExtension {
   readonly providerExtensionId: string | null;
 }
 
+/** A provider's own store of extensions (`BrowserProvider.extensions`). */
+export interface ProviderExtensionStore {
+  /** Uploads an extension zip (already checked) under `fileName`; answers the provider's id for it. */
+  upload(archive: Uint8Array, fileName: string): Promise<string>;
+  /** Deletes one; an id the provider no longer knows is not an error. */
+  delete(providerExtensionId: string): Promise<void>;
+}
+
 /** A file put where the session's page can take it (`setInputFiles`). */
 export interface UploadedSessionFile {
   readonly name: string;
@@ -138,8 +146,20 @@ export interface BrowserProvider {
    * refused with `unsupported_option` rather than run without it. Absent means it can.
    */
   readonly loadsExtensions?: boolean;
+  /**
+   * False when the provider cannot route a session's traffic through upstream proxies: a create
+   * naming any proxy other than `none` is then refused with `unsupported_option` rather than run
+   * without it. Absent means it can (which entry types it honours is its own to check at create).
+   */
+  readonly routesProxies?: boolean;
   /** The provider's browser contexts (stored profiles), when it has them. */
   readonly contexts?: BrowserContextStore;
+  /**
+   * The provider's own extension store, when its browsers load only extensions uploaded to it
+   * (Browserbase): an upload to a project is then also uploaded there, and sessions name the
+   * provider's id (`SessionExtension.providerExtensionId`). Absent: the provider loads the zip itself.
+   */
+  readonly extensions?: ProviderExtensionStore;
   /** Starts a browser. Never retried automatically: a retry could start a second billed browser. */
   create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot>;
   /** The session's current state, or null when the provider no longer knows it. */

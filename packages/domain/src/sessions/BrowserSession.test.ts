@@ -111,6 +111,19 @@ describe('BrowserSession', () => {
     env.A = 'changed';
     expect(s.env).toEqual({ A: '1' });
   });
+
+  it('starts with the proxy bytes the provider reports, else 0, and takes a higher count in, never a lower one', () => {
+    expect(session().proxyBytes).toBe(0);
+    const s = session({ proxyBytes: 500 });
+    expect(s.proxyBytes).toBe(500);
+    expect(s.applyProviderSnapshot(snapshot({ proxyBytes: 2048 }), at(10))).toBe(true);
+    expect(s.proxyBytes).toBe(2048);
+    expect(s.updatedAt.toISOString()).toBe(at(10).toISOString());
+    // A lower count (or none: a provider that meters elsewhere) changes nothing a client sees.
+    expect(s.applyProviderSnapshot(snapshot({ proxyBytes: 100 }), at(20))).toBe(false);
+    expect(s.applyProviderSnapshot(snapshot(), at(30))).toBe(false);
+    expect(s.proxyBytes).toBe(2048);
+  });
 });
 
 describe('BrowserSession.expire', () => {

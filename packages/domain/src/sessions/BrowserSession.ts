@@ -1,6 +1,6 @@
 import type { EntityState } from '../shared/EntityState.ts';
 import { writable } from '../shared/writable.ts';
-import type { ProviderSessionSnapshot, SessionViewport } from './BrowserProvider.ts';
+import type { ProviderSessionSnapshot, SessionProxy, SessionViewport } from './BrowserProvider.ts';
 import { isTerminalStatus, nextSessionStatus, type SessionStatus } from './sessionStatus.ts';
 
 /** The settings a session runs with, after agent defaults and request overrides are merged. */
@@ -19,6 +19,8 @@ export interface SessionSettings {
   readonly keepAlive?: boolean | null;
   /** The browser's window size the client asked for; null (the provider's default) when absent. */
   readonly viewport?: SessionViewport | null;
+  /** Upstream proxies for the session's traffic; null (direct) when absent. Credentials are secrets. */
+  readonly proxies?: readonly SessionProxy[] | null;
 }
 
 /** The fields of a session that change after it was created (status, URLs, times). */
@@ -72,6 +74,17 @@ export class BrowserSession implements SessionSettings {
   readonly keepAlive!: boolean;
   /** The window size the session was created with; null when the provider's default applies. */
   readonly viewport!: SessionViewport | null;
+  /**
+   * The upstream proxies the session was created with (http-api.md §5); null: direct. They hold
+   * credentials: stored sealed like `env`, and never returned nor logged.
+   */
+  readonly proxies!: readonly SessionProxy[] | null;
+  /**
+   * Proxy bytes in and out so far (Browserbase's `proxyBytes`): added up by the store as the
+   * provider meters them (`SessionRepository.addProxyBytes`), or taken from the provider's own count
+   * (`applyProviderSnapshot`). Never goes down.
+   */
+  readonly proxyBytes!: number;
 
   private constructor() {}
 
@@ -94,6 +107,8 @@ export class BrowserSession implements SessionSettings {
       metadata: { ...settings.metadata },
       keepAlive: settings.keepAlive ?? true,
       viewport: settings.viewport ? { ...settings.viewport } : null,
+      proxies: settings.proxies?.length ? settings.proxies.map((proxy) => copyProxy(proxy)) : null,
+      proxyBytes: snapshot.proxyBytes ?? 0,
       providerSessionId: snapshot.providerSessionId,
       providerProjectId: snapshot.providerProjectId,
       providerInstanceId: snapshot.instanceId ?? null,
@@ -150,7 +165,9 @@ export class BrowserSession implements SessionSettings {
     if (isTerminalStatus(this.status)) return false;
     const status = nextSessionStatus(this.status, snapshot.status);
     const endedAt = isTerminalStatus(status) ? (snapshot.endedAt ?? now) : null;
+    const proxyBytes = Math.max(this.proxyBytes, snapshot.proxyBytes ?? 0);
     const changed =
+      proxyBytes !== this.proxyBytes ||
       status !== this.status ||
       snapshot.connectUrl !== this.connectUrl ||
       snapshot.seleniumRemoteUrl !== this.seleniumRemoteUrl ||
@@ -162,6 +179,7 @@ export class BrowserSession implements SessionSettings {
     self.seleniumRemoteUrl = snapshot.seleniumRemoteUrl;
     self.endedAt = endedAt;
     self.expiresAt = snapshot.expiresAt;
+    self.proxyBytes = proxyBytes;
     self.updatedAt = now;
     return true;
   }
@@ -200,4 +218,11 @@ export class BrowserSession implements SessionSettings {
     self.endedAt = now;
     self.updatedAt = now;
   }
+}
+
+/** A copy of one proxy entry, its geolocation included: the session keeps its own. */
+function copyProxy(proxy: SessionProxy): SessionProxy {
+  return proxy.type === 'browserbase' && proxy.geolocation
+    ? { ...proxy, geolocation: { ...proxy.geolocation } }
+    : { ...proxy };
 }

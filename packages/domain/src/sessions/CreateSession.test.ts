@@ -1,8 +1,10 @@
 import {
   anAgent,
+  anExtension,
   aProject,
   FakeBrowserProvider,
   InMemoryAgentRepository,
+  InMemoryExtensionRepository,
   InMemoryIdempotencyStore,
   InMemoryProjectRepository,
   InMemorySessionRepository,
@@ -23,17 +25,33 @@ import { DEFAULT_VIEWPORT_HEIGHT, DEFAULT_VIEWPORT_WIDTH } from './sessionRules.
 const OWNER = 'owner-1';
 const STRANGER = 'owner-2';
 
-async function setUp(options: { loadsExtensions?: boolean } = {}) {
+/** The zip stored for each extension the tests name: bytes only, the use case never opens it. */
+const ZIP = Uint8Array.from([0x50, 0x4b, 3, 4, 0, 255]);
+
+async function setUp(
+  options: { loadsExtensions?: boolean; provider?: (clock: ManualClock) => FakeBrowserProvider } = {},
+) {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
   const ids = new SequentialIdGenerator();
   const projects = new InMemoryProjectRepository();
   const sessions = new InMemorySessionRepository();
   const agents = new InMemoryAgentRepository();
   const idempotency = new InMemoryIdempotencyStore();
-  const provider = new FakeBrowserProvider({ clock, ...options });
+  const extensions = new InMemoryExtensionRepository();
+  const provider =
+    options.provider?.(clock) ?? new FakeBrowserProvider({ clock, loadsExtensions: options.loadsExtensions });
   const project = aProject({ id: ids.next(), ownerId: OWNER, now: clock.now() });
   await projects.add(project);
-  const createSession = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock });
+  for (const id of ['ext', 'agent-extension']) {
+    await extensions.add(
+      anExtension({ id, projectId: project.id, name: `Named ${id}`, now: clock.now() }),
+      ZIP,
+    );
+  }
+  const createSession = new CreateSession({
+    ...{ projects, agents, sessions, provider, idempotency, extensions },
+    ...{ ids, clock },
+  });
   const create = (request: SessionRequest = {}, idempotencyKey?: string, ownerId = OWNER) =>
     createSession.execute({ caller: asUser(ownerId), projectId: project.id, request, idempotencyKey });
   async function givenAgent(fields: Partial<AgentFields> = {}, projectId = project.id): Promise<Agent> {
@@ -56,7 +74,10 @@ async function setUp(options: { loadsExtensions?: boolean } = {}) {
   }
   const stored = async () => (await sessions.list(project.id, { limit: 100, offset: 0 })).sessions;
   const creates = () => provider.calls.filter((c) => c.op === 'create');
-  return { clock, projects, sessions, provider, idempotency, project, create, givenAgent, stored, creates };
+  return {
+    ...{ clock, projects, sessions, provider, idempotency, extensions, project },
+    ...{ create, givenAgent, stored, creates },
+  };
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<DomainError> {
@@ -107,6 +128,8 @@ describe('CreateSession', () => {
           contextId: null,
           contextPersist: true,
           extensionId: null,
+          extension: null,
+          proxies: null,
           keepAlive: null,
           viewport: null,
         },
@@ -155,6 +178,54 @@ describe('CreateSession', () => {
     expect(provider.calls).toEqual([]);
     expect(await stored()).toEqual([]);
     await expect(create({})).resolves.toMatchObject({ replayed: false });
+  });
+
+  it('hands the provider the stored extension extensionId names, with its zip', async () => {
+    const { create, creates } = await setUp();
+    const { session } = await create({ extensionId: 'ext' });
+    expect(session.extensionId).toBe('ext');
+    const [call] = creates();
+    expect(call?.op === 'create' && call.request.extension).toEqual({
+      id: 'ext',
+      name: 'Named ext',
+      archive: ZIP,
+      providerExtensionId: null,
+    });
+  });
+
+  it('refuses an extensionId that names no extension of the project with extension_not_found, and starts nothing', async () => {
+    const { create, provider, stored, extensions, clock } = await setUp();
+    const elsewhere = anExtension({ id: 'elsewhere', projectId: 'another-project', now: clock.now() });
+    await extensions.add(elsewhere, ZIP);
+    for (const extensionId of ['unknown', 'elsewhere']) {
+      expect((await errorOf(create({ extensionId }))).code).toBe('extension_not_found');
+    }
+    expect(provider.calls).toEqual([]);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('uploads an extension to a provider’s own store on first use and keeps its id for the next session', async () => {
+    const uploads: string[] = [];
+    class StoringProvider extends FakeBrowserProvider {
+      readonly extensions = {
+        upload: async (_archive: Uint8Array, fileName: string) => {
+          uploads.push(fileName);
+          return `provider-ext-${uploads.length}`;
+        },
+        delete: async () => {},
+      };
+    }
+    const { create, creates, extensions, project } = await setUp({
+      provider: (clock) => new StoringProvider({ clock }),
+    });
+    await create({ extensionId: 'ext' });
+    await create({ extensionId: 'ext' });
+    expect(uploads).toHaveLength(1);
+    expect(creates().map((c) => c.op === 'create' && c.request.extension?.providerExtensionId)).toEqual([
+      'provider-ext-1',
+      'provider-ext-1',
+    ]);
+    expect((await extensions.findInProject(project.id, 'ext'))?.providerExtensionId).toBe('provider-ext-1');
   });
 
   it('passes contextPersist to the provider (true unless the request says false), and stores none', async () => {

@@ -1,6 +1,8 @@
 import type { Agent } from '../agents/Agent.ts';
 import type { AgentRepository } from '../agents/AgentRepository.ts';
 import type { Caller } from '../auth/Caller.ts';
+import type { ExtensionRepository } from '../extensions/ExtensionRepository.ts';
+import { loadSessionExtension } from '../extensions/loadSessionExtension.ts';
 import { findOwnedProject } from '../projects/findOwnedProject.ts';
 import type { Project } from '../projects/Project.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
@@ -10,7 +12,7 @@ import { ConflictError, NotFoundError, UnsupportedOptionError } from '../shared/
 import type { IdGenerator } from '../shared/IdGenerator.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
 import { stableStringify } from '../shared/stableStringify.ts';
-import type { BrowserProvider } from './BrowserProvider.ts';
+import type { BrowserProvider, SessionExtension } from './BrowserProvider.ts';
 import { BrowserSession } from './BrowserSession.ts';
 import type { IdempotencyRecord, IdempotencyStore } from './IdempotencyStore.ts';
 import { resolveSessionSettings, type SessionRequest } from './resolveSessionSettings.ts';
@@ -32,6 +34,8 @@ export interface CreateSessionDeps {
   sessions: SessionRepository;
   provider: BrowserProvider;
   idempotency: IdempotencyStore;
+  /** The projects' uploaded extensions, which `extensionId` names; absent: there are none. */
+  extensions?: ExtensionRepository | undefined;
   ids: IdGenerator;
   clock: Clock;
   logger?: Logger;
@@ -111,7 +115,16 @@ export class CreateSession {
         'extensionId',
         `The ${this.deps.provider.name} browser provider cannot load extensions; leave extensionId out.`,
       );
-    return this.start(sessionId, project, settings, now);
+    if (this.deps.provider.routesProxies === false && settings.proxies?.some((p) => p.type !== 'none'))
+      throw new UnsupportedOptionError(
+        'proxies',
+        `The ${this.deps.provider.name} browser provider cannot route sessions through proxies; leave proxies out.`,
+      );
+    const extension =
+      settings.extensionId === null
+        ? null
+        : await loadSessionExtension(this.deps, project.id, settings.extensionId);
+    return this.start(sessionId, project, settings, extension, now);
   }
 
   private async agentFor(projectId: string, agentId: string | null | undefined): Promise<Agent | null> {
@@ -130,6 +143,7 @@ export class CreateSession {
     id: string,
     project: Project,
     settings: ReturnType<typeof resolveSessionSettings>,
+    extension: SessionExtension | null,
     now: Date,
   ): Promise<BrowserSession> {
     const { provider } = this.deps;
@@ -144,8 +158,8 @@ export class CreateSession {
       contextId: settings.contextId,
       contextPersist: settings.contextPersist,
       extensionId: settings.extensionId,
-      extension: null,
-      proxies: null,
+      extension,
+      proxies: settings.proxies,
       keepAlive: settings.keepAlive,
       viewport: settings.viewport,
     });

@@ -1,3 +1,4 @@
+import type { ProxyBytesDelta } from './BrowserProvider.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import type { StatsBucket, StatsSeriesQuery } from './StatsSeries.ts';
 import type { SessionStatus } from './sessionStatus.ts';
@@ -37,6 +38,8 @@ export interface SessionStats {
   readonly avgDurationSec: number;
   /** Sum over all sessions of (endedAt, or now) − startedAt, seconds. */
   readonly totalBrowserSec: number;
+  /** Sum of every session's `proxyBytes`. */
+  readonly totalProxyBytes: number;
 }
 
 /**
@@ -53,6 +56,11 @@ export interface SyncScope {
 /** Where tracked sessions are kept. Reads are scoped by project. */
 export interface SessionRepository {
   add(session: BrowserSession): Promise<void>;
+  /**
+   * Stores what changed of `session` and ends any sync claim on it. A stored terminal status is
+   * final; `proxyBytes` is written only when above the stored count, so increments that
+   * `addProxyBytes` made since `session` was read are kept.
+   */
   update(session: BrowserSession): Promise<void>;
   findInProject(projectId: string, sessionId: string): Promise<BrowserSession | null>;
   /** Newest first; with `status` and `metadata`, only the sessions that match both (the total too). */
@@ -98,4 +106,11 @@ export interface SessionRepository {
    * first: those of an instance that is gone, to end them (`EndLostInstanceSessions`).
    */
   listActiveHeldBy(instanceId: string, limit: number): Promise<BrowserSession[]>;
+  /**
+   * Adds each delta's bytes to the `proxyBytes` of the session with its `providerSessionId`, ended
+   * ones included, each as one atomic increment in the store (never read, added and written back, so
+   * concurrent writers lose nothing), all of them or none. Returns the deltas that matched no
+   * session (not stored yet, or never), for the caller to retry or drop.
+   */
+  addProxyBytes(deltas: readonly ProxyBytesDelta[]): Promise<ProxyBytesDelta[]>;
 }

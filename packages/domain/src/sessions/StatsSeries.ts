@@ -29,4 +29,6 @@ export interface StatsBucket {
   readonly errored: number;
   readonly timedOut: number;
   readonly browserSec: number;
+  /** Proxy bytes of the sessions created in the bucket (by `createdAt`, as `created` counts them). */
+  readonly proxyBytes: number;
 }

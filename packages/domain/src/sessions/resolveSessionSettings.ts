@@ -1,8 +1,9 @@
 import type { Agent } from '../agents/Agent.ts';
 import { Checks } from '../shared/checks.ts';
-import type { SessionViewport } from './BrowserProvider.ts';
+import type { SessionProxy, SessionViewport } from './BrowserProvider.ts';
 import type { SessionSettings } from './BrowserSession.ts';
 import { checkSessionMetadata } from './metadataRules.ts';
+import { checkSessionProxies } from './sessionProxyRules.ts';
 import {
   checkEnv,
   checkProviderIds,
@@ -52,6 +53,12 @@ export interface SessionRequest {
     | { readonly width?: number | undefined; readonly height?: number | undefined }
     | null
     | undefined;
+  /**
+   * Upstream proxies for the session's traffic (http-api.md §5, Browserbase's shapes), checked by
+   * `checkSessionProxies`; absent, null or empty: direct. Credentials are secrets: stored sealed,
+   * never returned. Agents have none: only the request sets them.
+   */
+  readonly proxies?: readonly SessionProxy[] | null | undefined;
 }
 
 /**
@@ -69,6 +76,7 @@ export function resolveSessionSettings(
   metadata: Record<string, unknown>;
   keepAlive: boolean | null;
   viewport: SessionViewport | null;
+  proxies: readonly SessionProxy[] | null;
 } {
   const pick = <T>(requested: T | undefined, stored: T | undefined, fallback: T): T =>
     requested !== undefined ? requested : stored !== undefined ? stored : fallback;
@@ -85,6 +93,7 @@ export function resolveSessionSettings(
     contextPersist: request.contextPersist ?? true,
     keepAlive: request.keepAlive ?? null,
     viewport: resolveViewport(request.viewport),
+    proxies: request.proxies === undefined || request.proxies?.length === 0 ? null : request.proxies,
     providerProjectId: pick(
       request.projectId,
       agent?.providerProjectId ?? undefined,
@@ -101,6 +110,7 @@ export function resolveSessionSettings(
   checkEnv(checks, settings.env, 'env');
   checkSessionMetadata(checks, settings.metadata, 'metadata');
   checkViewport(checks, settings.viewport, 'viewport');
+  checkSessionProxies(checks, settings.proxies, 'proxies');
   checkRunSettings(checks, settings, provider.regions).throwIfAny();
   return settings;
 }

@@ -52,6 +52,7 @@ export function emptyStatsSeries(query: Pick<StatsSeriesQuery, 'interval' | 'fro
     errored: 0,
     timedOut: 0,
     browserSec: 0,
+    proxyBytes: 0,
   }));
 }
 

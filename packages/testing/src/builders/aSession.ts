@@ -23,6 +23,7 @@ export function aSession(overrides: SessionOverrides = {}): BrowserSession {
   const { id = builtId(n), projectId = BUILT_PROJECT_ID, provider = 'fake', now = BUILT_AT } = overrides;
   const { name, script, env, region, timeoutSec, extensionId, contextId, agentId, metadata, keepAlive } =
     overrides;
+  const { proxies, proxyBytes } = overrides;
   const { providerSessionId, providerProjectId, status, connectUrl, seleniumRemoteUrl } = overrides;
   const { startedAt, endedAt, expiresAt, instanceId } = overrides;
   const settings: SessionSettings = {
@@ -36,6 +37,7 @@ export function aSession(overrides: SessionOverrides = {}): BrowserSession {
     agentId: agentId ?? null,
     ...(metadata === undefined ? {} : { metadata }),
     ...(keepAlive === undefined ? {} : { keepAlive }),
+    ...(proxies === undefined ? {} : { proxies }),
   };
   const snapshot: ProviderSessionSnapshot = {
     providerSessionId: providerSessionId ?? `${provider}-${n}`,
@@ -48,6 +50,7 @@ export function aSession(overrides: SessionOverrides = {}): BrowserSession {
     endedAt: endedAt !== undefined ? endedAt : status && isTerminalStatus(status) ? now : null,
     expiresAt: expiresAt === undefined ? new Date(now.getTime() + 300_000) : expiresAt,
     ...(instanceId === undefined ? {} : { instanceId }),
+    ...(proxyBytes === undefined ? {} : { proxyBytes }),
   };
   return BrowserSession.create({ id, projectId, provider, settings, snapshot, now });
 }

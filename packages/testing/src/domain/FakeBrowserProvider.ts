@@ -5,6 +5,7 @@ import type {
   ProviderSessionSnapshot,
   SessionLogEntry,
   SessionStatus,
+  UploadedSessionFile,
 } from '@browserdeck/domain';
 import { ProviderError } from '@browserdeck/domain';
 import { InMemoryBrowserContextStore } from './InMemoryBrowserContextStore.ts';
@@ -12,7 +13,8 @@ import { InMemoryBrowserContextStore } from './InMemoryBrowserContextStore.ts';
 /** One call the fake received, for assertions on what would have been sent to a provider. */
 export type FakeProviderCall =
   | { op: 'create'; request: CreateBrowserRequest }
-  | { op: 'get' | 'logs'; providerSessionId: string }
+  | { op: 'get' | 'logs' | 'downloads'; providerSessionId: string }
+  | { op: 'upload'; providerSessionId: string; name: string }
   | { op: 'release'; providerSessionId: string; providerProjectId?: string };
 
 /**
@@ -32,6 +34,10 @@ export class FakeBrowserProvider implements BrowserProvider {
     string,
     { snapshot: ProviderSessionSnapshot; logs: SessionLogEntry[]; request: CreateBrowserRequest }
   >();
+  /** The zip bytes `downloads` answers per session (none set: an empty answer), and what was uploaded. */
+  private readonly archives = new Map<string, Uint8Array>();
+  /** Files uploaded to each session, in order, with their bytes. */
+  readonly uploads = new Map<string, Array<{ name: string; bytes: Uint8Array }>>();
   private readonly failures: Array<{ op: FakeProviderCall['op'] | 'any'; error: ProviderError }> = [];
   private counter = 0;
   private readonly clock: Clock;
@@ -145,6 +151,53 @@ export class FakeBrowserProvider implements BrowserProvider {
     this.calls.push({ op: 'logs', providerSessionId });
     this.throwIfFailing('logs');
     return [...(this.sessions.get(providerSessionId)?.logs ?? [])];
+  }
+
+  /** Sets the bytes `downloads` answers for a session (a zip, as far as the test cares). */
+  setDownloads(providerSessionId: string, archive: Uint8Array): void {
+    this.archives.set(providerSessionId, archive);
+  }
+
+  /**
+   * The bytes `setDownloads` gave the session, in two chunks (so a reader sees a stream), none when
+   * not set; null for a session it does not know (past retention, as a real provider would say).
+   */
+  async downloads(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
+    this.calls.push({ op: 'downloads', providerSessionId });
+    this.throwIfFailing('downloads');
+    if (!this.sessions.has(providerSessionId)) return null;
+    const archive = this.archives.get(providerSessionId) ?? new Uint8Array();
+    const half = Math.floor(archive.length / 2);
+    return (async function* () {
+      if (archive.length > 0) yield archive.subarray(0, half);
+      if (archive.length > 0) yield archive.subarray(half);
+    })();
+  }
+
+  /**
+   * Reads the whole file (its errors reach the caller) and keeps it under `uploads`; null for a
+   * session it does not know or that has ended. The path is `/fake/uploads/<id>/<name>`.
+   */
+  async upload(
+    providerSessionId: string,
+    file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> },
+  ): Promise<UploadedSessionFile | null> {
+    this.calls.push({ op: 'upload', providerSessionId, name: file.name });
+    this.throwIfFailing('upload');
+    const entry = this.sessions.get(providerSessionId);
+    if (!entry || (entry.snapshot.status !== 'RUNNING' && entry.snapshot.status !== 'PENDING')) return null;
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of file.content) chunks.push(chunk);
+    const bytes = new Uint8Array(chunks.reduce((sum, c) => sum + c.length, 0));
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.length;
+    }
+    const files = this.uploads.get(providerSessionId) ?? [];
+    files.push({ name: file.name, bytes });
+    this.uploads.set(providerSessionId, files);
+    return { name: file.name, size: bytes.length, path: `/fake/uploads/${providerSessionId}/${file.name}` };
   }
 
   private contextInUse(projectId: string, contextId: string): boolean {

@@ -1,5 +1,6 @@
 import type {
   BrowserSession,
+  ProxyBytesDelta,
   SessionListQuery,
   SessionPage,
   SessionRepository,
@@ -26,6 +27,8 @@ export class InMemorySessionRepository implements SessionRepository {
   private readonly leases = new Map<string, number>();
   /** Makes the next `add` fail, to test what happens when storing fails after the provider succeeded. */
   failNextAdd: Error | null = null;
+  /** Makes the next `addProxyBytes` fail with it, storing nothing, as a database that is down would. */
+  failNextAddProxyBytes: Error | null = null;
   private updateFailures: { count: number; error: Error } = { count: 0, error: new Error() };
 
   async add(session: BrowserSession): Promise<void> {
@@ -55,7 +58,28 @@ export class InMemorySessionRepository implements SessionRepository {
     this.leases.delete(session.id);
     // A stored terminal status is final, also against a writer holding an older, active copy.
     if (!stored.isActive && stored.status !== session.status) return;
-    this.sessions.set(session.id, cloneEntity(session));
+    // Proxy bytes only go up: increments made since the writer read its copy are kept.
+    const proxyBytes = Math.max(stored.proxyBytes, session.proxyBytes);
+    this.sessions.set(session.id, Object.assign(cloneEntity(session), { proxyBytes }));
+  }
+
+  async addProxyBytes(deltas: readonly ProxyBytesDelta[]): Promise<ProxyBytesDelta[]> {
+    if (this.failNextAddProxyBytes) {
+      const error = this.failNextAddProxyBytes;
+      this.failNextAddProxyBytes = null;
+      throw error;
+    }
+    const unmatched: ProxyBytesDelta[] = [];
+    for (const delta of deltas) {
+      const matching = [...this.sessions.values()].filter(
+        (s) => s.providerSessionId === delta.providerSessionId,
+      );
+      if (matching.length === 0) unmatched.push({ ...delta });
+      for (const s of matching) {
+        this.sessions.set(s.id, Object.assign(cloneEntity(s), { proxyBytes: s.proxyBytes + delta.bytes }));
+      }
+    }
+    return unmatched;
   }
 
   async findInProject(projectId: string, sessionId: string): Promise<BrowserSession | null> {
@@ -80,8 +104,10 @@ export class InMemorySessionRepository implements SessionRepository {
     let ended = 0;
     let endedSec = 0;
     let totalBrowserSec = 0;
+    let totalProxyBytes = 0;
     for (const s of all) {
       byStatus[s.status]++;
+      totalProxyBytes += s.proxyBytes;
       const sec = ((s.endedAt ?? now).getTime() - s.startedAt.getTime()) / 1000;
       totalBrowserSec += Math.max(0, sec);
       if (s.endedAt) {
@@ -95,6 +121,7 @@ export class InMemorySessionRepository implements SessionRepository {
       createdLast24h: all.filter((s) => now.getTime() - s.createdAt.getTime() < DAY_MS).length,
       avgDurationSec: ended ? endedSec / ended : 0,
       totalBrowserSec,
+      totalProxyBytes,
     };
   }
 
@@ -107,7 +134,11 @@ export class InMemorySessionRepository implements SessionRepository {
     const inWindow = (date: Date | null): date is Date =>
       date !== null && date.getTime() >= start && date.getTime() < end;
     for (const s of this.inProject(projectId)) {
-      if (inWindow(s.createdAt)) series[bucketOf(s.createdAt.getTime())]!.created++;
+      if (inWindow(s.createdAt)) {
+        const bucket = series[bucketOf(s.createdAt.getTime())]!;
+        bucket.created++;
+        bucket.proxyBytes += s.proxyBytes;
+      }
       if (inWindow(s.endedAt)) {
         const bucket = series[bucketOf(s.endedAt.getTime())]!;
         if (s.status === 'COMPLETED') bucket.completed++;

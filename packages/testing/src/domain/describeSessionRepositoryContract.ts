@@ -37,6 +37,8 @@ interface SessionSpec {
   keepAlive?: boolean;
   /** The window size asked for (none by default). */
   viewport?: SessionViewport;
+  /** Proxy bytes the provider reported at create (0 by default). */
+  proxyBytes?: number;
 }
 
 /** The provider's view of a stored session, as an unchanged refresh would report it. */
@@ -122,6 +124,7 @@ export function describeSessionRepositoryContract(
           endedAt,
           expiresAt: spec.expiresAt ?? null,
           ...(spec.instanceId === undefined ? {} : { instanceId: spec.instanceId }),
+          ...(spec.proxyBytes === undefined ? {} : { proxyBytes: spec.proxyBytes }),
         },
         now: createdAt,
       });
@@ -166,6 +169,17 @@ export function describeSessionRepositoryContract(
               none: null,
             },
             keepAlive: false,
+            proxies: [
+              {
+                type: 'external',
+                server: 'http://proxy.example:8080',
+                username: 'user ✓',
+                password: 'p@ss "w0rd" 🚀',
+                domainPattern: '^(www\\.)?example\\.com$',
+              },
+              { type: 'browserbase', geolocation: { country: 'US', state: 'NY', city: 'New York' } },
+              { type: 'none' },
+            ],
           },
           snapshot: {
             providerSessionId: 'bb-abc',
@@ -177,6 +191,8 @@ export function describeSessionRepositoryContract(
             endedAt: null,
             expiresAt: new Date(base + 21_600 * SEC + 7),
             instanceId: 'instance-0190c000-a',
+            // Past 2^32: the column holds a bigint, read back as a number.
+            proxyBytes: 5_000_000_123,
           },
           now: new Date(base + 9),
         });
@@ -210,6 +226,8 @@ export function describeSessionRepositoryContract(
           metadata: {},
           keepAlive: true,
           viewport: null,
+          proxies: null,
+          proxyBytes: 0,
         });
         expect(found!.isActive).toBe(false);
       });
@@ -497,6 +515,7 @@ export function describeSessionRepositoryContract(
           createdLast24h: 0,
           avgDurationSec: 0,
           totalBrowserSec: 0,
+          totalProxyBytes: 0,
         });
       });
 
@@ -557,6 +576,96 @@ export function describeSessionRepositoryContract(
         expect(stats.total).toBe(4);
         expect(stats.avgDurationSec).toBeCloseTo(30, 3);
         expect(stats.totalBrowserSec).toBeCloseTo(90, 3);
+      });
+    });
+
+    describe('proxy bytes', () => {
+      const providerIdOf = (s: BrowserSession) => s.providerSessionId;
+      const bytesOf = async (sessions: SessionRepository, list: BrowserSession[]) =>
+        Promise.all(list.map(async (s) => (await sessions.findInProject(s.projectId, s.id))?.proxyBytes));
+
+      it('adds each delta to its session by provider session id, ended ones too, and returns those that matched none', async () => {
+        const sessions = await setUp();
+        const running = session({ proxyBytes: 10 });
+        const ended = session({ status: 'COMPLETED' });
+        const other = session({ projectId: P2 });
+        const untouched = session();
+        await addAll(sessions, [running, ended, other, untouched]);
+        const unmatched = await sessions.addProxyBytes([
+          { providerSessionId: providerIdOf(running), bytes: 1000 },
+          { providerSessionId: providerIdOf(ended), bytes: 4_294_967_296 },
+          { providerSessionId: 'not-stored-yet', bytes: 7 },
+          { providerSessionId: providerIdOf(other), bytes: 5 },
+          // A second delta for one session in the same call adds up.
+          { providerSessionId: providerIdOf(running), bytes: 24 },
+        ]);
+        expect(unmatched).toEqual([{ providerSessionId: 'not-stored-yet', bytes: 7 }]);
+        expect(await bytesOf(sessions, [running, ended, other, untouched])).toEqual([
+          1034, 4_294_967_296, 5, 0,
+        ]);
+        const listed = (await sessions.list(P1, { limit: 10, offset: 0 })).sessions;
+        expect(listed.find((s) => s.id === running.id)?.proxyBytes).toBe(1034);
+        expect(await sessions.addProxyBytes([])).toEqual([]);
+      });
+
+      it('loses no increment to concurrent adds', async () => {
+        const sessions = await setUp();
+        const s = session();
+        await sessions.add(s);
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            sessions.addProxyBytes([{ providerSessionId: providerIdOf(s), bytes: i + 1 }]),
+          ),
+        );
+        expect(await bytesOf(sessions, [s])).toEqual([210]);
+      });
+
+      it('update never lowers them (a writer read them before an add), and raises them to a provider’s higher count', async () => {
+        const sessions = await setUp();
+        const s = session();
+        await sessions.add(s);
+        const stale = (await sessions.findInProject(P1, s.id))!;
+        await sessions.addProxyBytes([{ providerSessionId: providerIdOf(s), bytes: 500 }]);
+        stale.applyProviderSnapshot(
+          { ...snapshotOf(stale), connectUrl: 'wss://browsers.example/moved' },
+          new Date(base + HOUR),
+        );
+        await sessions.update(stale);
+        expect(await sessions.findInProject(P1, s.id)).toMatchObject({
+          connectUrl: 'wss://browsers.example/moved',
+          proxyBytes: 500,
+        });
+        // The provider's own count (Browserbase's proxyBytes), higher than the stored one.
+        stale.applyProviderSnapshot({ ...snapshotOf(stale), proxyBytes: 9000 }, new Date(base + 2 * HOUR));
+        await sessions.update(stale);
+        expect(await bytesOf(sessions, [s])).toEqual([9000]);
+        stale.end('COMPLETED', new Date(base + 3 * HOUR));
+        await sessions.updateStatus(stale);
+        expect(await bytesOf(sessions, [s])).toEqual([9000]);
+      });
+
+      it('sums them over the project in stats, and per bucket of creation in the series', async () => {
+        const sessions = await setUp();
+        const at = (h: number) => new Date(base + h * HOUR);
+        const first = session({ createdAt: at(1), proxyBytes: 100 });
+        const second = session({ createdAt: new Date(at(1).getTime() + 60 * SEC), status: 'COMPLETED' });
+        const third = session({ createdAt: at(2) });
+        const elsewhere = session({ projectId: P2, createdAt: at(1), proxyBytes: 1 });
+        await addAll(sessions, [first, second, third, elsewhere]);
+        await sessions.addProxyBytes([
+          { providerSessionId: providerIdOf(second), bytes: 3_000_000_000 },
+          { providerSessionId: providerIdOf(third), bytes: 50 },
+        ]);
+        expect((await sessions.stats(P1, at(3))).totalProxyBytes).toBe(3_000_000_150);
+        expect((await sessions.stats(P2, at(3))).totalProxyBytes).toBe(1);
+        const series = await sessions.statsSeries(P1, {
+          interval: 'hour',
+          from: at(0),
+          to: at(3),
+          now: at(3),
+        });
+        // Hours from 12:00 to 15:00 (`to` lies just past 15:00): the sessions created at 13:00 and 14:00.
+        expect(series.map((b) => b.proxyBytes)).toEqual([0, 3_000_000_100, 50, 0]);
       });
     });
 

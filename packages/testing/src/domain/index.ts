@@ -18,6 +18,10 @@ export {
   describeBrowserProviderContract,
 } from './describeBrowserProviderContract.ts';
 export {
+  describeExtensionRepositoryContract,
+  type ExtensionRepositoryFixture,
+} from './describeExtensionRepositoryContract.ts';
+export {
   describeIdempotencyStoreContract,
   type IdempotencyStoreFixture,
 } from './describeIdempotencyStoreContract.ts';
@@ -46,6 +50,7 @@ export { givenTwoInstances } from './givenTwoInstances.ts';
 export { InMemoryAgentRepository } from './InMemoryAgentRepository.ts';
 export { InMemoryApiKeyRepository } from './InMemoryApiKeyRepository.ts';
 export { InMemoryBrowserContextStore } from './InMemoryBrowserContextStore.ts';
+export { InMemoryExtensionRepository } from './InMemoryExtensionRepository.ts';
 export { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.ts';
 export { InMemoryIdentityProvider } from './InMemoryIdentityProvider.ts';
 export { InMemoryProjectRepository } from './InMemoryProjectRepository.ts';
@@ -57,5 +62,6 @@ export { InMemorySessionRepository } from './InMemorySessionRepository.ts';
 export { InMemoryUserRepository } from './InMemoryUserRepository.ts';
 export { ManualClock } from './ManualClock.ts';
 export { ManualTimers } from './ManualTimers.ts';
+export { providerWithoutFiles } from './providerWithoutFiles.ts';
 export { RunEndingDuringRead } from './RunEndingDuringRead.ts';
 export { SequentialIdGenerator } from './SequentialIdGenerator.ts';

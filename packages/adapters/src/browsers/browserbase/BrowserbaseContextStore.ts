@@ -101,7 +101,7 @@ function projectOf(name: string | undefined): string | null {
 }
 
 /** The HTTP status behind a mapped provider error (`toProviderError` keeps the SDK error as `cause`). */
-function statusOf(error: unknown): number | undefined {
+export function statusOf(error: unknown): number | undefined {
   const status = (error as { cause?: { status?: unknown } } | null)?.cause?.status;
   return typeof status === 'number' ? status : undefined;
 }

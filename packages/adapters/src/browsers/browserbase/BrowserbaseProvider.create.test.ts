@@ -79,6 +79,7 @@ describe('BrowserbaseProvider.create', () => {
       startedAt: new Date('2026-03-02T10:15:30.457Z'),
       endedAt: null,
       expiresAt: new Date('2026-03-02T10:25:30.457Z'),
+      proxyBytes: 0,
     });
   });
 

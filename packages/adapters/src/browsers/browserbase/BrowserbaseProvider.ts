@@ -16,6 +16,7 @@ import type { OrphanSearch, OrphanSearches } from '../orphans/OrphanSearches.ts'
 import { OrphanSweepLoop } from '../orphans/OrphanSweepLoop.ts';
 import type { ProviderCapabilities } from '../ProviderCapabilities.ts';
 import { BrowserbaseContextStore } from './BrowserbaseContextStore.ts';
+import { BrowserbaseExtensionStore } from './BrowserbaseExtensionStore.ts';
 import { BROWSERBASE_REGIONS } from './browserbaseRegions.ts';
 import { buildCreateSessionParams } from './buildCreateSessionParams.ts';
 import { type BrowserbaseSdk, loadBrowserbaseSdk } from './loadBrowserbaseSdk.ts';
@@ -28,6 +29,9 @@ import { withDeadline } from './withDeadline.ts';
 
 /** Browserbase's public API. */
 export const BROWSERBASE_DEFAULT_BASE_URL = 'https://api.browserbase.com';
+
+/** The least time an extension upload gets (a zip of up to 10 MiB), whatever `timeoutMs` says. */
+export const EXTENSION_UPLOAD_TIMEOUT_MS = 60_000;
 
 /** What BrowserbaseProvider needs. */
 export interface BrowserbaseProviderDeps {
@@ -72,6 +76,8 @@ export class BrowserbaseProvider implements BrowserProvider {
   readonly defaultProviderProjectId: string;
   /** Browserbase's contexts in the configured project, each named for one of our projects. */
   readonly contexts: BrowserbaseContextStore;
+  /** Browserbase's own extensions, which its browsers load by Browserbase's id (`SessionExtension`). */
+  readonly extensions: BrowserbaseExtensionStore;
   private readonly deps: BrowserbaseProviderDeps;
   private connection: Promise<{ sdk: BrowserbaseSdk; client: Browserbase }> | undefined;
   private readonly apiKey: string;
@@ -110,6 +116,11 @@ export class BrowserbaseProvider implements BrowserProvider {
       once: (operation, run) =>
         this.call(operation, (client) => withDeadline(this.timeoutMs, (signal) => run(client, signal))),
       read: (operation, run) => this.read(operation, run),
+    });
+    const uploadTimeoutMs = Math.max(this.timeoutMs, EXTENSION_UPLOAD_TIMEOUT_MS);
+    this.extensions = new BrowserbaseExtensionStore({
+      once: (operation, run) =>
+        this.call(operation, (client) => withDeadline(uploadTimeoutMs, (signal) => run(client, signal))),
     });
   }
 
@@ -323,8 +334,9 @@ export class BrowserbaseProvider implements BrowserProvider {
         maxRetries: 0,
         // The SDK captures `globalThis.fetch` when it loads; look it up per call instead, so fetch
         // instrumentation (tracing, nock) installed after the import still sees our requests.
+        // A multipart upload (an extension) comes as a Node stream, which fetch sends only half-duplex.
         fetch: ((url, init) =>
-          globalThis.fetch(url, init)) as typeof fetch as unknown as ClientOptions['fetch'],
+          globalThis.fetch(url, streamed(init) ? { ...init, duplex: 'half' } : init)) as typeof fetch as unknown as ClientOptions['fetch'],
       }),
     }));
     this.connection.catch(() => {
@@ -341,6 +353,12 @@ const ORPHAN_BATCH = 5;
 function isRefusal(error: unknown): boolean {
   const status = (error as { cause?: { status?: unknown } } | null)?.cause?.status;
   return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/** Whether a request's body is a stream (the SDK's multipart bodies), which fetch needs `duplex` for. */
+function streamed(init: RequestInit | undefined): boolean {
+  const body = init?.body as unknown;
+  return typeof body === 'object' && body !== null && Symbol.asyncIterator in body && !(body instanceof Uint8Array);
 }
 
 function retryReason(error: unknown, sdk: BrowserbaseSdk): string {

@@ -1,5 +1,5 @@
 import type { Browserbase } from '@browserbasehq/sdk';
-import type { CreateBrowserRequest } from '@browserdeck/domain';
+import type { CreateBrowserRequest, SessionProxy } from '@browserdeck/domain';
 import type { BrowserbaseRegion } from './browserbaseRegions.ts';
 
 /** Browserbase refuses `userMetadata` whose JSON reaches this many characters. */
@@ -13,7 +13,9 @@ export const USER_METADATA_MAX_CHARS = 512;
  * disconnects; Browserbase offers true on paid plans only) and a viewport as
  * `browserSettings.viewport`.
  * `userMetadata` carries only our two ids; script and env stay in our database (Browserbase caps
- * metadata at 512 characters and shows it in its dashboard).
+ * metadata at 512 characters and shows it in its dashboard). Proxies go as Browserbase's `proxies`
+ * array, entry by entry (`proxyParams`). An extension goes as Browserbase's own id for it
+ * (`extension.providerExtensionId`).
  */
 export function buildCreateSessionParams(request: CreateBrowserRequest): Browserbase.SessionCreateParams {
   const userMetadata = { browserdeckSessionId: request.sessionId, browserdeckProjectId: request.projectId };
@@ -29,7 +31,43 @@ export function buildCreateSessionParams(request: CreateBrowserRequest): Browser
   if (request.viewport)
     browserSettings.viewport = { width: request.viewport.width, height: request.viewport.height };
   if (Object.keys(browserSettings).length > 0) params.browserSettings = browserSettings;
-  if (request.extensionId) params.extensionId = request.extensionId;
+  // Browserbase loads extensions uploaded to it, by its own id; our stored one carries that id.
+  const extensionId = request.extension ? request.extension.providerExtensionId : request.extensionId;
+  if (extensionId) params.extensionId = extensionId;
   if (JSON.stringify(userMetadata).length < USER_METADATA_MAX_CHARS) params.userMetadata = userMetadata;
+  if (request.proxies?.length) params.proxies = request.proxies.map(proxyParams);
   return params;
+}
+
+/** Browserbase's config of one proxy: the entry's own fields, none left undefined (the wire has no such value). */
+function proxyParams(proxy: SessionProxy): NonNullable<Exclude<Browserbase.SessionCreateParams['proxies'], boolean>>[number] {
+  const domain = proxy.domainPattern === undefined ? {} : { domainPattern: proxy.domainPattern };
+  switch (proxy.type) {
+    case 'external':
+      return {
+        type: 'external',
+        server: proxy.server,
+        ...(proxy.username === undefined ? {} : { username: proxy.username }),
+        ...(proxy.password === undefined ? {} : { password: proxy.password }),
+        ...domain,
+      };
+    case 'none':
+      return { type: 'none', ...domain };
+    case 'browserbase': {
+      const geo = proxy.geolocation;
+      return {
+        type: 'browserbase',
+        ...(geo
+          ? {
+              geolocation: {
+                country: geo.country,
+                ...(geo.state === undefined ? {} : { state: geo.state }),
+                ...(geo.city === undefined ? {} : { city: geo.city }),
+              },
+            }
+          : {}),
+        ...domain,
+      };
+    }
+  }
 }

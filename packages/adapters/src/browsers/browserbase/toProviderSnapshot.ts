@@ -8,7 +8,8 @@ import {
 /**
  * Reads a Browserbase session object (`POST /v1/sessions`, `GET /v1/sessions/{id}`, `POST
  * /v1/sessions/{id}`) into a snapshot. `connectUrl` is empty when Browserbase sent none (the update
- * answer never carries it). A body of the wrong shape is a `provider_error`: we never store guesses.
+ * answer never carries it), and `proxyBytes` Browserbase's own count when it sent one. A body of
+ * the wrong shape is a `provider_error`: we never store guesses.
  */
 export function toProviderSnapshot(body: unknown): ProviderSessionSnapshot {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw malformed('is not a session object');
@@ -30,7 +31,17 @@ export function toProviderSnapshot(body: unknown): ProviderSessionSnapshot {
     startedAt,
     endedAt: optionalDate(session, 'endedAt'),
     expiresAt: optionalDate(session, 'expiresAt'),
+    ...proxyBytesOf(session),
   };
+}
+
+/** Browserbase's own count of the session's proxy bytes, when it sends one. */
+function proxyBytesOf(session: Record<string, unknown>): { proxyBytes?: number } {
+  const value = session.proxyBytes;
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw malformed('has a proxyBytes that is not a count of bytes');
+  return { proxyBytes: value };
 }
 
 function requiredString(session: Record<string, unknown>, field: string): string {

@@ -105,6 +105,43 @@ describe('checkCdpCommand', () => {
     ).toBe(true);
   });
 
+  it('of Extensions, passes only the read-only list (params dropped, its answer marked for hiding host paths)', () => {
+    expect(check({ id: 5, method: 'Extensions.getExtensions', params: { x: 1 }, sessionId: 'S' })).toEqual({
+      allowed: true,
+      command: { id: 5, method: 'Extensions.getExtensions', params: {}, sessionId: 'S' },
+      answer: 'hideExtensionPaths',
+    });
+    for (const method of [
+      'Extensions.loadUnpacked',
+      'Extensions.uninstall',
+      'Extensions.setStorageItems',
+      'Extensions.removeStorageItems',
+      'Extensions.clearStorageItems',
+      'Extensions.getStorageItems',
+      'Extensions.getextensions',
+    ])
+      expect(refusal({ id: 6, method, params: { path: '/tmp/x', id: 'abc' } }), method).toMatch(/allowlist/);
+  });
+
+  it('opens extension pages but not the extensions page (its API could widen what an extension may do)', () => {
+    const extensionPage = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/wake-service-worker.html';
+    expect(check({ id: 7, method: 'Target.createTarget', params: { url: extensionPage } }).allowed).toBe(
+      true,
+    );
+    for (const url of [
+      'chrome://extensions',
+      'CHROME://extensions/?id=abc',
+      'chrome://extensions-internals',
+      'about:extensions',
+      'view-source:chrome://extensions',
+    ])
+      for (const method of ['Target.createTarget', 'Page.navigate'])
+        expect(refusal({ id: 8, method, params: { url } }), `${method} ${url}`).toMatch(
+          /chrome:\/\/extensions/,
+        );
+    expect(check({ id: 9, method: 'Page.navigate', params: { url: 'chrome://version' } }).allowed).toBe(true);
+  });
+
   it('refuses file: URLs however they are spelled', () => {
     for (const url of [
       'file:///etc/passwd',
@@ -127,6 +164,45 @@ describe('checkCdpCommand', () => {
     expect(check({ id: 6, method: 'Page.setDownloadBehavior', params: { behavior: 'deny' } })).toMatchObject({
       command: { params: { behavior: 'deny' } },
     });
+  });
+
+  it('names downloads as the page does: allowAndName (by guid) becomes allow, in the session folder', () => {
+    const params = {
+      behavior: 'allowAndName',
+      browserContextId: 'C',
+      downloadPath: '/tmp/pw',
+      eventsEnabled: true,
+    };
+    expect(check({ id: 9, method: 'Browser.setDownloadBehavior', params })).toEqual({
+      allowed: true,
+      command: {
+        id: 9,
+        method: 'Browser.setDownloadBehavior',
+        params: { ...params, behavior: 'allow', downloadPath: downloads },
+      },
+    });
+  });
+
+  it('lets file inputs take files from the session’s uploads folder, and from nowhere else beside it', () => {
+    const uploads = '/data/profile/Uploads';
+    const withUploads = (message: object) =>
+      checkCdpCommand(JSON.stringify(message), { downloadsDir: downloads, uploadsDir: uploads });
+    const upload = `${uploads}/note.txt`;
+    expect(withUploads({ id: 1, method: 'DOM.setFileInputFiles', params: { files: [upload] } }).allowed).toBe(
+      true,
+    );
+    expect(
+      withUploads({
+        id: 2,
+        method: 'DOM.setFileInputFiles',
+        params: { files: [`${downloads}/a.pdf`, upload] },
+      }).allowed,
+    ).toBe(true);
+    for (const files of [[`${uploads}/../../etc/passwd`], [uploads], ['/data/profile/Cookies']])
+      expect(withUploads({ id: 3, method: 'DOM.setFileInputFiles', params: { files } })).toMatchObject({
+        allowed: false,
+        message: /uploads folder/,
+      });
   });
 
   it('confines every file parameter to the session folder: file inputs, file choosers and dropped files', () => {

@@ -3,8 +3,8 @@ import type { CdpBrowserMessage, CdpCommand } from './cdpMessages.ts';
 
 /**
  * Domains a client may use: those Playwright, Puppeteer and Selenium's CDP bridge use. Anything
- * else (`Extensions`, `PWA`, `Tethering`, `SystemInfo`, `Cast`, `FileSystem`, unknown domains) is
- * refused.
+ * else (`PWA`, `Tethering`, `SystemInfo`, `Cast`, `FileSystem`, unknown domains) is refused, and of
+ * `Extensions` only `ALLOWED_EXTENSIONS_METHODS`.
  */
 export const ALLOWED_CDP_DOMAINS: ReadonlySet<string> = new Set([
   'Accessibility',
@@ -55,6 +55,13 @@ export const ALLOWED_CDP_DOMAINS: ReadonlySet<string> = new Set([
   'WebAuthn',
 ]);
 
+/**
+ * The one `Extensions` command a client may send: the read-only list Stagehand 4 looks for its
+ * extension in (its answer's host paths hidden: `hideExtensionPaths`). Loading, uninstalling and the
+ * extensions' storage stay refused: the extensions a session runs are the ones it was created with.
+ */
+export const ALLOWED_EXTENSIONS_METHODS: ReadonlySet<string> = new Set(['Extensions.getExtensions']);
+
 /** Commands of allowed domains that are refused, with the rule each breaks. */
 const DENIED_METHODS: ReadonlyMap<string, string> = new Map([
   ['Browser.executeBrowserCommand', 'runs browser UI commands'],
@@ -80,11 +87,16 @@ const DOWNLOAD_METHODS = new Set(['Browser.setDownloadBehavior', 'Page.setDownlo
  */
 export interface SessionFolders {
   readonly downloadsDir: string;
+  /** Where the session's uploads are put (`POST …/uploads`): file inputs may take files from it too. */
+  readonly uploadsDir?: string | undefined;
 }
+
+/** How the answer to an allowed command is changed before the client sees it. */
+export type AnswerRewrite = 'hideExtensionPaths';
 
 /** The outcome of checking one client message. */
 export type PolicyDecision =
-  | { readonly allowed: true; readonly command: CdpCommand }
+  | { readonly allowed: true; readonly command: CdpCommand; readonly answer?: AnswerRewrite }
   | {
       readonly allowed: false;
       readonly id: number | null;
@@ -99,8 +111,10 @@ export type PolicyDecision =
  * string `method`, or names a domain or command outside the allowlist is refused with the rule it
  * broke, and the browser only ever receives the command as re-serialised here (so it sees exactly
  * what was checked). File parameters are confined to the session's folders: file inputs and
- * dropped files must lie in `downloadsDir`, downloads always go there, and `file:` URLs cannot be
- * opened. Without folders (`null`: a browser on another host) file parameters are refused and a
+ * dropped files must lie in `downloadsDir` or `uploadsDir`, downloads always go to `downloadsDir`
+ * under the names the pages give them (`allowAndName`, which names them by their guid, becomes
+ * `allow`: the files are fetched by name from the session's downloads, never from the client's own
+ * disk), and `file:` URLs cannot be opened. Without folders (`null`: a browser on another host) file parameters are refused and a
  * download behaviour that saves files becomes `deny`: a client's download path names a folder on its
  * own machine, which the browser's host must not be made to write. Nested sessions (`Target.sendMessageToTarget`, non-flat attach) are refused, so every
  * command a page target receives passes through here.
@@ -142,6 +156,12 @@ export function checkCdpCommand(raw: string, folders: SessionFolders | null): Po
     return refuse(-32602, '"params" must be an object.');
   const p = (params ?? {}) as Record<string, unknown>;
   const domain = method.split('.')[0]!;
+  if (ALLOWED_EXTENSIONS_METHODS.has(method))
+    return {
+      allowed: true,
+      command: { id: idOrNull, method, params: {}, ...(session === undefined ? {} : { sessionId: session }) },
+      answer: 'hideExtensionPaths',
+    };
   if (!ALLOWED_CDP_DOMAINS.has(domain) || !/^[A-Za-z]+\.[A-Za-z]+$/.test(method))
     return refuse(-32601, `${method} is not allowed (the ${domain} domain is not on the allowlist).`);
   const denied = DENIED_METHODS.get(method);
@@ -165,31 +185,31 @@ export function checkCdpCommand(raw: string, folders: SessionFolders | null): Po
     );
   if (URL_METHODS.has(method) && typeof p.url === 'string' && opensFile(p.url))
     return refuse(-32602, `${method} may not open file: URLs.`);
+  if (URL_METHODS.has(method) && typeof p.url === 'string' && opensExtensionsPage(p.url))
+    return refuse(
+      -32602,
+      `${method} may not open chrome://extensions (it could change what the session's extensions may do).`,
+    );
   if (method === 'DOM.setFileInputFiles' || method === 'Page.handleFileChooser') {
     const files = Array.isArray(p.files) ? p.files : [];
     if (files.length > 0 && !folders) return refuse(-32602, `${method}: ${NO_FOLDERS}`);
-    if (folders && !files.every((f) => typeof f === 'string' && isInside(folders.downloadsDir, f)))
-      return refuse(
-        -32602,
-        `${method}: files must be inside the session's downloads folder ${folders.downloadsDir}.`,
-      );
+    if (folders && !files.every((f) => inFolders(folders, f)))
+      return refuse(-32602, `${method}: files must be inside the session's ${folderNames(folders)}.`);
   }
   if (method === 'Input.dispatchDragEvent') {
     const data = (p.data ?? {}) as Record<string, unknown>;
     const files = data.files === undefined ? [] : Array.isArray(data.files) ? data.files : [null];
     if (files.length > 0 && !folders) return refuse(-32602, `${method}: ${NO_FOLDERS}`);
-    if (folders && !files.every((f) => typeof f === 'string' && isInside(folders.downloadsDir, f)))
-      return refuse(
-        -32602,
-        `${method}: data.files must be inside the session's downloads folder ${folders.downloadsDir}.`,
-      );
+    if (folders && !files.every((f) => inFolders(folders, f)))
+      return refuse(-32602, `${method}: data.files must be inside the session's ${folderNames(folders)}.`);
   }
   if (DOWNLOAD_METHODS.has(method) && p.behavior !== 'deny' && p.behavior !== 'default') {
     if (!folders) {
       const { downloadPath: _theirs, ...rest } = p;
       return command({ ...rest, behavior: 'deny' });
     }
-    return command({ ...p, downloadPath: folders.downloadsDir });
+    const behavior = p.behavior === 'allowAndName' ? 'allow' : p.behavior;
+    return command({ ...p, behavior, downloadPath: folders.downloadsDir });
   }
   return command();
 }
@@ -217,6 +237,35 @@ function opensFile(url: string): boolean {
   }
   if (parsed.protocol === 'view-source:') return opensFile(parsed.pathname);
   return parsed.protocol === 'file:' || parsed.protocol === 'filesystem:';
+}
+
+/** Whether `file` is a path inside one of the session's folders. */
+function inFolders(folders: SessionFolders, file: unknown): boolean {
+  if (typeof file !== 'string') return false;
+  return isInside(folders.downloadsDir, file) || (!!folders.uploadsDir && isInside(folders.uploadsDir, file));
+}
+
+/** The folders file parameters may name, as a refusal says them. */
+function folderNames(folders: SessionFolders): string {
+  const downloads = `downloads folder ${folders.downloadsDir}`;
+  return folders.uploadsDir ? `${downloads} or uploads folder ${folders.uploadsDir}` : downloads;
+}
+
+/**
+ * True for the extensions page (`chrome://extensions`, also as `about:extensions` or behind
+ * `view-source:`): its `chrome.developerPrivate` would let a client give an extension access to
+ * `file:` URLs, or load another one.
+ */
+function opensExtensionsPage(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return false;
+  }
+  if (parsed.protocol === 'view-source:') return opensExtensionsPage(parsed.pathname);
+  const page = parsed.protocol === 'about:' ? parsed.pathname : parsed.hostname;
+  return (parsed.protocol === 'chrome:' || parsed.protocol === 'about:') && page.startsWith('extensions');
 }
 
 function isInside(dir: string, path: string): boolean {

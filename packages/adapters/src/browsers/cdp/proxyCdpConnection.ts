@@ -2,8 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { CdpConnection, CdpUpstream } from './CdpConnection.ts';
-import { checkCdpCommand, refusalAnswer, type SessionFolders } from './cdpCommandPolicy.ts';
+import {
+  type AnswerRewrite,
+  checkCdpCommand,
+  refusalAnswer,
+  type SessionFolders,
+} from './cdpCommandPolicy.ts';
 import type { CdpBrowserMessage } from './cdpMessages.ts';
+import { hideExtensionPaths } from './hideExtensionPaths.ts';
 
 /** The largest message a client may send (a larger frame closes the connection with 1009 before it is read). */
 export const MAX_CLIENT_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -53,9 +59,14 @@ export function proxyCdpConnection(
     const queued: string[] = [];
     let connection: CdpConnection | null = null;
     let closed = false;
+    // Answers the policy changes (`PolicyDecision.answer`), by the client's session and id.
+    const rewrites = new Map<string, AnswerRewrite>();
     const reply = (message: CdpBrowserMessage): void => {
       if (ws.readyState !== ws.OPEN) return;
-      const text = JSON.stringify(message);
+      const key = message.id === undefined ? null : `${message.sessionId ?? ''} ${message.id}`;
+      const rewrite = key === null ? undefined : rewrites.get(key);
+      if (rewrite) rewrites.delete(key!);
+      const text = JSON.stringify(rewrite === 'hideExtensionPaths' ? hideExtensionPaths(message) : message);
       if (ws.bufferedAmount + Buffer.byteLength(text) > MAX_UNREAD_BYTES)
         ws.close(1008, 'The client does not read its messages.');
       else ws.send(text);
@@ -66,7 +77,9 @@ export function proxyCdpConnection(
         reply(refusalAnswer(decision));
         return;
       }
-      if (connection && !connection.send(decision.command)) pauseUntilDrained(ws, connection);
+      const { command } = decision;
+      if (decision.answer) rewrites.set(`${command.sessionId ?? ''} ${command.id}`, decision.answer);
+      if (connection && !connection.send(command)) pauseUntilDrained(ws, connection);
     };
     ws.on('message', (data, isBinary) => {
       const raw = isBinary ? Buffer.concat(toBuffers(data)).toString('utf8') : String(data);

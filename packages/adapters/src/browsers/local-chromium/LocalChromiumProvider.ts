@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { promises as dns } from 'node:dns';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
@@ -6,9 +7,11 @@ import {
   type Logger,
   ProviderError,
   type ProviderSessionSnapshot,
+  type ProxyBytesDelta,
   type SessionLogEntry,
   silentLogger,
   TIMEOUT_MIN_SEC,
+  type UploadedSessionFile,
 } from '@browserdeck/domain';
 import type { IsolationLevel } from '../../confinement/isolation/IsolationLevel.ts';
 import { matchUpgradeEndpoint } from '../../shared/matchUpgradeEndpoint.ts';
@@ -21,7 +24,14 @@ import type {
   ComposableBrowserProvider,
   ProviderCapabilities,
 } from '../ProviderCapabilities.ts';
+import { majorVersion } from './chromium/majorVersion.ts';
 import { CONNECT_PATH_TEMPLATE } from './connect/connectPath.ts';
+import { checkUpstreamProxies } from './egress/checkUpstreamProxies.ts';
+import { ownEndpointOf } from './egress/ownEndpointOf.ts';
+import type { UpstreamRoute } from './egress/UpstreamRoute.ts';
+import { RetainedDownloads } from './files/RetainedDownloads.ts';
+import { storeUpload } from './files/storeUpload.ts';
+import { zipDownloads } from './files/zipDownloads.ts';
 import { LOCAL_DEFAULTS, type LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 import { BrowserSupply } from './launch/BrowserSupply.ts';
 import type { PreparedBrowser } from './launch/PreparedBrowser.ts';
@@ -35,6 +45,9 @@ import { OwnerSlots } from './session/OwnerSlots.ts';
 import { SessionRegistry } from './session/SessionRegistry.ts';
 import { LocalWebDriver } from './webdriver/LocalWebDriver.ts';
 
+/** Ended sessions whose final proxy bytes are kept for `takeProxyBytes` when nobody takes them. */
+const MAX_UNTAKEN_ENDED_SESSIONS = 10_000;
+
 /**
  * The `local` browser provider: one headless Chromium per session on this host, confined, limited
  * and behind an egress proxy (`launch/`), reached only through the service's signed WebSocket
@@ -46,8 +59,11 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   readonly name = 'local';
   readonly regions: readonly string[] = ['local'];
   readonly defaultProviderProjectId = 'local';
-  /** Extensions are not supported yet: a create naming one is refused (`unsupported_option`). */
-  readonly loadsExtensions = false;
+  /**
+   * True when this host has a full Chromium for sessions with an extension (`extensionsChromiumPath`;
+   * docs/adr/0025); without one a create naming an extension is refused (`unsupported_option`).
+   */
+  readonly loadsExtensions: boolean;
   /** Stamped on every session it starts: browsers live in this process, out of other instances' reach. */
   readonly instanceId: string;
   /**
@@ -80,6 +96,13 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   private readonly browsers: BrowserSupply;
   /** Sessions' WebDriver side: whether a chromedriver matches the browser, and their chromedrivers. */
   private readonly webdriver: LocalWebDriver;
+  /** Ended sessions' downloads, kept for `downloadsRetentionSec` under `<dataDir>/downloads`. */
+  private readonly retained: RetainedDownloads;
+  /**
+   * Proxy bytes of ended sessions not yet taken (`takeProxyBytes`): their final count, reported once.
+   * Bounded, in case nobody takes them.
+   */
+  private readonly endedProxyBytes = new Map<string, number>();
   /** Creates under way, which `close` waits for (a browser they launch is stopped as they see it closed). */
   private readonly creating = new Set<Promise<unknown>>();
   private closed = false;
@@ -98,6 +121,13 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     this.options = options;
     this.logger = options.logger ?? silentLogger;
     this.instanceId = options.instanceId ?? randomUUID();
+    this.retained = new RetainedDownloads({
+      dataDir: options.dataDir,
+      retentionSec: options.downloadsRetentionSec,
+      maxBytes: options.downloadsMaxBytes,
+      clock: options.clock,
+      logger: this.logger,
+    });
     this.contexts = new LocalContextStore({
       dataDir: options.dataDir,
       locks: this.contextLocks,
@@ -113,6 +143,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       this.logger,
       () => options.maxSessions - this.sessions.size - this.slots.reserved,
     );
+    this.loadsExtensions = this.browsers.extensionsBuild.available;
     this.webdriver = new LocalWebDriver({
       browserBuild: () => this.browsers.browserBuild(),
       chromedriver: {
@@ -136,6 +167,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   /** Sets up confinement and limits (throwing when no isolation level can be), fills the warm pool. */
   async start(): Promise<void> {
     await this.browsers.start();
+    this.retained.start();
     // Said at start-up: whether sessions get a seleniumRemoteUrl, and if not what to install.
     await this.webdriver.chromedriver().catch(() => null);
   }
@@ -160,10 +192,21 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
 
   private async createSession(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
     if (this.closed) throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
-    const { ownerId } = request;
+    const { ownerId, extension } = request;
+    // Before any slot is taken: a session with an extension needs the full build (and runs it cold).
+    const extensionsBuild = extension ? await this.browsers.extensionsBuild.locate() : null;
+    // Upstream proxies are checked (and their addresses pinned) before any slot or browser is taken.
+    const routes = await checkUpstreamProxies(request.proxies, this.browsers.egress, (host) =>
+      dns.lookup(host, { all: true }),
+    );
     const claim = ContextClaim.of(request, this.options.dataDir, this.contextLocks);
     await this.browsers.ready();
-    const webdriver = (await this.webdriver.chromedriver()) !== null;
+    // chromedriver is paired with the main build: it serves an extension session's build only when
+    // that has the same major version.
+    const webdriver =
+      (await this.webdriver.chromedriver()) !== null &&
+      (extensionsBuild === null ||
+        sameMajorVersion(extensionsBuild.version, (await this.browsers.browserBuild()).version));
     const admission = admitSession(
       {
         maxSessions: this.options.maxSessions,
@@ -172,8 +215,11 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
         maxPerOwner: this.slots.maxPerOwner,
         ownerHeld: this.slots.held(ownerId),
       },
-      // Warm browsers have Chromium's default window and a fresh profile.
-      { warmFits: claim === null && request.viewport === null, contextFree: claim?.free ?? null },
+      // Warm browsers have Chromium's default window, a fresh profile and no extension.
+      {
+        warmFits: claim === null && request.viewport === null && extension === null,
+        contextFree: claim?.free ?? null,
+      },
     );
     if (!admission.admitted)
       throw admissionError(admission.refusal, {
@@ -188,12 +234,12 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     this.slots.reserve(ownerId);
     let opened = false;
     try {
-      const browser = await this.browsers.acquire(admission, claim, request.viewport);
+      const browser = await this.browsers.acquire(admission, claim, request.viewport, extension);
       if (this.closed) {
         await browser.dispose();
         throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
       }
-      const session = this.open(browser, request, webdriver);
+      const session = this.open(browser, request, webdriver, routes);
       this.sessions.add(session, claim);
       opened = true;
       return session.snapshot;
@@ -217,6 +263,54 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
 
   async logs(providerSessionId: string): Promise<SessionLogEntry[]> {
     return this.sessions.logs(providerSessionId);
+  }
+
+  /**
+   * Proxy bytes (in and out, at each browser's egress proxy: what went to and came from the network
+   * or the session's upstream proxies) per session since the last call, for the sessions that had
+   * any. Open connections count as they go; a session that ended since the last call is reported
+   * once more with its final bytes, then forgotten. Bytes a warm browser used before its session
+   * are not the session's. Tunnels to the session's own connect endpoint are not counted.
+   */
+  takeProxyBytes(): ProxyBytesDelta[] {
+    const bytes = new Map(this.endedProxyBytes);
+    this.endedProxyBytes.clear();
+    for (const session of this.sessions.all()) {
+      const taken = session.browser.takeProxyBytes();
+      if (taken > 0) bytes.set(session.id, (bytes.get(session.id) ?? 0) + taken);
+    }
+    return [...bytes].map(([providerSessionId, count]) => ({ providerSessionId, bytes: count }));
+  }
+
+  /**
+   * The session's completed downloads as a zip (`zipDownloads`): from its browser's Downloads folder
+   * while it runs, then from the copy kept for `downloadsRetentionSec` after it ended (a read while
+   * it ends waits for that copy). Null for a session unknown here or past the retention.
+   */
+  async downloads(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
+    const running = this.sessions.running(providerSessionId);
+    if (running && !running.ended) return zipDownloads(running.browser.downloadsDir);
+    return this.retained.archive(providerSessionId);
+  }
+
+  /**
+   * Stores a file in the running session's uploads folder (`<profile>/Uploads`, `storeUpload`), whose
+   * files its file inputs may take; bounded by the session's disk (`sessionDiskMb`). Null once the
+   * session has ended or when it is unknown here.
+   */
+  async upload(
+    providerSessionId: string,
+    file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> },
+  ): Promise<UploadedSessionFile | null> {
+    const running = this.sessions.running(providerSessionId);
+    if (!running || running.ended) return null;
+    const { browser } = running;
+    return storeUpload({
+      uploadsDir: browser.uploadsDir,
+      name: file.name,
+      content: file.content,
+      owner: browser.fileOwner,
+    });
   }
 
   /** A running session's browser, for diagnostics and tests: its process group leader's pid and folders. */
@@ -260,6 +354,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     await Promise.all([this.browsers.closePool(), ...this.sessions.all().map((s) => s.end('COMPLETED'))]);
     await Promise.allSettled([...this.creating]);
     await this.browsers.finish();
+    await this.retained.stop();
     process.off('exit', this.killAllNow);
   }
 
@@ -267,8 +362,9 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     browser: PreparedBrowser,
     request: CreateBrowserRequest,
     webdriver: boolean,
+    routes: readonly UpstreamRoute[],
   ): LocalBrowserSession {
-    return LocalBrowserSession.start({
+    const session = LocalBrowserSession.start({
       browser,
       request,
       instanceId: this.instanceId,
@@ -279,10 +375,33 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       // A session that reads as ended frees its account's share at once; its browser counts against
       // the provider's total until it is gone.
       onEnding: (ending) => this.slots.free(ending.ownerId),
+      holdDownloads: (id) => this.retained.hold(id),
       onEnded: (ended) => {
+        this.keepFinalProxyBytes(ended);
         this.sessions.retire(ended);
         this.browsers.refill();
       },
     });
+    // Before any client can connect: the session's upstreams, and its own connect endpoint open to
+    // its browser (Stagehand 4's extension connects back to it from inside).
+    browser.useSessionEgress({ routes, ownEndpoint: ownEndpointOf(session.snapshot.connectUrl) });
+    return session;
   }
+
+  /** An ended session's last bytes (its proxy has closed), kept until `takeProxyBytes` reports them. */
+  private keepFinalProxyBytes(ended: LocalBrowserSession): void {
+    const bytes = ended.browser.takeProxyBytes();
+    if (bytes === 0) return;
+    if (this.endedProxyBytes.size >= MAX_UNTAKEN_ENDED_SESSIONS) {
+      const oldest = this.endedProxyBytes.keys().next().value;
+      if (oldest !== undefined) this.endedProxyBytes.delete(oldest);
+    }
+    this.endedProxyBytes.set(ended.id, (this.endedProxyBytes.get(ended.id) ?? 0) + bytes);
+  }
+}
+
+/** True when two `--version` lines name the same major version. */
+function sameMajorVersion(a: string | null, b: string | null): boolean {
+  const major = majorVersion(a);
+  return major !== null && major === majorVersion(b);
 }

@@ -23,6 +23,13 @@ export interface LocalChromiumProviderOptions {
   /** The browser to run; when absent, `CHROMIUM_PATH`, the npm package's headless shell, else a system browser (docs/adr/0016). */
   readonly chromiumPath?: string | undefined;
   /**
+   * The full Chromium sessions with an extension run (`CHROMIUM_EXTENSIONS_PATH`; null: none, such
+   * sessions are refused). When absent: `CHROMIUM_EXTENSIONS_PATH`, else the main build when it is
+   * configured and not a headless shell, else Debian's `/usr/lib/chromium/chromium` when installed
+   * (docs/adr/0025). Such sessions always launch cold.
+   */
+  readonly extensionsChromiumPath?: string | null | undefined;
+  /**
    * The chromedriver behind sessions' `seleniumRemoteUrl` (`CHROMEDRIVER_PATH`); when absent,
    * `/usr/bin/chromedriver`, else `chromedriver` on `PATH`. It must have the browser's major version,
    * or `seleniumRemoteUrl` is null (docs/adr/0023).
@@ -64,6 +71,18 @@ export interface LocalChromiumProviderOptions {
   readonly maxContextsPerProject?: number | undefined;
   /** The logs of all ended sessions kept together, in JSON bytes (`LOCAL_ENDED_LOGS_MAX_MB`; default 64 MiB). */
   readonly endedLogMaxBytes?: number | undefined;
+  /**
+   * How long an ended session's downloads are kept, in seconds (`DOWNLOADS_RETENTION_SEC`; default
+   * 3600; 0: they go with the session): moved to `<dataDir>/downloads/<providerSessionId>/` when it
+   * ends, served as its zip until then.
+   */
+  readonly downloadsRetentionSec?: number | undefined;
+  /**
+   * All ended sessions' kept downloads together, in bytes (`DOWNLOADS_MAX_MB`; default 1 GiB): past
+   * it the oldest sessions' go first. A running session's downloads are bounded by its disk
+   * (`sessionDiskMb`) instead.
+   */
+  readonly downloadsMaxBytes?: number | undefined;
   readonly clock: Clock;
   /** Shortest timeout honoured; shorter requests are raised to it (default 60; tests use less). */
   readonly minTimeoutSec?: number;

@@ -20,12 +20,16 @@ export {
   SYSTEM_CHROMIUM_PATHS,
 } from './chromium/findChromium.ts';
 export { buildConnectUrl, connectPath } from './connect/connectPath.ts';
+export { checkUpstreamProxies } from './egress/checkUpstreamProxies.ts';
 export { EgressPolicy, type EgressPolicyOptions, type EgressVerdict } from './egress/EgressPolicy.ts';
 export {
   EgressProxy,
   type EgressProxyOptions,
   type EgressRefusal,
   type EgressRefusalListener,
+  PROXY_FAILED_METHOD,
+  type UpstreamFailure,
+  type UpstreamFailureListener,
 } from './egress/EgressProxy.ts';
 export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from './egress/egressRanges.ts';
 export type { EgressLookup } from './egress/resolveDestination.ts';

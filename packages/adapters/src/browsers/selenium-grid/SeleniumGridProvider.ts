@@ -52,6 +52,8 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
   readonly defaultProviderProjectId = NAME;
   /** Grid nodes load no extensions of ours: a create naming one is refused (`unsupported_option`). */
   readonly loadsExtensions = false;
+  /** Grid browsers reach the network as their node does: a create naming an upstream proxy is refused. */
+  readonly routesProxies = false;
   /** Stamped on every session it starts: its proxy, recorder and timers live in this process. */
   readonly instanceId: string;
   /** Sessions' connect endpoint, served from the HTTP adapter's route table (an upgrade route). */

@@ -9,6 +9,7 @@ import type { AgentRouteDeps } from './api/agents/agentRoutes.ts';
 import type { ApiKeyRouteDeps } from './api/api-keys/apiKeyRoutes.ts';
 import type { AuthRouteDeps } from './api/auth/authRoutes.ts';
 import type { ConsoleSettings } from './api/console/ConsoleSettings.ts';
+import type { ExtensionRouteDeps } from './api/extensions/extensionRoutes.ts';
 import type { LiveViewRecheckOptions } from './api/live-view/LiveViewGrantWatch.ts';
 import type { MetricsEndpointOptions } from './api/operational/metricsRoute.ts';
 import type { ProjectRouteDeps } from './api/projects/projectRoutes.ts';
@@ -27,6 +28,8 @@ export interface HttpUseCases {
   sessions: SessionRouteDeps;
   agents: AgentRouteDeps;
   apiKeys: ApiKeyRouteDeps;
+  /** A project's uploaded extensions (http-api.md §5, §13). */
+  extensions: ExtensionRouteDeps;
   /** Runs of agents and of scripts on live sessions (http-api.md §11). */
   runs: RunRouteDeps;
   /** The project's browser contexts (the Browserbase-compatible API's `/v1/contexts`). */

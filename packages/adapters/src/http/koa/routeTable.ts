@@ -2,11 +2,13 @@ import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import { AGENTS_TAG, agentRoutes } from './api/agents/agentRoutes.ts';
 import { API_KEYS_TAG, apiKeyRoutes } from './api/api-keys/apiKeyRoutes.ts';
 import { AUTH_TAG, authRoutes } from './api/auth/authRoutes.ts';
+import { EXTENSIONS_TAG, extensionRoutes } from './api/extensions/extensionRoutes.ts';
 import { liveViewRoutes } from './api/live-view/liveViewRoutes.ts';
 import { liveViewUpgradeRoute } from './api/live-view/liveViewUpgradeRoute.ts';
 import { OPERATIONS_TAG, operationalRoutes } from './api/operational/operationalRoutes.ts';
 import { PROJECTS_TAG, projectRoutes } from './api/projects/projectRoutes.ts';
 import { RUNS_TAG, runRoutes } from './api/runs/runRoutes.ts';
+import { sessionFileRoutes } from './api/sessions/sessionFileRoutes.ts';
 import { SESSIONS_TAG, sessionRoutes } from './api/sessions/sessionRoutes.ts';
 import { WEBDRIVER_TAG, webdriverRoutes } from './api/webdriver/webdriverRoutes.ts';
 import { browserbaseCompatRoutes } from './browserbase/browserbaseCompatRoutes.ts';
@@ -34,6 +36,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
         PROJECTS_TAG,
         SESSIONS_TAG,
         AGENTS_TAG,
+        EXTENSIONS_TAG,
         RUNS_TAG,
         API_KEYS_TAG,
         WEBDRIVER_TAG,
@@ -53,7 +56,9 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
     ...authRoutes(deps.useCases.auth),
     ...projectRoutes(deps.useCases.projects),
     ...sessionRoutes(deps.useCases.sessions, deps.providerName, live),
+    ...sessionFileRoutes(deps.useCases.sessions, deps.providerName),
     ...agentRoutes(deps.useCases.agents, deps.providerName),
+    ...extensionRoutes(deps.useCases.extensions, deps.providerName),
     ...runRoutes(deps.useCases.runs, deps.providerName, {
       heartbeatMs: deps.settings?.eventStreamHeartbeatMs,
     }),

@@ -2,6 +2,7 @@ import {
   ACTIVE_SESSION_STATUSES,
   type BrowserSession,
   emptyStatsSeries,
+  type ProxyBytesDelta,
   SESSION_STATUSES,
   type SessionListQuery,
   type SessionPage,
@@ -12,6 +13,7 @@ import {
   type StatsSeriesQuery,
   type SyncScope,
 } from '@browserdeck/domain';
+import { raw } from '@mikro-orm/core';
 import type { SecretBox } from '../secrets/SecretBox.ts';
 import { type BrowserdeckOrm, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
 import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
@@ -57,6 +59,7 @@ const NO_SESSIONS: SessionStats = {
   createdLast24h: 0,
   avgDurationSec: 0,
   totalBrowserSec: 0,
+  totalProxyBytes: 0,
 };
 
 const ACTIVE = ACTIVE_SESSION_STATUSES.map((s) => `'${s}'`).join(', ');
@@ -113,8 +116,13 @@ export class MikroOrmSessionRepository implements SessionRepository {
 
   async update(session: BrowserSession): Promise<void> {
     if (!isUuid(session.id) || !isUuid(session.projectId)) return;
-    // `metadata` is set at create and never changes: not written again.
-    const { id, projectId, createdAt, metadata: _, ...changes } = toSessionRow(session, this.deps.secrets);
+    // `metadata` and `proxies` are set at create and never change: not written again. Proxy bytes
+    // are raised, never lowered: `addProxyBytes` may have added to them since `session` was read.
+    const { id, projectId, createdAt, metadata: _, proxies: __, proxyBytes, ...rest } = toSessionRow(
+      session,
+      this.deps.secrets,
+    );
+    const changes = { ...rest, proxyBytes: raiseProxyBytes(proxyBytes) };
     // Writing the session back ends any sync claim on it (`syncLeaseUntil: null`). A stored terminal
     // status is final: a writer holding an older, still-active copy (a sync racing a release) must
     // not move it back, so the row changes only while it is active or already has the new status.
@@ -254,7 +262,39 @@ export class MikroOrmSessionRepository implements SessionRepository {
     return rows.map((row) => toBrowserSession(row, this.deps.secrets));
   }
 
+  async addProxyBytes(deltas: readonly ProxyBytesDelta[]): Promise<ProxyBytesDelta[]> {
+    const byId = new Map<string, number>();
+    for (const { providerSessionId, bytes } of deltas) {
+      if (Number.isSafeInteger(bytes) && bytes > 0)
+        byId.set(providerSessionId, (byId.get(providerSessionId) ?? 0) + bytes);
+    }
+    if (byId.size === 0) return [];
+    const dialect = dialectOf(this.deps.orm);
+    // One statement, so the increments are stored all together or not at all (the caller keeps
+    // them for its next try); each row adds in place, never read and written back. Not prepared:
+    // its text varies with the number of deltas.
+    const bytes = dialect === 'postgresql' ? '?::bigint' : '?';
+    const entries = [...byId];
+    const sql = `update browser_sessions set proxy_bytes = proxy_bytes + case provider_session_id
+        ${entries.map(() => `when ? then ${bytes}`).join(' ')} else 0 end
+      where provider_session_id in (${entries.map(() => '?').join(', ')})
+      returning provider_session_id`;
+    const params = [...entries.flat(), ...byId.keys()];
+    const rows = await withDatabaseErrors(() =>
+      this.em().getConnection().execute<Array<{ provider_session_id: string }>>(sql, params),
+    );
+    const matched = new Set(rows.map((row) => row.provider_session_id));
+    return entries
+      .filter(([providerSessionId]) => !matched.has(providerSessionId))
+      .map(([providerSessionId, total]) => ({ providerSessionId, bytes: total }));
+  }
+
   private em() {
     return this.deps.orm.em.fork();
   }
+}
+
+/** `proxy_bytes` set to `bytes` where that raises it, else left as stored (one expression, both dialects). */
+function raiseProxyBytes(bytes: number): number {
+  return raw('case when proxy_bytes < ? then ? else proxy_bytes end', [bytes, bytes]) as unknown as number;
 }

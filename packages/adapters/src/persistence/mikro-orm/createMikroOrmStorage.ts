@@ -6,6 +6,7 @@ import { checkDatabase } from './checkDatabase.ts';
 import { countActiveSessions } from './countActiveSessions.ts';
 import { MikroOrmAgentRepository } from './MikroOrmAgentRepository.ts';
 import { MikroOrmApiKeyRepository } from './MikroOrmApiKeyRepository.ts';
+import { MikroOrmExtensionRepository } from './MikroOrmExtensionRepository.ts';
 import { MikroOrmIdempotencyStore } from './MikroOrmIdempotencyStore.ts';
 import { MikroOrmInstanceRegistry } from './MikroOrmInstanceRegistry.ts';
 import { MikroOrmIssuedRefreshTokenStore } from './MikroOrmIssuedRefreshTokenStore.ts';
@@ -39,6 +40,7 @@ export function createMikroOrmStorage(deps: {
     runs: new MikroOrmRunRepository({ orm, secrets }),
     runLogs: new MikroOrmRunLogStore({ orm }),
     apiKeys: new MikroOrmApiKeyRepository({ orm }),
+    extensions: new MikroOrmExtensionRepository({ orm }),
     idempotency: new MikroOrmIdempotencyStore({ orm, secrets }),
     rateLimiter: new MikroOrmRateLimiter({ orm, clock, secrets }),
     localIdentity: new MikroOrmLocalIdentityStore({ orm }),

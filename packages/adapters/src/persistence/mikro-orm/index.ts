@@ -17,6 +17,7 @@ export { OrphanSearchSchema } from './entities/OrphanSearchSchema.ts';
 export { ProjectSchema } from './entities/ProjectSchema.ts';
 export { persistenceEntities } from './entities/persistenceEntities.ts';
 export { RateLimitWindowSchema } from './entities/RateLimitWindowSchema.ts';
+export { ExtensionSchema } from './entities/ExtensionSchema.ts';
 export { RunLogSchema } from './entities/RunLogSchema.ts';
 export { RunSchema, type StoredRun } from './entities/RunSchema.ts';
 export { SupabaseIssuedRefreshTokenSchema } from './entities/SupabaseIssuedRefreshTokenSchema.ts';
@@ -27,6 +28,10 @@ export {
   MikroOrmApiKeyRepository,
   type MikroOrmApiKeyRepositoryDeps,
 } from './MikroOrmApiKeyRepository.ts';
+export {
+  MikroOrmExtensionRepository,
+  type MikroOrmExtensionRepositoryDeps,
+} from './MikroOrmExtensionRepository.ts';
 export { MikroOrmIdempotencyStore, type MikroOrmIdempotencyStoreDeps } from './MikroOrmIdempotencyStore.ts';
 export {
   MikroOrmIssuedRefreshTokenStore,

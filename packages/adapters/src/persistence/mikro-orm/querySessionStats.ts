@@ -40,7 +40,8 @@ export function sessionStatsStatement(
   const sql = `select count(*) as "total", ${BY_STATUS},
       count(*) filter (where created_at > ?) as "createdLast24h",
       coalesce(${avgEnded}, 0) as "avgDurationSec",
-      coalesce(${sumUpToNow}, 0) as "totalBrowserSec"
+      coalesce(${sumUpToNow}, 0) as "totalBrowserSec",
+      coalesce(sum(proxy_bytes), 0) as "totalProxyBytes"
     from browser_sessions where project_id = ?`;
   return {
     sql,
@@ -67,5 +68,6 @@ export async function querySessionStats(
     createdLast24h: value('createdLast24h'),
     avgDurationSec: value('avgDurationSec'),
     totalBrowserSec: value('totalBrowserSec'),
+    totalProxyBytes: value('totalProxyBytes'),
   };
 }

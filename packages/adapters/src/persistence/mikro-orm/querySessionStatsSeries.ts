@@ -24,12 +24,15 @@ interface SeriesRow {
   pieceSec: unknown;
   /** +1 where sessions begin to cover whole buckets, −1 where they stop: a running sum counts them. */
   spanning: unknown;
+  /** Proxy bytes of the sessions created in the bucket. */
+  proxyBytes: unknown;
 }
 
 /**
  * The statement behind `querySessionStatsSeries` and its parameters (`?` placeholders), exposed so
  * that benchmarks can show its query plan. Index scans of the project's rows, added up per bucket:
- * creations by `created_at` (a range of `(project_id, created_at, id)`), final statuses by
+ * creations and their proxy bytes by `created_at` (a range of `(project_id, created_at, id,
+ * proxy_bytes)`), final statuses by
  * `ended_at`, and browser time (both from the covering `(project_id, status, …, started_at,
  * ended_at)` index). Each session's browser time inside the window, [a, e), becomes at most three
  * rows whatever its length: the piece in its first bucket, the piece in its last, and a +1/−1 pair
@@ -78,22 +81,22 @@ export function sessionStatsSeriesStatement(
     )
     select bucket as "start", sum(created) as "created", sum(completed) as "completed", sum(errored) as "errored",
       sum(timed_out) as "timedOut", ${sqlite ? 'coalesce(sum(piece), 0) / 1000.0' : 'coalesce(extract(epoch from sum(piece)), 0)'} as "pieceSec",
-      coalesce(sum(spanning), 0) as "spanning"
+      coalesce(sum(spanning), 0) as "spanning", coalesce(sum(proxy_bytes), 0) as "proxyBytes"
     from (
       select ${bucketOf('created_at')} as bucket, 1 as created, 0 as completed, 0 as errored, 0 as timed_out,
-        ${none('interval')} as piece, ${none('int')} as spanning
+        ${none('interval')} as piece, ${none('int')} as spanning, proxy_bytes
       from browser_sessions where project_id = ${project()} and created_at >= ${w0()} and created_at < ${w1()}
       union all
-      select ${bucketOf('ended_at')}, 0, ${flag('COMPLETED')}, ${flag('ERROR')}, ${flag('TIMED_OUT')}, null, null
+      select ${bucketOf('ended_at')}, 0, ${flag('COMPLETED')}, ${flag('ERROR')}, ${flag('TIMED_OUT')}, null, null, null
       from browser_sessions
       where project_id = ${project()} and status in (${FINAL}) and ended_at >= ${w0()} and ended_at < ${w1()}
       union all
-      select fa, 0, 0, 0, 0, ${least}(e, fa + ${step()}) - a, null from spans
+      select fa, 0, 0, 0, 0, ${least}(e, fa + ${step()}) - a, null, null from spans
       union all
-      select fe, 0, 0, 0, 0, e - fe, case when fe > fa + ${step()} then -1 else 0 end
+      select fe, 0, 0, 0, 0, e - fe, case when fe > fa + ${step()} then -1 else 0 end, null
       from spans where e > fa + ${step()} and fe < ${w1()}
       union all
-      select fa + ${step()}, 0, 0, 0, 0, null, 1 from spans where fe > fa + ${step()}
+      select fa + ${step()}, 0, 0, 0, 0, null, 1, null from spans where fe > fa + ${step()}
     ) as counted
     group by bucket order by bucket`;
   return { sql, params };
@@ -133,6 +136,7 @@ export async function querySessionStatsSeries(
       errored: Number(row?.errored ?? 0),
       timedOut: Number(row?.timedOut ?? 0),
       browserSec: pieceSec + (spanning * width) / 1000,
+      proxyBytes: Number(row?.proxyBytes ?? 0),
     };
   });
 }

@@ -1,4 +1,4 @@
-import { BrowserSession, type SessionStatus } from '@browserdeck/domain';
+import { BrowserSession, type SessionProxy, type SessionStatus } from '@browserdeck/domain';
 import type { EntityData } from '@mikro-orm/core';
 import type { SecretBox } from '../secrets/SecretBox.ts';
 import {
@@ -9,15 +9,17 @@ import {
 import { openConnectUrl, openSecretRecord, sealSecretRecord } from './secretRecords.ts';
 
 /**
- * The row for `session`, no sync lease. `env` and `connectUrl` are sealed: the connect URL carries
- * the provider's signing key (`?signingKey=…`), which is never stored in plain text (http-api.md §10).
+ * The row for `session`, no sync lease. `env`, `proxies` and `connectUrl` are sealed: the proxies
+ * carry their credentials and the connect URL the provider's signing key (`?signingKey=…`), which
+ * are never stored in plain text (http-api.md §10).
  */
 export function toSessionRow(session: BrowserSession, secrets: SecretBox): StoredBrowserSession {
-  const { env, connectUrl, ...state } = session;
+  const { env, connectUrl, proxies, ...state } = session;
   return {
     ...state,
     connectUrl: secrets.seal(connectUrl),
     env: sealSecretRecord(secrets, env),
+    proxies: proxies === null ? null : secrets.seal(JSON.stringify(proxies)),
     syncLeaseUntil: null,
   };
 }
@@ -26,7 +28,7 @@ export function toSessionRow(session: BrowserSession, secrets: SecretBox): Store
  * The `BrowserSession` (`BrowserSession.restore`) a loaded row holds, property-named (MikroORM's
  * result mapper or an entity it loaded): every property of the entity schema, a missing one read as
  * null, so a new column needs no line here; then the columns stored differently from the domain:
- * `env` and `connectUrl` opened (a plain connect URL of an older row read as it is), JSON columns
+ * `env`, `proxies` and `connectUrl` opened (a plain connect URL of an older row read as it is), JSON columns
  * parsed where the SQLite driver hands back their text, the sync lease left behind.
  */
 export function toBrowserSession(
@@ -44,7 +46,10 @@ export function toBrowserSession(
     status: session.status as SessionStatus,
     connectUrl: openConnectUrl(secrets, session.connectUrl),
     env: openSecretRecord(secrets, session.env),
+    proxies: session.proxies ? (JSON.parse(secrets.open(session.proxies)) as SessionProxy[]) : null,
     timeoutSec: Number(session.timeoutSec),
+    // PostgreSQL answers bigint as a string where MikroORM does not map it.
+    proxyBytes: Number(session.proxyBytes ?? 0),
     metadata: session.metadata ?? {},
     // A row the column's default filled (bench seeds) reads as the default.
     keepAlive: session.keepAlive ?? true,

@@ -6,6 +6,7 @@ import type {
   FakeScriptRunner,
   InMemoryAgentRepository,
   InMemoryApiKeyRepository,
+  InMemoryExtensionRepository,
   InMemoryIdempotencyStore,
   InMemoryIdentityProvider,
   InMemoryProjectRepository,
@@ -53,6 +54,8 @@ export interface TestAppOptions<I extends IdentityProvider = InMemoryIdentityPro
   regions?: readonly string[];
   /** False: the fake provider cannot load extensions, as the local provider (default true). */
   loadsExtensions?: boolean;
+  /** Largest session upload in bytes (default the service's, 50 MiB). */
+  uploadMaxBytes?: number;
   /** The live-view hub (http-api.md §14); default a `FakeLiveViewHub`; null for none (`debug` is then 501). */
   liveView?: LiveViewHub | null;
   /**
@@ -91,6 +94,7 @@ export interface TestApp<I extends IdentityProvider = InMemoryIdentityProvider> 
   sessions: InMemorySessionRepository;
   agents: InMemoryAgentRepository;
   apiKeys: InMemoryApiKeyRepository;
+  extensions: InMemoryExtensionRepository;
   idempotency: InMemoryIdempotencyStore;
   runs: InMemoryRunRepository;
   runLogs: InMemoryRunLogStore;

@@ -61,6 +61,7 @@ export async function createTestApp(
     clock,
     ids,
     publicUrl: baseUrl,
+    uploadMaxBytes: options.uploadMaxBytes,
     // Every answer of every HTTP test is checked against its route's declared schema.
     http: { validateResponses: true },
     // `start()` runs the run worker; the session reconciler, which tests drive themselves, never passes.
@@ -99,6 +100,7 @@ export async function createTestApp(
     sessions: storage.sessions,
     agents: storage.agents,
     apiKeys: storage.apiKeys,
+    extensions: storage.extensions,
     idempotency: storage.idempotency,
     runs: storage.runs,
     runLogs: storage.runLogs,

@@ -3,6 +3,7 @@ import { type Clock, FixedWindowRateLimiter } from '@browserdeck/domain';
 import {
   InMemoryAgentRepository,
   InMemoryApiKeyRepository,
+  InMemoryExtensionRepository,
   InMemoryIdempotencyStore,
   InMemoryProjectRepository,
   InMemoryRunLogStore,
@@ -18,6 +19,7 @@ export interface InMemoryStorage extends BrowserdeckStorage {
   sessions: InMemorySessionRepository;
   agents: InMemoryAgentRepository;
   apiKeys: InMemoryApiKeyRepository;
+  extensions: InMemoryExtensionRepository;
   idempotency: InMemoryIdempotencyStore;
   runs: InMemoryRunRepository;
   runLogs: InMemoryRunLogStore;
@@ -34,6 +36,7 @@ export function inMemoryStorage(clock: Clock): InMemoryStorage {
     sessions: new InMemorySessionRepository(),
     agents: new InMemoryAgentRepository(),
     apiKeys: new InMemoryApiKeyRepository(),
+    extensions: new InMemoryExtensionRepository(),
     idempotency: new InMemoryIdempotencyStore(),
     runs: new InMemoryRunRepository(),
     runLogs: new InMemoryRunLogStore(),

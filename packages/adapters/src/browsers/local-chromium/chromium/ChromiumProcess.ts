@@ -23,6 +23,8 @@ export interface LaunchChromiumOptions {
   readonly cgroupProcsFiles?: readonly string[];
   /** Size of the sandbox's own `/tmp` and `/dev/shm`; null or absent for the default. */
   readonly tmpfsBytes?: number | null;
+  /** A session's unpacked extension to load (`chromiumArgs`); null or absent for none. */
+  readonly extensionDir?: string | null;
   /** How long to wait for the DevTools pipe to answer (default 30 s). */
   readonly startTimeoutMs?: number;
 }
@@ -78,6 +80,7 @@ export class ChromiumProcess {
       sandbox: confinement.chromiumSandbox,
       proxyUrl: options.proxyUrl,
       windowSize: options.windowSize ?? null,
+      extensionDir: options.extensionDir ?? null,
     });
     const wrapped = enterCgroupCommand(
       await confinement.wrap({

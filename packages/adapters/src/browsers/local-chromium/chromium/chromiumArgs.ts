@@ -10,6 +10,11 @@ export interface ChromiumArgsOptions {
    * null for Chromium's default (800×600).
    */
   readonly windowSize?: { readonly width: number; readonly height: number } | null;
+  /**
+   * A session's unpacked extension (`extensions/stageExtension`), the only one the browser loads
+   * (`--disable-extensions-except`); a full Chromium is needed (a headless shell ignores it).
+   */
+  readonly extensionDir?: string | null;
 }
 
 /**
@@ -47,6 +52,9 @@ export function chromiumArgs(profileDir: string, options: ChromiumArgsOptions): 
         ]
       : []),
     ...(options.windowSize ? [`--window-size=${options.windowSize.width},${options.windowSize.height}`] : []),
+    ...(options.extensionDir
+      ? [`--load-extension=${options.extensionDir}`, `--disable-extensions-except=${options.extensionDir}`]
+      : []),
     `--user-data-dir=${profileDir}`,
     'about:blank',
   ];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EgressPolicy } from './EgressPolicy.ts';
+import { parseEgressEntry } from './parseEgressEntry.ts';
 
 const refusedWith = (policy: EgressPolicy, address: string, via?: string) => {
   const verdict = policy.check(address, via);
@@ -233,12 +234,92 @@ describe('EgressPolicy', () => {
       '-bad.example',
       '1.2.3',
       '256.1.1.1',
-      'example.com:80',
       'fe80::1%eth0',
+      'example.com:0',
+      'example.com:65536',
+      'example.com:',
+      'example.com:80:80',
+      '127.0.0.1:x',
+      '[::1]:',
+      '[::1]:70000',
+      'fd00::/8:443',
+      'http://example.com:80',
     ]) {
       expect(() => EgressPolicy.parseList(`8.8.8.8, ${bad}`), bad).toThrow(`"${bad}"`);
     }
     expect(() => new EgressPolicy({ deny: ['10.0.0.0/33'] })).toThrow('"10.0.0.0/33"');
+  });
+
+  it('parses entries with a port: addresses, bracketed IPv6, IPv4 ranges and host names', () => {
+    expect(
+      EgressPolicy.parseList(
+        '127.0.0.2:8080, [::1]:5173, 10.0.0.0/8:443, intranet.example:8443, *.corp.example:1',
+      ),
+    ).toEqual([
+      '127.0.0.2:8080',
+      '[::1]:5173',
+      '10.0.0.0/8:443',
+      'intranet.example:8443',
+      '*.corp.example:1',
+    ]);
+    expect(parseEgressEntry('[::1]:5173')).toMatchObject({
+      kind: 'range',
+      network: '::1',
+      prefix: 128,
+      port: 5173,
+    });
+    expect(parseEgressEntry('127.0.0.2:8080')).toMatchObject({
+      kind: 'range',
+      network: '127.0.0.2',
+      port: 8080,
+    });
+    expect(parseEgressEntry('10.0.0.0/8:443')).toMatchObject({ kind: 'range', prefix: 8, port: 443 });
+    expect(parseEgressEntry('Intranet.Example:8443')).toMatchObject({
+      kind: 'host',
+      name: 'intranet.example',
+      port: 8443,
+    });
+    expect(parseEgressEntry('10.0.0.0/8')).toMatchObject({ port: null });
+    // Without brackets an IPv6 address never takes a port: `::1:80` is the address ::1:80.
+    expect(parseEgressEntry('::1:80')).toMatchObject({ kind: 'range', network: '::1:80', port: null });
+  });
+
+  it('a port-scoped allow entry opens that port only, and names it when another port is refused', () => {
+    const scoped = new EgressPolicy({ allow: ['127.0.0.1:8080', '[::1]:5173', 'dev.test:3000'] });
+    expect(scoped.check('127.0.0.1', undefined, 8080)).toEqual({ allowed: true });
+    expect(refusedWith(scoped, '127.0.0.1')).toBe('loopback (127.0.0.0/8)');
+    expect(scoped.check('127.0.0.1', undefined, 3000)).toEqual({
+      allowed: false,
+      reason: 'loopback (127.0.0.0/8); EGRESS_ALLOW has 127.0.0.1:8080, not port 3000',
+    });
+    expect(scoped.check('127.0.0.2', undefined, 3000)).toEqual({
+      allowed: false,
+      reason: 'loopback (127.0.0.0/8)',
+    });
+    expect(scoped.check('::1', undefined, 5173)).toEqual({ allowed: true });
+    expect(scoped.check('::1', undefined, 5174).allowed).toBe(false);
+    expect(scoped.check('10.0.0.1', 'dev.test', 3000)).toEqual({ allowed: true });
+    expect(scoped.check('10.0.0.1', 'dev.test', 3001)).toEqual({
+      allowed: false,
+      reason: 'private (10.0.0.0/8); EGRESS_ALLOW has dev.test:3000, not port 3001',
+    });
+    const unscoped = new EgressPolicy({ allow: ['127.0.0.1'] });
+    expect(unscoped.check('127.0.0.1', undefined, 3000)).toEqual({ allowed: true });
+  });
+
+  it('a port-scoped deny entry refuses that port only, and an unknown port', () => {
+    const denying = new EgressPolicy({ deny: ['8.8.8.8:53', 'mail.example:25', '1.1.1.0/24:25'] });
+    expect(denying.check('8.8.8.8', undefined, 53)).toEqual({
+      allowed: false,
+      reason: 'listed in EGRESS_DENY (8.8.8.8:53)',
+    });
+    expect(denying.check('8.8.8.8', undefined, 443)).toEqual({ allowed: true });
+    expect(refusedWith(denying, '8.8.8.8')).toBe('listed in EGRESS_DENY (8.8.8.8:53)');
+    expect(denying.check('1.1.1.1', undefined, 25).allowed).toBe(false);
+    expect(denying.check('1.1.1.1', undefined, 443).allowed).toBe(true);
+    expect(denying.checkHost('mail.example', 25).allowed).toBe(false);
+    expect(denying.checkHost('mail.example', 443).allowed).toBe(true);
+    expect(denying.checkHost('mail.example').allowed).toBe(false);
   });
 
   it('describes its configuration', () => {

@@ -12,9 +12,12 @@ export interface EgressPolicyOptions {
    * metadata endpoints, which only an `allow` entry opens.
    */
   allowPrivate?: boolean;
-  /** `EGRESS_ALLOW`: IPs, CIDR ranges or host names opened despite the built-in refusals. */
+  /**
+   * `EGRESS_ALLOW`: IPs, CIDR ranges or host names opened despite the built-in refusals, each for
+   * every port or, with `:port`, for one (`parseEgressEntry`).
+   */
   allow?: readonly string[];
-  /** `EGRESS_DENY`: IPs, CIDR ranges or host names always refused, even when allowed. */
+  /** `EGRESS_DENY`: IPs, CIDR ranges or host names (optionally `:port`) always refused, even when allowed. */
   deny?: readonly string[];
   /**
    * The service's own addresses (e.g. from `os.networkInterfaces()`), refused even when public;
@@ -29,6 +32,8 @@ export type EgressVerdict = { allowed: true } | { allowed: false; reason: string
 interface Matcher<T> {
   item: T;
   list: BlockList;
+  /** The one port the entry covers; null for every port. */
+  port: number | null;
 }
 
 const ALLOWED: EgressVerdict = { allowed: true };
@@ -40,6 +45,10 @@ const refuse = (reason: string): EgressVerdict => ({ allowed: false, reason });
  * match (address, or the host name the address was resolved from) allows; a built-in range or one of
  * the service's own addresses refuses unless `allowPrivate` opens it; anything else is allowed.
  * IPv4-mapped IPv6 addresses are judged as the IPv4 address, NAT64 addresses by their embedded IPv4.
+ *
+ * An entry with a port (`127.0.0.2:8080`) covers that port only. When the port is not known (a
+ * caller that does not pass one), a port-scoped `allow` entry does not apply and a port-scoped
+ * `deny` entry does: an unknown port is judged the stricter way.
  */
 export class EgressPolicy {
   private readonly allowPrivate: boolean;
@@ -51,7 +60,8 @@ export class EgressPolicy {
   private readonly ownAddresses = new BlockList();
   private readonly ranges: Matcher<EgressRange>[] = EGRESS_RANGES.map((range) => {
     const [network = '', prefix] = range.cidr.split('/');
-    return { item: range, list: subnet(network, Number(prefix), network.includes(':') ? 'ipv6' : 'ipv4') };
+    const family = network.includes(':') ? 'ipv6' : 'ipv4';
+    return { item: range, list: subnet(network, Number(prefix), family), port: null };
   });
 
   /** Throws an Error naming the first invalid entry or own address. */
@@ -83,28 +93,30 @@ export class EgressPolicy {
   }
 
   /**
-   * May a connection be opened to `address`? `via` is the host name it was resolved from, so that a
-   * host-name `allow` entry opens what that name resolves to (and a host-name `deny` entry refuses
-   * it; `checkHost` answers that before resolving).
+   * May a connection be opened to `address` (on `port`, when known)? `via` is the host name it was
+   * resolved from, so that a host-name `allow` entry opens what that name resolves to (and a
+   * host-name `deny` entry refuses it; `checkHost` answers that before resolving).
    */
-  check(address: string, via?: string): EgressVerdict {
+  check(address: string, via?: string, port?: number): EgressVerdict {
     const ip = normaliseIpAddress(address);
     if (!ip) return refuse(`not an IP address (${address})`);
     const judged: NormalisedIp = ip.nat64 ? { address: ip.nat64, family: 'ipv4' } : ip;
     const forms = ip.nat64 ? [ip, judged] : [ip];
     const denied =
-      forms.map((form) => firstMatch(this.denyRanges, form)).find(Boolean) ??
-      (via === undefined ? undefined : hostMatch(this.deny, via));
+      forms.map((form) => firstMatch(this.denyRanges, form, port, true)).find(Boolean) ??
+      (via === undefined ? undefined : hostMatch(this.deny, via, port, true));
     if (denied !== undefined) return refuse(`listed in EGRESS_DENY (${denied})`);
     const range = firstMatch(this.ranges, judged);
     const refuseRange = ({ label, cidr }: EgressRange) =>
-      refuse(`${label} (${cidr})${ip.nat64 ? ' via NAT64 (64:ff9b::/96)' : ''}`);
+      refuse(
+        `${label} (${cidr})${ip.nat64 ? ' via NAT64 (64:ff9b::/96)' : ''}${this.otherPort(forms, via, port)}`,
+      );
     if (range?.kind === 'unroutable') return refuseRange(range);
-    const allowedName = via !== undefined && hostMatch(this.allow, via) !== undefined;
-    if (allowedName || forms.some((form) => firstMatch(this.allowRanges, form))) return ALLOWED;
+    const allowedName = via !== undefined && hostMatch(this.allow, via, port, false) !== undefined;
+    if (allowedName || forms.some((form) => firstMatch(this.allowRanges, form, port, false))) return ALLOWED;
     if (range && !(range.kind === 'private' && this.allowPrivate)) return refuseRange(range);
     if (!this.allowPrivate && forms.some((form) => this.ownAddresses.check(form.address, form.family))) {
-      return refuse(`this host's own address (${judged.address})`);
+      return refuse(`this host's own address (${judged.address})${this.otherPort(forms, via, port)}`);
     }
     return ALLOWED;
   }
@@ -120,10 +132,35 @@ export class EgressPolicy {
     };
   }
 
-  /** Is the host name refused by a host-name `deny` entry (exact, or `*.` for subdomains)? */
-  checkHost(hostname: string): EgressVerdict {
-    const denied = hostMatch(this.deny, hostname);
+  /**
+   * Is the host name (on `port`, when known) refused by a host-name `deny` entry (exact, or `*.` for
+   * subdomains)?
+   */
+  checkHost(hostname: string, port?: number): EgressVerdict {
+    const denied = hostMatch(this.deny, hostname, port, true);
     return denied === undefined ? ALLOWED : refuse(`listed in EGRESS_DENY (${denied})`);
+  }
+
+  /**
+   * A hint for a refusal that an `allow` entry for another port of the same destination would have
+   * lifted (`; EGRESS_ALLOW has 127.0.0.1:8080, not port 3000`), so the reader sees it is the port.
+   */
+  private otherPort(
+    forms: readonly NormalisedIp[],
+    via: string | undefined,
+    port: number | undefined,
+  ): string {
+    if (port === undefined) return '';
+    const sameAddress = (entry: EgressEntry) =>
+      entry.port !== null &&
+      entry.port !== port &&
+      (entry.kind === 'range'
+        ? forms.some((form) =>
+            subnet(entry.network, entry.prefix, entry.family).check(form.address, form.family),
+          )
+        : via !== undefined && hostMatch([entry], via, entry.port, false) !== undefined);
+    const near = this.allow.find(sameAddress);
+    return near ? `; EGRESS_ALLOW has ${near.text}, not port ${port}` : '';
   }
 }
 
@@ -136,21 +173,44 @@ function subnet(network: string, prefix: number, family: 'ipv4' | 'ipv6'): Block
 function rangeMatchers(entries: readonly EgressEntry[]): Matcher<string>[] {
   return entries.flatMap((entry) =>
     entry.kind === 'range'
-      ? [{ item: entry.text, list: subnet(entry.network, entry.prefix, entry.family) }]
+      ? [{ item: entry.text, list: subnet(entry.network, entry.prefix, entry.family), port: entry.port }]
       : [],
   );
 }
 
-function firstMatch<T>(matchers: readonly Matcher<T>[], ip: NormalisedIp): T | undefined {
-  return matchers.find((matcher) => matcher.list.check(ip.address, ip.family))?.item;
+/**
+ * Does an entry for `entryPort` (null: every port) cover `port`? An unknown port is covered when
+ * `unknownMatches` (deny entries), not otherwise (allow entries).
+ */
+function portFits(entryPort: number | null, port: number | undefined, unknownMatches: boolean): boolean {
+  if (entryPort === null) return true;
+  return port === undefined ? unknownMatches : entryPort === port;
 }
 
-/** The text of the first host-name entry matching `hostname`. */
-function hostMatch(entries: readonly EgressEntry[], hostname: string): string | undefined {
+function firstMatch<T>(
+  matchers: readonly Matcher<T>[],
+  ip: NormalisedIp,
+  port?: number,
+  unknownMatches = false,
+): T | undefined {
+  return matchers.find(
+    (matcher) => portFits(matcher.port, port, unknownMatches) && matcher.list.check(ip.address, ip.family),
+  )?.item;
+}
+
+/** The text of the first host-name entry matching `hostname` (and `port`, see `portFits`). */
+function hostMatch(
+  entries: readonly EgressEntry[],
+  hostname: string,
+  port: number | undefined,
+  unknownMatches: boolean,
+): string | undefined {
   const name = normaliseHostName(hostname);
   if (name === null) return undefined;
   return entries.find(
     (entry) =>
-      entry.kind === 'host' && (entry.subdomains ? name.endsWith(`.${entry.name}`) : name === entry.name),
+      entry.kind === 'host' &&
+      portFits(entry.port, port, unknownMatches) &&
+      (entry.subdomains ? name.endsWith(`.${entry.name}`) : name === entry.name),
   )?.text;
 }

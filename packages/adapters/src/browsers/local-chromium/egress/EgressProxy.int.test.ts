@@ -42,17 +42,19 @@ interface Case {
   reason: string;
 }
 
-type Answer = { status: number; body: string } | 'closed';
+type Answer = { status: number; body: string; headers?: http.IncomingHttpHeaders } | 'closed';
 
 /** A plain-HTTP request through the proxy (absolute-form target, as a browser sends it). */
-function viaHttp(proxy: EgressProxy, url: string): Promise<Answer> {
+function viaHttp(proxy: EgressProxy, url: string, withHeaders = false): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: '127.0.0.1', port: new URL(proxy.url).port, path: url, agent: false },
       (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body, ...(withHeaders ? { headers: res.headers } : {}) }),
+        );
       },
     );
     req.setHeader('host', new URL(url).host);
@@ -152,12 +154,25 @@ describe('EgressProxy', () => {
   const reported = (cases: readonly Case[]) =>
     cases.map(({ asked: _, ...refusal }) => ({ ...refusal, timestamp: expect.any(Number) }));
 
-  it('closes a refused plain-HTTP request without a response; the target sees no connection', async () => {
+  it('answers a refused plain-HTTP request with a 403 page naming the rule; the target sees no connection', async () => {
     const egress = await start();
     const cases = loopbackCases();
-    for (const { asked, host, port } of cases) {
+    for (const { asked, host, port, reason } of cases) {
       const url = `http://${asked ?? host}:${port}/`;
-      expect([url, await viaHttp(egress, url)]).toEqual([url, 'closed']);
+      const answer = await viaHttp(egress, url, true);
+      expect([url, answer]).toEqual([
+        url,
+        {
+          status: 403,
+          body: expect.stringContaining(
+            `Browserdeck egress policy refused ${url}: ${reason}. See EGRESS_ALLOW.`,
+          ),
+          headers: expect.objectContaining({
+            'content-type': 'text/html; charset=utf-8',
+            'x-content-type-options': 'nosniff',
+          }),
+        },
+      ]);
     }
     expect(refusals).toEqual(reported(cases));
     expect(lookups).toEqual(['rebind.test']);
@@ -217,7 +232,10 @@ describe('EgressProxy', () => {
     refusals.length = 0;
 
     const denying = await start({ allowPrivate: true, deny: ['*.test'] });
-    expect(await viaHttp(denying, `http://app.test:${target.port}/`)).toBe('closed');
+    expect(await viaHttp(denying, `http://app.test:${target.port}/`)).toMatchObject({
+      status: 403,
+      body: expect.stringContaining('listed in EGRESS_DENY (*.test). See EGRESS_DENY.'),
+    });
     expect(await viaConnect(denying, `app.test:${target.port}`)).toEqual({ status: 403, body: '' });
     expect(lookups).toEqual([]);
     expect(refusals).toEqual([
@@ -227,11 +245,30 @@ describe('EgressProxy', () => {
     expect(target.connections).toBe(connections);
   });
 
-  it('fails an unresolvable name like a refusal, without reporting one', async () => {
+  it('fails an unresolvable name with a 502, without reporting a refusal', async () => {
     const egress = await start();
     expect(await viaConnect(egress, `missing.invalid:${target.port}`)).toEqual({ status: 502, body: '' });
-    expect(await viaHttp(egress, `http://missing.invalid:${target.port}/`)).toBe('closed');
+    expect(await viaHttp(egress, `http://missing.invalid:${target.port}/`)).toMatchObject({
+      status: 502,
+      body: expect.stringContaining('could not resolve the host of http://missing.invalid'),
+    });
     expect(refusals).toEqual([]);
+  });
+
+  it('opens only the port of a port-scoped EGRESS_ALLOW entry, and says so for another port', async () => {
+    const egress = await start({ allow: [`127.0.0.1:${target.port}`] });
+    const served = { status: 200, body: 'hello from the target' };
+    expect(await viaHttp(egress, `http://127.0.0.1:${target.port}/`)).toEqual(served);
+    expect(await viaConnect(egress, `localhost:${target.port}`)).toEqual(served);
+    const other = target.port === 65_535 ? target.port - 1 : target.port + 1;
+    expect(await viaHttp(egress, `http://127.0.0.1:${other}/`)).toMatchObject({
+      status: 403,
+      body: expect.stringContaining(
+        `loopback (127.0.0.0/8); EGRESS_ALLOW has 127.0.0.1:${target.port}, not port ${other}`,
+      ),
+    });
+    expect(await viaConnect(egress, `127.0.0.1:${other}`)).toEqual({ status: 403, body: '' });
+    expect(refusals.map((r) => r.port)).toEqual([other, other]);
   });
 
   it('reports to the listener set last', async () => {

@@ -1,5 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
+import { canonicalHost, isLocalhost } from './canonicalHost.ts';
 import type { EgressPolicy } from './EgressPolicy.ts';
 
 /** Resolves a host name to its addresses (`dns.lookup` with `all: true` by default). */
@@ -20,7 +21,7 @@ const LOOPBACK: readonly LookupAddress[] = [
 ];
 
 /**
- * Resolves a proxy target host (as the client sent it) and judges every address. An IP literal,
+ * Resolves a proxy target host (as the client sent it) and judges every address on `port`. An IP literal,
  * including shorthands a URL parser reads as IPv4 (`127.1`, `2130706433`, `0x7f.1`), is judged
  * without lookup; `localhost` and `*.localhost` mean the loopback addresses, without DNS; other names
  * are checked against host-name entries, then resolved. Addresses the policy refuses are dropped;
@@ -28,16 +29,17 @@ const LOOPBACK: readonly LookupAddress[] = [
  */
 export async function resolveDestination(
   hostname: string,
+  port: number,
   policy: EgressPolicy,
   lookup: EgressLookup,
 ): Promise<Destination> {
   const host = canonicalHost(hostname);
   if (host === null) return { reachable: false, refused: true, reason: `not a valid host (${hostname})` };
   const family = isIP(host);
-  if (family !== 0) return judge([{ address: host, family }], policy);
-  const named = policy.checkHost(host);
+  if (family !== 0) return judge([{ address: host, family }], policy, port);
+  const named = policy.checkHost(host, port);
   if (!named.allowed) return { reachable: false, refused: true, reason: named.reason };
-  if (host === 'localhost' || host.endsWith('.localhost')) return judge(LOOPBACK, policy, host);
+  if (isLocalhost(host)) return judge(LOOPBACK, policy, port, host);
   let addresses: readonly LookupAddress[];
   try {
     addresses = await lookup(host);
@@ -45,34 +47,22 @@ export async function resolveDestination(
     const code = (error as NodeJS.ErrnoException).code ?? 'lookup failed';
     return { reachable: false, refused: false, reason: `${code} (${host})` };
   }
-  return judge(addresses, policy, host);
+  return judge(addresses, policy, port, host);
 }
 
-function judge(addresses: readonly LookupAddress[], policy: EgressPolicy, via?: string): Destination {
+function judge(
+  addresses: readonly LookupAddress[],
+  policy: EgressPolicy,
+  port: number,
+  via?: string,
+): Destination {
   const allowed: LookupAddress[] = [];
   let refusal: Destination | undefined;
   for (const { address, family } of addresses) {
-    const verdict = policy.check(address, via);
+    const verdict = policy.check(address, via, port);
     if (verdict.allowed) allowed.push({ address, family });
     else refusal ??= { reachable: false, refused: true, reason: verdict.reason, address };
   }
   if (allowed.length > 0) return { reachable: true, addresses: allowed };
   return refusal ?? { reachable: false, refused: false, reason: `no address (${via})` };
-}
-
-/**
- * The host as a browser's URL parser reads it (IPv4 shorthands expanded, IPv6 compressed,
- * percent-decoded, lower case), without brackets or final dot; null if it is not a host.
- * CONNECT targets arrive unparsed, so `127.1` must be read here rather than left to DNS.
- */
-function canonicalHost(hostname: string): string | null {
-  if (/[/?#@\\\s]/.test(hostname) || (hostname.includes(':') && !/^\[[^\]]*\]$/.test(hostname))) {
-    return null;
-  }
-  try {
-    const host = new URL(`http://${hostname}/`).hostname;
-    return host.startsWith('[') ? host.slice(1, -1) : host.replace(/\.$/, '');
-  } catch {
-    return null;
-  }
 }

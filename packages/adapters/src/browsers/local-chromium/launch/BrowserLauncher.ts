@@ -13,6 +13,7 @@ import { BrowserLimits } from '../../../confinement/limits/BrowserLimits.ts';
 import { type ResourceLimits, resolveResourceLimits } from '../../../confinement/limits/ResourceLimits.ts';
 import { ChromiumLocator, type LocatedChromium } from '../chromium/ChromiumLocator.ts';
 import { EgressPolicy } from '../egress/EgressPolicy.ts';
+import { ExtensionsChromium } from '../extensions/ExtensionsChromium.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
 import { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';
 import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
@@ -28,8 +29,11 @@ export class BrowserLauncher {
   readonly profiles: TemporaryProfiles;
   private readonly options: LocalChromiumProviderOptions;
   private readonly logger: Logger;
-  private readonly egress: EgressPolicy;
+  /** What browsers may reach: also what a session's upstream proxies are checked against. */
+  readonly egress: EgressPolicy;
   private readonly locator: ChromiumLocator;
+  /** The full Chromium sessions with an extension run (a headless shell cannot load one). */
+  readonly extensionsBuild: ExtensionsChromium;
   private readonly resourceLimits: ResourceLimits;
   private confinement: Promise<BrowserConfinement> | null = null;
   private limits: Promise<BrowserLimits> | null = null;
@@ -45,6 +49,14 @@ export class BrowserLauncher {
         ...options.chromiumSearch,
         chromiumPath: options.chromiumPath,
         chromedriverPath: options.chromedriverPath,
+      },
+      logger,
+    );
+    this.extensionsBuild = new ExtensionsChromium(
+      {
+        extensionsChromiumPath: options.extensionsChromiumPath,
+        chromiumPath: options.chromiumPath,
+        env: options.chromiumSearch?.env,
       },
       logger,
     );
@@ -86,6 +98,7 @@ export class BrowserLauncher {
         { notInForce: limits.notInForce },
         `local provider: browsers run WITHOUT these limits: ${limits.notInForce.map((p) => `${p.limit} (${p.reason})`).join('; ')}`,
       );
+    this.extensionsBuild.logAtStart();
     try {
       await this.locator.locate();
       return true;
@@ -110,11 +123,18 @@ export class BrowserLauncher {
     return (await this.confine()).level;
   }
 
-  /** Starts a confined, limited browser on `profile`, with a window of `windowSize` (null: Chromium's). */
-  async launch(profile: ProfileChoice, windowSize: SessionViewport | null = null): Promise<PreparedBrowser> {
+  /**
+   * Starts a confined, limited browser on `profile`, with a window of `windowSize` (null: Chromium's);
+   * with `extension`, the extension-capable build (`extensionsBuild`), loading it.
+   */
+  async launch(
+    profile: ProfileChoice,
+    windowSize: SessionViewport | null = null,
+    extension: { readonly archive: Uint8Array } | null = null,
+  ): Promise<PreparedBrowser> {
     const [confinement, found, limits] = await Promise.all([
       this.confine(),
-      this.locator.locate(),
+      extension ? this.extensionsBuild.locate() : this.locator.locate(),
       this.browserLimits(),
     ]);
     return PreparedBrowser.launch({
@@ -130,6 +150,7 @@ export class BrowserLauncher {
         maxBytes: this.options.sessionLogMaxBytes ?? SESSION_LOG_DEFAULT_BUDGET_BYTES,
       },
       windowSize,
+      extension,
     });
   }
 

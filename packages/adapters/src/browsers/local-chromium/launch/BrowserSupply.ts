@@ -1,6 +1,8 @@
 import type { Logger, SessionViewport } from '@browserdeck/domain';
 import type { IsolationLevel } from '../../../confinement/isolation/IsolationLevel.ts';
 import type { LocatedChromium } from '../chromium/ChromiumLocator.ts';
+import type { EgressPolicy } from '../egress/EgressPolicy.ts';
+import type { ExtensionsChromium } from '../extensions/ExtensionsChromium.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
 import type { ContextClaim } from '../profiles/ContextClaim.ts';
 import { BrowserLauncher } from './BrowserLauncher.ts';
@@ -28,6 +30,16 @@ export class BrowserSupply {
       freeSlots: () => (this.closed || !this.launcher.searched ? 0 : freeSlots() - this.pool.size),
       logger,
     });
+  }
+
+  /** The egress policy browsers run with (`BrowserLauncher.egress`). */
+  get egress(): EgressPolicy {
+    return this.launcher.egress;
+  }
+
+  /** The full Chromium sessions with an extension run (`BrowserLauncher.extensionsBuild`). */
+  get extensionsBuild(): ExtensionsChromium {
+    return this.launcher.extensionsBuild;
   }
 
   /** Warm browsers held, ready or launching. */
@@ -59,22 +71,28 @@ export class BrowserSupply {
 
   /**
    * A browser for a session admitted with `browser` (`admitSession`): a warm one (its logs cleared),
-   * else one launched on the claim's context profile or a fresh one, with `viewport` as its window;
-   * `evictWarm` first stops a warm browser whose slot the launch needs.
+   * else one launched on the claim's context profile or a fresh one, with `viewport` as its window
+   * and `extension` loaded (never a warm one: those run the main build, without it); `evictWarm`
+   * first stops a warm browser whose slot the launch needs.
    */
   async acquire(
     admitted: { browser: 'warm' | 'cold'; evictWarm: boolean },
     claim: ContextClaim | null,
     viewport: SessionViewport | null,
+    extension: { readonly archive: Uint8Array } | null = null,
   ): Promise<PreparedBrowser> {
-    const warm = admitted.browser === 'warm' ? await this.pool.take() : null;
+    const warm = admitted.browser === 'warm' && !extension ? await this.pool.take() : null;
     if (warm) {
       warm.recorder.clear();
       return warm;
     }
     if (admitted.evictWarm) this.pool.evictOne();
     const { profiles } = this.launcher;
-    return this.launcher.launch(claim?.profile(profiles) ?? { kind: 'temporary', profiles }, viewport);
+    return this.launcher.launch(
+      claim?.profile(profiles) ?? { kind: 'temporary', profiles },
+      viewport,
+      extension,
+    );
   }
 
   /** Tops the warm pool up into free slots. */

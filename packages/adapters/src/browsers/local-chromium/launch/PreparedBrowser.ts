@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import type { Clock, SessionViewport } from '@browserdeck/domain';
 import type { BrowserConfinement } from '../../../confinement/isolation/BrowserConfinement.ts';
 import type { BrowserLimits } from '../../../confinement/limits/BrowserLimits.ts';
@@ -10,11 +10,17 @@ import { CdpRouter } from '../cdp/CdpRouter.ts';
 import { ChromiumProcess } from '../chromium/ChromiumProcess.ts';
 import { DEFAULT_WINDOW_SIZE, fitWindowToViewport } from '../chromium/fitWindowToViewport.ts';
 import type { EgressPolicy } from '../egress/EgressPolicy.ts';
-import { EgressProxy } from '../egress/EgressProxy.ts';
+import { EgressProxy, PROXY_FAILED_METHOD } from '../egress/EgressProxy.ts';
+import type { OwnEndpoint } from '../egress/OwnEndpointTunnel.ts';
+import type { UpstreamRoute } from '../egress/UpstreamRoute.ts';
+import { confirmExtensionLoaded } from '../extensions/confirmExtensionLoaded.ts';
+import { guardExtensionsPage } from '../extensions/guardExtensionsPage.ts';
+import { type StagedExtension, stageExtension } from '../extensions/stageExtension.ts';
 import { copyContextProfile } from '../profiles/copyContextProfile.ts';
 import { downloadsDirOf } from '../profiles/downloadsDirOf.ts';
 import { saveStagedProfile } from '../profiles/saveStagedProfile.ts';
 import type { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';
+import { uploadsDirOf } from '../profiles/uploadsDirOf.ts';
 
 /**
  * Which profile a browser runs with: a fresh folder of `profiles`, a persistent folder, or a fresh
@@ -46,6 +52,11 @@ export interface BrowserLaunchSettings {
    * `staging`, written back when the browser stops. Without it a persistent profile runs in place.
    */
   readonly staging?: TemporaryProfiles | null;
+  /**
+   * A session's extension (its zip), unpacked into the profile and loaded (`stageExtension`); the
+   * executable must then be a full Chromium (`extensions/findExtensionsChromium`). Null or absent: none.
+   */
+  readonly extension?: { readonly archive: Uint8Array } | null;
 }
 
 /**
@@ -64,6 +75,8 @@ export class PreparedBrowser {
   /** A persistent profile running on a staged copy: where it came from, written back on stop. */
   private readonly stage: { readonly profiles: TemporaryProfiles; readonly contextDir: string } | null;
   private readonly owner: { uid: number; gid: number } | null;
+  /** The session's unpacked extension, removed from a persistent profile when the browser stops. */
+  private readonly extensionDir: string | null;
   private disposal: Promise<void> | null = null;
 
   private constructor(parts: {
@@ -76,6 +89,7 @@ export class PreparedBrowser {
     lease: BrowserLimitsLease | null;
     stage: { profiles: TemporaryProfiles; contextDir: string } | null;
     owner: { uid: number; gid: number } | null;
+    extensionDir: string | null;
   }) {
     this.process = parts.process;
     this.router = parts.router;
@@ -86,6 +100,7 @@ export class PreparedBrowser {
     this.lease = parts.lease;
     this.stage = parts.stage;
     this.owner = parts.owner;
+    this.extensionDir = parts.extensionDir;
   }
 
   /** Starts a browser, connects to it and starts recording. Cleans up everything if a step fails. */
@@ -106,6 +121,7 @@ export class PreparedBrowser {
     let process: ChromiumProcess | null = null;
     let proxy: EgressProxy | null = null;
     let lease: BrowserLimitsLease | null = null;
+    let staged: StagedExtension | null = null;
     try {
       // The disk is mounted on the fresh, empty folder, before anything is written to it.
       lease = (await limits?.lease(profileDir, owner, scratch !== null)) ?? null;
@@ -114,11 +130,15 @@ export class PreparedBrowser {
       await mkdir(downloadsDirOf(profileDir), { recursive: true });
       await settings.confinement.claim(profileDir);
       await settings.confinement.claim(downloadsDirOf(profileDir));
+      if (settings.extension) staged = await stageExtension(settings.extension.archive, profileDir, owner);
       const recorder = new SessionLogRecorder({ clock: settings.clock, limits: settings.logLimits });
       if (settings.egress)
         proxy = await EgressProxy.start({
           policy: settings.egress,
           onRefused: (r) => recorder.recordEgressRefusal(r),
+          // The upstream by its credential-free label only: the password never reaches a log.
+          onUpstreamFailed: ({ upstream, host, port, reason }) =>
+            recorder.recordServiceEvent(PROXY_FAILED_METHOD, { upstream, host, port, reason }),
         });
       process = await ChromiumProcess.launch({
         executablePath: settings.executablePath,
@@ -128,11 +148,17 @@ export class PreparedBrowser {
         windowSize: settings.windowSize ?? null,
         cgroupProcsFiles: lease?.procsFiles ?? [],
         tmpfsBytes: limits?.tmpfsBytes ?? null,
+        extensionDir: staged?.dir ?? null,
       });
       const router = new CdpRouter(process.pipe);
       const cdp = new CdpClient();
       cdp.attach(router.openRoot(cdp.receive, cdp.receiveClose));
       await recorder.start(cdp);
+      if (staged) {
+        const started = process;
+        await confirmExtensionLoaded(cdp, staged, () => started.recentStderr);
+        await guardExtensionsPage(cdp);
+      }
       // A full Chromium's window has a frame: its page is fitted to the size asked for (or the default).
       await fitWindowToViewport(router, settings.windowSize ?? DEFAULT_WINDOW_SIZE);
       const browser = new PreparedBrowser({
@@ -145,6 +171,7 @@ export class PreparedBrowser {
         lease,
         stage,
         owner,
+        extensionDir: staged?.dir ?? null,
       });
       lease?.watchMemory((kill) => {
         recorder.recordServiceEvent(BROWSER_KILLED_METHOD, { ...kill });
@@ -156,6 +183,7 @@ export class PreparedBrowser {
       await proxy?.close();
       await lease?.release();
       await scratch?.remove(profileDir);
+      if (staged && !scratch) await rm(staged.dir, { recursive: true, force: true });
       throw error;
     }
   }
@@ -165,9 +193,35 @@ export class PreparedBrowser {
     return this.process.profileDir;
   }
 
-  /** Where the browser's downloads go, and the only folder a client may name files in. */
+  /** Where the browser's downloads go; a client may name files in it and in `uploadsDir`. */
   get downloadsDir(): string {
     return downloadsDirOf(this.profileDir);
+  }
+
+  /** Where a session's uploads are put (made on the first one), for its file inputs. */
+  get uploadsDir(): string {
+    return uploadsDirOf(this.profileDir);
+  }
+
+  /** Who the browser runs as, and so whom files put in its profile are given to; null: the service's user. */
+  get fileOwner(): { uid: number; gid: number } | null {
+    return this.owner;
+  }
+
+  /**
+   * Hands the browser's egress to a session taking it (a warm browser exists before its session):
+   * the session's upstream routes and its own connect endpoint, and a fresh byte count, so bytes
+   * from before the session are not its.
+   */
+  useSessionEgress(egress: { routes: readonly UpstreamRoute[]; ownEndpoint: OwnEndpoint | null }): void {
+    this.proxy?.useUpstreams(egress.routes);
+    this.proxy?.setOwnEndpoint(egress.ownEndpoint);
+    this.proxy?.takeBytes();
+  }
+
+  /** Bytes the browser exchanged with the network through its egress proxy since the last call. */
+  takeProxyBytes(): number {
+    return this.proxy?.takeBytes() ?? 0;
   }
 
   /** True while the browser process runs. */
@@ -177,14 +231,17 @@ export class PreparedBrowser {
 
   /**
    * Stops the browser and its proxy, and removes a temporary profile. A persistent profile is shut
-   * down cleanly (so cookies reach the disk); a temporary one is killed at once. Idempotent.
+   * down cleanly (so cookies reach the disk); a temporary one is killed at once. `keepDownloads` is
+   * handed the Downloads folder once nothing of the browser runs any more, before its disk and
+   * profile go (a failure there is its own to report). Uploads never outlive the browser, also in
+   * a persistent profile. Idempotent: only the first call's `keepDownloads` is used.
    */
-  dispose(): Promise<void> {
-    this.disposal ??= this.stop();
+  dispose(keepDownloads?: (downloadsDir: string) => Promise<void>): Promise<void> {
+    this.disposal ??= this.stop(keepDownloads);
     return this.disposal;
   }
 
-  private async stop(): Promise<void> {
+  private async stop(keepDownloads?: (downloadsDir: string) => Promise<void>): Promise<void> {
     // Teardown is off the hot path: the dying browser gets the least CPU weight first.
     await this.lease?.cgroup?.yieldCpu();
     if (this.temporary) await this.process.kill();
@@ -194,6 +251,10 @@ export class PreparedBrowser {
     this.cdp.close();
     await this.proxy?.close();
     await this.lease?.endProcesses();
+    await keepDownloads?.(this.downloadsDir);
+    if (!this.temporary && !this.stage) await rm(this.uploadsDir, { recursive: true, force: true });
+    // A session's extension is not part of its context: never saved back, never left in place.
+    if (this.extensionDir && !this.temporary) await rm(this.extensionDir, { recursive: true, force: true });
     if (this.stage)
       await saveStagedProfile(this.profileDir, this.stage.contextDir, this.owner).catch((error: unknown) =>
         this.recorder.recordServiceEvent('Browserdeck.profileNotSaved', { reason: String(error) }),

@@ -2,8 +2,8 @@ import { copyFile, lchown, mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * What a copy leaves out: caches (rebuilt as needed), downloads (files, not browser state) and
- * Chromium's `Singleton*` lock links of the running browser.
+ * What a copy leaves out: caches (rebuilt as needed), downloads and uploads (a session's files, not
+ * browser state) and Chromium's `Singleton*` lock links of the running browser.
  */
 const SKIPPED_DIRS = new Set([
   'Cache',
@@ -16,6 +16,7 @@ const SKIPPED_DIRS = new Set([
   'DawnWebGPUCache',
   'Crashpad',
   'Downloads',
+  'Uploads',
 ]);
 
 /**

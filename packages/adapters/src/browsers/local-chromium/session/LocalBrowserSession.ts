@@ -21,6 +21,12 @@ export { DISCONNECT_GRACE_MS } from '../../cdp/SessionClients.ts';
 
 const ENDED_REASON = 'The browser session has ended.';
 
+/**
+ * Starts keeping a session's downloads past its end (`RetainedDownloads.hold`): answers the function
+ * its ending hands the Downloads folder to (null: nothing to keep), once its browser has stopped.
+ */
+export type HoldDownloads = (providerSessionId: string) => (downloadsDir: string | null) => Promise<void>;
+
 /** A terminal status the local provider gives a session. */
 export type LocalEndStatus = Extract<SessionStatus, 'COMPLETED' | 'ERROR' | 'TIMED_OUT'>;
 
@@ -52,6 +58,7 @@ export class LocalBrowserSession {
   private readonly clock: Clock;
   private readonly onEnded: (session: LocalBrowserSession) => void;
   private readonly onEnding: (session: LocalBrowserSession) => void;
+  private readonly holdDownloads: HoldDownloads | undefined;
   private timer: NodeJS.Timeout | null = null;
   private ending: Promise<void> | null = null;
 
@@ -70,6 +77,8 @@ export class LocalBrowserSession {
     onEnded: (session: LocalBrowserSession) => void;
     /** Called once, as the session takes its terminal status (its browser may still be stopping). */
     onEnding?: (session: LocalBrowserSession) => void;
+    /** Keeps the session's downloads once it ends (absent: they go with its profile). */
+    holdDownloads?: HoldDownloads | undefined;
   }) {
     this.id = deps.snapshot.providerSessionId;
     this.current = deps.snapshot;
@@ -83,6 +92,7 @@ export class LocalBrowserSession {
     this.clock = deps.clock;
     this.onEnded = deps.onEnded;
     this.onEnding = deps.onEnding ?? (() => {});
+    this.holdDownloads = deps.holdDownloads;
     this.clients = new SessionClients({
       keepAlive: this.keepAlive,
       onLastGone: () => void this.end('COMPLETED'),
@@ -111,6 +121,8 @@ export class LocalBrowserSession {
     timeoutSec: number;
     onEnded: (session: LocalBrowserSession) => void;
     onEnding?: (session: LocalBrowserSession) => void;
+    /** Keeps the session's downloads once it ends (absent: they go with its profile). */
+    holdDownloads?: HoldDownloads | undefined;
   }): LocalBrowserSession {
     const id = randomUUID();
     const key = generateSigningKey();
@@ -139,6 +151,7 @@ export class LocalBrowserSession {
       keepAlive: options.request.keepAlive ?? true,
       onEnded: options.onEnded,
       ...(options.onEnding ? { onEnding: options.onEnding } : {}),
+      holdDownloads: options.holdDownloads,
     });
     session.armTimeout(options.timeoutSec * 1000);
     return session;
@@ -176,7 +189,7 @@ export class LocalBrowserSession {
 
   /** The session's folders, where file parameters of CDP commands may point. */
   get folders(): SessionFolders {
-    return { downloadsDir: this.browser.downloadsDir };
+    return { downloadsDir: this.browser.downloadsDir, uploadsDir: this.browser.uploadsDir };
   }
 
   /**
@@ -208,13 +221,17 @@ export class LocalBrowserSession {
   }
 
   private async finish(status: LocalEndStatus): Promise<void> {
+    // First of all: a read of the downloads from now on waits for them to be kept.
+    const keepDownloads = this.holdDownloads?.(this.id);
     this.current = { ...this.current, status, endedAt: this.clock.now() };
     this.onEnding(this);
     if (this.timer) clearTimeout(this.timer);
     this.clients.closeAll(1001, ENDED_REASON);
     try {
-      await this.browser.dispose();
+      await this.browser.dispose(keepDownloads);
     } finally {
+      // A browser disposed before (or failing to stop) left nothing to keep: the wait ends anyway.
+      await keepDownloads?.(null);
       this.onEnded(this);
     }
   }

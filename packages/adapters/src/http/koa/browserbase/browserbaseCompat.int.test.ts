@@ -92,8 +92,8 @@ describe('the Browserbase-compatible API', () => {
 
   it('refuses options it cannot honour with a 400 naming them, creating nothing', async () => {
     const cases: Array<[unknown, RegExp]> = [
-      [{ proxies: true }, /proxies/],
-      [{ proxies: [{ type: 'browserbase' }] }, /proxies/],
+      [{ proxies: [{ type: 'external', server: 'http://proxy.example' }] }, /proxies\.0\.server/],
+      [{ proxySettings: { caCertificates: ['cert-1'] } }, /proxySettings\.caCertificates/],
       [{ browserSettings: { solveCaptchas: true } }, /browserSettings\.solveCaptchas/],
       [{ browserSettings: { advancedStealth: true } }, /browserSettings\.advancedStealth/],
       [{ browserSettings: { os: 'mac' } }, /browserSettings\.os/],

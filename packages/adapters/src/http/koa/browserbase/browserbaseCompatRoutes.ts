@@ -1,13 +1,16 @@
+import type { ExtensionRouteDeps } from '../api/extensions/extensionRoutes.ts';
 import type { LiveUrlDeps } from '../api/live-view/presentLiveUrls.ts';
 import type { SessionRouteDeps } from '../api/sessions/sessionRoutes.ts';
 import type { AnyRoute } from '../kernel/routing/RouteDefinition.ts';
 import { type BrowserbaseContextRouteDeps, browserbaseContextRoutes } from './browserbaseContextRoutes.ts';
+import { browserbaseExtensionRoutes } from './browserbaseExtensionRoutes.ts';
 import { type BrowserbaseFunctionRouteDeps, browserbaseFunctionRoutes } from './browserbaseFunctionRoutes.ts';
 import {
   type BrowserbaseProjectRouteDeps,
   type BrowserbaseProjectSettings,
   browserbaseProjectRoutes,
 } from './browserbaseProjectRoutes.ts';
+import { browserbaseSessionFileRoutes } from './browserbaseSessionFileRoutes.ts';
 import { browserbaseSessionRoutes } from './browserbaseSessionRoutes.ts';
 
 /** The use cases the Browserbase-compatible API maps onto, grouped as the composition groups them. */
@@ -15,6 +18,8 @@ export interface BrowserbaseCompatDeps {
   sessions: SessionRouteDeps;
   projects: Omit<BrowserbaseProjectRouteDeps, 'stats'>;
   contexts: BrowserbaseContextRouteDeps;
+  /** The project's uploaded extensions (`/v1/extensions`), which sessions load by `extensionId`. */
+  extensions: ExtensionRouteDeps;
   /** Functions are agents and their invocations agent runs (http-api.md §11). */
   runs: BrowserbaseFunctionRouteDeps;
   /** Where the live-view links of `/v1/sessions/{id}/debug` point. */
@@ -32,8 +37,10 @@ export function browserbaseCompatRoutes(
 ): AnyRoute[] {
   return [
     ...browserbaseSessionRoutes({ ...deps.sessions, contexts: deps.contexts, live: deps.live ?? {} }),
+    ...browserbaseSessionFileRoutes(deps.sessions),
     ...browserbaseProjectRoutes({ ...deps.projects, stats: deps.sessions.stats }, settings),
     ...browserbaseContextRoutes(deps.contexts),
+    ...browserbaseExtensionRoutes(deps.extensions),
     ...browserbaseFunctionRoutes(deps.runs),
   ];
 }

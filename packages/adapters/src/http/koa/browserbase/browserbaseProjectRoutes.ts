@@ -88,7 +88,8 @@ export function browserbaseProjectRoutes(
       params: browserbaseIdParams,
       responses: {
         200: {
-          description: 'Browser minutes used; no proxy bytes (there are no proxies).',
+          description:
+            'Browser minutes used (rounded up), and the proxy bytes in and out of all the project’s sessions.',
           schema: BrowserbaseUsageSchema,
         },
       },
@@ -96,7 +97,10 @@ export function browserbaseProjectRoutes(
         const stats = await deps.stats.execute({ caller, projectId: keyProject(caller, params.id) });
         return {
           status: 200,
-          body: { browserMinutes: Math.ceil(stats.totalBrowserSec / 60), proxyBytes: 0 },
+          body: {
+            browserMinutes: Math.ceil(stats.totalBrowserSec / 60),
+            proxyBytes: stats.totalProxyBytes,
+          },
         };
       },
     }),

@@ -8,6 +8,7 @@ import {
 import { z } from 'zod';
 import { jsonTextRule } from '../api/shared/commonSchemas.ts';
 import { providerRefField, regionField, timeoutSecField } from '../api/shared/runSettingsSchemas.ts';
+import { sessionProxiesField } from '../api/shared/sessionProxiesField.ts';
 import {
   keepAliveField,
   metadataQueryParam,
@@ -62,12 +63,22 @@ export const BrowserbaseCreateSessionBody = z
     timeout: timeoutSecField.optional(),
     userMetadata: sessionMetadataField.optional(),
     proxies: z
-      .union([z.boolean(), z.array(z.unknown())], 'must be a boolean or an array')
-      .refine((value) => value === false || (Array.isArray(value) && value.length === 0), {
-        message: `${CANNOT}: there are no proxies; browsers reach the internet through the server’s egress proxy.`,
+      .union([z.boolean(), sessionProxiesField], 'must be a boolean or an array of proxies')
+      .optional()
+      .meta({
+        description:
+          'true: the provider’s own proxies (Browserbase only; the local provider refuses it); false: none; or an array of proxies (external, none, browserbase).',
+      }),
+    proxySettings: z
+      .strictObject({
+        caCertificates: z
+          .array(z.string('must be a string'), 'must be an array')
+          .refine((ids) => ids.length === 0, {
+            message: `${CANNOT}: there are no stored CA certificates to trust; leave caCertificates out.`,
+          })
+          .optional(),
       })
       .optional(),
-    proxySettings: refused('there are no proxies.').optional(),
     browserSettings: BrowserSettings.optional(),
   })
   .optional()

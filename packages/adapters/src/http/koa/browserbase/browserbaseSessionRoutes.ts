@@ -37,7 +37,7 @@ export const BROWSERBASE_LIST_MAX = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A session id from the path; anything that is not one of ours is a 404, as Browserbase answers. */
-function sessionIdOf(id: string): string {
+export function sessionIdOf(id: string): string {
   if (!UUID.test(id)) throw new NotFoundError('Session');
   return id.toLowerCase();
 }
@@ -72,6 +72,8 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
           // Browserbase ends a session when its client disconnects unless `keepAlive` is set.
           keepAlive: body.keepAlive ?? false,
           viewport: settings.viewport,
+          // `true` is Browserbase's own proxy network: passed on, for the provider to honour or refuse.
+          proxies: body.proxies === true ? [{ type: 'browserbase' }] : body.proxies || undefined,
         };
         // Browserbase opens only contexts that exist; Browserdeck's own API makes a profile on first use.
         if (request.contextId) {

@@ -20,7 +20,7 @@ export function presentBrowserbaseSession(session: BrowserSession): z.input<type
       session.expiresAt ?? new Date(session.startedAt.getTime() + session.timeoutSec * 1000),
     ),
     status: session.status,
-    proxyBytes: 0,
+    proxyBytes: session.proxyBytes,
     keepAlive: session.keepAlive,
     contextId: session.contextId,
     region: session.region,

@@ -4,12 +4,14 @@ import { ProjectSchema } from './ProjectSchema.ts';
 
 /**
  * A `browser_sessions` row as MikroORM sees it: the domain `BrowserSession`'s fields, with `env`
- * sealed (a `SecretBox` string holding the JSON object), `connectUrl` sealed (it carries the
- * provider's signing key; rows from before hold it plain) and the reconciler's `syncLeaseUntil`.
- * The repository turns it into a plain `BrowserSession`.
+ * sealed (a `SecretBox` string holding the JSON object), `proxies` sealed likewise (they carry the
+ * upstream proxies' credentials; null: none), `connectUrl` sealed (it carries the provider's signing
+ * key; rows from before hold it plain) and the reconciler's `syncLeaseUntil`. The repository turns
+ * it into a plain `BrowserSession`.
  */
-export type StoredBrowserSession = Omit<BrowserSessionState, 'env'> & {
+export type StoredBrowserSession = Omit<BrowserSessionState, 'env' | 'proxies'> & {
   env: string;
+  proxies: string | null;
   syncLeaseUntil: Date | null;
 };
 
@@ -42,6 +44,9 @@ const browserSessionProperties = {
   metadata: p.json<Record<string, unknown>>().default('{}'),
   keepAlive: p.boolean().default(true),
   viewport: p.json<SessionViewport>().nullable(),
+  proxies: p.text().nullable(),
+  // Bytes: past 2^31 within a long session; read as a JS number (exact up to 2^53, 8 PiB).
+  proxyBytes: p.bigint('number').default(0),
   syncLeaseUntil: p.datetime(3).nullable(),
 };
 
@@ -61,13 +66,17 @@ export const BrowserSessionSchema = defineEntity<StoredBrowserSession, typeof br
   properties: browserSessionProperties,
   // All ascending: listing runs `order by created_at desc, id desc`, a backward scan (see ProjectSchema).
   indexes: [
-    // `list` without a status filter; also finds a project's rows for stats.
-    { name: 'browser_sessions_project_id_created_at_index', properties: ['projectId', 'createdAt', 'id'] },
+    // `list` without a status filter; also finds a project's rows for stats. `proxy_bytes` trails so
+    // the series' per-bucket sums of created sessions read only the index.
+    {
+      name: 'browser_sessions_project_id_created_at_index',
+      properties: ['projectId', 'createdAt', 'id', 'proxyBytes'],
+    },
     // `list` with a status filter and `listActiveInProject`. The trailing columns make it cover the
-    // stats aggregates (status, created_at, started_at, ended_at), so stats read only the index.
+    // stats aggregates (status, created_at, started_at, ended_at, proxy_bytes), so stats read only the index.
     {
       name: 'browser_sessions_project_id_status_created_at_index',
-      properties: ['projectId', 'status', 'createdAt', 'id', 'startedAt', 'endedAt'],
+      properties: ['projectId', 'status', 'createdAt', 'id', 'startedAt', 'endedAt', 'proxyBytes'],
     },
     // The reconciler's claim: active sessions, least recently synced first. Partial, so it stays as
     // small as the number of live browsers however many ended sessions pile up.

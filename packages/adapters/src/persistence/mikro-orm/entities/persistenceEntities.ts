@@ -1,6 +1,7 @@
 import { AgentSchema } from './AgentSchema.ts';
 import { ApiKeySchema } from './ApiKeySchema.ts';
 import { BrowserSessionSchema } from './BrowserSessionSchema.ts';
+import { ExtensionSchema } from './ExtensionSchema.ts';
 import { IdempotencyKeySchema } from './IdempotencyKeySchema.ts';
 import { InstanceSchema } from './InstanceSchema.ts';
 import { LocalCredentialSchema } from './LocalCredentialSchema.ts';
@@ -24,6 +25,7 @@ export const persistenceEntities = [
   LocalRefreshTokenSchema,
   AgentSchema,
   ApiKeySchema,
+  ExtensionSchema,
   BrowserSessionSchema,
   IdempotencyKeySchema,
   SupabaseRevokedSessionSchema,

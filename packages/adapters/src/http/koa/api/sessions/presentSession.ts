@@ -36,5 +36,7 @@ export function presentSession(session: BrowserSession): SessionJson {
     metadata: { ...session.metadata },
     keepAlive: session.keepAlive,
     viewport: session.viewport && { ...session.viewport },
+    // Never `proxies`: they carry credentials (http-api.md §5).
+    proxyBytes: session.proxyBytes,
   };
 }

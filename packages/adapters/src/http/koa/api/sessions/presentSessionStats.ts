@@ -21,11 +21,12 @@ export function presentSessionStats(stats: SessionStatsReport): SessionStatsJson
     createdLast24h: stats.createdLast24h,
     avgDurationSec: stats.avgDurationSec,
     totalBrowserSec: stats.totalBrowserSec,
+    totalProxyBytes: stats.totalProxyBytes,
     ...(stats.series ? { series: stats.series.map(presentStatsBucket) } : {}),
   };
 }
 
 function presentStatsBucket(bucket: StatsBucket): StatsBucketJson {
-  const { created, completed, errored, timedOut, browserSec } = bucket;
-  return { start: isoTimestamp(bucket.start), created, completed, errored, timedOut, browserSec };
+  const { created, completed, errored, timedOut, browserSec, proxyBytes } = bucket;
+  return { start: isoTimestamp(bucket.start), created, completed, errored, timedOut, browserSec, proxyBytes };
 }

@@ -1,3 +1,4 @@
+import { anExtension } from '@browserdeck/testing';
 import { assertProblem, createTestApp, type TestApp, type TestUser } from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../kernel/openapi/OpenApiDocument.ts';
@@ -51,6 +52,13 @@ async function createAgent(json: unknown): Promise<AgentJson> {
   return (await res.json()) as AgentJson;
 }
 
+/** An extension stored in the project (its zip is a few bytes: the fake provider never opens it). */
+async function givenExtension(): Promise<string> {
+  const extension = anExtension({ projectId, name: 'Marker' });
+  await t.extensions.add(extension, Uint8Array.from([0x50, 0x4b]));
+  return extension.id;
+}
+
 /** A fresh access token after the clock moved past the old one's lifetime. */
 async function signInAgain(user: TestUser): Promise<TestUser> {
   const res = await t.request('/v1/auth/signin', {
@@ -95,6 +103,7 @@ describe('POST …/sessions', () => {
       metadata: {},
       keepAlive: true,
       viewport: null,
+      proxyBytes: 0,
     });
     expect(await t.sessions.findInProject(projectId, session.id)).toMatchObject({ status: 'RUNNING' });
   });
@@ -106,6 +115,7 @@ describe('POST …/sessions', () => {
   });
 
   it('uses every request field; script and env stay with us, not with the provider', async () => {
+    const extensionId = await givenExtension();
     const session = await create({
       projectId: 'bb-project',
       name: '  Checkout run  ',
@@ -113,7 +123,7 @@ describe('POST …/sessions', () => {
       env: { API_KEY: 'secret-value', _X1: '' },
       region: 'eu-central-1',
       timeoutSec: 21_600,
-      extensionId: 'ext-1',
+      extensionId,
       contextId: 'ctx-1',
       agentId: null,
     });
@@ -126,7 +136,7 @@ describe('POST …/sessions', () => {
       },
       region: 'eu-central-1',
       timeoutSec: 21_600,
-      extensionId: 'ext-1',
+      extensionId,
       contextId: 'ctx-1',
       agentId: null,
     });
@@ -143,9 +153,11 @@ describe('POST …/sessions', () => {
           contextId: 'ctx-1',
           // §5 sessions save into their context, and leave keepAlive and the viewport to the provider.
           contextPersist: true,
-          extensionId: 'ext-1',
+          extensionId,
+          extension: { id: extensionId, name: 'Marker', archive: Uint8Array.from([0x50, 0x4b]), providerExtensionId: null },
           keepAlive: null,
           viewport: null,
+          proxies: null,
         },
       },
     ]);
@@ -159,7 +171,7 @@ describe('POST …/sessions', () => {
       envVars: { A: 'agent', B: 'agent' },
       providerProjectId: 'agent-project',
       contextId: 'agent-ctx',
-      extensionId: 'agent-ext',
+      extensionId: await givenExtension(),
       region: 'ap-southeast-1',
       timeoutSec: 900,
     });
@@ -613,6 +625,7 @@ describe('GET …/sessions/dashboard/stats', () => {
       createdLast24h: 0,
       avgDurationSec: 0,
       totalBrowserSec: 0,
+      totalProxyBytes: 0,
     });
   });
 
@@ -637,6 +650,7 @@ describe('GET …/sessions/dashboard/stats', () => {
       createdLast24h: 2,
       avgDurationSec: 90,
       totalBrowserSec: 60 + 120 + 30,
+      totalProxyBytes: 0,
     });
     expect(t.provider.calls.length).toBe(calls);
   });
@@ -650,6 +664,7 @@ describe('GET …/sessions/dashboard/stats', () => {
       errored: number;
       timedOut: number;
       browserSec: number;
+      proxyBytes: number;
     };
     const stats = async (query: string): Promise<Stats> => {
       const res = await call('GET', `${base}/sessions/dashboard/stats${query}`);
@@ -665,6 +680,7 @@ describe('GET …/sessions/dashboard/stats', () => {
       errored: 0,
       timedOut: 0,
       browserSec: 0,
+      proxyBytes: 0,
       ...fields,
     });
     const HOUR_MS = 3600_000;

@@ -26,6 +26,7 @@ import {
   scriptField,
   timeoutSecField,
 } from '../shared/runSettingsSchemas.ts';
+import { sessionProxiesField } from '../shared/sessionProxiesField.ts';
 import {
   keepAliveField,
   metadataQueryParam,
@@ -70,6 +71,7 @@ export const CreateSessionBody = z
         'Default true: the session lives until released or timed out. false: it ends 2 s after its last CDP client disconnects.',
     }),
     viewport: viewportField.optional(),
+    proxies: sessionProxiesField.optional(),
   })
   .optional()
   .transform((body) => body ?? {});
@@ -161,6 +163,10 @@ export const SessionSchema = z
       .object({ width: z.int(), height: z.int() })
       .nullable()
       .meta({ description: 'The window size asked for at create; null: the provider’s default.' }),
+    proxyBytes: z.int().nonnegative().meta({
+      description:
+        'Bytes in and out through the session’s proxies so far (the egress proxy’s count; Browserbase’s own on that provider).',
+    }),
   })
   .meta({ id: 'Session' });
 
@@ -203,6 +209,10 @@ export const StatsBucketSchema = z.object({
   errored: z.int().meta({ description: 'Sessions that ended ERROR in the bucket.' }),
   timedOut: z.int().meta({ description: 'Sessions that ended TIMED_OUT in the bucket.' }),
   browserSec: z.number().meta({ description: 'Browser time inside the bucket, running sessions up to now.' }),
+  proxyBytes: z
+    .int()
+    .nonnegative()
+    .meta({ description: 'Proxy bytes in and out of the sessions created in the bucket.' }),
 });
 
 /** `GET …/sessions/dashboard/stats` response. */
@@ -220,6 +230,10 @@ export const SessionStatsSchema = z
     totalBrowserSec: z
       .number()
       .meta({ description: 'Browser time of all sessions, running ones up to now.' }),
+    totalProxyBytes: z
+      .int()
+      .nonnegative()
+      .meta({ description: 'Proxy bytes in and out of all sessions (the sum of their proxyBytes).' }),
     series: z.array(StatsBucketSchema).optional().meta({
       description: 'Only with interval: every bucket from `from` to `to`, oldest first, empty ones as zeros.',
     }),

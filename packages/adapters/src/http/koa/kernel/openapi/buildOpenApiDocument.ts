@@ -2,6 +2,7 @@ import type { ErrorCode } from '@browserdeck/domain';
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors/errorStatus.ts';
 import { ProblemSchema } from '../errors/ProblemSchema.ts';
+import { fileBodySpec } from '../routing/fileBody.ts';
 import type { AnyRoute, RouteAuth } from '../routing/RouteDefinition.ts';
 import { inlineDefs } from './inlineDefs.ts';
 import type { JsonObject, OpenApiDocument, OpenApiOperation } from './OpenApiDocument.ts';
@@ -149,7 +150,27 @@ function operationOf(route: AnyRoute, schemas: ResponseJsonSchemas): OpenApiOper
     },
   };
   if (route.description) operation.description = route.description;
-  if (route.body) {
+  const file = fileBodySpec(route.body);
+  if (file) {
+    operation.requestBody = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: [file.field],
+            properties: {
+              [file.field]: {
+                type: 'string',
+                contentMediaType: 'application/octet-stream',
+                description: `${file.description} At most ${file.maxBytes} bytes.`,
+              },
+            },
+          },
+        },
+      },
+    };
+  } else if (route.body) {
     operation.requestBody = {
       required: !route.body.safeParse(undefined).success,
       content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input') } },
@@ -204,7 +225,9 @@ function successResponses(route: AnyRoute, schemas: ResponseJsonSchemas): Record
 export function errorCodesOf(route: AnyRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>();
   if (route.params || route.query || route.body) codes.add('validation_failed');
-  if (route.body)
+  if (fileBodySpec(route.body))
+    for (const c of ['upload_too_large', 'unsupported_media_type'] as const) codes.add(c);
+  else if (route.body)
     for (const c of ['malformed_json', 'payload_too_large', 'unsupported_media_type'] as const) codes.add(c);
   if (route.auth !== 'none') {
     codes.add('unauthorized');

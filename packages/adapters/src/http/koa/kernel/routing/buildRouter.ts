@@ -2,7 +2,9 @@ import type { Authenticate } from '@browserdeck/domain';
 import { Router, type RouterMiddleware } from '@koa/router';
 import { httpState } from '../../HttpState.ts';
 import { authenticateRequest } from './authenticateRequest.ts';
+import { MultipartFile, readMultipartFile } from '../readMultipartFile.ts';
 import { authorizeRoute } from './authorizeRoute.ts';
+import { fileBodySpec } from './fileBody.ts';
 import { mountPrefix } from './mountPrefix.ts';
 import { parseJsonBody } from './parseJsonBody.ts';
 import { parseRequest } from './parseRequest.ts';
@@ -63,16 +65,23 @@ function routeHandler(route: HttpRoute, deps: BuildRouterDeps): RouterMiddleware
       route.auth === 'none'
         ? undefined
         : authorizeRoute(await authenticateRequest(ctx, deps.authenticate), route.auth);
-    const body = route.body ? await parseJsonBody(ctx) : undefined;
-    const headers = route.headers ? declaredHeaders(route.headers, ctx.headers) : undefined;
-    const input = parseRequest(route, { params: ctx.params, query: ctx.query, body, headers });
-    const result = await route.handle({
-      ...input,
-      caller,
-      clientAddress: ctx.ip,
-      requestId: state.requestId,
-      mountPrefix: mountPrefix(ctx),
-    });
+    const file = fileBodySpec(route.body);
+    const body = !route.body ? undefined : file ? await readMultipartFile(ctx, file) : await parseJsonBody(ctx);
+    let result: Awaited<ReturnType<HttpRoute['handle']>>;
+    try {
+      const headers = route.headers ? declaredHeaders(route.headers, ctx.headers) : undefined;
+      const input = parseRequest(route, { params: ctx.params, query: ctx.query, body, headers });
+      result = await route.handle({
+        ...input,
+        caller,
+        clientAddress: ctx.ip,
+        requestId: state.requestId,
+        mountPrefix: mountPrefix(ctx),
+      });
+    } finally {
+      // An upload the handler did not read (it failed first) is read and dropped: its answer gets through.
+      if (body instanceof MultipartFile) body.discard();
+    }
     if (state.timedOut) return;
     if (deps.validateResponses) validateResponse(route, result);
     ctx.set('Cache-Control', 'no-store');

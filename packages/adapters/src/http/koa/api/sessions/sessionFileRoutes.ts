@@ -1,0 +1,127 @@
+import { Readable } from 'node:stream';
+import {
+  type GetSessionDownloads,
+  UPLOAD_MAX_BYTES_DEFAULT,
+  type UploadSessionFile,
+} from '@browserdeck/domain';
+import { fileBody } from '../../kernel/routing/fileBody.ts';
+import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
+import { PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
+import { UploadedFileSchema } from './sessionFileSchemas.ts';
+import { SESSIONS_TAG } from './sessionRoutes.ts';
+import { sessionParams } from './sessionSchemas.ts';
+
+/** The use cases behind a session's files: its downloads (a zip) and uploads. */
+export interface SessionFileRouteDeps {
+  downloads: Pick<GetSessionDownloads, 'execute'>;
+  /**
+   * `maxBytes`: the upload limit, which the body's reader enforces while it reads (absent, as in a
+   * replacement that has only `execute`: `UPLOAD_MAX_BYTES_DEFAULT`).
+   */
+  upload: Pick<UploadSessionFile, 'execute'> & { readonly maxBytes?: number | undefined };
+}
+
+/** The upload limit the body's reader enforces for `deps`. */
+export function uploadMaxBytesOf(deps: SessionFileRouteDeps): number {
+  return deps.upload.maxBytes ?? UPLOAD_MAX_BYTES_DEFAULT;
+}
+
+/** How much longer than the request cut-off an upload may take to arrive (50 MiB over a slow link). */
+export const UPLOAD_EXTRA_TIME_MS = 5 * 60_000;
+
+const PROVIDER_ERRORS = [
+  'provider_rate_limited',
+  'provider_error',
+  'provider_unavailable',
+  'provider_timeout',
+] as const;
+
+/** The zip's file name for a session: `<session id>-downloads.zip`. */
+export function downloadsFileName(sessionId: string): string {
+  return `${sessionId}-downloads.zip`;
+}
+
+/**
+ * `…/sessions/{session_id}/downloads` and `…/uploads` (http-api.md §5): the files a session's browser
+ * downloaded, as one streamed zip, and a file put where the session's page can take it.
+ */
+export function sessionFileRoutes(deps: SessionFileRouteDeps, providerName: string): AnyRoute[] {
+  const base = `${PROVIDER_PROJECT_PATH}/sessions/{session_id}`;
+  const scope = {
+    tag: SESSIONS_TAG.name,
+    auth: 'userOrKey' as const,
+    pathValues: providerPathValues(providerName),
+  };
+  return [
+    defineRoute({
+      ...scope,
+      method: 'GET',
+      path: `${base}/downloads`,
+      operationId: 'getSessionDownloads',
+      summary: 'The files the session’s browser downloaded, as a zip',
+      description:
+        'Every completed download of the session (files still downloading are left out), flat in one ' +
+        'zip, streamed. Available while the session runs and for the provider’s retention period after ' +
+        'it ends (local: `DOWNLOADS_RETENTION_SEC`); later it is a 404. A session without downloads ' +
+        'answers an empty zip. Playwright’s `download.saveAs()` cannot fetch a remote browser’s file: ' +
+        'read it from here.',
+      params: sessionParams,
+      responses: {
+        200: {
+          description: 'A zip of the downloaded files.',
+          contentType: 'application/zip',
+          headers: {
+            'Content-Disposition': { description: '`attachment; filename="<session id>-downloads.zip"`' },
+          },
+        },
+      },
+      errors: ['not_found', 'session_on_other_instance', 'not_implemented', ...PROVIDER_ERRORS],
+      handle: async ({ caller, params }) => {
+        const { session, archive } = await deps.downloads.execute({
+          caller,
+          projectId: params.project_id,
+          sessionId: params.session_id,
+        });
+        return {
+          status: 200,
+          body: Readable.from(archive, { objectMode: false }),
+          contentType: 'application/zip',
+          headers: { 'Content-Disposition': `attachment; filename="${downloadsFileName(session.id)}"` },
+        };
+      },
+    }),
+    defineRoute({
+      ...scope,
+      method: 'POST',
+      path: `${base}/uploads`,
+      operationId: 'uploadSessionFile',
+      summary: 'Put a file where the session’s page can take it',
+      description:
+        'A `multipart/form-data` body with one file in the field `file`. It is stored for the running ' +
+        'session under its base name (a second file of the same name gets ` (2)`); the answer’s `path` ' +
+        'is what `setInputFiles(path)` (CDP `DOM.setFileInputFiles`) takes. Past the upload limit ' +
+        '(`UPLOAD_MAX_MB`) or the session’s disk it is a 413 and nothing is kept.',
+      params: sessionParams,
+      body: fileBody({ field: 'file', maxBytes: uploadMaxBytesOf(deps), description: 'The file.' }),
+      extraTimeMs: UPLOAD_EXTRA_TIME_MS,
+      responses: { 201: { description: 'Where the file was put.', schema: UploadedFileSchema } },
+      errors: [
+        'not_found',
+        'project_archived',
+        'session_ended',
+        'session_on_other_instance',
+        'not_implemented',
+        ...PROVIDER_ERRORS,
+      ],
+      handle: async ({ caller, params, body }) => {
+        const uploaded = await deps.upload.execute({
+          caller,
+          projectId: params.project_id,
+          sessionId: params.session_id,
+          file: { name: body.name, content: body.content },
+        });
+        return { status: 201, body: { name: uploaded.name, size: uploaded.size, path: uploaded.path } };
+      },
+    }),
+  ];
+}

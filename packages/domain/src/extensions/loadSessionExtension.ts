@@ -1,0 +1,30 @@
+import type { BrowserProvider, SessionExtension } from '../sessions/BrowserProvider.ts';
+import { NotFoundError } from '../shared/DomainError.ts';
+import type { ExtensionRepository } from './ExtensionRepository.ts';
+
+/**
+ * The extension a session create names (`extensionId`), with its zip, for the provider to load:
+ * 404 `extension_not_found` unless it is one of the project's. A provider with its own extension
+ * store that has no copy yet (the extension was uploaded while another provider was configured)
+ * gets one now, and its id is kept for the next session.
+ */
+export async function loadSessionExtension(
+  deps: { extensions?: ExtensionRepository | undefined; provider: BrowserProvider },
+  projectId: string,
+  extensionId: string,
+): Promise<SessionExtension> {
+  const { extensions, provider } = deps;
+  const extension = extensions ? await extensions.findInProject(projectId, extensionId) : null;
+  const archive = extension && extensions ? await extensions.readArchive(projectId, extension.id) : null;
+  if (!extension || !extensions || !archive) throw new NotFoundError('Extension', 'extension_not_found');
+  if (extension.providerExtensionId === null && provider.extensions) {
+    extension.storedAtProvider(await provider.extensions.upload(archive, extension.fileName));
+    await extensions.saveProviderExtensionId(extension);
+  }
+  return {
+    id: extension.id,
+    name: extension.name,
+    archive,
+    providerExtensionId: extension.providerExtensionId,
+  };
+}
