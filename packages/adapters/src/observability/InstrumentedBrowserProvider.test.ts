@@ -32,7 +32,9 @@ describe('InstrumentedBrowserProvider', () => {
   it('passes on the wrapped provider’s extension store, or none', () => {
     const metrics = new MetricsRegistry();
     const store = { upload: async () => 'provider-ext', delete: async () => {} };
-    const storing = Object.assign(new FakeBrowserProvider({ clock: new ManualClock() }), { extensions: store });
+    const storing = Object.assign(new FakeBrowserProvider({ clock: new ManualClock() }), {
+      extensions: store,
+    });
     const plain = new FakeBrowserProvider({ clock: new ManualClock() });
     expect(new InstrumentedBrowserProvider({ provider: storing, metrics }).extensions).toBe(store);
     expect(new InstrumentedBrowserProvider({ provider: plain, metrics }).extensions).toBeUndefined();

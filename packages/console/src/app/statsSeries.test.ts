@@ -27,6 +27,7 @@ describe('stats over time', () => {
           errored: 1,
           timedOut: 0,
           browserSec: 120,
+          proxyBytes: 0,
         },
         {
           start: '2026-03-10T00:00:00.000Z',
@@ -35,6 +36,7 @@ describe('stats over time', () => {
           errored: 0,
           timedOut: 0,
           browserSec: 30.5,
+          proxyBytes: 0,
         },
         // Outside the window: left out.
         {
@@ -44,6 +46,7 @@ describe('stats over time', () => {
           errored: 0,
           timedOut: 0,
           browserSec: 9,
+          proxyBytes: 0,
         },
       ],
       window,

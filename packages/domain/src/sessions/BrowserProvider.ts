@@ -45,7 +45,9 @@ export type SessionProxy =
   | { readonly type: 'none'; readonly domainPattern?: string | undefined }
   | {
       readonly type: 'browserbase';
-      readonly geolocation?: { readonly country: string; readonly state?: string; readonly city?: string } | undefined;
+      readonly geolocation?:
+        | { readonly country: string; readonly state?: string; readonly city?: string }
+        | undefined;
       readonly domainPattern?: string | undefined;
     };
 

@@ -1,4 +1,4 @@
-import { type ProviderExtensionStore, ProviderError } from '@browserdeck/domain';
+import { ProviderError, type ProviderExtensionStore } from '@browserdeck/domain';
 import { type BrowserbaseCall, statusOf } from './BrowserbaseContextStore.ts';
 import { loadBrowserbaseSdk } from './loadBrowserbaseSdk.ts';
 

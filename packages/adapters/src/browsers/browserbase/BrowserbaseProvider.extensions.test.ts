@@ -58,7 +58,9 @@ describe('BrowserbaseProvider.extensions.delete', () => {
   it('deletes Browserbase’s copy', async () => {
     browserbase().delete(`/v1/extensions/${extension.id}`).reply(204);
     await build().provider.extensions.delete(extension.id);
-    expect(seen).toEqual([{ method: 'DELETE', path: `/v1/extensions/${extension.id}`, body: undefined, apiKey: API_KEY }]);
+    expect(seen).toEqual([
+      { method: 'DELETE', path: `/v1/extensions/${extension.id}`, body: undefined, apiKey: API_KEY },
+    ]);
   });
 
   it('takes a 404 as done, and fails on a 500 without retrying', async () => {

@@ -336,7 +336,10 @@ export class BrowserbaseProvider implements BrowserProvider {
         // instrumentation (tracing, nock) installed after the import still sees our requests.
         // A multipart upload (an extension) comes as a Node stream, which fetch sends only half-duplex.
         fetch: ((url, init) =>
-          globalThis.fetch(url, streamed(init) ? { ...init, duplex: 'half' } : init)) as typeof fetch as unknown as ClientOptions['fetch'],
+          globalThis.fetch(
+            url,
+            streamed(init) ? { ...init, duplex: 'half' } : init,
+          )) as typeof fetch as unknown as ClientOptions['fetch'],
       }),
     }));
     this.connection.catch(() => {
@@ -358,7 +361,9 @@ function isRefusal(error: unknown): boolean {
 /** Whether a request's body is a stream (the SDK's multipart bodies), which fetch needs `duplex` for. */
 function streamed(init: RequestInit | undefined): boolean {
   const body = init?.body as unknown;
-  return typeof body === 'object' && body !== null && Symbol.asyncIterator in body && !(body instanceof Uint8Array);
+  return (
+    typeof body === 'object' && body !== null && Symbol.asyncIterator in body && !(body instanceof Uint8Array)
+  );
 }
 
 function retryReason(error: unknown, sdk: BrowserbaseSdk): string {

@@ -40,7 +40,9 @@ export function buildCreateSessionParams(request: CreateBrowserRequest): Browser
 }
 
 /** Browserbase's config of one proxy: the entry's own fields, none left undefined (the wire has no such value). */
-function proxyParams(proxy: SessionProxy): NonNullable<Exclude<Browserbase.SessionCreateParams['proxies'], boolean>>[number] {
+function proxyParams(
+  proxy: SessionProxy,
+): NonNullable<Exclude<Browserbase.SessionCreateParams['proxies'], boolean>>[number] {
   const domain = proxy.domainPattern === undefined ? {} : { domainPattern: proxy.domainPattern };
   switch (proxy.type) {
     case 'external':

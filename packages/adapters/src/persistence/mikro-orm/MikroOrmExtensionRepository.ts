@@ -10,7 +10,15 @@ export interface MikroOrmExtensionRepositoryDeps {
 }
 
 /** Every column but the zip: what a record is read with. */
-const RECORD_COLUMNS = ['id', 'projectId', 'name', 'fileName', 'size', 'providerExtensionId', 'createdAt'] as const;
+const RECORD_COLUMNS = [
+  'id',
+  'projectId',
+  'name',
+  'fileName',
+  'size',
+  'providerExtensionId',
+  'createdAt',
+] as const;
 
 const IN_PROJECT = new PreparedQuery<{ projectId: string }>((db, param) =>
   db

@@ -224,9 +224,7 @@ describe('a local session’s egress: readable refusals, ports, upstream proxies
     expect(await page.textContent('p')).toContain(
       `through the upstream proxy http://127.0.0.1:${upstream.port}: the upstream proxy answered 407 Proxy Authentication Required`,
     );
-    await expect(page.goto(`https://site.test:${pagePort}/`)).rejects.toThrow(
-      /ERR_TUNNEL_CONNECTION_FAILED/,
-    );
+    await expect(page.goto(`https://site.test:${pagePort}/`)).rejects.toThrow(/ERR_TUNNEL_CONNECTION_FAILED/);
     const logs = await provider.logs(id);
     const failures = logs.filter((l) => l.method === 'Browserdeck.proxyFailed').map((l) => l.request?.params);
     expect(failures).toEqual([

@@ -5,8 +5,8 @@ import {
   EXTENSION_UPLOAD_EXTRA_TIME_MS,
   type ExtensionRouteDeps,
 } from '../api/extensions/extensionRoutes.ts';
-import { isoTimestamp } from '../api/shared/isoTimestamp.ts';
 import { timestamp } from '../api/shared/commonSchemas.ts';
+import { isoTimestamp } from '../api/shared/isoTimestamp.ts';
 import { fileBody } from '../kernel/routing/fileBody.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
 import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
@@ -25,7 +25,13 @@ const BrowserbaseExtensionSchema = z.object({
 function present(extension: Extension): z.input<typeof BrowserbaseExtensionSchema> {
   const at = isoTimestamp(extension.createdAt);
   // An extension never changes once uploaded: it was last updated when it was made.
-  return { id: extension.id, createdAt: at, updatedAt: at, fileName: extension.fileName, projectId: extension.projectId };
+  return {
+    id: extension.id,
+    createdAt: at,
+    updatedAt: at,
+    fileName: extension.fileName,
+    projectId: extension.projectId,
+  };
 }
 
 /**
@@ -42,7 +48,11 @@ export function browserbaseExtensionRoutes(deps: ExtensionRouteDeps): AnyRoute[]
       path: '/v1/extensions',
       operationId: 'browserbaseUploadExtension',
       summary: 'Upload an extension (Browserbase)',
-      body: fileBody({ field: 'file', maxBytes: EXTENSION_ARCHIVE_MAX_BYTES, description: EXTENSION_FILE_DESCRIPTION }),
+      body: fileBody({
+        field: 'file',
+        maxBytes: EXTENSION_ARCHIVE_MAX_BYTES,
+        description: EXTENSION_FILE_DESCRIPTION,
+      }),
       extraTimeMs: EXTENSION_UPLOAD_EXTRA_TIME_MS,
       responses: { 201: { description: 'The stored extension.', schema: BrowserbaseExtensionSchema } },
       handle: async ({ caller, body }) => {
@@ -64,7 +74,11 @@ export function browserbaseExtensionRoutes(deps: ExtensionRouteDeps): AnyRoute[]
       params: browserbaseIdParams,
       responses: { 200: { description: 'The extension.', schema: BrowserbaseExtensionSchema } },
       handle: async ({ caller, params }) => {
-        const extension = await deps.get.execute({ caller, projectId: keyProject(caller), extensionId: params.id });
+        const extension = await deps.get.execute({
+          caller,
+          projectId: keyProject(caller),
+          extensionId: params.id,
+        });
         return { status: 200, body: present(extension) };
       },
     }),

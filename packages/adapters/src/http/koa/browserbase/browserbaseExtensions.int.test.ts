@@ -13,7 +13,11 @@ let zip: Buffer;
 beforeEach(async () => {
   t = await createTestApp();
   alice = await t.signUpAndIn('alice@example.com');
-  const project = await t.request('/v1/projects', { method: 'POST', token: alice.accessToken, json: { name: 'E' } });
+  const project = await t.request('/v1/projects', {
+    method: 'POST',
+    token: alice.accessToken,
+    json: { name: 'E' },
+  });
   projectId = ((await project.json()) as { id: string }).id;
   const created = await t.request(`/v1/projects/${projectId}/api-keys`, {
     method: 'POST',
@@ -51,13 +55,21 @@ describe('Browserbase’s /v1/extensions, through its SDK', () => {
 
   it('answers DELETE with 204', async () => {
     const extension = await bb.extensions.create({ file: await toFile(zip, 'e.zip') });
-    const res = await t.request(`/v1/extensions/${extension.id}`, { method: 'DELETE', headers: { 'X-BB-API-Key': key } });
+    const res = await t.request(`/v1/extensions/${extension.id}`, {
+      method: 'DELETE',
+      headers: { 'X-BB-API-Key': key },
+    });
     expect(res.status).toBe(204);
   });
 
   it('refuses an unsafe zip with a 400 in Browserbase’s error shape', async () => {
-    const evil = rawZip([{ name: 'manifest.json', data: manifestJson() }, { name: '/etc/cron.d/x', data: 'x' }]);
-    const refused = await bb.extensions.create({ file: await toFile(evil, 'evil.zip') }).catch((e: unknown) => e);
+    const evil = rawZip([
+      { name: 'manifest.json', data: manifestJson() },
+      { name: '/etc/cron.d/x', data: 'x' },
+    ]);
+    const refused = await bb.extensions
+      .create({ file: await toFile(evil, 'evil.zip') })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(BadRequestError);
     expect((refused as BadRequestError).error).toMatchObject({
       statusCode: 400,
@@ -67,9 +79,15 @@ describe('Browserbase’s /v1/extensions, through its SDK', () => {
   });
 
   it('answers an unknown id, or another project’s extension, with 404', async () => {
-    await expect(bb.extensions.retrieve('0190b000-0000-7000-8000-00000000dead')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bb.extensions.retrieve('0190b000-0000-7000-8000-00000000dead')).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     await expect(bb.extensions.retrieve('ext_not_ours')).rejects.toBeInstanceOf(NotFoundError);
-    const other = await t.request('/v1/projects', { method: 'POST', token: alice.accessToken, json: { name: 'O' } });
+    const other = await t.request('/v1/projects', {
+      method: 'POST',
+      token: alice.accessToken,
+      json: { name: 'O' },
+    });
     const otherId = ((await other.json()) as { id: string }).id;
     const upload = new FormData();
     upload.append('file', new Blob([zip]), 'other.zip');

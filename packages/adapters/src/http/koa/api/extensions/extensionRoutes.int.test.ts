@@ -67,8 +67,13 @@ describe('POST …/extensions', () => {
     const noManifest = await extensionZip({ 'ext/manifest.json': manifestJson() });
     const body = await assertProblem(await upload(form(noManifest)), 400, 'extension_invalid');
     expect(body.detail).toMatch(/no manifest\.json at its root/);
-    const traversal = rawZip([{ name: 'manifest.json', data: manifestJson() }, { name: '../../evil.js', data: 'x' }]);
-    expect((await assertProblem(await upload(form(traversal)), 400, 'extension_invalid')).detail).toMatch(/\.\./);
+    const traversal = rawZip([
+      { name: 'manifest.json', data: manifestJson() },
+      { name: '../../evil.js', data: 'x' },
+    ]);
+    expect((await assertProblem(await upload(form(traversal)), 400, 'extension_invalid')).detail).toMatch(
+      /\.\./,
+    );
     const notZip = Buffer.from('definitely not a zip');
     await assertProblem(await upload(form(notZip)), 400, 'extension_invalid');
     expect(await t.extensions.listInProject(projectId)).toEqual([]);
@@ -103,9 +108,14 @@ describe('POST …/extensions', () => {
   });
 
   it('is a 404 under another provider segment, and a 409 in an archived project', async () => {
-    await assertProblem(await upload(form(zip), `/v1/local/projects/${projectId}/extensions`), 404, 'not_found');
+    await assertProblem(
+      await upload(form(zip), `/v1/local/projects/${projectId}/extensions`),
+      404,
+      'not_found',
+    );
     expect(
-      (await t.request(`/v1/projects/${projectId}:archive`, { method: 'POST', token: alice.accessToken })).status,
+      (await t.request(`/v1/projects/${projectId}:archive`, { method: 'POST', token: alice.accessToken }))
+        .status,
     ).toBe(200);
     await assertProblem(await upload(form(zip)), 409, 'project_archived');
   });
@@ -123,14 +133,26 @@ describe('GET and DELETE …/extensions', () => {
     expect(await one.json()).toEqual(first);
     const deleted = await t.request(`${base}/${first.id}`, { method: 'DELETE', token: alice.accessToken });
     expect(deleted.status).toBe(204);
-    await assertProblem(await t.request(`${base}/${first.id}`, { token: alice.accessToken }), 404, 'not_found');
+    await assertProblem(
+      await t.request(`${base}/${first.id}`, { token: alice.accessToken }),
+      404,
+      'not_found',
+    );
     await assertProblem(
       await t.request(`${base}/${first.id}`, { method: 'DELETE', token: alice.accessToken }),
       404,
       'not_found',
     );
-    await assertProblem(await t.request(`${base}/${UNKNOWN}`, { token: alice.accessToken }), 404, 'not_found');
-    await assertProblem(await t.request(`${base}/not-a-uuid`, { token: alice.accessToken }), 400, 'validation_failed');
+    await assertProblem(
+      await t.request(`${base}/${UNKNOWN}`, { token: alice.accessToken }),
+      404,
+      'not_found',
+    );
+    await assertProblem(
+      await t.request(`${base}/not-a-uuid`, { token: alice.accessToken }),
+      400,
+      'validation_failed',
+    );
   });
 
   it('keeps projects apart', async () => {
@@ -138,7 +160,11 @@ describe('GET and DELETE …/extensions', () => {
     const other = await newProject('Other');
     const otherBase = `/v1/browserbase/projects/${other}/extensions`;
     expect(await (await t.request(otherBase, { token: alice.accessToken })).json()).toEqual([]);
-    await assertProblem(await t.request(`${otherBase}/${extension.id}`, { token: alice.accessToken }), 404, 'not_found');
+    await assertProblem(
+      await t.request(`${otherBase}/${extension.id}`, { token: alice.accessToken }),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -156,7 +182,11 @@ describe('a session with extensionId', () => {
     expect(await res.json()).toMatchObject({ extensionId: extension.id });
     const create = t.provider.calls.find((c) => c.op === 'create');
     const request = create?.op === 'create' ? create.request : undefined;
-    expect(request?.extension).toMatchObject({ id: extension.id, name: 'Marks pages', providerExtensionId: null });
+    expect(request?.extension).toMatchObject({
+      id: extension.id,
+      name: 'Marks pages',
+      providerExtensionId: null,
+    });
     expect(Buffer.from(request?.extension?.archive ?? []).equals(zip)).toBe(true);
   });
 

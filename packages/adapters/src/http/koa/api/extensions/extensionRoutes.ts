@@ -40,7 +40,12 @@ export const EXTENSION_FILE_DESCRIPTION =
   'The extension as a zip, `manifest.json` at its root (Manifest V2 or V3, with `name` and `version`); ' +
   `at most ${EXTENSION_MAX_ENTRIES} entries and ${EXTENSION_UNPACKED_MAX_BYTES} bytes unpacked.`;
 
-const PROVIDER_ERRORS = ['provider_rate_limited', 'provider_error', 'provider_unavailable', 'provider_timeout'] as const;
+const PROVIDER_ERRORS = [
+  'provider_rate_limited',
+  'provider_error',
+  'provider_unavailable',
+  'provider_timeout',
+] as const;
 
 /**
  * `/v1/{provider}/projects/{project_id}/extensions`: a project's uploaded extensions (http-api.md §5).
@@ -61,7 +66,11 @@ export function extensionRoutes(deps: ExtensionRouteDeps, providerName: string):
         'limits (400 `extension_invalid` otherwise; 413 past the zip’s size limit). A session created ' +
         'with its `id` as `extensionId` loads it unpacked (and starts a fresh browser, never a warm one).',
       params: providerProjectParams,
-      body: fileBody({ field: 'file', maxBytes: EXTENSION_ARCHIVE_MAX_BYTES, description: EXTENSION_FILE_DESCRIPTION }),
+      body: fileBody({
+        field: 'file',
+        maxBytes: EXTENSION_ARCHIVE_MAX_BYTES,
+        description: EXTENSION_FILE_DESCRIPTION,
+      }),
       extraTimeMs: EXTENSION_UPLOAD_EXTRA_TIME_MS,
       responses: { 201: { description: 'The stored extension.', schema: ExtensionSchema } },
       errors: ['not_found', 'project_archived', 'extension_invalid', ...PROVIDER_ERRORS],

@@ -154,7 +154,12 @@ describe('POST …/sessions', () => {
           // §5 sessions save into their context, and leave keepAlive and the viewport to the provider.
           contextPersist: true,
           extensionId,
-          extension: { id: extensionId, name: 'Marker', archive: Uint8Array.from([0x50, 0x4b]), providerExtensionId: null },
+          extension: {
+            id: extensionId,
+            name: 'Marker',
+            archive: Uint8Array.from([0x50, 0x4b]),
+            providerExtensionId: null,
+          },
           keepAlive: null,
           viewport: null,
           proxies: null,
