@@ -8,7 +8,6 @@ import {
 import { describe, expect, it } from 'vitest';
 import { asUser, type Caller } from '../auth/Caller.ts';
 import { GetExtension } from './GetExtension.ts';
-import { ListExtensions } from './ListExtensions.ts';
 
 const OWNER = 'owner-1';
 const ZIP = Uint8Array.from([1, 2, 3]);
@@ -26,9 +25,7 @@ async function setUp() {
   for (const e of [older, newer, foreign]) await extensions.add(e, ZIP);
   const get = (extensionId: string, caller: Caller = asUser(OWNER)) =>
     new GetExtension({ projects, extensions }).execute({ caller, projectId: project.id, extensionId });
-  const list = (caller: Caller = asUser(OWNER)) =>
-    new ListExtensions({ projects, extensions }).execute({ caller, projectId: project.id });
-  return { clock, projects, project, older, newer, foreign, get, list };
+  return { clock, projects, project, older, newer, foreign, get };
 }
 
 describe('GetExtension', () => {
@@ -49,19 +46,5 @@ describe('GetExtension', () => {
     project.archive(clock.now());
     await projects.update(project);
     await expect(get(older.id)).resolves.toMatchObject({ id: older.id });
-  });
-});
-
-describe('ListExtensions', () => {
-  it('lists the project’s extensions newest first, no other project’s', async () => {
-    const { list, older, newer } = await setUp();
-    expect((await list()).map((e) => e.id)).toEqual([newer.id, older.id]);
-  });
-
-  it('answers a project API key of the project, and not_found to another owner', async () => {
-    const { list, project } = await setUp();
-    const key: Caller = { kind: 'apiKey', keyId: 'k', projectId: project.id, ownerId: OWNER };
-    await expect(list(key)).resolves.toHaveLength(2);
-    await expect(list(asUser('owner-2'))).rejects.toMatchObject({ code: 'not_found' });
   });
 });

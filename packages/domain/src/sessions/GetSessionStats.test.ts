@@ -68,6 +68,7 @@ describe('GetSessionStats', () => {
       createdLast24h: 2,
       avgDurationSec: 100,
       totalBrowserSec: 150,
+      totalProxyBytes: 0,
     });
     expect(await sessions.stats(project.id, clock.now())).toEqual(
       await stats.execute({ caller: asUser(OWNER), projectId: project.id }),
@@ -106,6 +107,7 @@ describe('GetSessionStats', () => {
       errored: 0,
       timedOut: 0,
       browserSec: 150,
+      proxyBytes: 0,
     });
 
     const daily = await stats.execute({ caller, projectId: project.id, interval: 'day' });

@@ -8,7 +8,7 @@ export const PROXY_SERVER_MAX_LENGTH = 2048;
 /** Longest `username` or `password` of an external proxy. */
 export const PROXY_CREDENTIAL_MAX_LENGTH = 512;
 /** Longest `domainPattern` (a regular expression over the host name). */
-export const PROXY_DOMAIN_PATTERN_MAX_LENGTH = 512;
+export const PROXY_DOMAIN_PATTERN_MAX_LENGTH = 256;
 /** Longest `geolocation.city` of a provider-managed proxy. */
 export const PROXY_CITY_MAX_LENGTH = 100;
 /** The kinds of upstream proxy (Browserbase's): the caller's own, none (direct), the provider's own. */

@@ -338,7 +338,8 @@ export class BrowserbaseProvider implements BrowserProvider {
         fetch: ((url, init) =>
           globalThis.fetch(
             url,
-            streamed(init) ? { ...init, duplex: 'half' } : init,
+            // `duplex` is Node's (undici's) RequestInit field; the DOM's type does not know it.
+            streamed(init) ? ({ ...init, duplex: 'half' } as RequestInit) : init,
           )) as typeof fetch as unknown as ClientOptions['fetch'],
       }),
     }));

@@ -101,10 +101,8 @@ describe('LocalChromiumProvider: downloads and uploads (real Chromium)', () => {
       const page = context.pages()[0] ?? (await context.newPage());
       await page.goto(`${siteUrl}/files`);
       for (const link of ['#one', '#two']) {
-        console.log('step', link);
         const download = page.waitForEvent('download');
         await page.click(link);
-        console.log('clicked', link);
         // Completed in the browser; saveAs() would look for it on this machine's disk instead.
         expect(await (await download).failure()).toBeNull();
       }
@@ -113,7 +111,6 @@ describe('LocalChromiumProvider: downloads and uploads (real Chromium)', () => {
         'two.csv': 'a,b\n1,2\n',
       });
 
-      console.log('zipped');
       const first = await provider.upload(id, {
         name: 'note.txt',
         content: text('uploaded through the API'),
@@ -125,9 +122,7 @@ describe('LocalChromiumProvider: downloads and uploads (real Chromium)', () => {
         path: expect.stringMatching(/\/Uploads\/note\.txt$/),
       });
       expect(second).toMatchObject({ name: 'note (2).txt', size: 15 });
-      console.log('uploaded', first);
       await page.setInputFiles('#pick', first!.path);
-      console.log('set');
       await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('read: uploaded through the API');
       await page.setInputFiles('#pick', second!.path);
       await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('read: the second note');

@@ -58,7 +58,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
     ...sessionRoutes(deps.useCases.sessions, deps.providerName, live),
     ...sessionFileRoutes(deps.useCases.sessions, deps.providerName),
     ...agentRoutes(deps.useCases.agents, deps.providerName),
-    ...extensionRoutes(deps.useCases.extensions, deps.providerName),
+    ...extensionRoutes(deps.useCases.extensions),
     ...runRoutes(deps.useCases.runs, deps.providerName, {
       heartbeatMs: deps.settings?.eventStreamHeartbeatMs,
     }),

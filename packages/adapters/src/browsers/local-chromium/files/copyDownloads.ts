@@ -1,10 +1,10 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { completedDownloads } from './completedDownloads.ts';
 import { openDownload } from './openDownload.ts';
 import { folderPath, openFolder } from './openFolder.ts';
+import { readChunks } from './readChunks.ts';
 
 /**
  * Copies the completed downloads of the browser's folder `from` into the service's empty folder `to`
@@ -30,10 +30,7 @@ export async function copyDownloads(from: string, to: string, maxBytes: number):
         const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
         const target = await open(join(to, file.name), flags, 0o600);
         try {
-          await pipeline(
-            source.createReadStream({ autoClose: false }),
-            target.createWriteStream({ autoClose: false }),
-          );
+          for await (const chunk of readChunks(source)) await target.write(chunk);
         } finally {
           await target.close();
         }

@@ -1,8 +1,6 @@
 import { constants } from 'node:fs';
 import { type FileHandle, mkdir, open, unlink } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { DomainError, type UploadedSessionFile } from '@browserdeck/domain';
 import { folderPath, openFolder } from './openFolder.ts';
 
@@ -38,14 +36,11 @@ export async function storeUpload(options: {
     const { handle, name } = await createUnique(folderPath(folder), safeName(options.name));
     let size = 0;
     try {
-      const counted = async function* () {
-        for await (const chunk of options.content) {
-          size += chunk.byteLength;
-          yield chunk;
-        }
-      };
-      await pipeline(Readable.from(counted()), handle.createWriteStream({ autoClose: false }));
       if (owner) await handle.chown(owner.uid, owner.gid);
+      for await (const chunk of options.content) {
+        await handle.write(chunk);
+        size += chunk.byteLength;
+      }
     } catch (error) {
       await handle.close().catch(() => {});
       await unlink(`${folderPath(folder)}/${name}`).catch(() => {});

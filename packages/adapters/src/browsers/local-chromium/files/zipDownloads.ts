@@ -3,6 +3,7 @@ import { ZipArchive } from 'archiver';
 import { completedDownloads } from './completedDownloads.ts';
 import { openDownload } from './openDownload.ts';
 import { folderPath, openFolder } from './openFolder.ts';
+import { readChunks } from './readChunks.ts';
 
 /**
  * A zip of the completed downloads in `dir` (`completedDownloads`: plain files, no partial ones), flat
@@ -34,7 +35,7 @@ async function* fileChunks(path: string): AsyncGenerator<Buffer> {
   const handle = await openDownload(path);
   if (!handle) return;
   try {
-    for await (const chunk of handle.createReadStream({ autoClose: false })) yield chunk as Buffer;
+    yield* readChunks(handle);
   } finally {
     await handle.close();
   }

@@ -15,7 +15,7 @@ beforeEach(async () => {
   t = await createTestApp();
   alice = await t.signUpAndIn('alice@example.com');
   projectId = await newProject('Extensions');
-  base = `/v1/browserbase/projects/${projectId}/extensions`;
+  base = `/v1/projects/${projectId}/extensions`;
   zip = await extensionZip({
     'manifest.json': manifestJson({ name: 'Marks pages' }),
     'mark.js': 'document.documentElement.dataset.marked = "yes";',
@@ -107,7 +107,7 @@ describe('POST …/extensions', () => {
     await assertProblem(await upload(form(zip), base, bob.accessToken), 404, 'not_found');
   });
 
-  it('is a 404 under another provider segment, and a 409 in an archived project', async () => {
+  it('is project-wide (no provider segment: one under it is a 404), and a 409 in an archived project', async () => {
     await assertProblem(
       await upload(form(zip), `/v1/local/projects/${projectId}/extensions`),
       404,
@@ -158,7 +158,7 @@ describe('GET and DELETE …/extensions', () => {
   it('keeps projects apart', async () => {
     const extension = await uploaded();
     const other = await newProject('Other');
-    const otherBase = `/v1/browserbase/projects/${other}/extensions`;
+    const otherBase = `/v1/projects/${other}/extensions`;
     expect(await (await t.request(otherBase, { token: alice.accessToken })).json()).toEqual([]);
     await assertProblem(
       await t.request(`${otherBase}/${extension.id}`, { token: alice.accessToken }),
@@ -204,7 +204,7 @@ describe('a session with extensionId', () => {
 describe('the OpenAPI document', () => {
   it('documents the four operations, the upload as a multipart file', async () => {
     const doc = (await (await t.request('/openapi.json')).json()) as OpenApiDocument;
-    const prefix = '/v1/{provider}/projects/{project_id}/extensions';
+    const prefix = '/v1/projects/{project_id}/extensions';
     expect(Object.keys(doc.paths[prefix] ?? {}).sort()).toEqual(['get', 'post']);
     expect(Object.keys(doc.paths[`${prefix}/{extension_id}`] ?? {}).sort()).toEqual(['delete', 'get']);
     expect(doc.paths[prefix]?.post?.requestBody).toMatchObject({

@@ -9,12 +9,11 @@ import {
 } from '@browserdeck/domain';
 import { fileBody } from '../../kernel/routing/fileBody.ts';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
-import { providerProjectParams } from '../shared/commonSchemas.ts';
-import { PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
+import { projectIdParams } from '../shared/commonSchemas.ts';
 import { ExtensionListSchema, ExtensionSchema, extensionParams } from './extensionSchemas.ts';
 import { presentExtension } from './presentExtension.ts';
 
-/** The use cases behind `/v1/{provider}/projects/{project_id}/extensions`. */
+/** The use cases behind `/v1/projects/{project_id}/extensions`. */
 export interface ExtensionRouteDeps {
   upload: Pick<UploadExtension, 'execute'>;
   list: Pick<ListExtensions, 'execute'>;
@@ -30,7 +29,7 @@ export const EXTENSIONS_TAG = {
     'loads with `extensionId`.',
 };
 const TAG = EXTENSIONS_TAG.name;
-const BASE = `${PROVIDER_PROJECT_PATH}/extensions`;
+const BASE = '/v1/projects/{project_id}/extensions';
 
 /** How much longer than the request cut-off an upload may take to arrive (10 MiB over a slow link). */
 export const EXTENSION_UPLOAD_EXTRA_TIME_MS = 2 * 60_000;
@@ -48,11 +47,11 @@ const PROVIDER_ERRORS = [
 ] as const;
 
 /**
- * `/v1/{provider}/projects/{project_id}/extensions`: a project's uploaded extensions (http-api.md §5).
- * `{provider}` is `providerName` or `cloudbrowser`; anything else is a 404.
+ * `/v1/projects/{project_id}/extensions`: a project's uploaded extensions (http-api.md §5).
+ * Extensions belong to the project, whatever the provider (SPEC §5): no `{provider}` segment.
  */
-export function extensionRoutes(deps: ExtensionRouteDeps, providerName: string): AnyRoute[] {
-  const scope = { tag: TAG, auth: 'userOrKey' as const, pathValues: providerPathValues(providerName) };
+export function extensionRoutes(deps: ExtensionRouteDeps): AnyRoute[] {
+  const scope = { tag: TAG, auth: 'userOrKey' as const };
   return [
     defineRoute({
       ...scope,
@@ -65,7 +64,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps, providerName: string):
         'stored: a manifest Chromium loads, no path leaving the extension’s folder, no symlink, the ' +
         'limits (400 `extension_invalid` otherwise; 413 past the zip’s size limit). A session created ' +
         'with its `id` as `extensionId` loads it unpacked (and starts a fresh browser, never a warm one).',
-      params: providerProjectParams,
+      params: projectIdParams,
       body: fileBody({
         field: 'file',
         maxBytes: EXTENSION_ARCHIVE_MAX_BYTES,
@@ -90,7 +89,8 @@ export function extensionRoutes(deps: ExtensionRouteDeps, providerName: string):
       path: BASE,
       operationId: 'listExtensions',
       summary: 'List extensions, newest first',
-      params: providerProjectParams,
+      description: 'The project’s uploaded extensions, without their zips; also in an archived project.',
+      params: projectIdParams,
       responses: { 200: { description: 'The extensions.', schema: ExtensionListSchema } },
       errors: ['not_found'],
       handle: async ({ caller, params }) => {
@@ -104,6 +104,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps, providerName: string):
       path: `${BASE}/{extension_id}`,
       operationId: 'getExtension',
       summary: 'Read an extension',
+      description: 'One of the project’s extensions, without its zip; another project’s is a 404.',
       params: extensionParams,
       responses: { 200: { description: 'The extension.', schema: ExtensionSchema } },
       errors: ['not_found'],

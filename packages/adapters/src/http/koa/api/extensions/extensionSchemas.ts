@@ -1,9 +1,9 @@
 import { EXTENSION_ARCHIVE_MAX_BYTES } from '@browserdeck/domain';
 import { z } from 'zod';
-import { providerProjectParams, timestamp, uuidParam } from '../shared/commonSchemas.ts';
+import { projectIdParams, timestamp, uuidParam } from '../shared/commonSchemas.ts';
 
-/** `/v1/{provider}/projects/{project_id}/extensions/{extension_id}` */
-export const extensionParams = providerProjectParams.extend({ extension_id: uuidParam });
+/** `/v1/projects/{project_id}/extensions/{extension_id}` */
+export const extensionParams = projectIdParams.extend({ extension_id: uuidParam });
 
 /** An uploaded extension as the API shows it (never its zip). */
 export const ExtensionSchema = z

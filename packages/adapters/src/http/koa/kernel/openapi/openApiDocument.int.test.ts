@@ -79,6 +79,7 @@ describe('the server, license and tags', () => {
       'Projects',
       'Sessions',
       'Agents',
+      'Extensions',
       'Runs',
       'API keys',
     ]);
