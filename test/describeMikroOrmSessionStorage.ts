@@ -108,7 +108,13 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
       await sessions.add(s);
       await sessions.add(makeSession({ id: testId(2, 2), projectId: P1 }));
       const stored = async () => JSON.stringify(await rows('select * from browser_sessions'));
-      for (const secret of ['proxy-host-9137', 'proxy-user-5521', 'proxy-pass-8842', 'pattern-6613', 'external'])
+      for (const secret of [
+        'proxy-host-9137',
+        'proxy-user-5521',
+        'proxy-pass-8842',
+        'pattern-6613',
+        'external',
+      ])
         expect(await stored()).not.toContain(secret);
       const byId = (await rows('select id, proxies from browser_sessions order by id')) as [Row, Row];
       expect(byId[0].proxies).toMatch(/^v1\.[\w-]{8}\.[\w-]{16}\.[\w-]{22}\.[\w-]+$/);
@@ -130,7 +136,9 @@ export function describeMikroOrmSessionStorage(dialect: DatabaseDialect): void {
     it('keeps a create’s proxy password out of the Idempotency-Key row: only a digest of the body', async () => {
       const store = new MikroOrmIdempotencyStore({ orm: db.orm, secrets });
       const body = stableStringify({
-        proxies: [{ type: 'external', server: 'http://p.example:1', username: 'u', password: 'idem-pass-3391' }],
+        proxies: [
+          { type: 'external', server: 'http://p.example:1', username: 'u', password: 'idem-pass-3391' },
+        ],
       });
       const later = new Date(NOW.getTime() + 60_000);
       expect(await store.reserve('scope', 'key-1', body, testId(2, 1), NOW, later)).toBeNull();

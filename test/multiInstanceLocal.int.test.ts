@@ -10,6 +10,7 @@ import { callInstance, eventually, sharedInstanceSecrets, through } from './inst
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 import { descendantsOf, isRunning } from './processTree.ts';
 import { type ServerProcess, startServerProcess } from './serverProcess.ts';
+import { zipEntries } from './zipFiles.ts';
 
 const PASSWORD = 'correct horse battery';
 const { Executor, HttpClient } = createRequire(import.meta.url)(
@@ -124,6 +125,52 @@ describe('instances on one PostgreSQL database, local provider: any instance ser
     await expect(
       chromium.connectOverCDP(through(b, created.body.connectUrl), { timeout: 5_000 }),
     ).rejects.toThrow();
+  });
+
+  it('takes an upload and answers the downloads through the instance that does not hold the session', async () => {
+    const created = await callInstance(a, 'POST', sessions(), token, {});
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const browser = await chromium.connectOverCDP(through(b, created.body.connectUrl));
+    try {
+      const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
+      await page.setContent(`<a id="made" href="data:text/plain,made in the page" download="made.txt">made</a>
+        <input id="pick" type="file">
+        <script>
+          document.getElementById('pick').addEventListener('change', async (event) => {
+            document.title = 'read: ' + (await event.target.files[0].text());
+          });
+        </script>`);
+      const download = page.waitForEvent('download');
+      await page.click('#made');
+      expect(await (await download).failure()).toBeNull();
+
+      const form = new FormData();
+      form.append('file', new Blob(['sent to B, stored on A']), 'note.txt');
+      const uploaded = await fetch(`${b.url}${sessions()}/${id}/uploads`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+        body: form,
+      });
+      expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+      const { path } = (await uploaded.json()) as { path: string };
+      await page.setInputFiles('#pick', path);
+      await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('read: sent to B, stored on A');
+    } finally {
+      await browser.close().catch(() => {});
+    }
+    const zip = async () => {
+      const response = await fetch(`${b.url}${sessions()}/${id}/downloads`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/zip');
+      return zipEntries(Buffer.from(await response.arrayBuffer()));
+    };
+    expect(await zip()).toEqual({ 'made.txt': 'made in the page' });
+    expect((await callInstance(b, 'POST', `${sessions()}/${id}:release`, token)).status).toBe(200);
+    // Kept on the holder after the session's end, and still read through B.
+    expect(await zip()).toEqual({ 'made.txt': 'made in the page' });
   });
 
   it('refuses the internal routes to a caller without an instance signature', async () => {

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { Agent, BrowserSession, Project, Run, type SessionProxy, type SessionStatus, User } from '@browserdeck/domain';
+import {
+  Agent,
+  BrowserSession,
+  Project,
+  Run,
+  type SessionProxy,
+  type SessionStatus,
+  User,
+} from '@browserdeck/domain';
 import {
   type BrowserdeckOrm,
   MikroOrmProjectRepository,

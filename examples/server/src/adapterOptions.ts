@@ -59,6 +59,8 @@ export function browsersOption(config: Config): BrowsersOption {
       maxContextsPerProject: config.LOCAL_MAX_CONTEXTS_PER_PROJECT,
       sessionLogMaxBytes: config.LOCAL_SESSION_LOG_MAX_MB * MIB,
       endedLogMaxBytes: config.LOCAL_ENDED_LOGS_MAX_MB * MIB,
+      downloadsRetentionSec: config.DOWNLOADS_RETENTION_SEC,
+      downloadsMaxBytes: config.DOWNLOADS_MAX_MB * MIB,
       browserMemoryMb: config.LOCAL_BROWSER_MEMORY_MB,
       browserPids: config.LOCAL_BROWSER_PIDS,
       browserCpuWeight: config.LOCAL_BROWSER_CPU_WEIGHT,

@@ -76,6 +76,24 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LOCAL_ENDED_LOGS_MAX_MB: '-1' })).toThrow(/LOCAL_ENDED_LOGS_MAX_MB/);
   });
 
+  it('reads the session files’ limits: UPLOAD_MAX_MB, DOWNLOADS_RETENTION_SEC, DOWNLOADS_MAX_MB', () => {
+    expect(loadConfig({})).toMatchObject({
+      UPLOAD_MAX_MB: 50,
+      DOWNLOADS_RETENTION_SEC: 3600,
+      DOWNLOADS_MAX_MB: 1024,
+    });
+    expect(
+      loadConfig({ UPLOAD_MAX_MB: '1', DOWNLOADS_RETENTION_SEC: '0', DOWNLOADS_MAX_MB: '0' }),
+    ).toMatchObject({ UPLOAD_MAX_MB: 1, DOWNLOADS_RETENTION_SEC: 0, DOWNLOADS_MAX_MB: 0 });
+    for (const [name, bad] of [
+      ['UPLOAD_MAX_MB', '0'],
+      ['UPLOAD_MAX_MB', '4097'],
+      ['DOWNLOADS_RETENTION_SEC', '-1'],
+      ['DOWNLOADS_MAX_MB', 'lots'],
+    ] as const)
+      expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(name));
+  });
+
   it('reads PROXY_BYTES_FLUSH_SEC (1 to 3600 s, default 5) and refuses a bad one, naming it', () => {
     expect(loadConfig({}).PROXY_BYTES_FLUSH_SEC).toBe(5);
     expect(loadConfig({ PROXY_BYTES_FLUSH_SEC: '1' }).PROXY_BYTES_FLUSH_SEC).toBe(1);

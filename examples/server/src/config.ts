@@ -150,6 +150,11 @@ const EnvSchema = z.object({
   MAX_PROJECTS_PER_USER: integer(1, 100_000).default(100),
   LOCAL_SESSION_LOG_MAX_MB: integer(1, 1024).default(8),
   LOCAL_ENDED_LOGS_MAX_MB: integer(0, 16_384).default(64),
+  // Session files (http-api.md §5): the largest upload; how long and how much of ended sessions'
+  // downloads the local provider keeps (0: none past the session's end).
+  UPLOAD_MAX_MB: integer(1, 4096).default(50),
+  DOWNLOADS_RETENTION_SEC: integer(0, 30 * 86_400).default(3600),
+  DOWNLOADS_MAX_MB: integer(0, 1_048_576).default(1024),
   LOCAL_BROWSER_MEMORY_MB: browserLimit(RESOURCE_LIMIT_BOUNDS.memoryMb),
   LOCAL_BROWSER_PIDS: browserLimit(RESOURCE_LIMIT_BOUNDS.pids),
   LOCAL_BROWSER_CPU_WEIGHT: browserLimit(RESOURCE_LIMIT_BOUNDS.cpuWeight),

@@ -16,6 +16,7 @@ export function coreModule(config: Config, logger: Logger): ContainerModule {
       logger,
       rateLimits: config.authRateLimits,
       maxProjectsPerUser: config.MAX_PROJECTS_PER_USER,
+      uploadMaxBytes: config.UPLOAD_MAX_MB * 1024 * 1024,
       reconcileIntervalSec: config.RECONCILE_INTERVAL_SEC,
       proxyBytesFlushSec: config.PROXY_BYTES_FLUSH_SEC,
       instance: { id: config.LOCAL_INSTANCE_ID, url: config.instanceUrl },

@@ -39,7 +39,9 @@ export class ProxyBytesFlusher {
   constructor(options: ProxyBytesFlusherOptions) {
     const { intervalSec } = options;
     if (!(Number.isFinite(intervalSec) && intervalSec > 0 && intervalSec <= 3600))
-      throw new RangeError(`proxyBytesFlushSec must be a number of seconds above 0 and at most 3600, not ${intervalSec}`);
+      throw new RangeError(
+        `proxyBytesFlushSec must be a number of seconds above 0 and at most 3600, not ${intervalSec}`,
+      );
     this.options = options;
   }
 

@@ -1,4 +1,12 @@
-import { ProviderError, type ProviderSessionSnapshot, type SessionLogEntry } from '@browserdeck/domain';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import {
+  DomainError,
+  ProviderError,
+  type ProviderSessionSnapshot,
+  type SessionLogEntry,
+  type UploadedSessionFile,
+} from '@browserdeck/domain';
 import type { LivePage } from '../browsers/live-view/LiveViewHub.ts';
 import { INSTANCE_AUTH_HEADER, type InstanceAuth } from './InstanceAuth.ts';
 import type { InstanceRecord } from './InstanceRegistry.ts';
@@ -8,6 +16,8 @@ export const INTERNAL_PREFIX = '/internal/v1';
 
 /** How long a call to another instance may take: its own provider call's deadline is longer. */
 const CALL_TIMEOUT_MS = 60_000;
+/** How long a session file upload to the holder may take (it arrives as the client sends it). */
+const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 /** How long a liveness check waits. */
 const PING_TIMEOUT_MS = 1_000;
 
@@ -63,6 +73,44 @@ export class InstanceClient {
     return ((await this.provider(peer, 'GET', providerSessionId, '/logs')) ?? []) as SessionLogEntry[];
   }
 
+  /**
+   * The holder's zip of the session's downloads, streamed from it as it comes; null when it has
+   * none (404). Only the answer's start is under the call's deadline, not its streaming.
+   */
+  async downloads(
+    peer: InstanceRecord,
+    providerSessionId: string,
+  ): Promise<AsyncIterable<Uint8Array> | null> {
+    const response = await this.send(
+      peer,
+      'GET',
+      providerSessionId,
+      '/downloads',
+      undefined,
+      CALL_TIMEOUT_MS,
+    );
+    if (response === null) return null;
+    return response.body
+      ? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>)
+      : Readable.from([]);
+  }
+
+  /**
+   * Streams a file to the holder, which stores it for its session (its provider's `upload`); null
+   * when it no longer knows the session. The name travels in the signed query, the bytes as the
+   * body; `upload_too_large` from the holder (its session's disk) is thrown again as itself.
+   */
+  async upload(
+    peer: InstanceRecord,
+    providerSessionId: string,
+    file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> },
+  ): Promise<UploadedSessionFile | null> {
+    const suffix = `/upload?name=${encodeURIComponent(file.name)}`;
+    const body = Readable.from(file.content);
+    const response = await this.send(peer, 'POST', providerSessionId, suffix, body, UPLOAD_TIMEOUT_MS);
+    return response === null ? null : ((await response.json()) as UploadedSessionFile);
+  }
+
   /** The tabs the holder's live-view hub sees; null when it cannot reach the session's browser. */
   async pages(peer: InstanceRecord, providerSessionId: string): Promise<LivePage[] | null> {
     return (await this.provider(peer, 'GET', providerSessionId, '/pages')) as LivePage[] | null;
@@ -95,6 +143,63 @@ export class InstanceClient {
       typeof error?.message === 'string'
         ? error.message
         : `The instance holding this session's browser (${peer.id}) answered ${response.status}.`,
+      typeof error?.retryAfterSec === 'number' ? { retryAfterSec: error.retryAfterSec } : {},
+    );
+  }
+
+  /**
+   * A call whose answer is read by the caller (a stream): null on 404, the holder's error thrown
+   * again (`ProviderError`, or the `upload_too_large` it answered), an unreachable holder
+   * `provider_unavailable`. `body` is streamed as it is read. `timeoutMs` bounds the exchange up to
+   * the answer's headers; the answer's body is the caller's to read.
+   */
+  private async send(
+    peer: InstanceRecord,
+    method: string,
+    providerSessionId: string,
+    suffix: string,
+    body: Readable | undefined,
+    timeoutMs: number,
+  ): Promise<Response | null> {
+    const url = new URL(
+      `${peer.url.replace(/\/+$/, '')}${INTERNAL_PREFIX}/provider-sessions/${encodeURIComponent(providerSessionId)}${suffix}`,
+    );
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: {
+          [INSTANCE_AUTH_HEADER]: this.auth.sign(method, `${url.pathname}${url.search}`, peer.id),
+          ...(body ? { 'content-type': 'application/octet-stream' } : {}),
+        },
+        ...(body ? { body: body as unknown as ReadableStream, duplex: 'half' } : {}),
+        signal: controller.signal,
+      } as RequestInit);
+    } catch (error) {
+      throw new ProviderError(
+        'provider_unavailable',
+        `The instance holding this session's browser (${peer.id}) could not be reached.`,
+        { cause: error },
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
+    if (response.ok) return response;
+    const error = (await response.json().catch(() => null)) as Partial<WireError> | null;
+    const message =
+      typeof error?.message === 'string'
+        ? error.message
+        : `The instance holding this session's browser (${peer.id}) answered ${response.status}.`;
+    if (error?.code === 'upload_too_large') throw new DomainError('upload_too_large', message);
+    throw new ProviderError(
+      isProviderCode(error?.code) ? error.code : 'provider_error',
+      message,
       typeof error?.retryAfterSec === 'number' ? { retryAfterSec: error.retryAfterSec } : {},
     );
   }

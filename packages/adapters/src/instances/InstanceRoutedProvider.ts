@@ -3,6 +3,7 @@ import {
   type ProviderLiveUrls,
   type ProviderSessionSnapshot,
   type SessionLogEntry,
+  type UploadedSessionFile,
 } from '@browserdeck/domain';
 import { DelegatingBrowserProvider } from '../browsers/DelegatingBrowserProvider.ts';
 import type { ComposableBrowserProvider, ProviderCapabilities } from '../browsers/ProviderCapabilities.ts';
@@ -11,7 +12,8 @@ import type { InstanceDirectory } from './InstanceDirectory.ts';
 
 /**
  * The configured provider, reaching the sessions other instances hold (`reachesOtherInstances`):
- * `get`, `release` and `logs` about a session whose browser another live instance holds are carried
+ * `get`, `release`, `logs`, `downloads` and `upload` about a session whose browser another live
+ * instance holds are carried
  * to that instance (`InstanceClient`), which asks its own provider; everything else is the inner
  * provider's. A holder that has gone silent is not called: `get` is `provider_unavailable` (the
  * session is answered as stored until the survivors end it `ERROR`), `logs` are none (they went with
@@ -69,6 +71,27 @@ export class InstanceRoutedProvider
     const holder = await this.directory.liveHolder({ providerSessionId });
     if (!holder) return this.inner.logs(providerSessionId);
     return holder.record ? this.client.logs(holder.record, providerSessionId) : [];
+  }
+
+  /** The holder's zip, streamed through this instance; a silent holder's are out of reach (`provider_unavailable`). */
+  protected override async forwardDownloads(
+    providerSessionId: string,
+  ): Promise<AsyncIterable<Uint8Array> | null> {
+    const holder = await this.directory.liveHolder({ providerSessionId });
+    if (!holder) return super.forwardDownloads(providerSessionId);
+    if (!holder.record) throw lost(holder.id, this.directory.lostAfterMs);
+    return this.client.downloads(holder.record, providerSessionId);
+  }
+
+  /** The file, streamed through this instance to the holder's provider. */
+  protected override async forwardUpload(
+    providerSessionId: string,
+    file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> },
+  ): Promise<UploadedSessionFile | null> {
+    const holder = await this.directory.liveHolder({ providerSessionId });
+    if (!holder) return super.forwardUpload(providerSessionId, file);
+    if (!holder.record) throw lost(holder.id, this.directory.lostAfterMs);
+    return this.client.upload(holder.record, providerSessionId, file);
   }
 }
 

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { type BrowserProvider, DomainError, type ProviderSessionSnapshot } from '@browserdeck/domain';
 import type { Middleware } from 'koa';
 import type { LiveViewHub } from '../browsers/live-view/LiveViewHub.ts';
@@ -7,11 +8,12 @@ import { INTERNAL_PREFIX, type InstancePing, type WireError } from './InstanceCl
 /** The largest body another instance sends (a release's provider project id). */
 const MAX_BODY_BYTES = 4096;
 
-const PROVIDER_SESSION = /^\/provider-sessions\/([^/]+)(\/release|\/logs|\/pages)?$/;
+const PROVIDER_SESSION = /^\/provider-sessions\/([^/]+)(\/release|\/logs|\/pages|\/downloads|\/upload)?$/;
 
 /**
  * Serves calls from other instances under `/internal/v1/` (`InstanceClient`): who this is
- * (`GET /instance`), and `get`, `release`, `logs` and live-view `pages` of a session whose browser this instance's
+ * (`GET /instance`), and `get`, `release`, `logs`, `downloads` (a zip, streamed), `upload` (the file as
+ * the body, its name in the query) and live-view `pages` of a session whose browser this instance's
  * provider (`provider`, the inner one: a call is never carried on again) holds. Every call must be
  * signed for this instance (`InstanceAuth`), else 401 and nothing else is said. A provider error is a
  * 502 with its code, message and retry-after. Other paths pass through to the API.
@@ -56,6 +58,21 @@ export function serveInstanceCalls(deps: {
       }
       if (match && operation === '/logs' && ctx.method === 'GET') {
         ctx.body = await deps.provider.logs(providerSessionId);
+        return;
+      }
+      if (match && operation === '/downloads' && ctx.method === 'GET' && deps.provider.downloads) {
+        const archive = await deps.provider.downloads(providerSessionId);
+        if (!archive) return answer(ctx, null);
+        ctx.body = Readable.from(archive, { objectMode: false });
+        ctx.type = 'application/zip';
+        return;
+      }
+      if (match && operation === '/upload' && ctx.method === 'POST' && deps.provider.upload) {
+        // The caller's use case checked the name and counts the bytes against the upload limit.
+        const name = typeof ctx.query.name === 'string' ? ctx.query.name : '';
+        const stored = await deps.provider.upload(providerSessionId, { name, content: ctx.req });
+        if (stored) ctx.body = stored;
+        else answer(ctx, null);
         return;
       }
     } catch (error) {

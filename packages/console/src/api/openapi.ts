@@ -515,14 +515,17 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/v1/{provider}/projects/{project_id}/extensions': {
+  '/v1/projects/{project_id}/extensions': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    /** List extensions, newest first */
+    /**
+     * List extensions, newest first
+     * @description The project’s uploaded extensions, without their zips; also in an archived project.
+     */
     get: operations['listExtensions'];
     put?: never;
     /**
@@ -536,14 +539,17 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/v1/{provider}/projects/{project_id}/extensions/{extension_id}': {
+  '/v1/projects/{project_id}/extensions/{extension_id}': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    /** Read an extension */
+    /**
+     * Read an extension
+     * @description One of the project’s extensions, without its zip; another project’s is a 404.
+     */
     get: operations['getExtension'];
     put?: never;
     post?: never;
@@ -2507,13 +2513,13 @@ export interface operations {
                 username?: string;
                 /** @description Its password (only with a username); stored encrypted, never returned, at most 512 characters. */
                 password?: string;
-                /** @description A regular expression (JavaScript syntax, at most 512 characters) over the request’s host name: this entry carries the requests whose host it matches, the first matching entry winning. Absent: every host. */
+                /** @description A regular expression (JavaScript syntax, at most 256 characters) over the request’s host name: this entry carries the requests whose host it matches, the first matching entry winning. Absent: every host. */
                 domainPattern?: string;
               }
             | {
                 /** @constant */
                 type: 'none';
-                /** @description A regular expression (JavaScript syntax, at most 512 characters) over the request’s host name: this entry carries the requests whose host it matches, the first matching entry winning. Absent: every host. */
+                /** @description A regular expression (JavaScript syntax, at most 256 characters) over the request’s host name: this entry carries the requests whose host it matches, the first matching entry winning. Absent: every host. */
                 domainPattern?: string;
               }
             | {
@@ -2527,7 +2533,7 @@ export interface operations {
                   /** @description City name, at most 100 characters. */
                   city?: string;
                 };
-                /** @description A regular expression (JavaScript syntax, at most 512 characters) over the request’s host name: this entry carries the requests whose host it matches, the first matching entry winning. Absent: every host. */
+                /** @description A regular expression (JavaScript syntax, at most 256 characters) over the request’s host name: this entry carries the requests whose host it matches, the first matching entry winning. Absent: every host. */
                 domainPattern?: string;
               }
           )[];
@@ -3990,8 +3996,6 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
-        provider: 'browserbase' | 'cloudbrowser';
         project_id: string;
       };
       cookie?: never;
@@ -4069,8 +4073,6 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
-        provider: 'browserbase' | 'cloudbrowser';
         project_id: string;
       };
       cookie?: never;
@@ -4211,8 +4213,6 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
-        provider: 'browserbase' | 'cloudbrowser';
         project_id: string;
         extension_id: string;
       };
@@ -4291,8 +4291,6 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
-        provider: 'browserbase' | 'cloudbrowser';
         project_id: string;
         extension_id: string;
       };

@@ -105,11 +105,7 @@ function checkExternal(checks: Checks, proxy: Record<string, unknown>, path: str
   }
   if (typeof username === 'string')
     checks.require(!username.includes(':'), `${path}.username`, 'must not contain ":"');
-  checks.require(
-    password === undefined || username !== undefined,
-    `${path}.password`,
-    'needs a username',
-  );
+  checks.require(password === undefined || username !== undefined, `${path}.password`, 'needs a username');
 }
 
 function checkDomainPattern(checks: Checks, pattern: unknown, path: string): void {

@@ -36,7 +36,7 @@ describe('BrowserbaseProvider: proxies', () => {
         { type: 'none', domainPattern: 'internal\\.corp$' },
       ],
     });
-    expect((seen[0]?.body as { proxies: unknown }).proxies).toEqual([
+    expect((seen[0]!.body as { proxies: unknown }).proxies).toEqual([
       {
         type: 'external',
         server: 'http://proxy.example:8080',

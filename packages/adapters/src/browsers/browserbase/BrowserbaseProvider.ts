@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Browserbase, ClientOptions } from '@browserbasehq/sdk';
 import {
   type BrowserProvider,
@@ -10,6 +12,7 @@ import {
   type SessionLogEntry,
   SystemClock,
   silentLogger,
+  type UploadedSessionFile,
 } from '@browserdeck/domain';
 import { InMemoryOrphanSearches } from '../orphans/InMemoryOrphanSearches.ts';
 import type { OrphanSearch, OrphanSearches } from '../orphans/OrphanSearches.ts';
@@ -32,6 +35,13 @@ export const BROWSERBASE_DEFAULT_BASE_URL = 'https://api.browserbase.com';
 
 /** The least time an extension upload gets (a zip of up to 10 MiB), whatever `timeoutMs` says. */
 export const EXTENSION_UPLOAD_TIMEOUT_MS = 60_000;
+/** How long a session file upload may take at least (it may be up to the upload limit). */
+export const FILE_UPLOAD_TIMEOUT_MS = 120_000;
+/**
+ * Where Browserbase's browsers keep a session's uploads, by its uploads guide: the path its
+ * `setInputFiles` examples give for a file uploaded through `sessions.uploads.create`.
+ */
+export const BROWSERBASE_UPLOADS_DIR = '/tmp/.uploads';
 
 /** What BrowserbaseProvider needs. */
 export interface BrowserbaseProviderDeps {
@@ -186,6 +196,50 @@ export class BrowserbaseProvider implements BrowserProvider {
     const id = encodeURIComponent(providerSessionId);
     const body = await this.read('read live URLs', (client, signal) => client.sessions.debug(id, { signal }));
     return body === null ? null : toProviderLiveUrls(body);
+  }
+
+  /**
+   * Browserbase's zip of the session's downloads (`GET /v1/sessions/{id}/downloads`), passed through
+   * as it streams; null on 404. A read: retried like the others until its answer starts.
+   */
+  async downloads(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
+    const id = encodeURIComponent(providerSessionId);
+    const response = (await this.read('read session downloads', (client, signal) =>
+      client.sessions.downloads.list(id, { signal }),
+    )) as Response | null;
+    if (response === null) return null;
+    return response.body
+      ? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>)
+      : Readable.from([]);
+  }
+
+  /**
+   * Uploads the file to Browserbase (`POST /v1/sessions/{id}/uploads`, multipart field `file`), once
+   * (never retried: it could store it twice), under `FILE_UPLOAD_TIMEOUT_MS`. Browserbase answers
+   * only `{ message }`: the path is where its browsers keep uploads (`BROWSERBASE_UPLOADS_DIR`).
+   * The file is read whole first (it is within the upload limit). Null on 404.
+   */
+  async upload(
+    providerSessionId: string,
+    file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> },
+  ): Promise<UploadedSessionFile | null> {
+    const { toFile } = await loadBrowserbaseSdk();
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of file.content) chunks.push(chunk);
+    const bytes = Buffer.concat(chunks);
+    const upload = await toFile(bytes, file.name);
+    const id = encodeURIComponent(providerSessionId);
+    const timeoutMs = Math.max(this.timeoutMs, FILE_UPLOAD_TIMEOUT_MS);
+    const body = await this.call(
+      'upload a file to a session',
+      (client) =>
+        withDeadline(timeoutMs, (signal) =>
+          client.sessions.uploads.create(id, { file: upload }, { maxRetries: 0, signal }),
+        ),
+      true,
+    );
+    if (body === null) return null;
+    return { name: file.name, size: bytes.length, path: `${BROWSERBASE_UPLOADS_DIR}/${file.name}` };
   }
 
   /**

@@ -118,10 +118,15 @@ export class MikroOrmSessionRepository implements SessionRepository {
     if (!isUuid(session.id) || !isUuid(session.projectId)) return;
     // `metadata` and `proxies` are set at create and never change: not written again. Proxy bytes
     // are raised, never lowered: `addProxyBytes` may have added to them since `session` was read.
-    const { id, projectId, createdAt, metadata: _, proxies: __, proxyBytes, ...rest } = toSessionRow(
-      session,
-      this.deps.secrets,
-    );
+    const {
+      id,
+      projectId,
+      createdAt,
+      metadata: _,
+      proxies: __,
+      proxyBytes,
+      ...rest
+    } = toSessionRow(session, this.deps.secrets);
     const changes = { ...rest, proxyBytes: raiseProxyBytes(proxyBytes) };
     // Writing the session back ends any sync claim on it (`syncLeaseUntil: null`). A stored terminal
     // status is final: a writer holding an older, still-active copy (a sync racing a release) must

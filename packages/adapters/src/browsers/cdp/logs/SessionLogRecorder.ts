@@ -146,9 +146,13 @@ export class SessionLogRecorder {
       this.cdp.fire('Runtime.runIfWaitingForDebugger', {}, sessionId);
       return;
     }
-    // Workers and other targets: let them run, and leave them to the user's client.
-    this.cdp.fire('Runtime.runIfWaitingForDebugger', {}, sessionId);
-    this.cdp.fire('Target.detachFromTarget', { sessionId });
+    // Workers and other targets: let them run, and leave them to the user's client. The detach waits
+    // for the run's answer: sent at once behind it, it cancels the run, and a service worker (an
+    // extension's) stays paused before its script for good.
+    void this.cdp
+      .send('Runtime.runIfWaitingForDebugger', {}, sessionId)
+      .catch(() => {})
+      .then(() => this.cdp.fire('Target.detachFromTarget', { sessionId }));
   }
 
   private record(event: CdpEvent, pageId: number): void {

@@ -13,8 +13,8 @@ interface LoadedExtension {
  * Checks, over the provider's own DevTools connection, that the browser loaded the session's
  * extension under one of the ids its `file:` access was switched off for (`denyFileAccess`), and
  * returns that id. Chromium lists a `--load-extension` extension by the time DevTools answers; one
- * it refused (a manifest this build does not take) is missing: `extension_invalid`, with the last
- * line Chromium wrote about it. A build without `Extensions` (a headless shell) or an id we did not
+ * it refused (a manifest this build does not take) is missing: `extension_invalid` (with the last
+ * line Chromium wrote about it, if it wrote one). A build without `Extensions` (a headless shell) or an id we did not
  * foresee fails closed: `provider_unavailable` / `provider_error`, and the caller stops the browser.
  */
 export async function confirmExtensionLoaded(
@@ -41,7 +41,9 @@ export async function confirmExtensionLoaded(
       .at(-1)
       ?.replace(/^\[[^\]]*\]\s*/, '')
       .slice(0, 500);
-    throw new ExtensionInvalidError(`Chromium did not load the extension${said ? `: ${said}` : '.'}`);
+    throw new ExtensionInvalidError(
+      `Chromium did not load the extension: this build refused its manifest (a minimum_chrome_version above it, or a key it does not take)${said ? `; it said: ${said}` : '.'}`,
+    );
   }
   if (!staged.ids.includes(loaded.id))
     throw new ProviderError(

@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 
 /**
@@ -44,7 +44,8 @@ export const HOW_TO_LOAD_EXTENSIONS =
  * Chromium in new headless mode. In this order:
  * 1. `extensionsChromiumPath`, else `CHROMIUM_EXTENSIONS_PATH` (`off`, like null, means none);
  * 2. the configured main build (`chromiumPath`, else `CHROMIUM_PATH`) unless its name says it is a
- *    headless shell: one build for every session when the operator chose a full one;
+ *    headless shell, or it is a script (Debian's `/usr/bin/chromium` wrapper adds its own
+ *    `--load-extension` and flags): one build for every session when the operator chose a full one;
  * 3. Debian's full Chromium, `/usr/lib/chromium/chromium`, when installed.
  * Null when there is none. Synchronous (a few `stat`s), so the provider knows at construction whether
  * it loads extensions. A configured path that is not executable is returned as it is: the launch
@@ -59,7 +60,7 @@ export function findExtensionsChromium(
   const fromEnv = env.CHROMIUM_EXTENSIONS_PATH?.trim();
   if (fromEnv) return configured(fromEnv, 'env');
   const main = options.chromiumPath || env.CHROMIUM_PATH?.trim();
-  if (main && !isHeadlessShell(main)) return { path: main, source: 'main' };
+  if (main && !isHeadlessShell(main) && !isScript(main)) return { path: main, source: 'main' };
   const system = (options.fullChromiumPaths ?? FULL_CHROMIUM_PATHS).find(isExecutableFileSync);
   return system ? { path: system, source: 'system' } : null;
 }
@@ -67,6 +68,21 @@ export function findExtensionsChromium(
 /** True when the executable's name says it is a headless shell (`chromium-headless-shell`, `headless_shell`). */
 export function isHeadlessShell(path: string): boolean {
   return /headless[-_]?shell/i.test(basename(path));
+}
+
+/** True for a file starting with `#!` (a wrapper script, not the browser itself). */
+function isScript(path: string): boolean {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const head = Buffer.alloc(2);
+      return readSync(fd, head, 0, 2, 0) === 2 && head.toString('latin1') === '#!';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
 }
 
 function configured(path: string, source: 'option' | 'env'): FoundExtensionsChromium | null {

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { ManualClock } from '@browserdeck/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RetainedDownloads } from './RetainedDownloads.ts';
-import { zipDownloads } from './zipDownloads.ts';
 
 const A = '0190b000-0000-7000-8000-00000000000a';
 const B = '0190b000-0000-7000-8000-00000000000b';
@@ -42,7 +41,11 @@ async function names(archive: AsyncIterable<Uint8Array> | null): Promise<number 
 describe('RetainedDownloads', () => {
   it('copies an ended session’s completed downloads across file systems, and serves them until the retention ends', async () => {
     const retained = new RetainedDownloads({ dataDir, retentionSec: 60, clock });
-    const downloads = await downloadsWith({ 'one.txt': 'one', 'two.csv': 'a,b', 'big.iso.crdownload': 'partial' });
+    const downloads = await downloadsWith({
+      'one.txt': 'one',
+      'two.csv': 'a,b',
+      'big.iso.crdownload': 'partial',
+    });
     await symlink('/etc/passwd', join(downloads, 'passwd'));
     const keep = retained.hold(A);
     // A read while the files are on their way waits for them.
@@ -75,7 +78,7 @@ describe('RetainedDownloads', () => {
   it('keeps nothing through a link the browser left where its Downloads folder was', async () => {
     const retained = new RetainedDownloads({ dataDir, clock });
     const profile = await mkdtemp(join(dataDir, 'profile-'));
-    const secrets = await downloadsWith({ 'id_rsa': 'secret' }, dataDir, 'secrets');
+    const secrets = await downloadsWith({ id_rsa: 'secret' }, dataDir, 'secrets');
     await symlink(secrets, join(profile, 'Downloads'));
     await retained.hold(A)(join(profile, 'Downloads'));
     expect(await readdir(join(dataDir, 'downloads', A))).toEqual([]);
@@ -88,7 +91,9 @@ describe('RetainedDownloads', () => {
     clock.advance(1000);
     await retained.hold(B)(await downloadsWith({ 'b.bin': '12345' }, browserDir, 'b'));
     clock.advance(1000);
-    await retained.hold(C)(await downloadsWith({ 'c.bin': '1234', 'd.bin': '1234567890123' }, browserDir, 'c'));
+    await retained.hold(C)(
+      await downloadsWith({ 'c.bin': '1234', 'd.bin': '1234567890123' }, browserDir, 'c'),
+    );
     // C's second file is past the budget on its own: left out when copied; A goes to make room for C.
     expect((await readdir(join(dataDir, 'downloads'))).sort()).toEqual([B, C]);
     expect(await readdir(join(dataDir, 'downloads', C))).toEqual(['c.bin']);

@@ -94,6 +94,8 @@ export class RetainedDownloads {
         this.moving.delete(providerSessionId);
         settle();
       }
+      // Once it counts with the others: the budget may now send older sessions' downloads.
+      await this.sweep();
     };
   }
 
@@ -151,11 +153,10 @@ export class RetainedDownloads {
     await this.stamp(folder);
   }
 
-  /** Dates the folder when its session ended (the retention counts from it), then keeps the budget. */
+  /** Dates the folder when its session ended: the retention counts from it. */
   private async stamp(folder: string): Promise<void> {
     const now = this.clock.now();
     await utimes(folder, now, now);
-    await this.sweep();
   }
 
   private expired(keptAt: Date): boolean {

@@ -17,7 +17,12 @@ async function* text(...parts: string[]): AsyncGenerator<Uint8Array> {
 describe('storeUpload', () => {
   it('writes the file under its base name (0600, folder 0700), the next of that name with (2), (3)…', async () => {
     const uploadsDir = join(profile, 'Uploads');
-    const first = await storeUpload({ uploadsDir, name: 'report.pdf', content: text('%PDF', '-1.7'), owner: null });
+    const first = await storeUpload({
+      uploadsDir,
+      name: 'report.pdf',
+      content: text('%PDF', '-1.7'),
+      owner: null,
+    });
     expect(first).toEqual({ name: 'report.pdf', size: 8, path: join(uploadsDir, 'report.pdf') });
     expect(await readFile(first.path, 'utf8')).toBe('%PDF-1.7');
     expect((await stat(first.path)).mode & 0o777).toBe(0o600);
@@ -29,11 +34,18 @@ describe('storeUpload', () => {
 
   it('keeps only a base name, and shortens one too long for the file system, keeping its extension', async () => {
     const uploadsDir = join(profile, 'Uploads');
-    expect((await storeUpload({ uploadsDir, name: '../../etc/passwd', content: text('x'), owner: null })).name).toBe(
-      'passwd',
+    expect(
+      (await storeUpload({ uploadsDir, name: '../../etc/passwd', content: text('x'), owner: null })).name,
+    ).toBe('passwd');
+    expect((await storeUpload({ uploadsDir, name: '..', content: text('x'), owner: null })).name).toBe(
+      'upload',
     );
-    expect((await storeUpload({ uploadsDir, name: '..', content: text('x'), owner: null })).name).toBe('upload');
-    const long = await storeUpload({ uploadsDir, name: `${'é'.repeat(200)}.txt`, content: text('x'), owner: null });
+    const long = await storeUpload({
+      uploadsDir,
+      name: `${'é'.repeat(200)}.txt`,
+      content: text('x'),
+      owner: null,
+    });
     expect(Buffer.byteLength(long.name)).toBeLessThanOrEqual(240);
     expect(long.name.endsWith('.txt')).toBe(true);
     expect((await readdir(uploadsDir)).sort()).toEqual([long.name, 'passwd', 'upload'].sort());

@@ -7,7 +7,11 @@ let projectId: string;
 let key: string;
 
 /** A request as Browserbase's SDK sends it: the key in X-BB-API-Key. */
-const bb = (method: string, path: string, init: { body?: BodyInit; json?: unknown; apiKey?: string } = {}) =>
+const bb = (
+  method: string,
+  path: string,
+  init: { body?: RequestInit['body']; json?: unknown; apiKey?: string } = {},
+) =>
   t.request(path, {
     method,
     headers: { 'X-BB-API-Key': init.apiKey ?? key },

@@ -1,6 +1,12 @@
 import { GetSessionDownloads, UploadSessionFile } from '@browserdeck/domain';
 import { providerWithoutFiles } from '@browserdeck/testing';
-import { assertProblem, createTestApp, type TestApp, type TestUser } from '@browserdeck/testing/adapters';
+import {
+  assertProblem,
+  createTestApp,
+  type TestApp,
+  type TestAppOptions,
+  type TestUser,
+} from '@browserdeck/testing/adapters';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../kernel/openapi/OpenApiDocument.ts';
 import type { SessionJson } from './presentSession.ts';
@@ -10,7 +16,7 @@ let alice: TestUser;
 let projectId: string;
 let base: string;
 
-async function start(options: Parameters<typeof createTestApp>[0] = {}): Promise<void> {
+async function start(options: TestAppOptions = {}): Promise<void> {
   t = await createTestApp(options);
   alice = await t.signUpAndIn('alice@example.com');
   projectId = await newProject(alice);
@@ -44,7 +50,7 @@ function form(content: string | Uint8Array, name = 'note.txt', field = 'file'): 
 
 const upload = (
   sessionId: string,
-  body: BodyInit,
+  body: RequestInit['body'],
   token = alice.accessToken,
   headers?: Record<string, string>,
 ) =>
@@ -208,7 +214,8 @@ describe('POST …/sessions/{session_id}/uploads', () => {
     await start({ uploadMaxBytes: 1024 });
     const document = (await (await t.request('/openapi.json')).json()) as OpenApiDocument;
     const path = '/v1/{provider}/projects/{project_id}/sessions/{session_id}';
-    const post = (document.paths[`${path}/uploads`] as Record<string, Record<string, unknown>>).post!;
+    const post = (document.paths[`${path}/uploads`] as unknown as Record<string, Record<string, unknown>>)
+      .post!;
     expect(post.requestBody).toEqual({
       required: true,
       content: {
@@ -230,7 +237,8 @@ describe('POST …/sessions/{session_id}/uploads', () => {
     expect(Object.keys(post.responses as object)).toEqual(
       expect.arrayContaining(['201', '400', '404', '409', '413', '415']),
     );
-    const get = (document.paths[`${path}/downloads`] as Record<string, Record<string, unknown>>).get!;
+    const get = (document.paths[`${path}/downloads`] as unknown as Record<string, Record<string, unknown>>)
+      .get!;
     expect((get.responses as Record<string, { content?: object }>)['200']?.content).toEqual({
       'application/zip': { schema: {} },
     });

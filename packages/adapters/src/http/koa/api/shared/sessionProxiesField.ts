@@ -17,7 +17,9 @@ const domainPattern = z.string('must be a string').meta({
 });
 
 const credential = (description: string) =>
-  z.string('must be a string').meta({ description: `${description}, at most ${PROXY_CREDENTIAL_MAX_LENGTH} characters.` });
+  z
+    .string('must be a string')
+    .meta({ description: `${description}, at most ${PROXY_CREDENTIAL_MAX_LENGTH} characters.` });
 
 /** The caller's own proxy: Browserbase's `ExternalProxyConfig`. */
 const ExternalProxy = z.strictObject({
@@ -39,7 +41,10 @@ const ProviderProxy = z.strictObject({
   geolocation: z
     .strictObject({
       country: z.string('must be a string').meta({ description: 'ISO 3166-1 alpha-2 country code.' }),
-      state: z.string('must be a string').optional().meta({ description: 'US state code; only with country US.' }),
+      state: z
+        .string('must be a string')
+        .optional()
+        .meta({ description: 'US state code; only with country US.' }),
       city: z
         .string('must be a string')
         .optional()

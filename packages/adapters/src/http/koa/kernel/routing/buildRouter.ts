@@ -1,8 +1,8 @@
 import type { Authenticate } from '@browserdeck/domain';
 import { Router, type RouterMiddleware } from '@koa/router';
 import { httpState } from '../../HttpState.ts';
-import { authenticateRequest } from './authenticateRequest.ts';
 import { MultipartFile, readMultipartFile } from '../readMultipartFile.ts';
+import { authenticateRequest } from './authenticateRequest.ts';
 import { authorizeRoute } from './authorizeRoute.ts';
 import { fileBodySpec } from './fileBody.ts';
 import { mountPrefix } from './mountPrefix.ts';
@@ -66,7 +66,11 @@ function routeHandler(route: HttpRoute, deps: BuildRouterDeps): RouterMiddleware
         ? undefined
         : authorizeRoute(await authenticateRequest(ctx, deps.authenticate), route.auth);
     const file = fileBodySpec(route.body);
-    const body = !route.body ? undefined : file ? await readMultipartFile(ctx, file) : await parseJsonBody(ctx);
+    const body = !route.body
+      ? undefined
+      : file
+        ? await readMultipartFile(ctx, file)
+        : await parseJsonBody(ctx);
     let result: Awaited<ReturnType<HttpRoute['handle']>>;
     try {
       const headers = route.headers ? declaredHeaders(route.headers, ctx.headers) : undefined;
