@@ -5,16 +5,19 @@ import { GetSessionDownloads } from './GetSessionDownloads.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 
 async function read(archive: AsyncIterable<Uint8Array>): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of archive) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  let text = '';
+  for await (const chunk of archive) text += String.fromCharCode(...chunk);
+  return text;
 }
+
+/** ASCII text as bytes (the domain has no Node types). */
+const ascii = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
 
 describe('GetSessionDownloads', () => {
   it('answers the provider’s zip of the session’s downloads, during the session and after it', async () => {
     const { projects, sessions, provider, project, owner, clock, startSession } = await givenSessionWorld();
     const session = await startSession();
-    provider.setDownloads(session.providerSessionId, Buffer.from('PK-zip-of-two-files'));
+    provider.setDownloads(session.providerSessionId, ascii('PK-zip-of-two-files'));
     const downloads = new GetSessionDownloads({ projects, sessions, provider });
     const input = { caller: owner, projectId: project.id, sessionId: session.id };
 
@@ -38,7 +41,11 @@ describe('GetSessionDownloads', () => {
       downloads.execute({ caller: asUser('someone-else'), projectId: project.id, sessionId: session.id }),
     ).rejects.toMatchObject({ code: 'not_found' });
     await expect(
-      downloads.execute({ caller: owner, projectId: project.id, sessionId: '0190b000-0000-7000-8000-00000000dead' }),
+      downloads.execute({
+        caller: owner,
+        projectId: project.id,
+        sessionId: '0190b000-0000-7000-8000-00000000dead',
+      }),
     ).rejects.toMatchObject({ code: 'not_found' });
     provider.forget(session.providerSessionId);
     await expect(
@@ -55,6 +62,9 @@ describe('GetSessionDownloads', () => {
 
     await expect(
       new GetSessionDownloads({ ...world, provider: providerWithoutFiles(world.provider) }).execute(input),
-    ).rejects.toMatchObject({ code: 'not_implemented', message: expect.stringMatching(/keeps no downloads/) });
+    ).rejects.toMatchObject({
+      code: 'not_implemented',
+      message: expect.stringMatching(/keeps no downloads/),
+    });
   });
 });

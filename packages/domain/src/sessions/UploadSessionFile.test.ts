@@ -5,8 +5,9 @@ import { ReleaseSession } from './ReleaseSession.ts';
 import { UploadSessionFile } from './UploadSessionFile.ts';
 import { UPLOAD_MAX_BYTES_DEFAULT } from './uploadRules.ts';
 
+/** ASCII parts as chunks of bytes (the domain has no Node types). */
 async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
-  for (const part of parts) yield Buffer.from(part);
+  for (const part of parts) yield Uint8Array.from(part, (c) => c.charCodeAt(0));
 }
 
 async function setUp(maxBytes?: number) {
@@ -26,21 +27,31 @@ describe('UploadSessionFile', () => {
   it('hands the file to the provider under its base name and answers where the page can take it', async () => {
     const { upload, input, provider, session } = await setUp();
     expect(upload.maxBytes).toBe(UPLOAD_MAX_BYTES_DEFAULT);
-    const stored = await upload.execute(input({ name: 'C:\\Users\\me\\report.pdf', content: chunks('%PDF', '-1.7') }));
+    const stored = await upload.execute(
+      input({ name: 'C:\\Users\\me\\report.pdf', content: chunks('%PDF', '-1.7') }),
+    );
     expect(stored).toEqual({
       name: 'report.pdf',
       size: 8,
       path: `/fake/uploads/${session.providerSessionId}/report.pdf`,
     });
-    expect(Buffer.from(provider.uploads.get(session.providerSessionId)![0]!.bytes).toString()).toBe('%PDF-1.7');
+    expect(String.fromCharCode(...provider.uploads.get(session.providerSessionId)![0]!.bytes)).toBe(
+      '%PDF-1.7',
+    );
     await upload.execute(input({ name: '/home/me/notes/a.txt', content: chunks('x') }));
-    expect(provider.uploads.get(session.providerSessionId)!.map((f) => f.name)).toEqual(['report.pdf', 'a.txt']);
+    expect(provider.uploads.get(session.providerSessionId)!.map((f) => f.name)).toEqual([
+      'report.pdf',
+      'a.txt',
+    ]);
   });
 
   it('refuses a file name that is empty, a folder, too long or holds control characters (400 on file)', async () => {
     const { upload, input, provider } = await setUp();
     for (const name of ['', '   ', 'dir/', '..', 'a\u0007b.txt', `${'n'.repeat(256)}.txt`])
-      await expect(upload.execute(input({ name, content: chunks('x') })), JSON.stringify(name)).rejects.toMatchObject({
+      await expect(
+        upload.execute(input({ name, content: chunks('x') })),
+        JSON.stringify(name),
+      ).rejects.toMatchObject({
         code: 'validation_failed',
         errors: [expect.objectContaining({ path: 'file' })],
       });
@@ -49,10 +60,14 @@ describe('UploadSessionFile', () => {
 
   it('fails with upload_too_large past maxBytes, and the provider keeps nothing', async () => {
     const { upload, input, provider, session } = await setUp(10);
-    await expect(upload.execute(input({ name: 'a.bin', content: chunks('12345', '67890') }))).resolves.toMatchObject({
+    await expect(
+      upload.execute(input({ name: 'a.bin', content: chunks('12345', '67890') })),
+    ).resolves.toMatchObject({
       size: 10,
     });
-    await expect(upload.execute(input({ name: 'b.bin', content: chunks('12345', '678901') }))).rejects.toMatchObject({
+    await expect(
+      upload.execute(input({ name: 'b.bin', content: chunks('12345', '678901') })),
+    ).rejects.toMatchObject({
       code: 'upload_too_large',
       maxBytes: 10,
     });
@@ -98,7 +113,10 @@ describe('UploadSessionFile', () => {
       new UploadSessionFile({ ...world, provider: world.other }).execute({ ...input, file: file() }),
     ).rejects.toMatchObject({ code: 'session_on_other_instance' });
     await expect(
-      new UploadSessionFile({ ...world, provider: providerWithoutFiles(world.provider) }).execute({ ...input, file: file() }),
+      new UploadSessionFile({ ...world, provider: providerWithoutFiles(world.provider) }).execute({
+        ...input,
+        file: file(),
+      }),
     ).rejects.toMatchObject({ code: 'not_implemented' });
   });
 });

@@ -80,7 +80,7 @@ describe('LocalChromiumProvider: a session’s extension (real Chromium)', () =>
       try {
         const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
         await page.goto(pages.url);
-        expect(await page.evaluate(() => document.documentElement.dataset.browserdeck)).toBe('marked');
+        expect(await page.evaluate('document.documentElement.dataset.browserdeck')).toBe('marked');
       } finally {
         await browser.close();
       }
@@ -157,9 +157,9 @@ describe('LocalChromiumProvider: a session’s extension (real Chromium)', () =>
       const refused = await cdp.call('Target.createTarget', { url: 'chrome://extensions' });
       expect(refused.error?.message).toMatch(/chrome:\/\/extensions/);
       // Opened by the extension itself, it is closed at once by the provider.
-      expect((await evaluate("chrome.tabs.create({ url: 'chrome://extensions' }).then(() => 'opened')")).value).toBe(
-        'opened',
-      );
+      expect(
+        (await evaluate("chrome.tabs.create({ url: 'chrome://extensions' }).then(() => 'opened')")).value,
+      ).toBe('opened');
       let extensionsPages = 1;
       for (let i = 0; i < 50 && extensionsPages > 0; i++) {
         await new Promise((r) => setTimeout(r, 100));
