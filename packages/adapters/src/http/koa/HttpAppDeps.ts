@@ -14,6 +14,7 @@ import type { LiveViewRecheckOptions } from './api/live-view/LiveViewGrantWatch.
 import type { MetricsEndpointOptions } from './api/operational/metricsRoute.ts';
 import type { ProjectRouteDeps } from './api/projects/projectRoutes.ts';
 import type { RunRouteDeps } from './api/runs/runRoutes.ts';
+import type { SessionFileRouteDeps } from './api/sessions/sessionFileRoutes.ts';
 import type { SessionRouteDeps } from './api/sessions/sessionRoutes.ts';
 import type { BrowserbaseContextRouteDeps } from './browserbase/browserbaseContextRoutes.ts';
 import type { PassthroughForwarding } from './kernel/routing/servePassthroughs.ts';
@@ -25,7 +26,8 @@ import type { PassthroughForwarding } from './kernel/routing/servePassthroughs.t
 export interface HttpUseCases {
   auth: AuthRouteDeps;
   projects: ProjectRouteDeps;
-  sessions: SessionRouteDeps;
+  /** Sessions, and their files (downloads, uploads). */
+  sessions: SessionRouteDeps & SessionFileRouteDeps;
   agents: AgentRouteDeps;
   apiKeys: ApiKeyRouteDeps;
   /** A project's uploaded extensions (http-api.md §5, §13). */

@@ -1,5 +1,6 @@
 import type { ExtensionRouteDeps } from '../api/extensions/extensionRoutes.ts';
 import type { LiveUrlDeps } from '../api/live-view/presentLiveUrls.ts';
+import type { SessionFileRouteDeps } from '../api/sessions/sessionFileRoutes.ts';
 import type { SessionRouteDeps } from '../api/sessions/sessionRoutes.ts';
 import type { AnyRoute } from '../kernel/routing/RouteDefinition.ts';
 import { type BrowserbaseContextRouteDeps, browserbaseContextRoutes } from './browserbaseContextRoutes.ts';
@@ -15,7 +16,7 @@ import { browserbaseSessionRoutes } from './browserbaseSessionRoutes.ts';
 
 /** The use cases the Browserbase-compatible API maps onto, grouped as the composition groups them. */
 export interface BrowserbaseCompatDeps {
-  sessions: SessionRouteDeps;
+  sessions: SessionRouteDeps & SessionFileRouteDeps;
   projects: Omit<BrowserbaseProjectRouteDeps, 'stats'>;
   contexts: BrowserbaseContextRouteDeps;
   /** The project's uploaded extensions (`/v1/extensions`), which sessions load by `extensionId`. */

@@ -17,7 +17,6 @@ import { emptyBody, providerProjectParams } from '../shared/commonSchemas.ts';
 import { PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
 import { presentSession } from './presentSession.ts';
 import { presentSessionStats } from './presentSessionStats.ts';
-import type { SessionFileRouteDeps } from './sessionFileRoutes.ts';
 import {
   CreateSessionBody,
   IdempotencyHeaders,
@@ -33,8 +32,8 @@ import {
   sessionParams,
 } from './sessionSchemas.ts';
 
-/** The use cases behind `/v1/{provider}/projects/{project_id}/sessions` (its files' too). */
-export interface SessionRouteDeps extends SessionFileRouteDeps {
+/** The use cases behind `/v1/{provider}/projects/{project_id}/sessions`. */
+export interface SessionRouteDeps {
   create: Pick<CreateSession, 'execute'>;
   list: Pick<ListSessions, 'execute'>;
   get: Pick<GetSession, 'execute'>;
