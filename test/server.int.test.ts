@@ -203,9 +203,11 @@ describe('sessions through the standalone server with the local Chromium provide
       expect(await page.textContent('#p')).toBe('hello');
       // On npm start's defaults a page cannot reach the host's loopback: not even this server's /metrics.
       const probe = await browser.contexts()[0]!.newPage();
-      const refused = await probe.goto(`${server.url}/metrics`);
-      expect(refused?.status()).toBe(403);
-      expect(await probe.textContent('p')).toMatch(/^Browserdeck egress policy refused .*\/metrics: loopback/);
+      const refusedPage = await probe.goto(`${server.url}/metrics`);
+      expect(refusedPage?.status()).toBe(403);
+      expect(await probe.textContent('p')).toMatch(
+        /^Browserdeck egress policy refused .*\/metrics: loopback/,
+      );
       await probe.close();
 
       // Console output reaches the logs, paged with cursors signed by the server's key.

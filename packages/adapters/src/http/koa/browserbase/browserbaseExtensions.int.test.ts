@@ -43,7 +43,7 @@ describe('Browserbase’s /v1/extensions, through its SDK', () => {
     });
     expect(await bb.extensions.retrieve(extension.id)).toEqual(extension);
     // The same row as §5's API shows.
-    const native = await t.request(`/v1/browserbase/projects/${projectId}/extensions/${extension.id}`, {
+    const native = await t.request(`/v1/projects/${projectId}/extensions/${extension.id}`, {
       token: alice.accessToken,
     });
     expect(await native.json()).toMatchObject({ id: extension.id, name: 'Stagehand Runtime' });
@@ -91,7 +91,7 @@ describe('Browserbase’s /v1/extensions, through its SDK', () => {
     const otherId = ((await other.json()) as { id: string }).id;
     const upload = new FormData();
     upload.append('file', new Blob([zip]), 'other.zip');
-    const theirs = await t.request(`/v1/browserbase/projects/${otherId}/extensions`, {
+    const theirs = await t.request(`/v1/projects/${otherId}/extensions`, {
       method: 'POST',
       token: alice.accessToken,
       body: upload,

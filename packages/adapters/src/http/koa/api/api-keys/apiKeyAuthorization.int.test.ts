@@ -1,7 +1,9 @@
 import type { ErrorCode } from '@browserdeck/domain';
 import { assertProblem, createTestApp, type TestApp, type TestUser } from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { extensionZip, manifestJson } from '../../../../extensions/testing/extensionZip.ts';
 import type { OpenApiDocument } from '../../kernel/openapi/OpenApiDocument.ts';
+import { fileBodySpec } from '../../kernel/routing/fileBody.ts';
 import type { AnyRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { presentProject } from '../projects/presentProject.ts';
 
@@ -28,6 +30,12 @@ const KEY_ACCESS: Readonly<Record<string, 'work' | 'user'>> = {
   releaseSession: 'work',
   getSessionLogs: 'work',
   getSessionLiveUrls: 'work',
+  getSessionDownloads: 'work',
+  uploadSessionFile: 'work',
+  uploadExtension: 'work',
+  listExtensions: 'work',
+  getExtension: 'work',
+  deleteExtension: 'work',
   createAgent: 'work',
   listAgents: 'work',
   getAgent: 'work',
@@ -52,6 +60,13 @@ const BODIES: Readonly<Record<string, unknown>> = {
   createAgent: { name: 'Matrix agent' },
   updateAgent: { description: 'Changed by the matrix' },
   createApiKey: { name: 'Matrix key' },
+};
+
+/** A valid file for each route whose body is an uploaded file. */
+const EXTENSION_ZIP = await extensionZip({ 'manifest.json': manifestJson() });
+const FILES: Readonly<Record<string, { bytes: Uint8Array; name: string }>> = {
+  uploadExtension: { bytes: EXTENSION_ZIP, name: 'matrix.zip' },
+  uploadSessionFile: { bytes: new TextEncoder().encode('matrix upload'), name: 'matrix.txt' },
 };
 
 /** The two ways to send a key. */
@@ -102,6 +117,8 @@ interface World {
   agent: string;
   /** A run of the agent, ended. */
   run: string;
+  /** An extension uploaded to the project. */
+  extension: string;
   /** An archived project of the same owner, with a key made before it was archived. */
   archived: string;
   keys: {
@@ -155,6 +172,14 @@ async function world(): Promise<World> {
     .id as string;
   const runPath = `${scope}/agents/${agent}/runs`;
   const run = (await json(await userCall(owner, 'POST', runPath, { wait: 30 }), 201)).id as string;
+  const upload = new FormData();
+  upload.append('file', new Blob([EXTENSION_ZIP], { type: 'application/zip' }), 'world.zip');
+  const extensionRes = await t.request(`/v1/projects/${project}/extensions`, {
+    method: 'POST',
+    token: owner.accessToken,
+    body: upload,
+  });
+  const extension = (await json(extensionRes, 201)).id as string;
   const own = await newKey(owner, project);
   const revoked = await newKey(owner, project);
   expect((await userCall(owner, 'DELETE', `/v1/projects/${project}/api-keys/${revoked.id}`)).status).toBe(
@@ -175,6 +200,7 @@ async function world(): Promise<World> {
     session,
     agent,
     run,
+    extension,
     archived,
     keys: {
       own: own.key,
@@ -197,6 +223,7 @@ function pathOf(route: AnyRoute, w: World, project: string): string {
     agent_id: w.agent,
     run_id: w.run,
     key_id: w.keys.spareId,
+    extension_id: w.extension,
   };
   let path = route.path;
   for (const name of paramNames(route)) {
@@ -210,7 +237,13 @@ function pathOf(route: AnyRoute, w: World, project: string): string {
 /** Sends a valid request to the route with these credential headers. */
 function send(route: AnyRoute, path: string, headers: Record<string, string>): Promise<Response> {
   const init: RequestInit & { json?: unknown } = { method: route.method, headers };
-  if (route.body && !route.body.safeParse(undefined).success) {
+  if (fileBodySpec(route.body)) {
+    const file = FILES[route.operationId];
+    if (!file) throw new Error(`${label(route)}: give the matrix a valid file`);
+    const form = new FormData();
+    form.append(fileBodySpec(route.body)!.field, new Blob([file.bytes]), file.name);
+    init.body = form;
+  } else if (route.body && !route.body.safeParse(undefined).success) {
     if (!(route.operationId in BODIES)) throw new Error(`${label(route)}: give the matrix a valid body`);
     init.json = BODIES[route.operationId];
   }

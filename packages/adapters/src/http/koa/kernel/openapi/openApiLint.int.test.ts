@@ -69,14 +69,19 @@ async function redocly(file: string): Promise<Finding[]> {
  * Findings accepted, each for a reason. Redocly's `no-ambiguous-paths` compares path templates only:
  * it cannot see that `{provider}` takes just the configured provider's name or `cloudbrowser` (an
  * enum) and `{project_id}` just a UUID, so `/v1/{provider}/projects/{project_id}/…` and
- * `/v1/projects/{project_id}/api-keys/{key_id}` (both fixed by http-api.md §5, §6 and §12) never
- * match the same request. Any other ambiguity is still reported.
+ * `/v1/projects/{project_id}/api-keys/{key_id}` or `…/extensions/{extension_id}` (all fixed by
+ * http-api.md §5, §6 and §12) never match the same request. Any other ambiguity is still reported.
  */
 const ACCEPTED: ReadonlyArray<{ rule: string; message: RegExp }> = [
   {
     rule: 'no-ambiguous-paths',
     message:
       /^Paths should resolve unambiguously\. Found two ambiguous paths: `\/v1\/\{provider\}\/projects\/\{project_id\}\/(sessions|agents)` and `\/v1\/projects\/\{project_id\}\/api-keys\/\{key_id\}`\.$/,
+  },
+  {
+    rule: 'no-ambiguous-paths',
+    message:
+      /^Paths should resolve unambiguously\. Found two ambiguous paths: (`\/v1\/\{provider\}\/projects\/\{project_id\}\/(sessions|runs|agents)` and `\/v1\/projects\/\{project_id\}\/extensions\/\{extension_id\}`|`\/v1\/projects\/\{project_id\}\/extensions\/\{extension_id\}` and `\/v1\/\{provider\}\/projects\/\{project_id\}\/(sessions|runs|agents)`)\.$/,
   },
 ];
 
