@@ -64,6 +64,10 @@ export abstract class DelegatingBrowserProvider<P extends BrowserProvider = Brow
     return this.inner.loadsExtensions;
   }
 
+  get extensionsHint(): string | undefined {
+    return this.inner.extensionsHint;
+  }
+
   get routesProxies(): boolean | undefined {
     return this.inner.routesProxies;
   }

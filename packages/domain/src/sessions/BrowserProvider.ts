@@ -148,6 +148,8 @@ export interface BrowserProvider {
    * refused with `unsupported_option` rather than run without it. Absent means it can.
    */
   readonly loadsExtensions?: boolean;
+  /** With `loadsExtensions` false: what would let it (e.g. what to install), added to the refusal. */
+  readonly extensionsHint?: string;
   /**
    * False when the provider cannot route a session's traffic through upstream proxies: a create
    * naming any proxy other than `none` is then refused with `unsupported_option` rather than run

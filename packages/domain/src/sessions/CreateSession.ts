@@ -113,7 +113,8 @@ export class CreateSession {
     if (settings.extensionId !== null && this.deps.provider.loadsExtensions === false)
       throw new UnsupportedOptionError(
         'extensionId',
-        `The ${this.deps.provider.name} browser provider cannot load extensions; leave extensionId out.`,
+        `The ${this.deps.provider.name} browser provider cannot load extensions; leave extensionId out.` +
+          (this.deps.provider.extensionsHint ? ` ${this.deps.provider.extensionsHint}` : ''),
       );
     if (this.deps.provider.routesProxies === false && settings.proxies?.some((p) => p.type !== 'none'))
       throw new UnsupportedOptionError(

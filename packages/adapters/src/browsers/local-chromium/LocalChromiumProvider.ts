@@ -29,6 +29,7 @@ import { CONNECT_PATH_TEMPLATE } from './connect/connectPath.ts';
 import { checkUpstreamProxies } from './egress/checkUpstreamProxies.ts';
 import { ownEndpointOf } from './egress/ownEndpointOf.ts';
 import type { UpstreamRoute } from './egress/UpstreamRoute.ts';
+import { HOW_TO_LOAD_EXTENSIONS } from './extensions/findExtensionsChromium.ts';
 import { RetainedDownloads } from './files/RetainedDownloads.ts';
 import { storeUpload } from './files/storeUpload.ts';
 import { zipDownloads } from './files/zipDownloads.ts';
@@ -64,6 +65,8 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
    * docs/adr/0025); without one a create naming an extension is refused (`unsupported_option`).
    */
   readonly loadsExtensions: boolean;
+  /** What to install or set when `loadsExtensions` is false. */
+  readonly extensionsHint: string | undefined;
   /** Stamped on every session it starts: browsers live in this process, out of other instances' reach. */
   readonly instanceId: string;
   /**
@@ -144,6 +147,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       () => options.maxSessions - this.sessions.size - this.slots.reserved,
     );
     this.loadsExtensions = this.browsers.extensionsBuild.available;
+    this.extensionsHint = this.loadsExtensions ? undefined : HOW_TO_LOAD_EXTENSIONS;
     this.webdriver = new LocalWebDriver({
       browserBuild: () => this.browsers.browserBuild(),
       chromedriver: {
