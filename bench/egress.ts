@@ -18,7 +18,7 @@ import { Server as ProxyServer } from 'proxy-chain';
 import { EgressPolicy } from '../packages/adapters/src/browsers/local-chromium/egress/EgressPolicy.ts';
 import { EgressProxy } from '../packages/adapters/src/browsers/local-chromium/egress/EgressProxy.ts';
 import { LocalChromiumProvider } from '../packages/adapters/src/browsers/local-chromium/index.ts';
-import { zipOf } from '../test/zipFiles.ts';
+import { extensionZip } from '../packages/adapters/src/extensions/testing/extensionZip.ts';
 
 const LOADS = Number(process.argv[2] ?? 30);
 const THROUGHPUT_SEC = Number(process.env.BENCH_EGRESS_THROUGHPUT_SEC ?? 3);
@@ -161,7 +161,7 @@ try {
     id: 'bench-extension',
     name: 'bench',
     providerExtensionId: null,
-    archive: await zipOf({
+    archive: await extensionZip({
       'manifest.json': JSON.stringify({ manifest_version: 3, name: 'bench', version: '1.0' }),
     }),
   };

@@ -7,9 +7,10 @@ import Browserbase, { BadRequestError, toFile } from '@browserbasehq/sdk';
 import { chromium } from 'playwright-core';
 import { Server as ProxyServer } from 'proxy-chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extensionZip } from '../packages/adapters/src/extensions/testing/extensionZip.ts';
 import { givenProjectApiKey } from './projectApiKey.ts';
 import { type ServerProcess, startServerProcess } from './serverProcess.ts';
-import { zipEntries, zipOf } from './zipFiles.ts';
+import { zipEntries } from './zipFiles.ts';
 
 /** A page of a known size: what the proxy bytes must at least count. */
 const BIG_PAGE = `<!doctype html><title>big page</title><p>${'x'.repeat(200_000)}</p>`;
@@ -179,7 +180,7 @@ describe('the Browserbase SDK: proxies, downloads, uploads and extensions agains
   }, 90_000);
 
   it('uploads an extension, loads it into a session’s browser, and deletes it', async () => {
-    const zip = await zipOf({
+    const zip = await extensionZip({
       'manifest.json': JSON.stringify({
         manifest_version: 3,
         name: 'Marks pages',

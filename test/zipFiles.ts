@@ -1,20 +1,4 @@
-import { ZipArchive } from 'archiver';
 import yauzl from 'yauzl';
-
-/** A zip holding `files` (name → text), built in memory: fixtures for extension and download tests. */
-export async function zipOf(files: Record<string, string>): Promise<Buffer> {
-  const archive = new ZipArchive({ zlib: { level: 6 } });
-  const chunks: Buffer[] = [];
-  archive.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    archive.on('end', resolve);
-    archive.on('error', reject);
-  });
-  for (const [name, text] of Object.entries(files)) archive.append(text, { name });
-  await archive.finalize();
-  await ended;
-  return Buffer.concat(chunks);
-}
 
 /** Every file of a zip, name → text (directories left out). */
 export function zipEntries(zip: Buffer): Promise<Record<string, string>> {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { browserRequest, startLocalProvider } from '@browserdeck/testing/local-chromium';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
+import { zipEntries } from '../../../../../test/zipFiles.ts';
 import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 
 /** The test site: a page with two download links and a file input that shows what it reads. */
@@ -31,32 +31,7 @@ async function read(archive: AsyncIterable<Uint8Array> | null): Promise<Record<s
   if (!archive) throw new Error('no downloads');
   const chunks: Uint8Array[] = [];
   for await (const chunk of archive) chunks.push(chunk);
-  return unzip(Buffer.concat(chunks));
-}
-
-/** Every entry of a zip, name → text. */
-function unzip(zip: Buffer): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error || !file) return reject(error ?? new Error('not a zip'));
-      const out: Record<string, string> = {};
-      file.on('error', reject);
-      file.on('end', () => resolve(out));
-      file.on('entry', (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) return reject(streamError ?? new Error('no stream'));
-          const parts: Buffer[] = [];
-          stream.on('data', (part: Buffer) => parts.push(part));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            out[entry.fileName] = Buffer.concat(parts).toString('utf8');
-            file.readEntry();
-          });
-        });
-      });
-      file.readEntry();
-    });
-  });
+  return zipEntries(Buffer.concat(chunks));
 }
 
 async function* text(value: string): AsyncGenerator<Uint8Array> {

@@ -1,7 +1,6 @@
-import { Readable } from 'node:stream';
 import { z } from 'zod';
 import {
-  downloadsFileName,
+  downloadsAnswer,
   type SessionFileRouteDeps,
   UPLOAD_EXTRA_TIME_MS,
   uploadMaxBytesOf,
@@ -41,12 +40,7 @@ export function browserbaseSessionFileRoutes(deps: SessionFileRouteDeps): AnyRou
           projectId: keyProject(caller),
           sessionId: sessionIdOf(params.id),
         });
-        return {
-          status: 200,
-          body: Readable.from(archive, { objectMode: false }),
-          contentType: 'application/zip',
-          headers: { 'Content-Disposition': `attachment; filename="${downloadsFileName(session.id)}"` },
-        };
+        return downloadsAnswer(session.id, archive);
       },
     }),
     defineRoute({

@@ -36,9 +36,17 @@ const PROVIDER_ERRORS = [
   'provider_timeout',
 ] as const;
 
-/** The zip's file name for a session: `<session id>-downloads.zip`. */
-export function downloadsFileName(sessionId: string): string {
-  return `${sessionId}-downloads.zip`;
+/**
+ * A session's downloads as the answer both dialects give: the zip, streamed, as an attachment named
+ * `<session id>-downloads.zip`.
+ */
+export function downloadsAnswer(sessionId: string, archive: AsyncIterable<Uint8Array>) {
+  return {
+    status: 200 as const,
+    body: Readable.from(archive, { objectMode: false }),
+    contentType: 'application/zip',
+    headers: { 'Content-Disposition': `attachment; filename="${sessionId}-downloads.zip"` },
+  };
 }
 
 /**
@@ -82,12 +90,7 @@ export function sessionFileRoutes(deps: SessionFileRouteDeps, providerName: stri
           projectId: params.project_id,
           sessionId: params.session_id,
         });
-        return {
-          status: 200,
-          body: Readable.from(archive, { objectMode: false }),
-          contentType: 'application/zip',
-          headers: { 'Content-Disposition': `attachment; filename="${downloadsFileName(session.id)}"` },
-        };
+        return downloadsAnswer(session.id, archive);
       },
     }),
     defineRoute({
