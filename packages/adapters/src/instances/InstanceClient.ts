@@ -98,7 +98,7 @@ export class InstanceClient {
   /**
    * Streams a file to the holder, which stores it for its session (its provider's `upload`); null
    * when it no longer knows the session. The name travels in the signed query, the bytes as the
-   * body; `upload_too_large` from the holder (its session's disk) is thrown again as itself.
+   * body; `payload_too_large` from the holder (its session's disk) is thrown again as itself.
    */
   async upload(
     peer: InstanceRecord,
@@ -149,7 +149,7 @@ export class InstanceClient {
 
   /**
    * A call whose answer is read by the caller (a stream): null on 404, the holder's error thrown
-   * again (`ProviderError`, or the `upload_too_large` it answered), an unreachable holder
+   * again (`ProviderError`, or the `payload_too_large` it answered), an unreachable holder
    * `provider_unavailable`. `body` is streamed as it is read. `timeoutMs` bounds the exchange up to
    * the answer's headers; the answer's body is the caller's to read.
    */
@@ -196,7 +196,7 @@ export class InstanceClient {
       typeof error?.message === 'string'
         ? error.message
         : `The instance holding this session's browser (${peer.id}) answered ${response.status}.`;
-    if (error?.code === 'upload_too_large') throw new DomainError('upload_too_large', message);
+    if (error?.code === 'payload_too_large') throw new DomainError('payload_too_large', message);
     throw new ProviderError(
       isProviderCode(error?.code) ? error.code : 'provider_error',
       message,

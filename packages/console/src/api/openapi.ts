@@ -793,7 +793,7 @@ export interface components {
         | 'session_ended'
         | 'session_on_other_instance'
         | 'payload_too_large'
-        | 'upload_too_large'
+        | 'payload_too_large'
         | 'unsupported_media_type'
         | 'rate_limited'
         | 'provider_rate_limited'
@@ -3403,7 +3403,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `upload_too_large`. */
+      /** @description Problem: `payload_too_large`. */
       413: {
         headers: {
           [name: string]: unknown;
@@ -4140,7 +4140,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `upload_too_large`. */
+      /** @description Problem: `payload_too_large`. */
       413: {
         headers: {
           [name: string]: unknown;

@@ -86,11 +86,11 @@ describe('UploadExtension', () => {
     expect(await stored()).toEqual([]);
   });
 
-  it('refuses a zip past the size limit with upload_too_large, before inspecting it', async () => {
+  it('refuses a zip past the size limit with payload_too_large, before inspecting it', async () => {
     const { upload, stored } = await setUp();
     const big = new Uint8Array(EXTENSION_ARCHIVE_MAX_BYTES + 1);
     await expect(upload(big)).rejects.toMatchObject({
-      code: 'upload_too_large',
+      code: 'payload_too_large',
       maxBytes: EXTENSION_ARCHIVE_MAX_BYTES,
     });
     expect(await stored()).toEqual([]);

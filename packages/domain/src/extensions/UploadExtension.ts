@@ -24,7 +24,7 @@ export interface UploadExtensionDeps {
 
 /**
  * Stores an extension zip in a project, once checked (`ExtensionArchiveInspector`): 413
- * `upload_too_large` past `EXTENSION_ARCHIVE_MAX_BYTES`, 400 `extension_invalid` for a zip Chromium
+ * `payload_too_large` past `EXTENSION_ARCHIVE_MAX_BYTES`, 400 `extension_invalid` for a zip Chromium
  * would not load or that could escape its folder, 409 `project_archived` in an archived project.
  * A provider with an extension store of its own (Browserbase) gets it too, before it is stored here.
  */

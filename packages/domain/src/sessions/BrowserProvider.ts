@@ -188,7 +188,7 @@ export interface BrowserProvider {
   downloads?(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null>;
   /**
    * Stores one file where the session's page may take it (`setInputFiles`); null when the provider no
-   * longer knows the session. Fails with `upload_too_large` past the provider's size limit.
+   * longer knows the session. Fails with `payload_too_large` past the provider's size limit.
    */
   upload?(
     providerSessionId: string,

@@ -58,7 +58,7 @@ describe('UploadSessionFile', () => {
     expect(provider.calls.filter((c) => c.op === 'upload')).toEqual([]);
   });
 
-  it('fails with upload_too_large past maxBytes, and the provider keeps nothing', async () => {
+  it('fails with payload_too_large past maxBytes, and the provider keeps nothing', async () => {
     const { upload, input, provider, session } = await setUp(10);
     await expect(
       upload.execute(input({ name: 'a.bin', content: chunks('12345', '67890') })),
@@ -68,7 +68,7 @@ describe('UploadSessionFile', () => {
     await expect(
       upload.execute(input({ name: 'b.bin', content: chunks('12345', '678901') })),
     ).rejects.toMatchObject({
-      code: 'upload_too_large',
+      code: 'payload_too_large',
       maxBytes: 10,
     });
     expect(provider.uploads.get(session.providerSessionId)!.map((f) => f.name)).toEqual(['a.bin']);

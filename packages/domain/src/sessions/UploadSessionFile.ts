@@ -22,7 +22,7 @@ export interface UploadSessionFileDeps {
 /**
  * Puts one file where a running session's page may take it (http-api.md §5): the answer's `path` is
  * what `setInputFiles` / `DOM.setFileInputFiles` is given. The name is reduced to its base name
- * (`uploadFileName`); a file past `maxBytes` fails with `upload_too_large` as soon as the bytes past
+ * (`uploadFileName`); a file past `maxBytes` fails with `payload_too_large` as soon as the bytes past
  * it arrive, and the provider keeps nothing of it. An ended session is `session_ended`; a provider
  * without uploads is `not_implemented`; an archived project is `project_archived`.
  */
@@ -60,7 +60,7 @@ export class UploadSessionFile {
   }
 }
 
-/** `content`, failing with `upload_too_large` once more than `maxBytes` bytes have passed. */
+/** `content`, failing with `payload_too_large` once more than `maxBytes` bytes have passed. */
 async function* limited(content: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
   let total = 0;
   for await (const chunk of content) {

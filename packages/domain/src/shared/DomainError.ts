@@ -25,7 +25,6 @@ export const ERROR_CODES = [
   'session_ended',
   'session_on_other_instance',
   'payload_too_large',
-  'upload_too_large',
   'unsupported_media_type',
   'rate_limited',
   'provider_rate_limited',

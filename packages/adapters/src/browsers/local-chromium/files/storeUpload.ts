@@ -15,7 +15,7 @@ const MAX_NAME_BYTES = 240;
  * name `name`, or `name (2).ext`, `name (3).ext`… when the session already has one. The profile is
  * the browser's: the folder is opened without following a link (`openFolder`) and the file created
  * in it exclusively, never through a link, 0600 and `owner`'s. A write that fails (the session's
- * disk is full: `upload_too_large`; the client went away; past the upload limit) removes the partial
+ * disk is full: `payload_too_large`; the client went away; past the upload limit) removes the partial
  * file. Answers its name, size and path: the path the browser sees (its profile is at the same path).
  */
 export async function storeUpload(options: {
@@ -46,7 +46,7 @@ export async function storeUpload(options: {
       await unlink(`${folderPath(folder)}/${name}`).catch(() => {});
       if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {
         throw new DomainError(
-          'upload_too_large',
+          'payload_too_large',
           'The file does not fit in the session’s disk (LOCAL_SESSION_DISK_MB); nothing was kept.',
         );
       }

@@ -111,7 +111,7 @@ describe('Browserbase’s session files', () => {
       413,
       /64 bytes/,
     );
-    expect(tooLarge.code).toBe('upload_too_large');
+    expect(tooLarge.code).toBe('payload_too_large');
     const empty = new FormData();
     empty.append('other', 'x');
     await expectBrowserbaseError(

@@ -21,13 +21,13 @@ const ENVELOPE_BYTES = 64 * 1024;
 export interface MultipartFileOptions {
   /** The form field that holds the file (default `file`). */
   readonly field?: string | undefined;
-  /** The file's largest size in bytes: one byte more fails the read with `upload_too_large`. */
+  /** The file's largest size in bytes: one byte more fails the read with `payload_too_large`. */
   readonly maxBytes: number;
 }
 
 /**
  * One file of a `multipart/form-data` request, as its bytes arrive. Read `content` once (or call
- * `bytes()`); whoever reads it sees `upload_too_large` past the limit and a stream error when the
+ * `bytes()`); whoever reads it sees `payload_too_large` past the limit and a stream error when the
  * client goes away mid-file. `discard()` lets the rest of the request be read and dropped, so an
  * answer given before the file was read (a 404) reaches the client; the router calls it once the
  * handler is done, whatever it did.
@@ -37,7 +37,7 @@ export class MultipartFile {
   readonly name: string;
   /** The part's media type as the client declared it (not checked). */
   readonly mimeType: string;
-  /** The file's bytes, streamed: at most `maxBytes`, else the iteration throws `upload_too_large`. */
+  /** The file's bytes, streamed: at most `maxBytes`, else the iteration throws `payload_too_large`. */
   readonly content: AsyncIterable<Uint8Array>;
   private readonly stream: Readable;
 
@@ -71,9 +71,9 @@ export class MultipartFile {
  * answers that file while its bytes are still arriving: nothing is buffered or written to disk here.
  * Other fields and files are read past and dropped. Refusals, as problems of the request:
  * another media type is 415 `unsupported_media_type`; a `Content-Length` past `maxBytes` (plus room
- * for the form's envelope) is 413 `upload_too_large` before anything is read; a body that is not a
+ * for the form's envelope) is 413 `payload_too_large` before anything is read; a body that is not a
  * readable form, or has no file in `field`, is 400 `validation_failed` naming the field. A file past
- * `maxBytes` fails whoever reads `content` with `upload_too_large` as the byte past it arrives.
+ * `maxBytes` fails whoever reads `content` with `payload_too_large` as the byte past it arrives.
  */
 export async function readMultipartFile(ctx: Context, options: MultipartFileOptions): Promise<MultipartFile> {
   const field = options.field ?? DEFAULT_FILE_FIELD;
@@ -139,7 +139,7 @@ function pipeRequest(req: IncomingMessage, parser: busboy.Busboy): void {
   req.pipe(parser);
 }
 
-/** The file's chunks, failing with `upload_too_large` when busboy cut it at its limit. */
+/** The file's chunks, failing with `payload_too_large` when busboy cut it at its limit. */
 async function* checkedContent(
   stream: Readable & { truncated?: boolean },
   maxBytes: number,

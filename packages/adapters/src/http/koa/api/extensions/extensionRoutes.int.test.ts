@@ -79,9 +79,9 @@ describe('POST …/extensions', () => {
     expect(await t.extensions.listInProject(projectId)).toEqual([]);
   });
 
-  it('refuses a zip past the size limit with 413 upload_too_large', async () => {
+  it('refuses a zip past the size limit with 413 payload_too_large', async () => {
     const big = new Uint8Array(EXTENSION_ARCHIVE_MAX_BYTES + 1);
-    const body = await assertProblem(await upload(form(big)), 413, 'upload_too_large');
+    const body = await assertProblem(await upload(form(big)), 413, 'payload_too_large');
     expect(body.detail).toContain(String(EXTENSION_ARCHIVE_MAX_BYTES));
     expect(await t.extensions.listInProject(projectId)).toEqual([]);
   });

@@ -178,17 +178,17 @@ describe('POST …/sessions/{session_id}/uploads', () => {
     expect(t.provider.uploads.get(session.providerSessionId)).toBeUndefined();
   });
 
-  it('answers 413 upload_too_large past the limit, streamed or declared, and keeps nothing', async () => {
+  it('answers 413 payload_too_large past the limit, streamed or declared, and keeps nothing', async () => {
     await start({ uploadMaxBytes: 1024 });
     const session = await newSession();
     expect((await upload(session.id, form(new Uint8Array(1024)))).status).toBe(201);
     const streamed = await assertProblem(
       await upload(session.id, form(new Uint8Array(1025))),
       413,
-      'upload_too_large',
+      'payload_too_large',
     );
     expect(streamed.detail).toMatch(/1024 bytes/);
-    await assertProblem(await upload(session.id, form(new Uint8Array(300_000))), 413, 'upload_too_large');
+    await assertProblem(await upload(session.id, form(new Uint8Array(300_000))), 413, 'payload_too_large');
     expect(t.provider.uploads.get(session.providerSessionId)?.map((f) => f.bytes.length)).toEqual([1024]);
     // The connection still serves the next request.
     expect((await upload(session.id, form('small'))).status).toBe(201);

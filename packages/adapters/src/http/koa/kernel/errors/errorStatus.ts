@@ -36,7 +36,6 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
   session_ended: { status: 409, title: 'Session ended' },
   session_on_other_instance: { status: 503, title: 'Session on another instance' },
   payload_too_large: { status: 413, title: 'Payload too large' },
-  upload_too_large: { status: 413, title: 'Upload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   rate_limited: { status: 429, title: 'Too many requests' },
   provider_rate_limited: { status: 429, title: 'Provider rate limit' },

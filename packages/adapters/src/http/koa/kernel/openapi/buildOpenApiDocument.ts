@@ -226,7 +226,7 @@ export function errorCodesOf(route: AnyRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>();
   if (route.params || route.query || route.body) codes.add('validation_failed');
   if (fileBodySpec(route.body))
-    for (const c of ['upload_too_large', 'unsupported_media_type'] as const) codes.add(c);
+    for (const c of ['payload_too_large', 'unsupported_media_type'] as const) codes.add(c);
   else if (route.body)
     for (const c of ['malformed_json', 'payload_too_large', 'unsupported_media_type'] as const) codes.add(c);
   if (route.auth !== 'none') {

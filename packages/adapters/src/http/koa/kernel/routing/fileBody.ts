@@ -5,7 +5,7 @@ import { MultipartFile } from '../readMultipartFile.ts';
 export interface FileBodySpec {
   /** The `multipart/form-data` field holding the file. */
   readonly field: string;
-  /** Its largest size in bytes (`upload_too_large` past it). */
+  /** Its largest size in bytes (`payload_too_large` past it). */
   readonly maxBytes: number;
   /** What the file is, for the OpenAPI document. */
   readonly description: string;
