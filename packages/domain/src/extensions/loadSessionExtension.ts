@@ -6,17 +6,22 @@ import type { ExtensionRepository } from './ExtensionRepository.ts';
  * The extension a session create names (`extensionId`), with its zip, for the provider to load:
  * 404 `extension_not_found` unless it is one of the project's. A provider with its own extension
  * store that has no copy yet (the extension was uploaded while another provider was configured)
- * gets one now, and its id is kept for the next session.
+ * gets one now, and its id is kept for the next session. With such a provider, an id that is not one
+ * of ours is taken as the provider's own (an extension uploaded to Browserbase directly, as before
+ * Browserdeck stored extensions): null, and the id is passed through for the provider to judge.
  */
 export async function loadSessionExtension(
   deps: { extensions?: ExtensionRepository | undefined; provider: BrowserProvider },
   projectId: string,
   extensionId: string,
-): Promise<SessionExtension> {
+): Promise<SessionExtension | null> {
   const { extensions, provider } = deps;
   const extension = extensions ? await extensions.findInProject(projectId, extensionId) : null;
   const archive = extension && extensions ? await extensions.readArchive(projectId, extension.id) : null;
-  if (!extension || !extensions || !archive) throw new NotFoundError('Extension', 'extension_not_found');
+  if (!extension || !extensions || !archive) {
+    if (provider.extensions) return null;
+    throw new NotFoundError('Extension', 'extension_not_found');
+  }
   if (extension.providerExtensionId === null && provider.extensions) {
     extension.storedAtProvider(await provider.extensions.upload(archive, extension.fileName));
     await extensions.saveProviderExtensionId(extension);

@@ -228,6 +228,20 @@ describe('CreateSession', () => {
     expect((await extensions.findInProject(project.id, 'ext'))?.providerExtensionId).toBe('provider-ext-1');
   });
 
+  it('passes an id that is not one of ours through to a provider with its own extension store', async () => {
+    class StoringProvider extends FakeBrowserProvider {
+      readonly extensions = { upload: async () => 'unused', delete: async () => {} };
+    }
+    const { create, creates } = await setUp({ provider: (clock) => new StoringProvider({ clock }) });
+    const { session } = await create({ extensionId: 'uploaded-to-the-provider-directly' });
+    expect(session.extensionId).toBe('uploaded-to-the-provider-directly');
+    const [call] = creates();
+    expect(call?.op === 'create' && [call.request.extensionId, call.request.extension]).toEqual([
+      'uploaded-to-the-provider-directly',
+      null,
+    ]);
+  });
+
   it('passes contextPersist to the provider (true unless the request says false), and stores none', async () => {
     const { create, creates, stored } = await setUp();
     await create({ contextId: 'ctx' });
