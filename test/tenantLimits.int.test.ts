@@ -100,7 +100,7 @@ describe('every tenant gets a bounded, fair share of the host (npm start, local 
     }
   }, 60_000);
 
-  it('refuses extensionId with 400 unsupported_option on both APIs, and starts nothing', async () => {
+  it('refuses an extensionId the project does not have with 404 extension_not_found on both APIs, and starts nothing', async () => {
     const carol = await givenUser('carol-ext@example.com');
     const key = (
       await call('POST', `/v1/projects/${carol.projectId}/api-keys`, {
@@ -112,12 +112,12 @@ describe('every tenant gets a bounded, fair share of the host (npm start, local 
       token: carol.token,
       body: { extensionId: 'ext-1' },
     });
-    expect(native.status).toBe(400);
-    expect(native.body).toMatchObject({ code: 'unsupported_option', errors: [{ path: 'extensionId' }] });
+    expect(native.status).toBe(404);
+    expect(native.body).toMatchObject({ code: 'extension_not_found' });
     for (const body of [{ extensionId: 'ext-1' }, { browserSettings: { extensionId: 'ext-1' } }]) {
       const compat = await call('POST', '/v1/sessions', { key, body });
-      expect(compat.status).toBe(400);
-      expect(compat.body).toMatchObject({ statusCode: 400, message: expect.stringMatching(/extension/i) });
+      expect(compat.status).toBe(404);
+      expect(compat.body).toMatchObject({ statusCode: 404, message: expect.stringMatching(/extension/i) });
     }
     const list = await call('GET', sessions(carol.projectId), { token: carol.token });
     expect(list.body.total).toBe(0);
