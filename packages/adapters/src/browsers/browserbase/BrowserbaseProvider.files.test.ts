@@ -1,4 +1,6 @@
 // nock is loaded before the Browserbase SDK (see testing/browserbaseTestKit.ts).
+
+import { UploadTooLargeError } from '@browserdeck/domain';
 import {
   API_KEY,
   BASE,
@@ -15,7 +17,7 @@ import internal from '@browserdeck/testing/browserbase/fixtures/error-500.json' 
 import uploaded from '@browserdeck/testing/browserbase/fixtures/session-upload.json' with { type: 'json' };
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { BROWSERBASE_UPLOADS_DIR } from './BrowserbaseProvider.ts';
+import { BROWSERBASE_UPLOAD_MAX_BYTES, BROWSERBASE_UPLOADS_DIR } from './BrowserbaseProvider.ts';
 
 useNockedBrowserbase();
 
@@ -83,6 +85,32 @@ describe('BrowserbaseProvider.upload', () => {
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).toMatch(/name="file"; filename="note\.txt"/);
     expect(bodies[0]).toContain('hello, Browserbase');
+  });
+
+  it('takes at most BROWSERBASE_UPLOAD_MAX_BYTES (the SDK holds a file whole): past it, 413 and nothing sent', async () => {
+    const MiB = Buffer.alloc(1024 * 1024, 1);
+    let read = 0;
+    async function* mebibytes(count: number, extra = 0): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < count; i += 1) {
+        read += MiB.length;
+        yield MiB;
+      }
+      if (extra) yield Buffer.alloc(extra);
+    }
+    const { provider } = build();
+    const tooLarge = provider.upload(ID, { name: 'big.bin', content: mebibytes(100, 1) });
+    await expect(tooLarge).rejects.toBeInstanceOf(UploadTooLargeError);
+    await expect(tooLarge).rejects.toMatchObject({
+      code: 'payload_too_large',
+      maxBytes: BROWSERBASE_UPLOAD_MAX_BYTES,
+    });
+    // It stops reading as the byte past the limit arrives, not at the end of a 4 GiB upload.
+    read = 0;
+    await expect(provider.upload(ID, { name: 'big.bin', content: mebibytes(4096) })).rejects.toMatchObject({
+      code: 'payload_too_large',
+    });
+    expect(read).toBe(101 * MiB.length);
+    expect(seen).toEqual([]);
   });
 
   it('is null on 404, and never retried: a 500 is one request and a provider_error', async () => {

@@ -13,6 +13,7 @@ import {
   SystemClock,
   silentLogger,
   type UploadedSessionFile,
+  UploadTooLargeError,
 } from '@browserdeck/domain';
 import { InMemoryOrphanSearches } from '../orphans/InMemoryOrphanSearches.ts';
 import type { OrphanSearch, OrphanSearches } from '../orphans/OrphanSearches.ts';
@@ -42,6 +43,12 @@ export const FILE_UPLOAD_TIMEOUT_MS = 120_000;
  * `setInputFiles` examples give for a file uploaded through `sessions.uploads.create`.
  */
 export const BROWSERBASE_UPLOADS_DIR = '/tmp/.uploads';
+/**
+ * The largest session file this provider passes on (100 MiB), whatever `UPLOAD_MAX_MB` allows: the
+ * SDK sends a multipart body of known length, so it reads every upload whole into memory first
+ * (`toFile` collects a stream too), and this bounds what one upload holds there.
+ */
+export const BROWSERBASE_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 
 /** What BrowserbaseProvider needs. */
 export interface BrowserbaseProviderDeps {
@@ -217,7 +224,8 @@ export class BrowserbaseProvider implements BrowserProvider {
    * Uploads the file to Browserbase (`POST /v1/sessions/{id}/uploads`, multipart field `file`), once
    * (never retried: it could store it twice), under `FILE_UPLOAD_TIMEOUT_MS`. Browserbase answers
    * only `{ message }`: the path is where its browsers keep uploads (`BROWSERBASE_UPLOADS_DIR`).
-   * The file is read whole first (it is within the upload limit). Null on 404.
+   * The file is read whole first (the SDK sends only bodies of known length), so at most
+   * `BROWSERBASE_UPLOAD_MAX_BYTES`: past it, `payload_too_large` before anything is sent. Null on 404.
    */
   async upload(
     providerSessionId: string,
@@ -225,8 +233,18 @@ export class BrowserbaseProvider implements BrowserProvider {
   ): Promise<UploadedSessionFile | null> {
     const { toFile } = await loadBrowserbaseSdk();
     const chunks: Uint8Array[] = [];
-    for await (const chunk of file.content) chunks.push(chunk);
-    const bytes = Buffer.concat(chunks);
+    let size = 0;
+    for await (const chunk of file.content) {
+      size += chunk.byteLength;
+      if (size > BROWSERBASE_UPLOAD_MAX_BYTES) {
+        throw new UploadTooLargeError(
+          BROWSERBASE_UPLOAD_MAX_BYTES,
+          `The Browserbase provider takes files of up to ${BROWSERBASE_UPLOAD_MAX_BYTES} bytes (100 MiB).`,
+        );
+      }
+      chunks.push(chunk);
+    }
+    const bytes = Buffer.concat(chunks, size);
     const upload = await toFile(bytes, file.name);
     const id = encodeURIComponent(providerSessionId);
     const timeoutMs = Math.max(this.timeoutMs, FILE_UPLOAD_TIMEOUT_MS);

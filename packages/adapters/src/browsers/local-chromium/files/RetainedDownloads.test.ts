@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '@browserdeck/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RetainedDownloads } from './RetainedDownloads.ts';
 
 const A = '0190b000-0000-7000-8000-00000000000a';
@@ -19,6 +20,7 @@ beforeEach(async () => {
   clock = new ManualClock('2026-03-01T12:00:00.000Z');
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   await rm(dataDir, { recursive: true, force: true });
   await rm(browserDir, { recursive: true, force: true });
 });
@@ -97,6 +99,55 @@ describe('RetainedDownloads', () => {
     // C's second file is past the budget on its own: left out when copied; A goes to make room for C.
     expect((await readdir(join(dataDir, 'downloads'))).sort()).toEqual([B, C]);
     expect(await readdir(join(dataDir, 'downloads', C))).toEqual(['c.bin']);
+  });
+
+  it('prunes a moved folder to its completed downloads, so what is kept is what the budget counts', async () => {
+    const retained = new RetainedDownloads({ dataDir, maxBytes: 10, clock });
+    const profile = await mkdtemp(join(dataDir, 'profile-'));
+    const downloads = await downloadsWith(
+      { 'a.txt': '1234', 'big.iso.crdownload': 'x'.repeat(1000) },
+      profile,
+    );
+    // What the browser's user could leave there besides its downloads, all past the budget.
+    await downloadsWith({ 'hidden.bin': 'x'.repeat(1000) }, downloads, 'sub');
+    await symlink(join(downloads, 'sub'), join(downloads, 'link'));
+    await symlink('/etc/passwd', join(downloads, 'passwd'));
+    execFileSync('mkfifo', [join(downloads, 'fifo')]);
+    await writeFile(join(downloads, 'a\\..\\..\\x'), 'x'.repeat(1000));
+    await writeFile(Buffer.from(`${downloads}/bad-\xff`, 'latin1'), 'x'.repeat(1000));
+    await retained.hold(A)(downloads);
+    expect(await readdir(join(dataDir, 'downloads', A), { encoding: 'buffer' })).toEqual([
+      Buffer.from('a.txt'),
+    ]);
+    expect(await readdir(join(dataDir, 'downloads'))).toEqual([A]);
+    // The next session's 7 bytes do not fit with A's 4: A goes, as its counted size says.
+    await retained.hold(B)(await downloadsWith({ 'b.txt': '1234567' }, profile, 'b'));
+    expect(await readdir(join(dataDir, 'downloads'))).toEqual([B]);
+  });
+
+  it('keeps nothing with a retention or a budget of 0: no timer, and what is there goes at start and at the end', async () => {
+    const interval = vi.spyOn(globalThis, 'setInterval');
+    for (const [options, left] of [
+      [{ retentionSec: 0 }, A],
+      [{ maxBytes: 0 }, B],
+    ] as const) {
+      // One kept by an earlier run (with other settings), just now and empty: past nothing but the setting.
+      const root = join(dataDir, 'downloads');
+      await downloadsWith({}, root, left);
+      const now = clock.now();
+      await utimes(join(root, left), now, now);
+      const retained = new RetainedDownloads({ dataDir, clock, ...options });
+      retained.start();
+      await retained.sweep();
+      expect(await readdir(root)).toEqual([]);
+      // Another left while the session ran (an instance with other settings on the same folder).
+      await downloadsWith({ 'y.txt': 'y' }, root, C);
+      await retained.hold(left)(await downloadsWith({ 'a.txt': 'a' }, browserDir, left));
+      expect(await readdir(root)).toEqual([]);
+      expect(await retained.archive(left)).toBeNull();
+      await retained.stop();
+    }
+    expect(interval).not.toHaveBeenCalled();
   });
 
   it('sweeps what an earlier run of the service left, by the time each folder was kept', async () => {

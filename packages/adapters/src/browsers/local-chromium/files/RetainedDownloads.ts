@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type Clock, type Logger, silentLogger } from '@browserdeck/domain';
 import { completedDownloads } from './completedDownloads.ts';
 import { copyDownloads } from './copyDownloads.ts';
+import { pruneDownloads } from './pruneDownloads.ts';
 import { zipDownloads } from './zipDownloads.ts';
 
 /** The defaults of `RetainedDownloads`' settings (`DOWNLOADS_RETENTION_SEC`, `DOWNLOADS_MAX_MB`). */
@@ -23,9 +24,11 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  * The downloads of ended local sessions, kept in `<dataDir>/downloads/<providerSessionId>/` (0700)
  * for `retentionSec` after the session ended, all of them within `maxBytes` (past it the oldest
  * sessions' go first). When a session ends its Downloads folder is moved here before the profile is
- * removed (renamed on the same file system; else its completed downloads are copied, up to
- * `maxBytes`). A sweep removes what is past its time; the folders outlive a restart of the service.
- * Several instances on one data folder share the folder, its budget and its sweep.
+ * removed (renamed on the same file system, then pruned to its completed downloads, what the budget
+ * counts; else its completed downloads are copied, up to `maxBytes`). A sweep removes what is past
+ * its time; the folders outlive a restart of the service. Several instances on one data folder share
+ * the folder, its budget and its sweep. A retention or a budget of 0 keeps nothing: no timer runs,
+ * and what an earlier run kept goes at start and at each session's end.
  */
 export class RetainedDownloads {
   readonly dir: string;
@@ -52,9 +55,13 @@ export class RetainedDownloads {
     this.logger = options.logger ?? silentLogger;
   }
 
-  /** Sweeps now and then every minute (or sooner with a short retention), until `stop`. */
+  /**
+   * Sweeps now and then every minute (or sooner with a short retention), until `stop`. Keeping
+   * nothing, only the sweep now (of what an earlier run kept): each session's end sweeps again.
+   */
   start(): void {
     void this.sweep();
+    if (!this.keeps) return;
     const every = Math.max(1000, Math.min(SWEEP_EVERY_MS, this.retentionMs / 2));
     this.timer = setInterval(() => void this.sweep(), every);
     this.timer.unref();
@@ -83,8 +90,7 @@ export class RetainedDownloads {
       if (called) return;
       called = true;
       try {
-        if (downloadsDir && this.retentionMs > 0 && this.maxBytes > 0)
-          await this.keep(providerSessionId, downloadsDir);
+        if (downloadsDir && this.keeps) await this.keep(providerSessionId, downloadsDir);
       } catch (error) {
         this.logger.warn(
           { err: error, providerSessionId },
@@ -104,7 +110,7 @@ export class RetainedDownloads {
    * none are kept for it (never any, or past their time).
    */
   async archive(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
-    if (!SESSION_ID.test(providerSessionId)) return null;
+    if (!this.keeps || !SESSION_ID.test(providerSessionId)) return null;
     await this.moving.get(providerSessionId);
     const folder = join(this.dir, providerSessionId);
     const kept = await lstat(folder).catch(() => null);
@@ -129,21 +135,20 @@ export class RetainedDownloads {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     // Kept even when empty: the session's zip is then an empty one for the retention period, not a 404.
     const folder = join(this.dir, providerSessionId);
+    let code: string | undefined;
     try {
       await rename(downloadsDir, folder);
-      // The browser's user may have left a link where its Downloads folder was: nothing is kept then.
-      if (!(await lstat(folder)).isDirectory()) {
-        await rm(folder, { force: true });
-        await mkdir(folder, { mode: 0o700 });
-      }
     } catch (error) {
-      const { code } = error as NodeJS.ErrnoException;
+      code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EXDEV' && code !== 'ENOENT') throw error;
+    }
+    if (code === undefined) {
+      await this.settleMoved(folder);
+    } else {
+      // No Downloads folder at all (ENOENT): kept as an empty one.
       await mkdir(folder, { mode: 0o700 });
-      // No Downloads folder at all: kept as an empty one.
-      if (code === 'ENOENT') return this.stamp(folder);
       // Another file system (a temporary or size-limited profile): the completed files are copied.
-      const skipped = await copyDownloads(downloadsDir, folder, this.maxBytes);
+      const skipped = code === 'EXDEV' ? await copyDownloads(downloadsDir, folder, this.maxBytes) : 0;
       if (skipped > 0)
         this.logger.warn(
           { providerSessionId, skipped, maxBytes: this.maxBytes },
@@ -153,10 +158,35 @@ export class RetainedDownloads {
     await this.stamp(folder);
   }
 
+  /**
+   * Keeps of a folder renamed here only what the budget counts and the zip serves (`pruneDownloads`):
+   * its partial files, folders, links, FIFOs… would otherwise outlive the session uncounted.
+   */
+  private async settleMoved(folder: string): Promise<void> {
+    // The browser's user may have left a link where its Downloads folder was: nothing is kept then.
+    if (!(await lstat(folder)).isDirectory()) {
+      await rm(folder, { force: true });
+      await mkdir(folder, { mode: 0o700 });
+      return;
+    }
+    try {
+      await pruneDownloads(folder);
+    } catch (error) {
+      // What could not be pruned would be kept uncounted: nothing is kept instead.
+      await rm(folder, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
   /** Dates the folder when its session ended: the retention counts from it. */
   private async stamp(folder: string): Promise<void> {
     const now = this.clock.now();
     await utimes(folder, now, now);
+  }
+
+  /** Whether anything is kept past a session: not with a retention or a budget of 0. */
+  private get keeps(): boolean {
+    return this.retentionMs > 0 && this.maxBytes > 0;
   }
 
   private expired(keptAt: Date): boolean {
@@ -171,7 +201,7 @@ export class RetainedDownloads {
       const folder = join(this.dir, name);
       const stats = await lstat(folder).catch(() => null);
       if (!stats?.isDirectory()) continue;
-      if (this.expired(stats.mtime)) {
+      if (!this.keeps || this.expired(stats.mtime)) {
         await rm(folder, { recursive: true, force: true });
         continue;
       }

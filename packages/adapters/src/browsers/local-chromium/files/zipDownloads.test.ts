@@ -51,6 +51,16 @@ describe('zipDownloads', () => {
     });
   });
 
+  it('leaves out files whose names an unzipper could take for a path (zip slip)', async () => {
+    await writeFile(join(dir, 'ok.txt'), 'ok');
+    // The folder is the browser's: its user can name a file so. Archiver would write `a/../../x`.
+    await writeFile(join(dir, 'a\\..\\..\\x'), 'slip');
+    await writeFile(join(dir, '..\\evil'), 'slip');
+    await writeFile(join(dir, 'line\nbreak'), 'control');
+    await writeFile(join(dir, 'del\u007f'), 'control');
+    expect(await entries(zipDownloads(dir))).toEqual({ 'ok.txt': 'ok' });
+  });
+
   it('is an empty zip for an empty folder, a missing one, or a link to one', async () => {
     expect(await entries(zipDownloads(dir))).toEqual({});
     expect(await entries(zipDownloads(join(dir, 'missing')))).toEqual({});

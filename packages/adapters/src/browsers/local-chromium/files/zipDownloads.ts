@@ -7,11 +7,13 @@ import { readChunks } from './readChunks.ts';
 
 /**
  * A zip of the completed downloads in `dir` (`completedDownloads`: plain files, no partial ones), flat
- * under their own names, streamed as it is written: no file is held in memory or written anywhere
- * else, and only one is open at a time. The folder is opened once without following a link
- * (`openFolder`), and every file in it likewise. A folder without downloads (or none, or a link)
- * gives an empty, valid zip; a file gone between the listing and its turn is an empty entry.
- * Stopping the iteration early (the client went away) aborts the archive and closes what it had open.
+ * under their own names (safe ones only: none with `\`, `/` or a control character, which an
+ * unzipper could take for a path out of its folder), streamed as it is written: no file is held in
+ * memory or written anywhere else, and only one is open at a time. The folder is opened once without
+ * following a link (`openFolder`), and every file in it likewise. A folder without downloads (or
+ * none, or a link) gives an empty, valid zip; a file gone between the listing and its turn is an
+ * empty entry. Stopping the iteration early (the client went away) aborts the archive and closes
+ * what it had open.
  */
 export async function* zipDownloads(dir: string): AsyncGenerator<Uint8Array> {
   const folder = await openFolder(dir);
