@@ -43,7 +43,29 @@ describe('ZipExtensionArchiveInspector', () => {
     ['an array', '[]', /not a JSON object/],
     ['without a name', JSON.stringify({ manifest_version: 3, version: '1' }), /"name"/],
     ['with a blank name', manifestJson({ name: '  ' }), /"name"/],
+    [
+      'with a line break in its name',
+      manifestJson({ name: 'Evil\nINFO forged log line' }),
+      /"name" must not contain control/,
+    ],
+    [
+      'with an escape sequence in its name',
+      manifestJson({ name: 'Evil\u001b[2J' }),
+      /"name" must not contain control/,
+    ],
+    [
+      'with a C1 control or NUL in its name',
+      manifestJson({ name: 'a\u0085b\u0000' }),
+      /"name" must not contain control/,
+    ],
+    ['with a tab around its name', manifestJson({ name: '\tStagehand' }), /"name" must not contain control/],
+    ['with a lone surrogate in its name', manifestJson({ name: 'a\ud800' }), /"name" must be well-formed/],
     ['without a version', JSON.stringify({ manifest_version: 3, name: 'x' }), /"version"/],
+    [
+      'with a control character in its version',
+      manifestJson({ version: '1.0\r' }),
+      /"version" must not contain control/,
+    ],
     ['with manifest_version 1', manifestJson({ manifest_version: 1 }), /"manifest_version" 2 or 3/],
     ['with manifest_version "3"', manifestJson({ manifest_version: '3' }), /"manifest_version" 2 or 3/],
   ])('refuses a manifest %s', async (_, manifest, message) => {

@@ -6,13 +6,15 @@ import {
   type ExtensionArchiveSummary,
   ExtensionInvalidError,
   type ExtensionManifestVersion,
+  textProblem,
 } from '@browserdeck/domain';
 import { EXTENSION_MANIFEST_FILE, readExtensionArchive } from './readExtensionArchive.ts';
 
 /**
  * Checks an extension zip with yauzl (`readExtensionArchive`): every entry is inflated and counted,
  * nothing is written, and `manifest.json` at the root must be a JSON object with a non-empty string
- * `name`, a non-empty string `version` and `manifest_version` 2 or 3 (what Chromium needs to load it).
+ * `name`, a non-empty string `version` (neither holding a control character: `textProblem`'s `name`
+ * rule) and `manifest_version` 2 or 3 (what Chromium needs to load it).
  */
 export class ZipExtensionArchiveInspector implements ExtensionArchiveInspector {
   async inspect(archive: Uint8Array): Promise<ExtensionArchiveSummary> {
@@ -58,6 +60,12 @@ function parseManifest(bytes: Buffer): Omit<ExtensionArchiveSummary, 'files'> {
       `The extension's ${EXTENSION_MANIFEST_FILE} needs a non-empty string "name".`,
     );
   }
+  // The name is shown in the console, logs and Extensions.getExtensions: no control character (a line
+  // break or an escape sequence could forge a log line or a terminal's output), no lone surrogate.
+  const nameProblem = textProblem(name, 'name');
+  if (nameProblem) {
+    throw new ExtensionInvalidError(`The extension's "name" ${nameProblem}.`);
+  }
   if (name.trim().length > EXTENSION_NAME_MAX_LENGTH) {
     throw new ExtensionInvalidError(
       `The extension's name is longer than ${EXTENSION_NAME_MAX_LENGTH} characters.`,
@@ -67,6 +75,10 @@ function parseManifest(bytes: Buffer): Omit<ExtensionArchiveSummary, 'files'> {
     throw new ExtensionInvalidError(
       `The extension's ${EXTENSION_MANIFEST_FILE} needs a non-empty string "version".`,
     );
+  }
+  const versionProblem = textProblem(version, 'name');
+  if (versionProblem) {
+    throw new ExtensionInvalidError(`The extension's "version" ${versionProblem}.`);
   }
   if (!EXTENSION_MANIFEST_VERSIONS.includes(manifestVersion as ExtensionManifestVersion)) {
     throw new ExtensionInvalidError(

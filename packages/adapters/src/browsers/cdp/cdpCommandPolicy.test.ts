@@ -123,23 +123,54 @@ describe('checkCdpCommand', () => {
       expect(refusal({ id: 6, method, params: { path: '/tmp/x', id: 'abc' } }), method).toMatch(/allowlist/);
   });
 
-  it('opens extension pages but not the extensions page (its API could widen what an extension may do)', () => {
-    const extensionPage = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/wake-service-worker.html';
-    expect(check({ id: 7, method: 'Target.createTarget', params: { url: extensionPage } }).allowed).toBe(
-      true,
-    );
+  it("opens extension pages and about:blank, never the browser's own pages, however they are spelled", () => {
+    const opens = (url: string) => check({ id: 7, method: 'Target.createTarget', params: { url } }).allowed;
+    for (const url of [
+      'chrome-extension://abcdefghijklmnopabcdefghijklmnop/wake-service-worker.html',
+      'about:blank',
+      'about:blank#stagehand-client-connection',
+      '',
+      'https://example.com/chrome://extensions',
+      'data:text/html,<a href="chrome://extensions">x</a>',
+      'blob:https://example.com/0b6c0e36-7d6b-4d0e-9d0e-5f3b4a0b1c2d',
+      'view-source:https://example.com',
+    ])
+      expect(opens(url), url).toBe(true);
     for (const url of [
       'chrome://extensions',
+      'chrome://Extensions',
+      'CHROME://EXTENSIONS',
       'CHROME://extensions/?id=abc',
+      'chrome:extensions',
+      'chrome:///extensions',
+      'chrome:\\\\extensions',
+      'chrome://%65xtensions',
       'chrome://extensions-internals',
-      'about:extensions',
+      'c\throme://extensions',
+      '\u0001 chrome://extensions\n',
       'view-source:chrome://extensions',
+      'view-source:chrome://Extensions',
+      'VIEW-SOURCE: CHROME:extensions',
+      'view-source:view-source:chrome://extensions',
+      'blob:chrome://extensions/0b6c0e36',
+      'about:extensions',
+      'ABOUT:Extensions',
+      'about:%65xtensions',
+      'about:BLANK',
+      'about://blank',
+      'about:',
+      'view-source:about:extensions',
+      'chrome://version',
+      'chrome://flags',
+      'chrome-untrusted://print',
+      'chrome-search://local-ntp',
+      'devtools://devtools/bundled/inspector.html',
+      'DevTools://devtools',
     ])
-      for (const method of ['Target.createTarget', 'Page.navigate'])
+      for (const method of ['Target.createTarget', 'Page.navigate', 'Network.loadNetworkResource'])
         expect(refusal({ id: 8, method, params: { url } }), `${method} ${url}`).toMatch(
-          /chrome:\/\/extensions/,
+          /may not open the browser's own pages .*chrome:\/\/extensions/,
         );
-    expect(check({ id: 9, method: 'Page.navigate', params: { url: 'chrome://version' } }).allowed).toBe(true);
   });
 
   it('refuses file: URLs however they are spelled', () => {

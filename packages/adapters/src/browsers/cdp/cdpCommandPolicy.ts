@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { CdpBrowserMessage, CdpCommand } from './cdpMessages.ts';
+import { opensBrowserPage } from './opensBrowserPage.ts';
 
 /**
  * Domains a client may use: those Playwright, Puppeteer and Selenium's CDP bridge use. Anything
@@ -72,7 +73,7 @@ const DENIED_METHODS: ReadonlyMap<string, string> = new Map([
   ['Storage.overrideQuotaForOrigin', "raises an origin's storage quota past what the browser allows"],
 ]);
 
-/** Commands that open a URL: `file:` is refused. */
+/** Commands that open a URL: `file:` and the browser's own pages (`opensBrowserPage`) are refused. */
 const URL_METHODS = new Set(['Page.navigate', 'Target.createTarget', 'Network.loadNetworkResource']);
 /** Why file parameters are refused by a provider without session folders. */
 const NO_FOLDERS = "this provider's browsers run on other hosts: files cannot be handed to them.";
@@ -114,7 +115,7 @@ export type PolicyDecision =
  * dropped files must lie in `downloadsDir` or `uploadsDir`, downloads always go to `downloadsDir`
  * under the names the pages give them (`allowAndName`, which names them by their guid, becomes
  * `allow`: the files are fetched by name from the session's downloads, never from the client's own
- * disk), and `file:` URLs cannot be opened. Without folders (`null`: a browser on another host) file parameters are refused and a
+ * disk), and neither `file:` URLs nor the browser's own pages (`chrome:`, `devtools:`: `opensBrowserPage`) can be opened. Without folders (`null`: a browser on another host) file parameters are refused and a
  * download behaviour that saves files becomes `deny`: a client's download path names a folder on its
  * own machine, which the browser's host must not be made to write. Nested sessions (`Target.sendMessageToTarget`, non-flat attach) are refused, so every
  * command a page target receives passes through here.
@@ -185,10 +186,10 @@ export function checkCdpCommand(raw: string, folders: SessionFolders | null): Po
     );
   if (URL_METHODS.has(method) && typeof p.url === 'string' && opensFile(p.url))
     return refuse(-32602, `${method} may not open file: URLs.`);
-  if (URL_METHODS.has(method) && typeof p.url === 'string' && opensExtensionsPage(p.url))
+  if (URL_METHODS.has(method) && typeof p.url === 'string' && opensBrowserPage(p.url))
     return refuse(
       -32602,
-      `${method} may not open chrome://extensions (it could change what the session's extensions may do).`,
+      `${method} may not open the browser's own pages (chrome:, devtools:, about: other than about:blank): chrome://extensions could change what the session's extensions may do.`,
     );
   if (method === 'DOM.setFileInputFiles' || method === 'Page.handleFileChooser') {
     const files = Array.isArray(p.files) ? p.files : [];
@@ -249,23 +250,6 @@ function inFolders(folders: SessionFolders, file: unknown): boolean {
 function folderNames(folders: SessionFolders): string {
   const downloads = `downloads folder ${folders.downloadsDir}`;
   return folders.uploadsDir ? `${downloads} or uploads folder ${folders.uploadsDir}` : downloads;
-}
-
-/**
- * True for the extensions page (`chrome://extensions`, also as `about:extensions` or behind
- * `view-source:`): its `chrome.developerPrivate` would let a client give an extension access to
- * `file:` URLs, or load another one.
- */
-function opensExtensionsPage(url: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    return false;
-  }
-  if (parsed.protocol === 'view-source:') return opensExtensionsPage(parsed.pathname);
-  const page = parsed.protocol === 'about:' ? parsed.pathname : parsed.hostname;
-  return (parsed.protocol === 'chrome:' || parsed.protocol === 'about:') && page.startsWith('extensions');
 }
 
 function isInside(dir: string, path: string): boolean {

@@ -3,8 +3,10 @@ import type { CdpBrowserMessage } from './cdpMessages.ts';
 /**
  * The answer to `Extensions.getExtensions` as a client may see it: each extension's `path` (where
  * the browser's host keeps it unpacked, inside the session's profile) becomes `/extensions/<id>`.
- * Clients such as Stagehand need the field to be a string, never the host's folders. Any other
- * answer, an error included, passes as it is.
+ * Clients such as Stagehand need the field to be a string, and none can use the real folder
+ * (`Extensions.loadUnpacked` is refused): minimal disclosure, not a boundary, since an upload's
+ * `path` is a host path of the same profile (docs/adr/0025, "Host paths"). Any other answer, an
+ * error included, passes as it is.
  */
 export function hideExtensionPaths(message: CdpBrowserMessage): CdpBrowserMessage {
   const extensions = message.result?.extensions;
