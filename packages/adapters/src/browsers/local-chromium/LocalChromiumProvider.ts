@@ -238,7 +238,8 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     this.slots.reserve(ownerId);
     let opened = false;
     try {
-      const browser = await this.browsers.acquire(admission, claim, request.viewport, extension);
+      // A cold browser talks through the session's upstreams from launch (its extension starts then).
+      const browser = await this.browsers.acquire(admission, claim, request.viewport, extension, routes);
       if (this.closed) {
         await browser.dispose();
         throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
@@ -386,8 +387,9 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
         this.browsers.refill();
       },
     });
-    // Before any client can connect: the session's upstreams, and its own connect endpoint open to
-    // its browser (Stagehand 4's extension connects back to it from inside).
+    // Before any client can connect: the session's upstreams (a warm browser's; a cold one has had
+    // them since launch), and its own connect endpoint open to its browser (Stagehand 4's extension
+    // connects back to it from inside, once a client has handed it the connectUrl).
     browser.useSessionEgress({ routes, ownEndpoint: ownEndpointOf(session.snapshot.connectUrl) });
     return session;
   }

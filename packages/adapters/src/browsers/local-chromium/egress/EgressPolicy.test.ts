@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EgressPolicy } from './EgressPolicy.ts';
+import { EgressPolicy, type EgressVerdict } from './EgressPolicy.ts';
 import { parseEgressEntry } from './parseEgressEntry.ts';
+import { resolveDestination } from './resolveDestination.ts';
 
 const refusedWith = (policy: EgressPolicy, address: string, via?: string) => {
   const verdict = policy.check(address, via);
@@ -185,10 +186,12 @@ describe('EgressPolicy', () => {
     expect(named.checkHost('blocked.example')).toEqual({
       allowed: false,
       reason: 'listed in EGRESS_DENY (blocked.example)',
+      rule: 'deny',
     });
     expect(named.checkHost('a.b.internal.example')).toEqual({
       allowed: false,
       reason: 'listed in EGRESS_DENY (*.internal.example)',
+      rule: 'deny',
     });
     expect(named.checkHost('A.Internal.Example.').allowed).toBe(false);
     expect(named.checkHost('internal.example')).toEqual({ allowed: true });
@@ -291,10 +294,12 @@ describe('EgressPolicy', () => {
     expect(scoped.check('127.0.0.1', undefined, 3000)).toEqual({
       allowed: false,
       reason: 'loopback (127.0.0.0/8); EGRESS_ALLOW has 127.0.0.1:8080, not port 3000',
+      rule: 'range',
     });
     expect(scoped.check('127.0.0.2', undefined, 3000)).toEqual({
       allowed: false,
       reason: 'loopback (127.0.0.0/8)',
+      rule: 'range',
     });
     expect(scoped.check('::1', undefined, 5173)).toEqual({ allowed: true });
     expect(scoped.check('::1', undefined, 5174).allowed).toBe(false);
@@ -302,6 +307,7 @@ describe('EgressPolicy', () => {
     expect(scoped.check('10.0.0.1', 'dev.test', 3001)).toEqual({
       allowed: false,
       reason: 'private (10.0.0.0/8); EGRESS_ALLOW has dev.test:3000, not port 3001',
+      rule: 'range',
     });
     const unscoped = new EgressPolicy({ allow: ['127.0.0.1'] });
     expect(unscoped.check('127.0.0.1', undefined, 3000)).toEqual({ allowed: true });
@@ -312,6 +318,7 @@ describe('EgressPolicy', () => {
     expect(denying.check('8.8.8.8', undefined, 53)).toEqual({
       allowed: false,
       reason: 'listed in EGRESS_DENY (8.8.8.8:53)',
+      rule: 'deny',
     });
     expect(denying.check('8.8.8.8', undefined, 443)).toEqual({ allowed: true });
     expect(refusedWith(denying, '8.8.8.8')).toBe('listed in EGRESS_DENY (8.8.8.8:53)');
@@ -320,6 +327,36 @@ describe('EgressPolicy', () => {
     expect(denying.checkHost('mail.example', 25).allowed).toBe(false);
     expect(denying.checkHost('mail.example', 443).allowed).toBe(true);
     expect(denying.checkHost('mail.example').allowed).toBe(false);
+  });
+
+  it('says which kind of rule refused: a deny entry, a built-in range, an own address, or no address', () => {
+    const policy = new EgressPolicy({
+      deny: ['127.0.0.2', 'blocked.example'],
+      ownAddresses: ['198.51.200.7'],
+    });
+    const ruleOf = (verdict: EgressVerdict) => (verdict.allowed ? null : verdict.rule);
+    expect(ruleOf(policy.check('127.0.0.2'))).toBe('deny');
+    expect(ruleOf(policy.check('127.0.0.1'))).toBe('range');
+    expect(ruleOf(policy.check('0.0.0.1'))).toBe('range');
+    expect(ruleOf(policy.check('198.51.200.7'))).toBe('own-address');
+    expect(ruleOf(policy.check('not-an-ip'))).toBe('invalid');
+    expect(ruleOf(policy.checkHost('blocked.example'))).toBe('deny');
+    expect(ruleOf(policy.check('8.8.8.8'))).toBeNull();
+  });
+
+  it('resolveDestination names a deny entry over the defaults when any address of a name has one', async () => {
+    const policy = new EgressPolicy({ deny: ['::1'] });
+    const lookup = async () => [{ address: '127.0.0.1', family: 4 }];
+    // localhost means 127.0.0.1 and ::1: the second is denied, so the deny entry is the reason.
+    expect(await resolveDestination('localhost', 80, policy, lookup)).toEqual({
+      reachable: false,
+      refused: true,
+      reason: 'listed in EGRESS_DENY (::1)',
+      rule: 'deny',
+      address: '::1',
+    });
+    expect(await resolveDestination('127.0.0.1', 80, policy, lookup)).toMatchObject({ rule: 'range' });
+    expect(await resolveDestination('a b', 80, policy, lookup)).toMatchObject({ rule: 'invalid' });
   });
 
   it('describes its configuration', () => {

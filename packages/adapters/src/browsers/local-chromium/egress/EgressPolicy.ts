@@ -26,8 +26,18 @@ export interface EgressPolicyOptions {
   ownAddresses?: readonly string[];
 }
 
-/** The policy's answer; a refusal's reason names the rule, e.g. `loopback (127.0.0.0/8)`. */
-export type EgressVerdict = { allowed: true } | { allowed: false; reason: string };
+/**
+ * Which kind of rule refused a destination: an `EGRESS_DENY` entry (`deny`), a built-in range of
+ * `EGRESS_RANGES` (`range`), one of the service's own addresses (`own-address`), or a target that
+ * is no address or host at all (`invalid`). Only `range` and `own-address` are the policy's defaults,
+ * which the session's own connect endpoint may pass; a `deny` entry is the operator's word.
+ */
+export const EGRESS_REFUSAL_RULES = ['deny', 'range', 'own-address', 'invalid'] as const;
+/** One of `EGRESS_REFUSAL_RULES`. */
+export type EgressRefusalRule = (typeof EGRESS_REFUSAL_RULES)[number];
+
+/** The policy's answer; a refusal's reason names the rule, e.g. `loopback (127.0.0.0/8)`, and `rule` its kind. */
+export type EgressVerdict = { allowed: true } | { allowed: false; reason: string; rule: EgressRefusalRule };
 
 interface Matcher<T> {
   item: T;
@@ -37,7 +47,7 @@ interface Matcher<T> {
 }
 
 const ALLOWED: EgressVerdict = { allowed: true };
-const refuse = (reason: string): EgressVerdict => ({ allowed: false, reason });
+const refuse = (reason: string, rule: EgressRefusalRule): EgressVerdict => ({ allowed: false, reason, rule });
 
 /**
  * Decides which destinations local browsers may reach, by IP address (and by host name for host
@@ -99,24 +109,28 @@ export class EgressPolicy {
    */
   check(address: string, via?: string, port?: number): EgressVerdict {
     const ip = normaliseIpAddress(address);
-    if (!ip) return refuse(`not an IP address (${address})`);
+    if (!ip) return refuse(`not an IP address (${address})`, 'invalid');
     const judged: NormalisedIp = ip.nat64 ? { address: ip.nat64, family: 'ipv4' } : ip;
     const forms = ip.nat64 ? [ip, judged] : [ip];
     const denied =
       forms.map((form) => firstMatch(this.denyRanges, form, port, true)).find(Boolean) ??
       (via === undefined ? undefined : hostMatch(this.deny, via, port, true));
-    if (denied !== undefined) return refuse(`listed in EGRESS_DENY (${denied})`);
+    if (denied !== undefined) return refuse(`listed in EGRESS_DENY (${denied})`, 'deny');
     const range = firstMatch(this.ranges, judged);
     const refuseRange = ({ label, cidr }: EgressRange) =>
       refuse(
         `${label} (${cidr})${ip.nat64 ? ' via NAT64 (64:ff9b::/96)' : ''}${this.otherPort(forms, via, port)}`,
+        'range',
       );
     if (range?.kind === 'unroutable') return refuseRange(range);
     const allowedName = via !== undefined && hostMatch(this.allow, via, port, false) !== undefined;
     if (allowedName || forms.some((form) => firstMatch(this.allowRanges, form, port, false))) return ALLOWED;
     if (range && !(range.kind === 'private' && this.allowPrivate)) return refuseRange(range);
     if (!this.allowPrivate && forms.some((form) => this.ownAddresses.check(form.address, form.family))) {
-      return refuse(`this host's own address (${judged.address})${this.otherPort(forms, via, port)}`);
+      return refuse(
+        `this host's own address (${judged.address})${this.otherPort(forms, via, port)}`,
+        'own-address',
+      );
     }
     return ALLOWED;
   }
@@ -138,7 +152,7 @@ export class EgressPolicy {
    */
   checkHost(hostname: string, port?: number): EgressVerdict {
     const denied = hostMatch(this.deny, hostname, port, true);
-    return denied === undefined ? ALLOWED : refuse(`listed in EGRESS_DENY (${denied})`);
+    return denied === undefined ? ALLOWED : refuse(`listed in EGRESS_DENY (${denied})`, 'deny');
   }
 
   /**

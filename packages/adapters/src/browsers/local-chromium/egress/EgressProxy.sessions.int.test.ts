@@ -56,6 +56,20 @@ async function startService(): Promise<{ port: number; hits: string[]; server: h
   return { port: await listen(server), hits, server };
 }
 
+/**
+ * A service behind a reverse proxy that does not upgrade: it answers the upgrade request as a plain
+ * request (`?status=` picks the status) and keeps the connection alive for more, recording each.
+ */
+async function startKeepAliveService(): Promise<{ port: number; hits: string[]; server: http.Server }> {
+  const hits: string[] = [];
+  const server = http.createServer((req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    const status = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('status') ?? 200);
+    res.writeHead(status, { 'content-type': 'text/plain', connection: 'keep-alive' }).end('no upgrade here');
+  });
+  return { port: await listen(server), hits, server };
+}
+
 async function listen(server: http.Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
@@ -331,5 +345,47 @@ describe('EgressProxy: a session’s upstreams, own endpoint and bytes', () => {
     // Another session's browser, or none set: refused at CONNECT.
     egress.setOwnEndpoint(null);
     expect((await tunnel(egress, host)).status).toBe(403);
+  });
+
+  it('keeps an EGRESS_DENY entry for the service in force over the own endpoint', async () => {
+    const { proxy: egress } = await start({ deny: [`127.0.0.1:${service.port}`] });
+    egress.setOwnEndpoint({
+      host: '127.0.0.1',
+      port: service.port,
+      path: '/v1/local/sessions/own-id/connect',
+    });
+    expect((await tunnel(egress, `127.0.0.1:${service.port}`)).status).toBe(403);
+    expect(refusals.map((r) => r.reason)).toEqual([`listed in EGRESS_DENY (127.0.0.1:${service.port})`]);
+    expect(service.hits).toEqual([]);
+  });
+
+  it('joins the tunnel only on a 101: a refused upgrade or early bytes never reach the service as requests', async () => {
+    const keepAlive = await startKeepAliveService();
+    try {
+      const { proxy: egress } = await start({});
+      const path = '/v1/local/sessions/own-id/connect';
+      egress.setOwnEndpoint({ host: '127.0.0.1', port: keepAlive.port, path });
+      const host = `127.0.0.1:${keepAlive.port}`;
+      const smuggled = `GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+      for (const status of [400, 200]) {
+        const { socket } = await tunnel(egress, host);
+        const answer = await exchange(socket!, upgradeRequest(`${path}?status=${status}`, host), '\r\n\r\n');
+        // The service's status, without its body; then the tunnel is closed.
+        expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+        expect(answer).not.toContain('no upgrade here');
+        await new Promise((resolve) => (socket!.closed ? resolve(null) : socket!.once('close', resolve)));
+        expect(socket!.write(smuggled)).toBe(false);
+      }
+      // Bytes sent with the upgrade request, before any answer: refused, nothing passed on.
+      const { socket } = await tunnel(egress, host);
+      expect(await exchange(socket!, upgradeRequest(path, host) + smuggled)).toBe('');
+      expect(keepAlive.hits).toEqual([`GET ${path}?status=400`, `GET ${path}?status=200`]);
+      expect(refusals.map((r) => r.reason)).toEqual([
+        expect.stringContaining('not bytes sent before the WebSocket handshake was answered'),
+      ]);
+    } finally {
+      keepAlive.server.closeAllConnections();
+      await new Promise((resolve) => keepAlive.server.close(resolve));
+    }
   });
 });

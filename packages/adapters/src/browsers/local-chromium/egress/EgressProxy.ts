@@ -61,6 +61,11 @@ export interface EgressProxyOptions {
   /** Name resolution (default: `dns.lookup` with `all: true`); tests inject their own. */
   lookup?: EgressLookup;
   clock?: Clock;
+  /**
+   * The session's upstream routes from the first request (`useUpstreams`): a browser launched for a
+   * session talks through them from its start. Absent: direct until `useUpstreams`.
+   */
+  routes?: readonly UpstreamRoute[];
 }
 
 type ExternalRoute = Extract<UpstreamRoute, { kind: 'external' }>;
@@ -79,7 +84,8 @@ const AUTH_FAILED_STATUS = 597;
  * A forward HTTP proxy (plain HTTP and CONNECT) on `127.0.0.1:<random port>` for one local browser:
  * Chromium runs with `--proxy-server=<url>` and `--proxy-bypass-list=<-loopback>` (without the
  * latter Chromium sends loopback hosts around the proxy). A warm browser's proxy exists before its
- * session: the session's settings (`useUpstreams`, `setOwnEndpoint`) are set when it takes the browser.
+ * session: the session's settings (`useUpstreams`, `setOwnEndpoint`) are set when it takes the
+ * browser; a browser launched for a session gets its routes at `start`, before Chromium runs.
  *
  * **Direct requests.** The proxy resolves each target itself, keeps only the addresses the
  * `EgressPolicy` allows (on the target's port), and connects through a lookup pinned to those
@@ -105,8 +111,9 @@ const AUTH_FAILED_STATUS = 597;
  * credential-free label only.
  *
  * **The session's own connect endpoint** (`setOwnEndpoint`): `CONNECT` to the `host:port` of the
- * session's `connectUrl`, refused by the policy (the service's own address), is served by an
- * `OwnEndpointTunnel` that lets only a WebSocket upgrade on that session's connect path through.
+ * session's `connectUrl`, refused by the policy's defaults (a built-in range or the service's own
+ * address; not by an `EGRESS_DENY` entry, which stands), is served by an `OwnEndpointTunnel` that
+ * lets only a WebSocket upgrade on that session's connect path through.
  *
  * **Metering** (`takeBytes`): bytes exchanged with targets and upstreams (`EgressMeter`).
  */
@@ -152,6 +159,7 @@ export class EgressProxy {
   /** Starts a proxy listening on `127.0.0.1` on a free port. */
   static async start(options: EgressProxyOptions): Promise<EgressProxy> {
     const proxy = new EgressProxy(options);
+    if (options.routes) proxy.useUpstreams(options.routes);
     await proxy.server.listen();
     return proxy;
   }
@@ -234,7 +242,10 @@ export class EgressProxy {
     if (destination.reachable) {
       return { dnsLookup: pinnedLookup(destination.addresses), httpAgent: this.agent };
     }
-    if (destination.refused && own) return { customConnectServer: own.server };
+    // Only the policy's defaults (the service's address is loopback, private or its own) give way to
+    // the session's own endpoint; an EGRESS_DENY entry naming it is the operator's word and stands.
+    if (destination.refused && own && (destination.rule === 'range' || destination.rule === 'own-address'))
+      return { customConnectServer: own.server };
     if (destination.refused) throw this.refuse(host, port, destination.reason, destination.address);
     throw new Unreachable(destination.reason, false);
   }

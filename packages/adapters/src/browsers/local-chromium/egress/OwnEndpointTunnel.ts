@@ -26,8 +26,8 @@ const FORBIDDEN_BODY = "Browserdeck egress policy: only this session's own conne
  * Serves `CONNECT <host>:<port>` to a session's own endpoint when the egress policy refuses that
  * address (the service's own, usually loopback): proxy-chain hands the tunnel's socket to this
  * server (`customConnectServer`), which reads the one request the browser sends inside. Only a
- * WebSocket upgrade on exactly `path` (any query) is passed on, raw, to the real `host:port`;
- * anything else — `/healthz`, another session's connect path, a plain GET, TLS — is answered
+ * WebSocket upgrade on exactly `path` (any query) is passed on to the real `host:port`, and the
+ * tunnel joined raw only once the service answers `101` (see `pass`); anything else — `/healthz`, another session's connect path, a plain GET, TLS — is answered
  * `403` and the tunnel closed, and `onRefused` is told. Chromium sends `ws://` through an HTTP proxy
  * as `CONNECT`, so the path is only visible here. A `wss://` endpoint cannot be read (TLS) and is
  * not served. The service still checks the signing key: this opens no more than the endpoint a
@@ -50,7 +50,7 @@ export class OwnEndpointTunnel {
     });
     this.server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
       if (pathOf(req.url) === this.endpoint.path && req.headers.upgrade?.toLowerCase() === 'websocket') {
-        this.pass(req, socket, head);
+        this.pass(req, socket, head, onRefused);
         return;
       }
       onRefused({ what: requestLine(req) });
@@ -82,33 +82,91 @@ export class OwnEndpointTunnel {
     socket.once('close', () => this.open.delete(socket));
   }
 
-  /** Replays the upgrade request to the service and joins the two sockets. */
-  private pass(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
-    const target = net.connect({ host: this.endpoint.host, port: this.endpoint.port });
-    this.track(target);
+  /**
+   * Replays the upgrade request to the service and joins the two sockets once the service has
+   * switched protocols. Nothing else of the browser's reaches the service first: bytes sent after
+   * the request before the service's `101` are refused, and any other answer (the service, or a
+   * reverse proxy in front of it, refusing the upgrade on a connection it keeps alive) ends both
+   * sockets, so later bytes cannot become requests of their own on the service.
+   */
+  private pass(req: http.IncomingMessage, socket: Duplex, head: Buffer, onRefused: RefusalListener): void {
+    const refuseEarly = () => onRefused({ what: 'bytes sent before the WebSocket handshake was answered' });
+    if (head.length > 0) {
+      refuseEarly();
+      socket.destroy();
+      return;
+    }
+    const service = net.connect({ host: this.endpoint.host, port: this.endpoint.port });
+    this.track(service);
     const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
     for (let i = 0; i < req.rawHeaders.length; i += 2)
       lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
-    target.write(`${lines.join('\r\n')}\r\n\r\n`);
-    if (head.length > 0) target.write(head);
-    let connected = false;
-    target.once('connect', () => {
-      connected = true;
-    });
-    target.on('error', () => {
-      // The service is not there: the browser reads a failed handshake.
-      if (!connected && socket.writable)
-        socket.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    service.write(`${lines.join('\r\n')}\r\n\r\n`);
+    // Until `joined`, nothing of the browser's is passed on.
+    let state: 'connecting' | 'waiting' | 'joined' | 'refused' = 'connecting';
+    /** Ends the tunnel with `answer` (a status line and headers), or at once (null); the service connection goes. */
+    const refuse = (answer: string | null) => {
+      state = 'refused';
+      service.destroy();
+      if (answer !== null && socket.writable) socket.end(answer);
       else socket.destroy();
+    };
+    const early = () => {
+      if (state === 'refused') return;
+      refuseEarly();
+      refuse(null);
+    };
+    socket.on('data', early);
+    let answer = Buffer.alloc(0);
+    const readAnswer = (chunk: Buffer) => {
+      answer = Buffer.concat([answer, chunk]);
+      const headEnd = answer.indexOf('\r\n\r\n');
+      if (headEnd === -1) {
+        if (answer.length > MAX_ANSWER_HEAD_BYTES) refuse(bareAnswer(502, 'Bad Gateway'));
+        return;
+      }
+      service.off('data', readAnswer);
+      const status = STATUS_LINE.exec(answer.subarray(0, answer.indexOf('\r\n')).toString('latin1'));
+      if (status?.[1] !== '101') {
+        // The service's status only, never what follows: the browser sees a failed handshake.
+        refuse(status ? bareAnswer(Number(status[1]), status[2] ?? '') : bareAnswer(502, 'Bad Gateway'));
+        return;
+      }
+      state = 'joined';
+      socket.off('data', early);
+      // The handshake answer and whatever came with it, then both ways, raw.
+      socket.write(answer);
+      service.pipe(socket);
+      socket.pipe(service);
+    };
+    service.on('data', readAnswer);
+    service.once('connect', () => {
+      if (state === 'connecting') state = 'waiting';
     });
-    socket.on('error', () => target.destroy());
-    socket.on('close', () => target.destroy());
-    target.on('close', () => {
-      if (connected) socket.destroy();
+    service.on('error', () => {
+      // The service is not there: the browser reads a failed handshake.
+      if (state === 'connecting') refuse(bareAnswer(502, 'Bad Gateway'));
     });
-    target.pipe(socket);
-    socket.pipe(target);
+    socket.on('error', () => service.destroy());
+    socket.on('close', () => service.destroy());
+    service.on('close', () => {
+      if (state !== 'refused') socket.destroy();
+    });
   }
+}
+
+/** Told what the tunnel refused. */
+type RefusalListener = (refusal: OwnEndpointRefusal) => void;
+
+/** The most the service's answer head to an upgrade may take before it is given up on. */
+const MAX_ANSWER_HEAD_BYTES = 16 * 1024;
+
+/** `HTTP/1.1 101 Switching Protocols`: the status code and its text. */
+const STATUS_LINE = /^HTTP\/1\.[01] (\d{3})(?: ([\x20-\x7e]*))?$/;
+
+/** A status line and headers without a body, closing the connection. */
+function bareAnswer(status: number, text: string): string {
+  return `HTTP/1.1 ${status} ${text}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
 }
 
 /** `METHOD /path` of a request, without the query (which may carry a signing key), at most 200 characters. */

@@ -1,8 +1,8 @@
 import type { LookupAddress } from 'node:dns';
-import { DomainError, type SessionProxy } from '@browserdeck/domain';
+import { DomainError, SESSION_PROXIES_MAX, type SessionProxy } from '@browserdeck/domain';
 import { describe, expect, it } from 'vitest';
 import { checkUpstreamProxies } from './checkUpstreamProxies.ts';
-import { compileDomainPattern } from './compileDomainPattern.ts';
+import { compileDomainPattern, MAX_HOST_LENGTH } from './compileDomainPattern.ts';
 import { EgressPolicy } from './EgressPolicy.ts';
 import { pickRoute, type UpstreamRoute } from './UpstreamRoute.ts';
 
@@ -64,9 +64,9 @@ describe('checkUpstreamProxies', () => {
     expect(route.matches('anything.example')).toBe(true);
   });
 
-  it('keeps only the allowed addresses of a name, and the default port 80; IPv6 in brackets', async () => {
+  it('keeps only the allowed addresses of a name, and an explicit port 80; IPv6 in brackets', async () => {
     const routes = await check([
-      { type: 'external', server: 'http://mixed.example' },
+      { type: 'external', server: 'http://mixed.example:80' },
       { type: 'external', server: 'http://v6-proxy.example:8080/' },
       { type: 'external', server: 'http://[2606:4700::2]:8080' },
     ]);
@@ -84,7 +84,7 @@ describe('checkUpstreamProxies', () => {
       ['http://localhost:8080', 'loopback (127.0.0.0/8)'],
       ['http://rebind.example:8080', 'loopback (127.0.0.0/8)'],
       ['http://[::1]:8080', 'loopback (::1/128)'],
-      ['http://169.254.169.254', 'link-local (169.254.0.0/16)'],
+      ['http://169.254.169.254:80', 'link-local (169.254.0.0/16)'],
       ['http://proxy.example:8080', 'documentation (203.0.113.0/24)'],
     ] as const) {
       const { code, path, message } = await refusal([
@@ -118,7 +118,7 @@ describe('checkUpstreamProxies', () => {
       path: 'proxies',
       message: expect.stringContaining('no proxy network of its own'),
     });
-    for (const server of ['https://public-proxy.example', 'socks5://public-proxy.example:1080']) {
+    for (const server of ['https://public-proxy.example:443', 'socks5://public-proxy.example:1080']) {
       expect(await refusal([{ type: 'external', server }])).toMatchObject({
         code: 'unsupported_option',
         message: expect.stringContaining('only http://'),
@@ -127,11 +127,20 @@ describe('checkUpstreamProxies', () => {
     const invalid: Array<[SessionProxy, string]> = [
       [{ type: 'external', server: 'public-proxy.example:8080' }, 'proxies.0.server'],
       [{ type: 'external', server: 'not a url' }, 'proxies.0.server'],
-      [{ type: 'external', server: 'http://user:pw@public-proxy.example' }, 'proxies.0.server'],
-      [{ type: 'external', server: 'http://public-proxy.example/path' }, 'proxies.0.server'],
-      [{ type: 'external', server: 'http://public-proxy.example', username: 'a:b' }, 'proxies.0.username'],
+      // The port is required (the domain's PROXY_SERVER_PATTERN): no default.
+      [{ type: 'external', server: 'http://public-proxy.example' }, 'proxies.0.server'],
+      [{ type: 'external', server: 'http://public-proxy.example:0' }, 'proxies.0.server'],
+      [{ type: 'external', server: 'http://public-proxy.example:65536' }, 'proxies.0.server'],
+      [{ type: 'external', server: 'ftp://public-proxy.example:21' }, 'proxies.0.server'],
+      [{ type: 'external', server: 'socks4://public-proxy.example:1080' }, 'proxies.0.server'],
+      [{ type: 'external', server: 'http://user:pw@public-proxy.example:8080' }, 'proxies.0.server'],
+      [{ type: 'external', server: 'http://public-proxy.example:8080/path' }, 'proxies.0.server'],
       [
-        { type: 'external', server: 'http://public-proxy.example', domainPattern: '(' },
+        { type: 'external', server: 'http://public-proxy.example:8080', username: 'a:b' },
+        'proxies.0.username',
+      ],
+      [
+        { type: 'external', server: 'http://public-proxy.example:8080', domainPattern: '(' },
         'proxies.0.domainPattern',
       ],
       [{ type: 'none', domainPattern: '(a+)+' }, 'proxies.0.domainPattern'],
@@ -142,8 +151,13 @@ describe('checkUpstreamProxies', () => {
         expect.objectContaining({ code: 'validation_failed', path }),
       ]);
     }
-    const many = Array.from({ length: 33 }, (): SessionProxy => ({ type: 'none' }));
-    expect(await refusal(many)).toMatchObject({ path: 'proxies' });
+    // The domain's limit, also for in-process callers.
+    const many = Array.from({ length: SESSION_PROXIES_MAX + 1 }, (): SessionProxy => ({ type: 'none' }));
+    expect(await refusal(many)).toMatchObject({
+      path: 'proxies',
+      message: `at most ${SESSION_PROXIES_MAX} entries`,
+    });
+    expect(await check(many.slice(1))).toHaveLength(SESSION_PROXIES_MAX);
   });
 
   it('routes each host to the first entry whose pattern matches the whole host; no match: direct', async () => {
@@ -177,8 +191,54 @@ describe('compileDomainPattern', () => {
       'example\\.(com|net|org)',
       '.*',
       'a{2,3}\\.example',
+      '(.*\\.)?[a-z0-9-]+\\.(example|test)\\.com',
+      '.*-.*\\.example\\.com',
+      '(?:www\\.)?example\\.com',
+      '[a-z]{1,63}\\.example\\.com',
     ])
       expect(() => compileDomainPattern(pattern), pattern).not.toThrow();
+    expect(compileDomainPattern('.*\\.example\\.com')('a.example.com')).toBe(true);
+    expect(compileDomainPattern('(.*\\.)?example\\.com')('example.com')).toBe(true);
+    expect(compileDomainPattern('(.*\\.)?example\\.com')('a.b.example.com')).toBe(true);
+    expect(compileDomainPattern('example\\.(com|org)')('example.org')).toBe(true);
+    expect(compileDomainPattern('example\\.(com|org)')('example.net')).toBe(false);
+  });
+
+  it('refuses patterns with too many choices, bounded repetitions and alternatives included', () => {
+    for (const pattern of [
+      // 100^4 ways: over 100 ms on a 100-character host before.
+      '.{0,99}.{0,99}.{0,99}.{0,99}x',
+      '.{0,99}.{0,99}.{0,99}x',
+      '.*.*.*x',
+      '[a-z]+[a-z]+[a-z]+x',
+      // Exponential without any unbounded repetition: 2^20 ways each.
+      '.?'.repeat(20),
+      '(a|a)'.repeat(20),
+      '(?:a|b)'.repeat(20),
+    ])
+      expect(() => compileDomainPattern(pattern), pattern).toThrow('too many choices');
+  });
+
+  it('keeps matching quick on the worst hosts for the patterns it accepts', () => {
+    for (const [pattern, host] of [
+      ['.{0,99}.{0,99}x', 'a'.repeat(MAX_HOST_LENGTH)],
+      ['.*a.*a', `${'a'.repeat(MAX_HOST_LENGTH - 1)}b`],
+      ['.?'.repeat(17), 'a'.repeat(18)],
+      ['(.*\\.)?[a-z0-9-]+\\.(example|test)\\.com', `${'a.'.repeat(126)}a`],
+    ] as const) {
+      const matches = compileDomainPattern(pattern);
+      const started = performance.now();
+      expect(matches(host), pattern).toBe(false);
+      // Generous for a loaded CI host: refused patterns take hundreds of milliseconds.
+      expect(performance.now() - started, pattern).toBeLessThan(100);
+    }
+  });
+
+  it('matches no host longer than a DNS name can be, so matching time stays bounded', () => {
+    const matches = compileDomainPattern('.*\\.example\\.com');
+    const longest = `${'a'.repeat(MAX_HOST_LENGTH - '.example.com'.length)}.example.com`;
+    expect(matches(longest)).toBe(true);
+    expect(matches(`a${longest}`)).toBe(false);
   });
 
   it('refuses patterns that could backtrack for long, and invalid ones', () => {
@@ -188,7 +248,7 @@ describe('compileDomainPattern', () => {
       ['(.*\\.)+example\\.com', 'repeats a group'],
       ['((a)*){2}', 'repeats a group'],
       ['(a)\\1', 'backreference'],
-      ['.*.*.*.*', 'more than 3 times'],
+      ['.*.*.*.*', 'too many choices'],
       ['[', 'not a valid regular expression'],
       ['', '1 to 256'],
       ['a'.repeat(257), '1 to 256'],

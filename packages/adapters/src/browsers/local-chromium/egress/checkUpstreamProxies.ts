@@ -1,31 +1,27 @@
 import type { SessionProxy } from '@browserdeck/domain';
-import { UnsupportedOptionError, ValidationError } from '@browserdeck/domain';
+import {
+  PROXY_SERVER_PATTERN,
+  SESSION_PROXIES_MAX,
+  UnsupportedOptionError,
+  ValidationError,
+} from '@browserdeck/domain';
 import { compileDomainPattern } from './compileDomainPattern.ts';
 import type { EgressPolicy } from './EgressPolicy.ts';
 import { type EgressLookup, resolveDestination } from './resolveDestination.ts';
 import type { UpstreamRoute } from './UpstreamRoute.ts';
 
-/** How many `proxies` entries one session may have. */
-export const MAX_SESSION_PROXIES = 32;
-
 const ALL_HOSTS = () => true;
 
-/** Upstream schemes proxy-chain knows that the local provider does not chain (refused as unsupported). */
-const OTHER_PROXY_SCHEMES: readonly string[] = [
-  'https:',
-  'socks:',
-  'socks4:',
-  'socks4a:',
-  'socks5:',
-  'socks5h:',
-];
+const SERVER_EXAMPLE = 'must be http://host:port, such as http://proxy.example.com:8080';
 
 /**
  * Checks a create request's `proxies` for the local provider and turns them into the routes its
  * egress proxy applies (`UpstreamRoute`), before any browser is launched. Refused with a 400:
  * - `type: 'browserbase'` (`unsupported_option`: there is no provider proxy network here);
- * - an upstream that is not `http://host[:port]` (https and SOCKS upstreams are not supported;
- *   credentials go in `username` / `password`, not in the URL), a username with a colon, an invalid
+ * - an upstream that is not `http://host:port` (the domain's `PROXY_SERVER_PATTERN`: the port is
+ *   required; https and SOCKS upstreams are not supported, `unsupported_option`; credentials go in
+ *   `username` / `password`, not in the URL), more than `SESSION_PROXIES_MAX` entries (the domain's
+ *   rules, checked again for in-process callers), a username with a colon, an invalid
  *   or slow `domainPattern` (`compileDomainPattern`) (`validation_failed`);
  * - an upstream whose address the egress policy refuses, or that does not resolve
  *   (`validation_failed`, naming the rule): a proxy setting cannot reach the host's private networks.
@@ -39,8 +35,8 @@ export async function checkUpstreamProxies(
   lookup: EgressLookup,
 ): Promise<UpstreamRoute[]> {
   if (!proxies || proxies.length === 0) return [];
-  if (proxies.length > MAX_SESSION_PROXIES)
-    throw ValidationError.field('proxies', `at most ${MAX_SESSION_PROXIES} entries`);
+  if (proxies.length > SESSION_PROXIES_MAX)
+    throw ValidationError.field('proxies', `at most ${SESSION_PROXIES_MAX} entries`);
   return Promise.all(proxies.map((proxy, index) => checkOne(proxy, index, policy, lookup)));
 }
 
@@ -87,25 +83,20 @@ async function checkOne(
   return { kind: 'external', index, matches, url, label: server.label };
 }
 
-/** `http://host[:port]` (a trailing `/` allowed): its host name, port and credential-free label. */
+/**
+ * `http://host:port` (a trailing `/` allowed; the domain's `PROXY_SERVER_PATTERN`, which requires
+ * the port): its host name (IPv6 in brackets), port and credential-free label.
+ */
 function parseServer(text: string, path: string): { hostname: string; port: number; label: string } {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw ValidationError.field(path, 'must be a URL such as http://proxy.example.com:8080');
-  }
-  if (url.protocol !== 'http:' && !OTHER_PROXY_SCHEMES.includes(url.protocol))
-    throw ValidationError.field(path, 'must be a URL such as http://proxy.example.com:8080');
-  if (url.protocol !== 'http:')
+  const match = PROXY_SERVER_PATTERN.exec(text);
+  const port = Number(match?.[3] ?? 0);
+  if (!match || port < 1 || port > 65_535) throw ValidationError.field(path, SERVER_EXAMPLE);
+  const scheme = match[1]!.toLowerCase();
+  if (scheme !== 'http')
     throw new UnsupportedOptionError(
       'proxies',
-      `${path}: the local browser provider chains only http:// upstream proxies (not ${url.protocol.slice(0, -1)}).`,
+      `${path}: the local browser provider chains only http:// upstream proxies (not ${scheme}).`,
     );
-  if (url.username || url.password)
-    throw ValidationError.field(path, 'must not hold credentials; pass them as username and password');
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
-    throw ValidationError.field(path, 'must be http://host[:port], without a path');
-  const port = url.port === '' ? 80 : Number(url.port);
-  return { hostname: url.hostname, port, label: `http://${url.host}` };
+  const hostname = match[2]!.toLowerCase();
+  return { hostname, port, label: `http://${hostname}:${port}` };
 }

@@ -1,9 +1,11 @@
 import { isIP } from 'node:net';
 import { canonicalHost, isLocalhost } from './canonicalHost.ts';
-import type { EgressPolicy } from './EgressPolicy.ts';
+import type { EgressPolicy, EgressRefusalRule, EgressVerdict } from './EgressPolicy.ts';
 
 /** The verdict on a target reached through an upstream proxy; a refusal names the rule. */
-export type UpstreamTargetVerdict = { allowed: true } | { allowed: false; reason: string; address?: string };
+export type UpstreamTargetVerdict =
+  | { allowed: true }
+  | { allowed: false; reason: string; rule: EgressRefusalRule; address?: string };
 
 /**
  * Judges a request's target when an upstream proxy carries it, without resolving it here (the
@@ -18,10 +20,10 @@ export function judgeUpstreamTarget(
   policy: EgressPolicy,
 ): UpstreamTargetVerdict {
   const host = canonicalHost(hostname);
-  if (host === null) return { allowed: false, reason: `not a valid host (${hostname})` };
+  if (host === null) return { allowed: false, reason: `not a valid host (${hostname})`, rule: 'invalid' };
   if (isIP(host) !== 0) {
     const verdict = policy.check(host, undefined, port);
-    return verdict.allowed ? verdict : { allowed: false, reason: verdict.reason, address: host };
+    return verdict.allowed ? verdict : { ...verdict, address: host };
   }
   const named = policy.checkHost(host, port);
   if (!named.allowed) return named;
@@ -32,9 +34,9 @@ export function judgeUpstreamTarget(
     }));
     if (verdicts.some(({ verdict }) => verdict.allowed)) return { allowed: true };
     const [{ address, verdict }] = verdicts as [
-      { address: string; verdict: { allowed: false; reason: string } },
+      { address: string; verdict: Extract<EgressVerdict, { allowed: false }> },
     ];
-    return { allowed: false, reason: verdict.reason, address };
+    return { ...verdict, address };
   }
   return { allowed: true };
 }

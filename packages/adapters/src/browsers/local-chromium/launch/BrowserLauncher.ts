@@ -13,6 +13,7 @@ import { BrowserLimits } from '../../../confinement/limits/BrowserLimits.ts';
 import { type ResourceLimits, resolveResourceLimits } from '../../../confinement/limits/ResourceLimits.ts';
 import { ChromiumLocator, type LocatedChromium } from '../chromium/ChromiumLocator.ts';
 import { EgressPolicy } from '../egress/EgressPolicy.ts';
+import type { UpstreamRoute } from '../egress/UpstreamRoute.ts';
 import { ExtensionsChromium } from '../extensions/ExtensionsChromium.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
 import { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';
@@ -125,12 +126,14 @@ export class BrowserLauncher {
 
   /**
    * Starts a confined, limited browser on `profile`, with a window of `windowSize` (null: Chromium's);
-   * with `extension`, the extension-capable build (`extensionsBuild`), loading it.
+   * with `extension`, the extension-capable build (`extensionsBuild`), loading it; with
+   * `sessionRoutes`, for that session, its upstream routes in force from the start (null: a warm browser).
    */
   async launch(
     profile: ProfileChoice,
     windowSize: SessionViewport | null = null,
     extension: { readonly archive: Uint8Array } | null = null,
+    sessionRoutes: readonly UpstreamRoute[] | null = null,
   ): Promise<PreparedBrowser> {
     const [confinement, found, limits] = await Promise.all([
       this.confine(),
@@ -151,6 +154,7 @@ export class BrowserLauncher {
       },
       windowSize,
       extension,
+      sessionRoutes,
     });
   }
 

@@ -2,6 +2,7 @@ import type { Logger, SessionViewport } from '@browserdeck/domain';
 import type { IsolationLevel } from '../../../confinement/isolation/IsolationLevel.ts';
 import type { LocatedChromium } from '../chromium/ChromiumLocator.ts';
 import type { EgressPolicy } from '../egress/EgressPolicy.ts';
+import type { UpstreamRoute } from '../egress/UpstreamRoute.ts';
 import type { ExtensionsChromium } from '../extensions/ExtensionsChromium.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
 import type { ContextClaim } from '../profiles/ContextClaim.ts';
@@ -72,14 +73,16 @@ export class BrowserSupply {
   /**
    * A browser for a session admitted with `browser` (`admitSession`): a warm one (its logs cleared),
    * else one launched on the claim's context profile or a fresh one, with `viewport` as its window
-   * and `extension` loaded (never a warm one: those run the main build, without it); `evictWarm`
-   * first stops a warm browser whose slot the launch needs.
+   * and `extension` loaded (never a warm one: those run the main build, without it), and a launched
+   * one talking through the session's `routes` from its start; `evictWarm` first stops a warm
+   * browser whose slot the launch needs.
    */
   async acquire(
     admitted: { browser: 'warm' | 'cold'; evictWarm: boolean },
     claim: ContextClaim | null,
     viewport: SessionViewport | null,
     extension: { readonly archive: Uint8Array } | null = null,
+    routes: readonly UpstreamRoute[] = [],
   ): Promise<PreparedBrowser> {
     const warm = admitted.browser === 'warm' && !extension ? await this.pool.take() : null;
     if (warm) {
@@ -92,6 +95,7 @@ export class BrowserSupply {
       claim?.profile(profiles) ?? { kind: 'temporary', profiles },
       viewport,
       extension,
+      routes,
     );
   }
 

@@ -57,6 +57,13 @@ export interface BrowserLaunchSettings {
    * executable must then be a full Chromium (`extensions/findExtensionsChromium`). Null or absent: none.
    */
   readonly extension?: { readonly archive: Uint8Array } | null;
+  /**
+   * The upstream routes of the session the browser is launched for (a cold launch), in force from
+   * its first request: an extension's service worker starts with the browser, before the session
+   * exists. Null or absent: a warm browser, which talks direct until a session takes it
+   * (`useSessionEgress`).
+   */
+  readonly sessionRoutes?: readonly UpstreamRoute[] | null;
 }
 
 /**
@@ -77,6 +84,8 @@ export class PreparedBrowser {
   private readonly owner: { uid: number; gid: number } | null;
   /** The session's unpacked extension, removed from a persistent profile when the browser stops. */
   private readonly extensionDir: string | null;
+  /** Launched for its session (`sessionRoutes`): every byte since launch is the session's. */
+  private readonly launchedForSession: boolean;
   private disposal: Promise<void> | null = null;
 
   private constructor(parts: {
@@ -90,6 +99,7 @@ export class PreparedBrowser {
     stage: { profiles: TemporaryProfiles; contextDir: string } | null;
     owner: { uid: number; gid: number } | null;
     extensionDir: string | null;
+    launchedForSession: boolean;
   }) {
     this.process = parts.process;
     this.router = parts.router;
@@ -101,6 +111,7 @@ export class PreparedBrowser {
     this.stage = parts.stage;
     this.owner = parts.owner;
     this.extensionDir = parts.extensionDir;
+    this.launchedForSession = parts.launchedForSession;
   }
 
   /** Starts a browser, connects to it and starts recording. Cleans up everything if a step fails. */
@@ -139,6 +150,7 @@ export class PreparedBrowser {
           // The upstream by its credential-free label only: the password never reaches a log.
           onUpstreamFailed: ({ upstream, host, port, reason }) =>
             recorder.recordServiceEvent(PROXY_FAILED_METHOD, { upstream, host, port, reason }),
+          ...(settings.sessionRoutes ? { routes: settings.sessionRoutes } : {}),
         });
       process = await ChromiumProcess.launch({
         executablePath: settings.executablePath,
@@ -172,6 +184,7 @@ export class PreparedBrowser {
         stage,
         owner,
         extensionDir: staged?.dir ?? null,
+        launchedForSession: settings.sessionRoutes != null,
       });
       lease?.watchMemory((kill) => {
         recorder.recordServiceEvent(BROWSER_KILLED_METHOD, { ...kill });
@@ -209,14 +222,15 @@ export class PreparedBrowser {
   }
 
   /**
-   * Hands the browser's egress to a session taking it (a warm browser exists before its session):
-   * the session's upstream routes and its own connect endpoint, and a fresh byte count, so bytes
-   * from before the session are not its.
+   * Hands the browser's egress to the session taking it: the session's upstream routes (already in
+   * force for a browser launched for it) and its own connect endpoint (known once the session has
+   * its id; nothing uses it before its `connectUrl` is handed out). A warm browser existed before
+   * its session: its byte count starts afresh, so bytes from before the session are not its.
    */
   useSessionEgress(egress: { routes: readonly UpstreamRoute[]; ownEndpoint: OwnEndpoint | null }): void {
     this.proxy?.useUpstreams(egress.routes);
     this.proxy?.setOwnEndpoint(egress.ownEndpoint);
-    this.proxy?.takeBytes();
+    if (!this.launchedForSession) this.proxy?.takeBytes();
   }
 
   /** Bytes the browser exchanged with the network through its egress proxy since the last call. */
