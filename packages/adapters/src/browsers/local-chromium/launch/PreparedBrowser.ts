@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { Clock, SessionViewport } from '@browserdeck/domain';
 import type { BrowserConfinement } from '../../../confinement/isolation/BrowserConfinement.ts';
 import type { BrowserLimits } from '../../../confinement/limits/BrowserLimits.ts';
@@ -18,6 +18,7 @@ import { guardExtensionsPage } from '../extensions/guardExtensionsPage.ts';
 import { type StagedExtension, stageExtension } from '../extensions/stageExtension.ts';
 import { copyContextProfile } from '../profiles/copyContextProfile.ts';
 import { downloadsDirOf } from '../profiles/downloadsDirOf.ts';
+import { plainFolder } from '../profiles/plainFolder.ts';
 import { saveStagedProfile } from '../profiles/saveStagedProfile.ts';
 import type { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';
 import { uploadsDirOf } from '../profiles/uploadsDirOf.ts';
@@ -138,7 +139,7 @@ export class PreparedBrowser {
       lease = (await limits?.lease(profileDir, owner, scratch !== null)) ?? null;
       if (profile.kind === 'copy') await copyContextProfile(profile.from, profileDir, owner);
       if (stage) await copyContextProfile(stage.contextDir, profileDir, owner);
-      await mkdir(downloadsDirOf(profileDir), { recursive: true });
+      await plainFolder(downloadsDirOf(profileDir));
       await settings.confinement.claim(profileDir);
       await settings.confinement.claim(downloadsDirOf(profileDir));
       if (settings.extension) staged = await stageExtension(settings.extension.archive, profileDir, owner);
