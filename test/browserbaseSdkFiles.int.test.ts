@@ -117,12 +117,40 @@ describe('the Browserbase SDK: proxies, downloads, uploads and extensions agains
         .toBeGreaterThanOrEqual(BIG_PAGE.length);
       const usage = await bb.projects.usage(given.projectId);
       expect(usage.proxyBytes).toBeGreaterThanOrEqual(BIG_PAGE.length);
-      // The service's own address stays refused to pages, with a page that names the rule.
-      const refused = await page.goto(`${server.url}/healthz`).catch((error: Error) => error);
-      if (!(refused instanceof Error)) {
-        expect(refused?.status()).toBe(403);
-        expect(await page.content()).toMatch(/egress/i);
-      }
+      // EGRESS_ALLOW opened the site's port, not the service's own: a page names the rule.
+      const refused = await page.goto(`${server.url}/healthz`);
+      expect(refused?.status()).toBe(403);
+      expect(await page.textContent('body')).toMatch(/egress policy refused .*\/healthz: .*loopback/i);
+    } finally {
+      await browser.close();
+      await bb.sessions.update(session.id, { status: 'REQUEST_RELEASE', projectId: given.projectId });
+    }
+  }, 90_000);
+
+  it('fails a wrong proxy password visibly, in the browser and in the session’s logs', async () => {
+    const session = await bb.sessions.create({
+      projectId: given.projectId,
+      keepAlive: true,
+      proxies: [
+        {
+          type: 'external',
+          server: `http://127.0.0.1:${upstreamPort}`,
+          username: 'shopper',
+          password: 'wrong',
+        },
+      ],
+    });
+    const browser = await chromium.connectOverCDP(session.connectUrl);
+    try {
+      const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
+      const answer = await page.goto(`${siteUrl}/big`);
+      expect(answer?.status()).toBe(502);
+      expect(await page.textContent('body')).toMatch(/127\.0\.0\.1/);
+      await expect
+        .poll(async () => (await bb.sessions.logs.list(session.id)).map((entry) => entry.method))
+        .toContain('Browserdeck.proxyFailed');
+      const logs = JSON.stringify(await bb.sessions.logs.list(session.id));
+      expect(logs).not.toContain('wrong');
     } finally {
       await browser.close();
       await bb.sessions.update(session.id, { status: 'REQUEST_RELEASE', projectId: given.projectId });
