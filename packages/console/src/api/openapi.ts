@@ -793,7 +793,6 @@ export interface components {
         | 'session_ended'
         | 'session_on_other_instance'
         | 'payload_too_large'
-        | 'payload_too_large'
         | 'unsupported_media_type'
         | 'rate_limited'
         | 'provider_rate_limited'
