@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type CreateBrowserRequest, type SessionExtension, SystemClock } from '@browserdeck/domain';
+import { browserRequest } from '@browserdeck/testing';
 import { chromium } from 'playwright-core';
 import { Server as ProxyServer } from 'proxy-chain';
 import { EgressPolicy } from '../packages/adapters/src/browsers/local-chromium/egress/EgressPolicy.ts';
@@ -90,22 +91,8 @@ service.on('upgrade', (req, socket, head) => {
 await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
 const publicUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
 
-const request = (overrides: Partial<CreateBrowserRequest> = {}): CreateBrowserRequest => ({
-  sessionId: 'bench',
-  projectId: 'bench',
-  ownerId: 'bench',
-  providerProjectId: 'local',
-  region: 'local',
-  timeoutSec: 600,
-  contextId: null,
-  contextPersist: true,
-  extensionId: null,
-  extension: null,
-  proxies: null,
-  keepAlive: true,
-  viewport: null,
-  ...overrides,
-});
+const request = (overrides: Partial<CreateBrowserRequest> = {}): CreateBrowserRequest =>
+  browserRequest({ region: 'local', providerProjectId: 'local', timeoutSec: 600, ...overrides });
 
 const direct: number[] = [];
 const chained: number[] = [];

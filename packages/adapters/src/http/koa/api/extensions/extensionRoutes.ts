@@ -10,6 +10,7 @@ import {
 import { fileBody } from '../../kernel/routing/fileBody.ts';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { projectIdParams } from '../shared/commonSchemas.ts';
+import { PROVIDER_FAULTS } from '../shared/providerScope.ts';
 import { ExtensionListSchema, ExtensionSchema, extensionParams } from './extensionSchemas.ts';
 import { presentExtension } from './presentExtension.ts';
 
@@ -39,12 +40,7 @@ export const EXTENSION_FILE_DESCRIPTION =
   'The extension as a zip, `manifest.json` at its root (Manifest V2 or V3, with `name` and `version`); ' +
   `at most ${EXTENSION_MAX_ENTRIES} entries and ${EXTENSION_UNPACKED_MAX_BYTES} bytes unpacked.`;
 
-const PROVIDER_ERRORS = [
-  'provider_rate_limited',
-  'provider_error',
-  'provider_unavailable',
-  'provider_timeout',
-] as const;
+const PROVIDER_ERRORS = ['provider_rate_limited', ...PROVIDER_FAULTS] as const;
 
 /**
  * `/v1/projects/{project_id}/extensions`: a project's uploaded extensions (http-api.md §5).

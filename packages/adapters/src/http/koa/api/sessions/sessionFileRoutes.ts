@@ -6,7 +6,7 @@ import {
 } from '@browserdeck/domain';
 import { fileBody } from '../../kernel/routing/fileBody.ts';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
-import { PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
+import { PROVIDER_FAULTS, PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
 import { UploadedFileSchema } from './sessionFileSchemas.ts';
 import { SESSIONS_TAG } from './sessionRoutes.ts';
 import { sessionParams } from './sessionSchemas.ts';
@@ -29,12 +29,7 @@ export function uploadMaxBytesOf(deps: SessionFileRouteDeps): number {
 /** How much longer than the request cut-off an upload may take to arrive (50 MiB over a slow link). */
 export const UPLOAD_EXTRA_TIME_MS = 5 * 60_000;
 
-const PROVIDER_ERRORS = [
-  'provider_rate_limited',
-  'provider_error',
-  'provider_unavailable',
-  'provider_timeout',
-] as const;
+const PROVIDER_ERRORS = ['provider_rate_limited', ...PROVIDER_FAULTS] as const;
 
 /**
  * A session's downloads as the answer both dialects give: the zip, streamed, as an attachment named

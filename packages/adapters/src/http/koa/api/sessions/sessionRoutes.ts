@@ -14,7 +14,7 @@ import {
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { type LiveUrlDeps, presentLiveUrls } from '../live-view/presentLiveUrls.ts';
 import { emptyBody, providerProjectParams } from '../shared/commonSchemas.ts';
-import { PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
+import { PROVIDER_FAULTS, PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
 import { presentSession } from './presentSession.ts';
 import { presentSessionStats } from './presentSessionStats.ts';
 import {
@@ -56,7 +56,6 @@ export const SESSIONS_TAG = {
 };
 const TAG = SESSIONS_TAG.name;
 const BASE = `${PROVIDER_PROJECT_PATH}/sessions`;
-const PROVIDER_ERRORS = ['provider_error', 'provider_unavailable', 'provider_timeout'] as const;
 
 /**
  * `/v1/{provider}/projects/{project_id}/sessions`: cloud-browser sessions of one of the caller's
@@ -101,7 +100,7 @@ export function sessionRoutes(
         'agent_inactive',
         'idempotency_key_reused',
         'provider_rate_limited',
-        ...PROVIDER_ERRORS,
+        ...PROVIDER_FAULTS,
       ],
       handle: async ({ caller, params, headers, body }) => {
         const { session, replayed } = await deps.create.execute({
@@ -199,7 +198,7 @@ export function sessionRoutes(
       params: sessionParams,
       body: emptyBody,
       responses: { 200: { description: 'The session, ended.', schema: SessionSchema } },
-      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_ERRORS],
+      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_FAULTS],
       handle: async ({ caller, params }) => ({
         status: 200,
         body: presentSession(
@@ -224,7 +223,7 @@ export function sessionRoutes(
       responses: {
         200: { description: 'One page of log entries, oldest first.', schema: SessionLogsSchema },
       },
-      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_ERRORS],
+      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_FAULTS],
       handle: async ({ caller, params, query }) => ({
         status: 200,
         body: await deps.logs.execute({
@@ -262,7 +261,7 @@ export function sessionRoutes(
         'not_implemented',
         'unsupported_option',
         'provider_rate_limited',
-        ...PROVIDER_ERRORS,
+        ...PROVIDER_FAULTS,
       ],
       handle: async ({ caller, params, query }) => {
         const view = await deps.liveView.execute({

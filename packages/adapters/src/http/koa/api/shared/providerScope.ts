@@ -11,3 +11,6 @@ export const PROVIDER_PROJECT_PATH = '/v1/{provider}/projects/{project_id}';
 export function providerPathValues(providerName: string): { provider: readonly string[] } {
   return { provider: [...new Set([providerName, PROVIDER_ALIAS])] };
 }
+
+/** The provider faults (§2) a route that calls the provider may answer, besides its rate limit. */
+export const PROVIDER_FAULTS = ['provider_error', 'provider_unavailable', 'provider_timeout'] as const;
