@@ -37,8 +37,8 @@ describe('checkSessionProxies', () => {
     [
       'https and socks5 servers, a trailing slash, IPv4 and IPv6 hosts',
       [
-        external({ server: 'https://10.1.2.3:3128/' }),
-        external({ server: 'socks5://[2001:db8::1]:1080' }),
+        external({ server: 'https://127.0.0.2:3128/' }),
+        external({ server: 'socks5://[::1]:1080' }),
         external({ server: 'SOCKS5://proxy_internal.corp:65535' }),
       ],
     ],

@@ -7,9 +7,9 @@ describe('gridCdpUrl', () => {
     expect(
       gridCdpUrl(new URL('http://grid.example:4444/'), id, 'ws://selenium-hub:4444/session/abc123/se/cdp'),
     ).toBe('ws://grid.example:4444/session/abc123/se/cdp');
-    expect(gridCdpUrl(new URL('https://grid.example/'), id, 'ws://10.0.0.5:4444/session/abc123/se/cdp')).toBe(
-      'wss://grid.example/session/abc123/se/cdp',
-    );
+    expect(
+      gridCdpUrl(new URL('https://grid.example/'), id, 'ws://selenium-node-5:4444/session/abc123/se/cdp'),
+    ).toBe('wss://grid.example/session/abc123/se/cdp');
   });
 
   it('keeps the Grid URL’s own path in front when the Grid does not know it', () => {

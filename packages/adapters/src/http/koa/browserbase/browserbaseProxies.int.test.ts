@@ -36,7 +36,7 @@ describe('the Browserbase-compatible API: proxies', () => {
     const proxies = [
       {
         type: 'external',
-        server: 'socks5://10.9.8.7:1080',
+        server: 'socks5://socks-proxy.example:1080',
         username: 'u',
         password: PASSWORD,
         domainPattern: 'shop',
@@ -55,7 +55,7 @@ describe('the Browserbase-compatible API: proxies', () => {
       await (await bb('GET', '/v1/sessions')).text(),
     ]) {
       expect(answer).not.toContain(PASSWORD);
-      expect(answer).not.toContain('10.9.8.7');
+      expect(answer).not.toContain('socks-proxy.example');
     }
   });
 
