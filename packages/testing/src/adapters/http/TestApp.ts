@@ -118,5 +118,9 @@ export interface TestApp<I extends IdentityProvider = InMemoryIdentityProvider> 
   request(path: string, init?: TestRequestInit): Promise<Response>;
   /** Signs up and signs in a fresh user through the API. */
   signUpAndIn(email?: string, password?: string): Promise<TestUser>;
+  /** Creates a project of `user`'s through the API; its id. */
+  createProject(user: TestUser, name?: string): Promise<string>;
+  /** Creates an API key for `projectId` as `user` through the API; the key (`bdk_…`). */
+  createApiKey(user: TestUser, projectId: string, name?: string): Promise<string>;
   close(): Promise<void>;
 }

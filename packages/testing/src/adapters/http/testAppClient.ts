@@ -2,8 +2,13 @@ import type { TestApp, TestRequestInit, TestUser } from './TestApp.ts';
 
 let userCounter = 0;
 
-/** A test app's client: `request` on its base URL, and `signUpAndIn` through the API. */
-export function testAppClient(baseUrl: string): Pick<TestApp, 'request' | 'signUpAndIn'> {
+/**
+ * A test app's client: `request` on its base URL, and `signUpAndIn`, `createProject` and
+ * `createApiKey` through the API.
+ */
+export function testAppClient(
+  baseUrl: string,
+): Pick<TestApp, 'request' | 'signUpAndIn' | 'createProject' | 'createApiKey'> {
   const request = (path: string, init: TestRequestInit = {}): Promise<Response> => {
     const { json, token, ...rest } = init;
     const headers = new Headers(rest.headers);
@@ -35,5 +40,15 @@ export function testAppClient(baseUrl: string): Pick<TestApp, 'request' | 'signU
     };
   };
 
-  return { request, signUpAndIn };
+  const created = async (path: string, token: string, json: unknown): Promise<Record<string, unknown>> => {
+    const res = await request(path, { method: 'POST', token, json });
+    if (res.status !== 201) throw new Error(`POST ${path} failed: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const createProject = async (user: TestUser, name = 'Project'): Promise<string> =>
+    (await created('/v1/projects', user.accessToken, { name })).id as string;
+  const createApiKey = async (user: TestUser, projectId: string, name = 'sdk'): Promise<string> =>
+    (await created(`/v1/projects/${projectId}/api-keys`, user.accessToken, { name })).key as string;
+
+  return { request, signUpAndIn, createProject, createApiKey };
 }

@@ -13,18 +13,8 @@ let zip: Buffer;
 beforeEach(async () => {
   t = await createTestApp();
   alice = await t.signUpAndIn('alice@example.com');
-  const project = await t.request('/v1/projects', {
-    method: 'POST',
-    token: alice.accessToken,
-    json: { name: 'E' },
-  });
-  projectId = ((await project.json()) as { id: string }).id;
-  const created = await t.request(`/v1/projects/${projectId}/api-keys`, {
-    method: 'POST',
-    token: alice.accessToken,
-    json: { name: 'sdk' },
-  });
-  key = ((await created.json()) as { key: string }).key;
+  projectId = await t.createProject(alice, 'E');
+  key = await t.createApiKey(alice, projectId);
   // Browserbase's SDK with its two changed lines: a Browserdeck key and this server.
   bb = new Browserbase({ apiKey: key, baseURL: t.baseUrl, maxRetries: 0 });
   zip = await extensionZip({ 'manifest.json': manifestJson({ name: 'Stagehand Runtime' }), 'sw.js': '' });

@@ -13,18 +13,8 @@ const bb = (method: string, path: string, json?: unknown) =>
 beforeEach(async () => {
   t = await createTestApp();
   alice = await t.signUpAndIn('alice@example.com');
-  const project = await t.request('/v1/projects', {
-    method: 'POST',
-    token: alice.accessToken,
-    json: { name: 'Shop' },
-  });
-  projectId = ((await project.json()) as { id: string }).id;
-  const created = await t.request(`/v1/projects/${projectId}/api-keys`, {
-    method: 'POST',
-    token: alice.accessToken,
-    json: { name: 'sdk' },
-  });
-  key = ((await created.json()) as { key: string }).key;
+  projectId = await t.createProject(alice, 'Shop');
+  key = await t.createApiKey(alice, projectId);
 });
 afterEach(() => t.close());
 

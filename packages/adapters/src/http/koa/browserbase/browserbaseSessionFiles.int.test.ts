@@ -19,30 +19,11 @@ const bb = (
     ...(init.json === undefined ? {} : { json: init.json }),
   });
 
-async function newKey(user: TestUser, project: string): Promise<string> {
-  const res = await t.request(`/v1/projects/${project}/api-keys`, {
-    method: 'POST',
-    token: user.accessToken,
-    json: { name: 'sdk' },
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { key: string }).key;
-}
-
-async function newProject(user: TestUser): Promise<string> {
-  const res = await t.request('/v1/projects', {
-    method: 'POST',
-    token: user.accessToken,
-    json: { name: 'Shop' },
-  });
-  return ((await res.json()) as { id: string }).id;
-}
-
 beforeEach(async () => {
   t = await createTestApp({ uploadMaxBytes: 64 });
   alice = await t.signUpAndIn('alice@example.com');
-  projectId = await newProject(alice);
-  key = await newKey(alice, projectId);
+  projectId = await t.createProject(alice, 'Shop');
+  key = await t.createApiKey(alice, projectId);
 });
 afterEach(() => t.close());
 
@@ -94,7 +75,7 @@ describe('Browserbase’s session files', () => {
 
   it('answers in Browserbase’s error shape: 404 for another project’s session, 413 past the limit, 400 without a file', async () => {
     const session = await newSession();
-    const otherKey = await newKey(alice, await newProject(alice));
+    const otherKey = await t.createApiKey(alice, await t.createProject(alice, 'Shop'));
     await expectBrowserbaseError(
       await bb('GET', `/v1/sessions/${session.id}/downloads`, { apiKey: otherKey }),
       404,

@@ -80,7 +80,7 @@ describe('GET …/sessions/{session_id}/downloads', () => {
       'not_found',
     );
     const other = await newProject(alice);
-    const key = await apiKey(other);
+    const key = await t.createApiKey(alice, other, 'files');
     await assertProblem(
       await t.request(`${base}/${session.id}/downloads`, { headers: { Authorization: `Bearer ${key}` } }),
       403,
@@ -141,7 +141,7 @@ describe('POST …/sessions/{session_id}/uploads', () => {
   it('takes a project API key on its own project, as the other session routes', async () => {
     await start();
     const session = await newSession();
-    const key = await apiKey(projectId);
+    const key = await t.createApiKey(alice, projectId, 'files');
     const res = await upload(session.id, form('by key'), undefined as unknown as string, {
       Authorization: `Bearer ${key}`,
     });
@@ -244,13 +244,3 @@ describe('POST …/sessions/{session_id}/uploads', () => {
     });
   });
 });
-
-async function apiKey(project: string): Promise<string> {
-  const res = await t.request(`/v1/projects/${project}/api-keys`, {
-    method: 'POST',
-    token: alice.accessToken,
-    json: { name: 'files' },
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { key: string }).key;
-}
