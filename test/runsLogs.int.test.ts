@@ -61,8 +61,8 @@ return 'done';
     // A full last page still names a cursor; the empty page after it ends with null.
     expect(pages).toBe(Math.floor(lines.length / 2) + 1);
     for (const line of lines) expect(Number.isNaN(Date.parse(line.timestamp))).toBe(false);
-    // The run counts what it stored.
-    expect(run.logBytes).toBe(lines.reduce((sum, l) => sum + Buffer.byteLength(l.message), 0));
+    // The run counts what it stored: each line's stream name and message.
+    expect(run.logBytes).toBe(lines.reduce((sum, l) => sum + l.stream.length + Buffer.byteLength(l.message), 0));
   });
 
   it('stream over SSE as log events, then end with the terminal run; Last-Event-ID resumes', async () => {

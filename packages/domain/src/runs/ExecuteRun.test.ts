@@ -90,8 +90,9 @@ describe('ExecuteRun: an agent run', () => {
       '4 console page says hi',
       `5 system session ${session.id} released`,
     ]);
+    // Every stored byte counts: each line's stream name as well as its message.
     expect(ended.logBytes).toBe(
-      lines(run.id).reduce((n, l) => n + l.split(' ').slice(2).join(' ').length, 0),
+      lines(run.id).reduce((n, l) => n + l.split(' ').slice(1).join(' ').length - 1, 0),
     );
     expect(session.status).toBe('COMPLETED');
     expect(provider.running).toEqual([]);
@@ -335,7 +336,7 @@ describe('ExecuteRun: output', () => {
     expect(logs[4]!.message).toMatch(/^session .* released$/);
     const ended = await stored(run.id);
     expect(ended.status).toBe('SUCCEEDED');
-    expect(ended.logBytes).toBe(logs.reduce((n, l) => n + utf8Length(l.message), 0));
+    expect(ended.logBytes).toBe(logs.reduce((n, l) => n + l.stream.length + utf8Length(l.message), 0));
   });
 
   it('stores lines in batches while an append is in flight', async () => {

@@ -15,6 +15,7 @@ import type { RunLogStore } from './RunLogStore.ts';
 import { RunLogWriter } from './RunLogWriter.ts';
 import type { RunQueue } from './RunQueue.ts';
 import type { RunRepository } from './RunRepository.ts';
+import { readLogPage } from './readLogPage.ts';
 import { runEndingOf } from './runEndingOf.ts';
 import { RUN_HEARTBEAT_INTERVAL_MS, RUN_LOGS_MAX_LIMIT, RUN_MAX_LOG_BYTES_DEFAULT } from './runRules.ts';
 import type { ScriptRunner } from './ScriptRunner.ts';
@@ -223,9 +224,9 @@ export class ExecuteRun {
     let lastSeq = 0;
     if (run.logBytes === 0) return { lastSeq, bytes: 0 };
     for (;;) {
-      const page = await this.deps.runLogs.read(run.id, lastSeq, RUN_LOGS_MAX_LIMIT);
-      lastSeq = page.at(-1)?.seq ?? lastSeq;
-      if (page.length < RUN_LOGS_MAX_LIMIT) return { lastSeq, bytes: run.logBytes };
+      const page = await readLogPage(this.deps.runLogs, run.id, lastSeq, RUN_LOGS_MAX_LIMIT);
+      lastSeq = page.lines.at(-1)?.seq ?? lastSeq;
+      if (!page.full && page.lines.length < RUN_LOGS_MAX_LIMIT) return { lastSeq, bytes: run.logBytes };
     }
   }
 

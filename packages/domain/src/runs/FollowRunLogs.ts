@@ -7,6 +7,7 @@ import type { Run } from './Run.ts';
 import type { RunChanges } from './RunChanges.ts';
 import type { RunLogLine, RunLogStore } from './RunLogStore.ts';
 import type { RunRepository } from './RunRepository.ts';
+import { readLogPage } from './readLogPage.ts';
 import { RUN_LOGS_MAX_LIMIT } from './runRules.ts';
 import { watchRun } from './watchRun.ts';
 
@@ -66,13 +67,13 @@ export class FollowRunLogs {
         // The run as it was before this read: once it had ended, every line of it is stored.
         const ended = run.isTerminal;
         for (;;) {
-          const page = await runLogs.read(run.id, seq, RUN_LOGS_MAX_LIMIT);
-          for (const line of page) {
+          const page = await readLogPage(runLogs, run.id, seq, RUN_LOGS_MAX_LIMIT);
+          for (const line of page.lines) {
             if (signal.aborted) return;
             seq = line.seq;
             yield { type: 'line', line };
           }
-          if (page.length < RUN_LOGS_MAX_LIMIT) break;
+          if (!page.full && page.lines.length < RUN_LOGS_MAX_LIMIT) break;
         }
         if (ended) {
           yield { type: 'end', run };

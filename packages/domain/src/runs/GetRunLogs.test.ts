@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import type { Run } from './Run.ts';
 import type { RunLogLine } from './RunLogStore.ts';
+import { RUN_LOG_LINE_MAX_BYTES, RUN_PAGE_MAX_BYTES } from './runRules.ts';
 import type { RunStatus } from './runStatus.ts';
 
 async function setUp(status: RunStatus = 'RUNNING', lineCount = 5) {
@@ -35,6 +36,26 @@ describe('GetRunLogs', () => {
     expect(await logs({ limit: 5 })).toEqual({ logs: lines, nextCursor: '5' });
     expect(await logs({ cursor: '5' })).toEqual({ logs: [], nextCursor: null });
     expect(await logs({ cursor: '3' })).toEqual({ logs: lines.slice(3), nextCursor: null });
+  });
+
+  it('bounds a page by bytes: 1000 lines of 16 KiB answer at most 1 MiB, then the next page goes on', async () => {
+    const { logs, runLogs, run } = await setUp('SUCCEEDED', 0);
+    const big = Array.from({ length: 1000 }, (_, i) => ({
+      seq: i + 1,
+      timestamp: new Date(),
+      stream: 'stdout' as const,
+      message: 'x'.repeat(RUN_LOG_LINE_MAX_BYTES),
+    }));
+    await runLogs.append(run.id, big);
+    const first = await logs({ limit: 1000 });
+    const bytes = (page: typeof first) => Buffer.byteLength(JSON.stringify(page.logs));
+    expect(bytes(first)).toBeLessThanOrEqual(RUN_PAGE_MAX_BYTES);
+    expect(first.logs.length).toBeGreaterThan(50);
+    expect(first.nextCursor).toBe(String(first.logs.length));
+    const second = await logs({ cursor: first.nextCursor!, limit: 1000 });
+    expect(second.logs[0]!.seq).toBe(first.logs.length + 1);
+    expect(bytes(second)).toBeLessThanOrEqual(RUN_PAGE_MAX_BYTES);
+    expect(second.nextCursor).not.toBeNull();
   });
 
   it('refuses a cursor that is not a decimal seq, and a limit outside 1..1000', async () => {

@@ -5,6 +5,7 @@ import { Checks } from '../shared/checks.ts';
 import { findRun } from './findRun.ts';
 import type { RunLogLine, RunLogStore } from './RunLogStore.ts';
 import type { RunRepository } from './RunRepository.ts';
+import { readLogPage } from './readLogPage.ts';
 import { RUN_LOGS_DEFAULT_LIMIT, RUN_LOGS_MAX_LIMIT } from './runRules.ts';
 
 /** A run log cursor: the decimal `seq` of the last line read (`0`: from the start). */
@@ -12,7 +13,8 @@ const CURSOR = /^(0|[1-9][0-9]{0,15})$/;
 
 /**
  * One page of a run's log lines (http-api.md §11), after `cursor` (the decimal `seq` of the last
- * line read; `0` or absent from the start), at most `limit` (1..1000, default 100). `nextCursor` is
+ * line read; `0` or absent from the start), at most `limit` (1..1000, default 100) and at most
+ * `RUN_PAGE_MAX_BYTES` (a page full of bytes holds fewer lines than `limit`). `nextCursor` is
  * the last line's `seq` (the cursor given when none is new yet), and null once the run has ended
  * and no line is left after this page.
  */
@@ -39,9 +41,9 @@ export class GetRunLogs {
     // Read before the lines: a run seen ended has stored every line (its worker flushes first).
     const run = await findRun(this.deps.runs, project.id, input.runId);
     const afterSeq = Number(cursor);
-    const logs = await this.deps.runLogs.read(run.id, afterSeq, limit);
+    const { lines: logs, full } = await readLogPage(this.deps.runLogs, run.id, afterSeq, limit);
     const last = logs.at(-1)?.seq ?? afterSeq;
-    const exhausted = run.isTerminal && logs.length < limit;
+    const exhausted = run.isTerminal && !full && logs.length < limit;
     return { logs, nextCursor: exhausted ? null : String(last) };
   }
 }

@@ -2,6 +2,8 @@ import { aRun, givenRunWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import type { RunsQuery } from './ListRuns.ts';
+import { Run } from './Run.ts';
+import { RUN_ERROR_CUT_MARK, RUN_ERROR_MESSAGE_MAX_BYTES, RUN_PAGE_MAX_BYTES } from './runRules.ts';
 import type { RunStatus } from './runStatus.ts';
 
 async function setUp() {
@@ -34,6 +36,51 @@ async function setUp() {
 }
 
 describe('ListRuns', () => {
+  it('bounds a page by bytes: runs with 1 MiB results come a few to a page, each at most 1 MiB', async () => {
+    const world = await givenRunWorld();
+    for (let i = 0; i < 5; i++) {
+      const run = aRun({ projectId: world.project.id, ownerId: world.ownerId, status: 'RUNNING' });
+      run.end({ status: 'SUCCEEDED', result: 'r'.repeat(400 * 1024), exitCode: 0 }, world.clock.now());
+      await world.runRepository.add(run);
+    }
+    const list = (offset: number) =>
+      world.runs.list.execute({
+        caller: world.owner,
+        projectId: world.project.id,
+        query: { limit: 100, offset },
+      });
+    const seen: string[] = [];
+    for (let offset = 0; offset < 5; ) {
+      const page = await list(offset);
+      expect(page.total).toBe(5);
+      expect(page.runs.length).toBeGreaterThan(0);
+      expect(Buffer.byteLength(JSON.stringify(page.runs))).toBeLessThanOrEqual(RUN_PAGE_MAX_BYTES);
+      seen.push(...page.runs.map((r) => r.id));
+      offset += page.runs.length;
+    }
+    expect(new Set(seen).size).toBe(5);
+  });
+
+  it('answers an error message of 7 MB cut to 4 KiB and marked, stored before or after the bound', async () => {
+    const world = await givenRunWorld();
+    const run = aRun({ projectId: world.project.id, ownerId: world.ownerId, status: 'RUNNING' });
+    const huge = { code: 'script_error' as const, message: 'e'.repeat(7_000_000) };
+    run.end({ status: 'FAILED', error: huge, exitCode: 1 }, world.clock.now());
+    const bytes = (message = '') => Buffer.byteLength(message);
+    expect(bytes(run.error?.message)).toBe(RUN_ERROR_MESSAGE_MAX_BYTES);
+    expect(run.error?.message.endsWith(RUN_ERROR_CUT_MARK)).toBe(true);
+    // A row from before the bound holds it whole: it is answered cut all the same.
+    const legacy = Run.restore({ ...run, error: huge });
+    expect(bytes(legacy.error?.message)).toBe(RUN_ERROR_MESSAGE_MAX_BYTES);
+    await world.runRepository.add(legacy);
+    const page = await world.runs.list.execute({
+      caller: world.owner,
+      projectId: world.project.id,
+      query: {},
+    });
+    expect(page.runs[0]!.error).toEqual(run.error);
+  });
+
   it('lists the project’s runs newest first with the page it answers', async () => {
     const { list, stored } = await setUp();
     const page = await list();

@@ -1,7 +1,7 @@
 import type { SessionRequest } from '../sessions/resolveSessionSettings.ts';
 import type { EntityState } from '../shared/EntityState.ts';
 import { writable } from '../shared/writable.ts';
-import type { RunError } from './runRules.ts';
+import { capRunError, type RunError } from './runRules.ts';
 import { isTerminalRunStatus, type RunStatus } from './runStatus.ts';
 
 /** A run's stored fields (not the derived ones): what `Run.restore` takes. */
@@ -91,7 +91,8 @@ export class Run {
 
   /** For repositories: the run `state` holds, as it was stored. No validation. */
   static restore(state: RunState): Run {
-    return Object.assign(new Run(), state);
+    // A row stored before errors were bounded is answered cut, never whole.
+    return Object.assign(new Run(), state, { error: state.error && capRunError(state.error) });
   }
 
   get isTerminal(): boolean {
@@ -148,7 +149,8 @@ export class Run {
       self.error = null;
     } else {
       self.result = null;
-      self.error = ending.error;
+      // Whatever said it (a script's thrown error, a provider), a run answers at most 4 KiB of it.
+      self.error = capRunError(ending.error);
     }
     return true;
   }

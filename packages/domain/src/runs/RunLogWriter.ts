@@ -1,9 +1,8 @@
 import type { Clock } from '../shared/Clock.ts';
-import { utf8Length } from '../shared/checks.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
 import type { RunChanges } from './RunChanges.ts';
 import type { RunLogLine, RunLogStore } from './RunLogStore.ts';
-import { capRunLogLine, type RunLogStream } from './runRules.ts';
+import { capRunLogLine, type RunLogStream, runLogLineBytes } from './runRules.ts';
 
 /** What a `RunLogWriter` writes through, and the run's log budget. */
 export interface RunLogWriterDeps {
@@ -29,7 +28,7 @@ export class RunLogWriter {
   private inFlight: Promise<void> | null = null;
   private seq: number;
   private limitReached = false;
-  /** UTF-8 bytes of every line accepted so far (stored or about to be). */
+  /** What every line accepted so far costs of the budget (`runLogLineBytes`: stream and message). */
   bytes: number;
 
   /** Continues after `lastSeq` and `bytes` already stored (a run picked up again after a requeue). */
@@ -43,7 +42,7 @@ export class RunLogWriter {
   /** A line of the script's output: subject to the budget. */
   output(stream: RunLogStream, message: string, timestamp: Date): void {
     const line = storable(message);
-    const size = utf8Length(line);
+    const size = runLogLineBytes(stream, line);
     if (this.limitReached || this.bytes + size > this.deps.maxBytes) {
       if (!this.limitReached) {
         this.limitReached = true;
@@ -69,7 +68,7 @@ export class RunLogWriter {
 
   private push(stream: RunLogStream, message: string, timestamp: Date): void {
     this.seq++;
-    this.bytes += utf8Length(message);
+    this.bytes += runLogLineBytes(stream, message);
     this.pending.push({ seq: this.seq, timestamp, stream, message });
     if (!this.inFlight) this.startAppend();
   }

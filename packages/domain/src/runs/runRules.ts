@@ -8,6 +8,12 @@ export const RUN_RESULT_MAX_BYTES = 1024 * 1024;
 export const RUN_LOG_LINE_MAX_BYTES = 16 * 1024;
 /** What ends a log line that was cut at `RUN_LOG_LINE_MAX_BYTES`. */
 export const RUN_LOG_LINE_CUT_MARK = ' …[line cut at 16 KiB]';
+/** Longest `error.message` of a run, in UTF-8 bytes; a longer one is cut and marked (`RUN_ERROR_CUT_MARK`). */
+export const RUN_ERROR_MESSAGE_MAX_BYTES = 4 * 1024;
+/** What ends an `error.message` that was cut at `RUN_ERROR_MESSAGE_MAX_BYTES`. */
+export const RUN_ERROR_CUT_MARK = ' …[message cut at 4 KiB]';
+/** Largest page of runs or of log lines, in UTF-8 bytes of what it holds (a first item is always answered). */
+export const RUN_PAGE_MAX_BYTES = 1024 * 1024;
 /** Default of `RUN_MAX_LOG_BYTES`: a run's logs past it are dropped, after one `system` line saying so. */
 export const RUN_MAX_LOG_BYTES_DEFAULT = 8 * 1024 * 1024;
 /** `wait` of a run create or get, in seconds: 0 (answer at once) to 60. */
@@ -71,16 +77,34 @@ export interface RunError {
  * when cut (never inside a character).
  */
 export function capRunLogLine(message: string): string {
-  if (message.length <= RUN_LOG_LINE_MAX_BYTES / 4 || utf8Length(message) <= RUN_LOG_LINE_MAX_BYTES)
-    return message;
-  const budget = RUN_LOG_LINE_MAX_BYTES - utf8Length(RUN_LOG_LINE_CUT_MARK);
+  return cutUtf8(message, RUN_LOG_LINE_MAX_BYTES, RUN_LOG_LINE_CUT_MARK);
+}
+
+/** `error` with its message cut to `RUN_ERROR_MESSAGE_MAX_BYTES`, marked with `RUN_ERROR_CUT_MARK` when cut. */
+export function capRunError(error: RunError): RunError {
+  const message = cutUtf8(error.message, RUN_ERROR_MESSAGE_MAX_BYTES, RUN_ERROR_CUT_MARK);
+  return message === error.message ? error : { code: error.code, message };
+}
+
+/**
+ * What one stored log line costs of its run's budget (`RUN_MAX_LOG_BYTES`): every byte of text it
+ * stores, its stream's name as well as its message.
+ */
+export function runLogLineBytes(stream: RunLogStream, message: string): number {
+  return stream.length + utf8Length(message);
+}
+
+/** `text` cut to at most `maxBytes` UTF-8 bytes, `mark` included, when longer (never inside a character). */
+function cutUtf8(text: string, maxBytes: number, mark: string): string {
+  if (text.length <= maxBytes / 4 || utf8Length(text) <= maxBytes) return text;
+  const budget = maxBytes - utf8Length(mark);
   let bytes = 0;
   let end = 0;
-  for (const char of message) {
+  for (const char of text) {
     const size = utf8Length(char);
     if (bytes + size > budget) break;
     bytes += size;
     end += char.length;
   }
-  return message.slice(0, end) + RUN_LOG_LINE_CUT_MARK;
+  return text.slice(0, end) + mark;
 }

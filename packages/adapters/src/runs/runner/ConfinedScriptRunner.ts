@@ -1,7 +1,6 @@
 import { dirname } from 'node:path';
 import {
   type Logger,
-  RUN_LOG_LINE_MAX_BYTES,
   RUN_MEMORY_MB_DEFAULT,
   RUN_RESULT_MAX_BYTES,
   type ScriptJob,
@@ -16,6 +15,7 @@ import { CdpBridge } from './CdpBridge.ts';
 import type { ConfinedScriptRunnerOptions } from './ConfinedScriptRunnerOptions.ts';
 import { RunnerLauncher } from './RunnerLauncher.ts';
 import type { RunnerExit, RunnerProcess } from './RunnerProcess.ts';
+import { MESSAGE_MAX_CHARS } from './readRunnerMessage.ts';
 import { runnerTimingsLine } from './runnerTimingsLine.ts';
 import { runOutcome } from './runOutcome.ts';
 import { WarmRunners } from './WarmRunners.ts';
@@ -117,14 +117,20 @@ export class ConfinedScriptRunner implements ScriptRunner {
           env: job.env,
           socketPath: runner.socketPath,
           resultMaxBytes: RUN_RESULT_MAX_BYTES,
-          // One more than fits, so a cut message is marked as cut (`capRunLogLine`).
-          messageMaxChars: RUN_LOG_LINE_MAX_BYTES + 1,
+          messageMaxChars: MESSAGE_MAX_CHARS.log,
+          errorMaxChars: MESSAGE_MAX_CHARS.error,
         });
       }
       end = await runner.end();
       outcome = runOutcome({ ...end, ...killed, memoryMb: this.options.memoryMb ?? RUN_MEMORY_MB_DEFAULT });
       if (ready.status === 'rejected' && outcome.kind === 'failed' && outcome.code === 'runner_failed')
         onOutput({ stream: 'system', message: (ready.reason as Error).message, timestamp: new Date() });
+      if (end.violation !== null)
+        onOutput({
+          stream: 'system',
+          message: `the run was stopped: its process sent ${end.violation}`,
+          timestamp: new Date(),
+        });
     } finally {
       clearTimeout(deadline);
       signal.removeEventListener('abort', onAbort);

@@ -6,6 +6,7 @@ import { capRunLogLine, RUN_LOG_LINE_MAX_BYTES } from '@browserdeck/domain';
 import type { BrowserLimitsLease } from '../../confinement/limits/BrowserLimitsLease.ts';
 import type { RunnerBoot, RunnerJob, RunnerMessage } from './child/runnerProtocol.mts';
 import { LineSplitter } from './LineSplitter.ts';
+import { RunnerProtocolViolation, readRunnerMessage } from './readRunnerMessage.ts';
 
 /** Largest message line of the runner's own (a 1 MiB result, JSON-escaped, fits). */
 const MESSAGE_MAX_BYTES = 8 * 1024 * 1024;
@@ -28,6 +29,8 @@ export interface RunnerExit {
   /** Processes of it the kernel killed at its cgroup's memory limit. */
   readonly oomKills: number;
   readonly connectMs: number | null;
+  /** What it sent that the runner protocol does not allow (it was killed for it); null when nothing. */
+  readonly violation: string | null;
 }
 
 /**
@@ -48,6 +51,9 @@ export class RunnerProcess {
   private report: RunnerExit['report'] = null;
   private heapExhausted = false;
   private connectMs: number | null = null;
+  private violation: string | null = null;
+  /** Whether it has its job: before it only the runner speaks; after it the script may too. */
+  private started = false;
   /** The last lines it printed before it had a run. */
   private readonly early: string[] = [];
   private onReady: (() => void) | null = null;
@@ -91,7 +97,9 @@ export class RunnerProcess {
     const streams = [
       this.read(child.stdio[1] as Readable, RUN_LOG_LINE_MAX_BYTES, (line) => this.print('stdout', line)),
       this.read(child.stdio[2] as Readable, RUN_LOG_LINE_MAX_BYTES, (line) => this.print('stderr', line)),
-      this.read(child.stdio[3] as Readable, MESSAGE_MAX_BYTES, (line, cut) => cut || this.receive(line)),
+      this.read(child.stdio[3] as Readable, MESSAGE_MAX_BYTES, (line, cut) =>
+        cut ? this.refuse(`a message over ${MESSAGE_MAX_BYTES} bytes`) : this.receive(line),
+      ),
     ];
     this.drained = Promise.all(streams).then(() => {});
     const input = child.stdio[4] as Writable;
@@ -106,6 +114,7 @@ export class RunnerProcess {
 
   /** Hands it its run (once ready; sent at once, it waits in the pipe). */
   start(job: RunnerJob): void {
+    this.started = true;
     const input = this.child.stdio[4] as Writable;
     input.end(`${JSON.stringify(job)}\n`);
   }
@@ -134,6 +143,7 @@ export class RunnerProcess {
       heapExhausted: this.heapExhausted,
       oomKills,
       connectMs: this.connectMs,
+      violation: this.violation,
     };
   }
 
@@ -175,20 +185,41 @@ export class RunnerProcess {
     if (this.early.length > EARLY_LINES) this.early.shift();
   }
 
+  /**
+   * One message on fd 3, checked (`readRunnerMessage`) and in its place: `ready` once before the
+   * job; then `connected` once, `log`s, and one `result` or `error` (an `error` also before the job,
+   * when the runner itself fails). Anything else ends the process as a violation.
+   */
   private receive(line: string): void {
+    if (this.violation !== null) return;
     let message: RunnerMessage;
     try {
-      message = JSON.parse(line) as RunnerMessage;
-    } catch {
+      message = readRunnerMessage(line);
+    } catch (error) {
+      if (!(error instanceof RunnerProtocolViolation)) throw error;
+      return this.refuse(error.message);
+    }
+    const { type } = message;
+    if (this.report !== null) return this.refuse(`a ${type} message after its ${this.report.type}`);
+    if (type === 'error') {
+      this.report = message;
       return;
     }
-    if (message.type === 'ready') this.onReady?.();
-    else if (message.type === 'connected') this.connectMs = message.connectMs;
-    else if (message.type === 'log') this.output?.(message.stream, capRunLogLine(String(message.message)));
-    // The first report counts: the process exits after it, once its output is written out (a
-    // script that forges one only decides its own run's outcome, and still ends at its deadline).
-    else if ((message.type === 'result' || message.type === 'error') && this.report === null)
-      this.report = message;
+    if (!this.started) {
+      if (type === 'ready' && this.onReady) return this.onReady();
+      return this.refuse(`a ${type} message before its job`);
+    }
+    if (type === 'log') this.output?.(message.stream, capRunLogLine(message.message));
+    else if (type === 'connected' && this.connectMs === null) this.connectMs = message.connectMs;
+    else if (type === 'result') this.report = message;
+    else this.refuse(`a second ${type} message`);
+  }
+
+  /** Ends the process for a message the protocol does not allow; the first reason is kept. */
+  private refuse(reason: string): void {
+    if (this.violation !== null) return;
+    this.violation = reason;
+    this.kill();
   }
 }
 

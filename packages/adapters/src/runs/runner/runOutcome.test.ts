@@ -10,10 +10,25 @@ const end = (overrides: Partial<RunnerEnd>): RunnerEnd => ({
   heapExhausted: false,
   oomKills: 0,
   memoryMb: 256,
+  violation: null,
   ...overrides,
 });
 
 describe('runOutcome', () => {
+  it('fails a process that broke the runner protocol, whatever it reported', () => {
+    const broke = end({
+      report: { type: 'result', json: '1', scriptMs: 3 },
+      violation: 'a log message the protocol does not allow at stream: Invalid option',
+    });
+    expect(runOutcome(broke)).toEqual({
+      kind: 'failed',
+      code: 'runner_failed',
+      message:
+        "the script's process sent a log message the protocol does not allow at stream: Invalid option",
+      exitCode: 0,
+    });
+  });
+
   it('returns what the script returned, and its failures as it reported them', () => {
     expect(runOutcome(end({ report: { type: 'result', json: '{"a":1}', scriptMs: 3 } }))).toEqual({
       kind: 'returned',

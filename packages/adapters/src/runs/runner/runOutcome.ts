@@ -17,18 +17,27 @@ export interface RunnerEnd {
   readonly oomKills: number;
   /** The heap limit, for the message. */
   readonly memoryMb: number;
+  /** What it sent that the runner protocol does not allow (it was killed for it), if anything. */
+  readonly violation: string | null;
 }
 
 /** SIGABRT as a shell or bubblewrap reports a child it killed: 128 + 6. */
 const ABORT_EXIT_CODE = 134;
 
 /**
- * How a run ended, from what its process reported and how it went: a report wins (the script was
- * done), then a kill the runner made (abort, deadline), then the memory limits, else the process
+ * How a run ended, from what its process reported and how it went: a message the protocol does
+ * not allow fails it first (`runner_failed`), then a report wins (the script was done), then a kill the runner made (abort, deadline), then the memory limits, else the process
  * died without a word (`runner_failed`).
  */
 export function runOutcome(end: RunnerEnd): ScriptOutcome {
   const { report, exitCode } = end;
+  if (end.violation !== null)
+    return {
+      kind: 'failed',
+      code: 'runner_failed',
+      message: `the script's process sent ${end.violation}`,
+      exitCode,
+    };
   if (report?.type === 'result') return { kind: 'returned', resultJson: report.json, exitCode };
   if (report?.type === 'error' && report.code !== 'runner_failed')
     return { kind: 'failed', code: report.code, message: report.message, exitCode };

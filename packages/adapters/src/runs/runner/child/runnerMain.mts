@@ -16,6 +16,8 @@ type Page = import('playwright-core').Page;
 const channel = RunnerChannel.open();
 /** When the script started (null while the runner itself is at work: its failures are `runner_failed`). */
 let scriptStarted: number | null = null;
+/** Longest error message sent (the job's; before it, the service's own bound as the runner knows it). */
+let errorMaxChars = 4097;
 
 process.on('uncaughtException', (error) => void fail('script_error', error));
 process.on('unhandledRejection', (error) => void fail('script_error', error));
@@ -34,6 +36,7 @@ async function main(): Promise<void> {
 
   const job = JSON.parse(await channel.nextLine()) as RunnerJob;
   channel.close();
+  errorMaxChars = job.errorMaxChars;
   for (const key of Object.keys(process.env)) delete process.env[key];
   Object.assign(process.env, job.env);
   const cut = (message: string) =>
@@ -100,7 +103,7 @@ function fail(code: RunnerFailureCode, error: unknown, withStack = true): Promis
   channel.send({
     type: 'error',
     code: scriptStarted === null ? 'runner_failed' : code,
-    message: messageOf(error),
+    message: messageOf(error).slice(0, errorMaxChars),
     scriptMs: scriptStarted === null ? null : performance.now() - scriptStarted,
   });
   return exit(1);

@@ -24,16 +24,23 @@ export interface RunnerJob {
   readonly resultMaxBytes: number;
   /** A `log()` or console message is cut to this many characters before it is sent. */
   readonly messageMaxChars: number;
+  /** An error's message is cut to this many characters before it is sent. */
+  readonly errorMaxChars: number;
 }
 
 /** Why a script did not return a value, as the process knows it. */
 export type RunnerFailureCode = 'script_error' | 'script_invalid' | 'result_too_large' | 'runner_failed';
 
-/** What the process reports. */
+/**
+ * What the process reports: `ready` once before its job, then at most one `connected`, any number
+ * of `log`s and one `result` or `error`. The service checks each field's type and size, and the
+ * order (`readRunnerMessage`, `RunnerProcess`): a script can write fd 3 too, and anything else ends
+ * its run `runner_failed`.
+ */
 export type RunnerMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'connected'; readonly connectMs: number }
-  | { readonly type: 'log'; readonly stream: 'stdout' | 'console'; readonly message: string }
+  | { readonly type: 'log'; readonly stream: 'stdout' | 'stderr' | 'console'; readonly message: string }
   | { readonly type: 'result'; readonly json: string; readonly scriptMs: number }
   | {
       readonly type: 'error';
