@@ -19,6 +19,7 @@ import type { BrowserdeckOptions } from './BrowserdeckOptions.ts';
 import { composeHttp } from './composeHttp.ts';
 import { createRunWorker } from './createRunWorker.ts';
 import { logPrivateDataDir } from './logPrivateDataDir.ts';
+import { OwnUpgrades } from './OwnUpgrades.ts';
 import { openBrowsers } from './openBrowsers.ts';
 import { openIdentity } from './openIdentity.ts';
 import { openInstances } from './openInstances.ts';
@@ -27,6 +28,7 @@ import { openScriptRunner } from './openScriptRunner.ts';
 import { openStorage } from './openStorage.ts';
 import { ProxyBytesFlusher } from './ProxyBytesFlusher.ts';
 import { registerRunMetrics } from './runMetrics.ts';
+import { RunPruner } from './RunPruner.ts';
 import { SessionReconciler } from './SessionReconciler.ts';
 import { withUseCaseOverrides } from './withUseCaseOverrides.ts';
 
@@ -142,7 +144,10 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       : undefined;
     if (instances) closers.push(async () => instances.forwarder.close());
     const runHooks = registerRunMetrics(metrics, { runs: storage.runs, queue: runQueue });
+    // Bound to the HTTP side's upgrade handler once it is built (below).
+    const ownUpgrades = new OwnUpgrades(publicUrl);
     const opening = await openScriptRunner({
+      ownUpgrade: ownUpgrades.serve,
       browsers: browsersOption,
       runs: runOptions,
       dataDir,
@@ -173,6 +178,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       scriptRunner,
       timers,
       runMaxLogBytes: runOptions.maxLogBytes,
+      runRetentionDays: runOptions.retentionDays,
       uploadMaxBytes: options.uploadMaxBytes,
     });
     const useCases = withUseCaseOverrides(domainUseCases, overrides.useCases);
@@ -201,6 +207,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
         overrides,
       },
     );
+    ownUpgrades.bind(http.handleUpgrade);
     // Before anything is served: sessions a previous run of this instance left active are ended.
     const membership = instances?.membership(useCases.sessions.endLostInstance);
     if (membership) {
@@ -215,6 +222,9 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
     });
     storeEndedSessions = () => reconciler.flush();
     closers.push(() => reconciler.stop());
+    // Runs and their logs past RUN_RETENTION_DAYS, deleted in batches; stopped before the database closes.
+    const runPruner = new RunPruner({ prune: useCases.runs.prune, logger });
+    closers.push(() => runPruner.stop());
     // Closed first (closers run in reverse): canceled runs release their sessions while the provider
     // and the database are still there.
     const worker = createRunWorker({
@@ -236,6 +246,7 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
         if (started || closing) return;
         started = true;
         reconciler.start();
+        runPruner.start();
         proxyBytes?.start();
         membership?.start();
         background?.start();

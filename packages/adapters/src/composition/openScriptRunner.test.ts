@@ -25,6 +25,7 @@ describe('openScriptRunner', () => {
       dataDir,
       logger: pino({ level: 'silent' }),
       onSpawned: () => {},
+      ownUpgrade: () => false,
     });
 
   it('makes the runs folder 0700 before anything starts, on an instance that takes runs', async () => {

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { RUN_CONCURRENCY_DEFAULT, type ScriptRunner } from '@browserdeck/domain';
 import type { Logger } from 'pino';
+import type { OwnUpgrade } from '../runs/runner/CdpBridge.ts';
 import { securePrivateDir } from '../shared/securePrivateDir.ts';
 import type { BrowsersOption, RunsOptions } from './BrowserdeckOptions.ts';
 
@@ -12,6 +13,8 @@ export interface ScriptRunnerContext {
   logger: Logger;
   /** Told how long each run's process took from spawn to ready. */
   onSpawned: (spawnMs: number) => void;
+  /** Serves a run's CDP connection in process when its session's endpoint is the service's own. */
+  ownUpgrade: OwnUpgrade;
   /** A runner the host gave instead (`overrides.scriptRunner`): its giver starts and closes it. */
   given?: ScriptRunner | undefined;
 }
@@ -57,6 +60,7 @@ export async function openScriptRunner(context: ScriptRunnerContext): Promise<Op
     memoryMb: runs.memoryMb,
     warmRunners: warmRunnersFor(runs),
     logger: context.logger.child({ component: 'script-runner' }),
+    ownUpgrade: context.ownUpgrade,
     onTimings: (timings) => context.onSpawned(timings.spawnMs),
   });
   return { runner, start: () => runner.start(), close: () => runner.close() };

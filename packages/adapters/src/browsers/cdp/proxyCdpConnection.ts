@@ -19,7 +19,7 @@ export const MAX_CLIENT_MESSAGE_BYTES = 32 * 1024 * 1024;
  * included: a message that would take it past this disconnects the client (1008) instead of being
  * buffered, so no connection pins more than this.
  */
-const MAX_UNREAD_BYTES = 64 * 1024 * 1024;
+export const MAX_UNREAD_BYTES = 64 * 1024 * 1024;
 /** Messages a client may send before its browser session is open (it opens in milliseconds). */
 const MAX_EARLY_MESSAGES = 1000;
 

@@ -104,7 +104,7 @@ export class ConfinedScriptRunner implements ScriptRunner {
       runner.attach((stream, message) => onOutput({ stream, message, timestamp: new Date() }));
       const [ready, served] = await Promise.allSettled([
         runner.ready,
-        CdpBridge.listen(runner.socketPath, job.cdpUrl, launcher.owner),
+        CdpBridge.listen(runner.socketPath, job.cdpUrl, launcher.owner, this.options.ownUpgrade ?? null),
       ]);
       if (served.status === 'rejected') throw served.reason;
       bridge = served.value;

@@ -1,5 +1,6 @@
 import type { Logger } from '@browserdeck/domain';
 import type { IsolationSetting } from '../../confinement/isolation/IsolationLevel.ts';
+import type { OwnUpgrade } from './CdpBridge.ts';
 
 /** Where a run's time went, in milliseconds (for metrics and the benchmark). */
 export interface RunTimings {
@@ -39,6 +40,12 @@ export interface ConfinedScriptRunnerOptions {
   /** Processes started ahead (default 1). */
   readonly warmRunners?: number | undefined;
   readonly logger?: Logger | undefined;
+  /**
+   * Serves a run's CDP connection in this process when its session's endpoint is one of the
+   * service's own (the composition binds it to the HTTP side's upgrade handler); without it, or for
+   * another server's endpoint, the connection is relayed to the endpoint's URL.
+   */
+  readonly ownUpgrade?: OwnUpgrade | undefined;
   /** Called once per run with where its time went. */
   readonly onTimings?: ((timings: RunTimings) => void) | undefined;
 }

@@ -1,2 +1,3 @@
+export type { OwnUpgrade } from './CdpBridge.ts';
 export { ConfinedScriptRunner } from './ConfinedScriptRunner.ts';
 export type { ConfinedScriptRunnerOptions, RunTimings } from './ConfinedScriptRunnerOptions.ts';
