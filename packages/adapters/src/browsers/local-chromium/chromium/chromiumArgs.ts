@@ -17,12 +17,16 @@ export interface ChromiumArgsOptions {
   readonly extensionDir?: string | null;
 }
 
+/** Browser UI a headless browser never shows, made of the browser's own pages. */
+const DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
 /**
  * Flags every local browser starts with: headless; DevTools over `--remote-debugging-pipe` only
  * (fd 3 and 4: no TCP port exists for a page, or another tenant, to reach; the browser also exits
  * when the pipe closes, so it dies with the service); no background traffic to Google; and all
  * traffic through the egress proxy: loopback is not exempted (`<-loopback>`), QUIC is off (it would
- * bypass an HTTP proxy) and WebRTC may only use proxied connections.
+ * bypass an HTTP proxy) and WebRTC may only use proxied connections; no browser UI made of the
+ * browser's own pages (`DISABLED_FEATURES`).
  */
 export function chromiumArgs(profileDir: string, options: ChromiumArgsOptions): string[] {
   return [
@@ -43,6 +47,9 @@ export function chromiumArgs(profileDir: string, options: ChromiumArgsOptions): 
     '--password-store=basic',
     '--use-mock-keychain',
     '--remote-debugging-pipe',
+    // A full Chromium preloads its omnibox popups as WebUI (chrome://omnibox-popup.top-chrome, with
+    // Mojo), which a client could attach to; blocked (blockBrowserPages) they would be stray pages.
+    `--disable-features=${DISABLED_FEATURES.join(',')}`,
     ...(options.proxyUrl
       ? [
           `--proxy-server=${options.proxyUrl}`,

@@ -11,9 +11,10 @@ const TARGET_EVENTS = new Set([
 /**
  * Closes, from the provider's own DevTools connection, any target showing one of the browser's own
  * pages (`chrome://extensions` first, and every page `opensBrowserPage` names) in a browser running a
- * session's extension. The command policy refuses clients those pages; this covers the extension
- * opening one itself (`chrome.tabs.create`) for a client to attach to: `chrome://extensions`'
- * `chrome.developerPrivate` could switch the extension's `file:` access back on or load another.
+ * session's extension: `chrome://extensions`' `chrome.developerPrivate` could switch the extension's
+ * `file:` access back on or load another. A second belt: a close comes after the page committed,
+ * and a client's new-document script ran there first (issue 34), which is why no such page ever
+ * commits (`blockBrowserPages`); what this closes now are the error pages left in their place.
  */
 export async function guardExtensionsPage(cdp: CdpClient): Promise<void> {
   cdp.onEvent((event) => {

@@ -16,6 +16,7 @@ import type { UpstreamRoute } from '../egress/UpstreamRoute.ts';
 import { confirmExtensionLoaded } from '../extensions/confirmExtensionLoaded.ts';
 import { guardExtensionsPage } from '../extensions/guardExtensionsPage.ts';
 import { type StagedExtension, stageExtension } from '../extensions/stageExtension.ts';
+import { blockBrowserPages } from '../profiles/blockBrowserPages.ts';
 import { copyContextProfile } from '../profiles/copyContextProfile.ts';
 import { downloadsDirOf } from '../profiles/downloadsDirOf.ts';
 import { plainFolder } from '../profiles/plainFolder.ts';
@@ -142,6 +143,7 @@ export class PreparedBrowser {
       await plainFolder(downloadsDirOf(profileDir));
       await settings.confinement.claim(profileDir);
       await settings.confinement.claim(downloadsDirOf(profileDir));
+      await blockBrowserPages(profileDir, owner);
       if (settings.extension) staged = await stageExtension(settings.extension.archive, profileDir, owner);
       const recorder = new SessionLogRecorder({ clock: settings.clock, limits: settings.logLimits });
       if (settings.egress)
