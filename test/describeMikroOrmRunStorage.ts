@@ -1,4 +1,5 @@
-import type { RunLogLine } from '@browserdeck/domain';
+import { PruneOldRuns, type RunLogLine } from '@browserdeck/domain';
+import { ManualClock } from '@browserdeck/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type DatabaseDialect,
@@ -7,6 +8,7 @@ import {
   MikroOrmRunLogStore,
   MikroOrmRunRepository,
 } from '../packages/adapters/src/persistence/mikro-orm/index.ts';
+import { ENDED_BEFORE } from '../packages/adapters/src/persistence/mikro-orm/runRetentionStatements.ts';
 import {
   LAPSED,
   QUEUED_RUNS,
@@ -140,6 +142,37 @@ export function describeMikroOrmRunStorage(dialect: DatabaseDialect): void {
       expect(await logs().read('nope', 0, 10)).toEqual([]);
     });
 
+    it('deletes runs past their retention and their log lines in batches, and keeps recent and active ones', async () => {
+      const day = 86_400_000;
+      const at = (days: number) => new Date(NOW.getTime() - days * day);
+      const old = Array.from({ length: 7 }, (_, i) =>
+        makeRun({ id: testId(5, i + 1), projectId: i % 2 ? P1 : P2 }),
+      );
+      const recent = makeRun({ id: testId(5, 20), projectId: P1 });
+      const queued = makeRun({ id: testId(5, 21), projectId: P1, now: at(400) });
+      const running = makeRun({ id: testId(5, 22), projectId: P2, now: at(400) });
+      old.forEach((run, i) => {
+        run.start('i-1/0', at(100 - i));
+        run.end({ status: 'SUCCEEDED', result: i, exitCode: 0 }, at(40 - i));
+      });
+      recent.start('i-1/0', at(40));
+      recent.end({ status: 'FAILED', error: { code: 'script_error', message: 'x' }, exitCode: 1 }, at(29));
+      running.start('i-1/0', at(400));
+      for (const run of [...old, recent, queued, running]) {
+        await runs().add(run);
+        await logs().append(run.id, [line(1), line(2), line(3)]);
+      }
+      const clock = new ManualClock(NOW.toISOString());
+      const prune = new PruneOldRuns({ runs: runs(), runLogs: logs(), clock, batchSize: 3, logBatchSize: 4 });
+      expect(await prune.execute()).toEqual({ runs: 7, logLines: 21 });
+      const left = [recent, queued, running].map((r) => r.id).sort();
+      expect((await rows('select id from runs')).map((r) => r.id).sort()).toEqual(left);
+      const lines = await rows('select run_id from run_logs');
+      expect([...new Set(lines.map((r) => r.run_id))].sort()).toEqual(left);
+      expect(lines).toHaveLength(9);
+      expect(await prune.execute()).toEqual({ runs: 0, logLines: 0 });
+    });
+
     if (dialect === 'sqlite') {
       it("reads the worker's queue, lapsed runs and a project's list through their indexes", async () => {
         const plan = async (query: { sql: string; parameters: readonly unknown[] }) =>
@@ -151,6 +184,9 @@ export function describeMikroOrmRunStorage(dialect: DatabaseDialect): void {
         );
         expect(await plan(LAPSED.compile(db.orm, { before: NOW, limit: 5 }))).toMatch(
           /USING (COVERING )?INDEX runs_running_heartbeat_at_index/,
+        );
+        expect(await plan(ENDED_BEFORE.compile(db.orm, { before: NOW, limit: 5 }))).toMatch(
+          /USING (COVERING )?INDEX runs_ended_at_index/,
         );
         const list = (query: object) => runListStatements(db.orm, P1, { limit: 5, offset: 0, ...query }).page;
         expect(await plan(list({}))).toMatch(/USING INDEX runs_project_id_created_at_index/);

@@ -61,6 +61,8 @@ export function browsersOption(config: Config): BrowsersOption {
       endedLogMaxBytes: config.LOCAL_ENDED_LOGS_MAX_MB * MIB,
       downloadsRetentionSec: config.DOWNLOADS_RETENTION_SEC,
       downloadsMaxBytes: config.DOWNLOADS_MAX_MB * MIB,
+      downloadsMaxBytesPerOwner:
+        config.DOWNLOADS_MAX_MB_PER_OWNER === undefined ? undefined : config.DOWNLOADS_MAX_MB_PER_OWNER * MIB,
       browserMemoryMb: config.LOCAL_BROWSER_MEMORY_MB,
       browserPids: config.LOCAL_BROWSER_PIDS,
       browserCpuWeight: config.LOCAL_BROWSER_CPU_WEIGHT,

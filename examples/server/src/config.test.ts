@@ -94,6 +94,27 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(name));
   });
 
+  it('reads DOWNLOADS_MAX_MB_PER_OWNER (unset: the provider’s half of DOWNLOADS_MAX_MB), at most DOWNLOADS_MAX_MB', () => {
+    expect(loadConfig({}).DOWNLOADS_MAX_MB_PER_OWNER).toBeUndefined();
+    expect(loadConfig({ DOWNLOADS_MAX_MB_PER_OWNER: '256' }).DOWNLOADS_MAX_MB_PER_OWNER).toBe(256);
+    expect(
+      loadConfig({ DOWNLOADS_MAX_MB: '100', DOWNLOADS_MAX_MB_PER_OWNER: '100' }).DOWNLOADS_MAX_MB_PER_OWNER,
+    ).toBe(100);
+    expect(() => loadConfig({ DOWNLOADS_MAX_MB: '100', DOWNLOADS_MAX_MB_PER_OWNER: '101' })).toThrow(
+      /DOWNLOADS_MAX_MB_PER_OWNER: must be at most DOWNLOADS_MAX_MB \(100\)/,
+    );
+    for (const bad of ['-1', 'half', '1.5'])
+      expect(() => loadConfig({ DOWNLOADS_MAX_MB_PER_OWNER: bad })).toThrow(/DOWNLOADS_MAX_MB_PER_OWNER/);
+  });
+
+  it('reads RUN_RETENTION_DAYS (1 to 3650, default 30) and refuses a bad one, naming it', () => {
+    expect(loadConfig({}).RUN_RETENTION_DAYS).toBe(30);
+    expect(loadConfig({ RUN_RETENTION_DAYS: '1' }).RUN_RETENTION_DAYS).toBe(1);
+    expect(loadConfig({ RUN_RETENTION_DAYS: '3650' }).RUN_RETENTION_DAYS).toBe(3650);
+    for (const bad of ['0', '-1', '3651', 'month', '1.5'])
+      expect(() => loadConfig({ RUN_RETENTION_DAYS: bad })).toThrow(/RUN_RETENTION_DAYS/);
+  });
+
   it('reads PROXY_BYTES_FLUSH_SEC (1 to 3600 s, default 5) and refuses a bad one, naming it', () => {
     expect(loadConfig({}).PROXY_BYTES_FLUSH_SEC).toBe(5);
     expect(loadConfig({ PROXY_BYTES_FLUSH_SEC: '1' }).PROXY_BYTES_FLUSH_SEC).toBe(1);
@@ -124,6 +145,25 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ RUN_MEMORY_MB: bad })).toThrow(/RUN_MEMORY_MB/);
     for (const bad of ['0', '1000', '8MiB'])
       expect(() => loadConfig({ RUN_MAX_LOG_BYTES: bad })).toThrow(/RUN_MAX_LOG_BYTES/);
+  });
+
+  it('reads the per-account run shares: active unset (half of RUN_CONCURRENCY), queued 100, waiters 16', () => {
+    expect(loadConfig({})).toMatchObject({ RUN_MAX_QUEUED_PER_OWNER: 100, RUN_MAX_WAITERS_PER_OWNER: 16 });
+    expect(loadConfig({}).RUN_MAX_ACTIVE_PER_OWNER).toBeUndefined();
+    expect(
+      loadConfig({
+        RUN_MAX_ACTIVE_PER_OWNER: '3',
+        RUN_MAX_QUEUED_PER_OWNER: '5',
+        RUN_MAX_WAITERS_PER_OWNER: '2',
+      }),
+    ).toMatchObject({
+      RUN_MAX_ACTIVE_PER_OWNER: 3,
+      RUN_MAX_QUEUED_PER_OWNER: 5,
+      RUN_MAX_WAITERS_PER_OWNER: 2,
+    });
+    for (const name of ['RUN_MAX_ACTIVE_PER_OWNER', 'RUN_MAX_QUEUED_PER_OWNER', 'RUN_MAX_WAITERS_PER_OWNER'])
+      for (const bad of ['0', '-1', 'many', '1.5'])
+        expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(name));
   });
 
   it('reads RUN_WARM_RUNNERS (0 to 64), unset by default (the composition then keeps RUN_CONCURRENCY ready)', () => {

@@ -6,7 +6,11 @@ import {
   RUN_CONCURRENCY_DEFAULT,
   RUN_LOG_LINE_MAX_BYTES,
   RUN_MAX_LOG_BYTES_DEFAULT,
+  RUN_MAX_QUEUED_PER_OWNER_DEFAULT,
+  RUN_MAX_WAITERS_PER_OWNER_DEFAULT,
   RUN_MEMORY_MB_DEFAULT,
+  RUN_RETENTION_DAYS_DEFAULT,
+  RUN_RETENTION_DAYS_MAX,
 } from '@browserdeck/domain';
 import { z } from 'zod';
 
@@ -155,6 +159,9 @@ const EnvSchema = z.object({
   UPLOAD_MAX_MB: integer(1, 4096).default(50),
   DOWNLOADS_RETENTION_SEC: integer(0, 30 * 86_400).default(3600),
   DOWNLOADS_MAX_MB: integer(0, 1_048_576).default(1024),
+  // One account's share of them (default: half of DOWNLOADS_MAX_MB, the provider's); at most
+  // DOWNLOADS_MAX_MB, which stays the ceiling of all accounts' together.
+  DOWNLOADS_MAX_MB_PER_OWNER: integer(0, 1_048_576).optional(),
   LOCAL_BROWSER_MEMORY_MB: browserLimit(RESOURCE_LIMIT_BOUNDS.memoryMb),
   LOCAL_BROWSER_PIDS: browserLimit(RESOURCE_LIMIT_BOUNDS.pids),
   LOCAL_BROWSER_CPU_WEIGHT: browserLimit(RESOURCE_LIMIT_BOUNDS.cpuWeight),
@@ -184,6 +191,13 @@ const EnvSchema = z.object({
     .transform((v) => v === 'true'),
   RUN_MEMORY_MB: integer(64, 65_536).default(RUN_MEMORY_MB_DEFAULT),
   RUN_MAX_LOG_BYTES: integer(RUN_LOG_LINE_MAX_BYTES, 1024 * 1024 * 1024).default(RUN_MAX_LOG_BYTES_DEFAULT),
+  // Fair shares per account: runs at once (unset: half of RUN_CONCURRENCY, at least 1), runs queued
+  // (past them a create is 429 run_queue_full), log streams and wait long polls held open at once.
+  RUN_MAX_ACTIVE_PER_OWNER: integer(1, 256).optional(),
+  RUN_MAX_QUEUED_PER_OWNER: integer(1, 100_000).default(RUN_MAX_QUEUED_PER_OWNER_DEFAULT),
+  RUN_MAX_WAITERS_PER_OWNER: integer(1, 10_000).default(RUN_MAX_WAITERS_PER_OWNER_DEFAULT),
+  // Days a run and its logs are kept after it ended; an hourly sweep deletes older ones, in batches.
+  RUN_RETENTION_DAYS: integer(1, RUN_RETENTION_DAYS_MAX).default(RUN_RETENTION_DAYS_DEFAULT),
   // How long SIGTERM may take: in-flight requests get half, then sessions end and the process exits.
   SHUTDOWN_GRACE_SEC: integer(1, 3600).default(10),
   METRICS_TOKEN: metricsToken,
@@ -253,6 +267,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (localMaxSessionsPerOwner !== undefined && localMaxSessionsPerOwner > cfg.LOCAL_MAX_SESSIONS)
     throw new ConfigError(
       `Invalid configuration:\n  ${perOwnerName}: must be at most LOCAL_MAX_SESSIONS (${cfg.LOCAL_MAX_SESSIONS})`,
+    );
+  if (cfg.DOWNLOADS_MAX_MB_PER_OWNER !== undefined && cfg.DOWNLOADS_MAX_MB_PER_OWNER > cfg.DOWNLOADS_MAX_MB)
+    throw new ConfigError(
+      `Invalid configuration:\n  DOWNLOADS_MAX_MB_PER_OWNER: must be at most DOWNLOADS_MAX_MB (${cfg.DOWNLOADS_MAX_MB})`,
     );
   if (
     cfg.METRICS_LISTEN &&

@@ -26,6 +26,10 @@ export function coreModule(config: Config, logger: Logger): ContainerModule {
         warmRunners: config.RUN_WARM_RUNNERS,
         memoryMb: config.RUN_MEMORY_MB,
         maxLogBytes: config.RUN_MAX_LOG_BYTES,
+        maxActivePerOwner: config.RUN_MAX_ACTIVE_PER_OWNER,
+        maxQueuedPerOwner: config.RUN_MAX_QUEUED_PER_OWNER,
+        maxWaitersPerOwner: config.RUN_MAX_WAITERS_PER_OWNER,
+        retentionDays: config.RUN_RETENTION_DAYS,
         // Runs are confined on this host whatever the browser provider: LOCAL_ISOLATION and
         // BROWSER_USER apply to them with the Browserbase provider too.
         isolation: config.LOCAL_ISOLATION,

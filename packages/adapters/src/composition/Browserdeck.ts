@@ -51,7 +51,8 @@ export interface Browserdeck {
   readonly logger: Logger;
   /**
    * Starts the background work: the reconciler that keeps sessions' status fresh, the sweep for runs
-   * whose worker was lost and, unless `runs.worker` is false, the worker taking runs. Idempotent.
+   * whose worker was lost, the sweep that deletes runs past `runs.retentionDays` and, unless
+   * `runs.worker` is false, the worker taking runs. Idempotent.
    */
   start(): void;
   /**

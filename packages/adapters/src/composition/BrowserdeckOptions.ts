@@ -71,10 +71,24 @@ export interface RunsOptions {
   worker?: boolean | undefined;
   /** Runs executed at once on this instance (`RUN_CONCURRENCY`; default 2). */
   concurrency?: number | undefined;
+  /**
+   * Runs of one account executed at once (`RUN_MAX_ACTIVE_PER_OWNER`; default half of
+   * `concurrency`, at least 1, so another account finds room): on PostgreSQL over every instance.
+   */
+  maxActivePerOwner?: number | undefined;
+  /** Runs one account may have queued; past them a create is 429 `run_queue_full` (`RUN_MAX_QUEUED_PER_OWNER`; default 100). */
+  maxQueuedPerOwner?: number | undefined;
+  /** Log streams and `wait` long polls one account holds open at once on this instance (`RUN_MAX_WAITERS_PER_OWNER`; default 16). */
+  maxWaitersPerOwner?: number | undefined;
   /** Heap cap of each run's process, in MiB (`RUN_MEMORY_MB`; default 256). */
   memoryMb?: number | undefined;
   /** Log bytes a run keeps; past them one `system` line says so (`RUN_MAX_LOG_BYTES`; default 8 MiB). */
   maxLogBytes?: number | undefined;
+  /**
+   * Days a run and its logs are kept after it ended (`RUN_RETENTION_DAYS`, 1 to 3650; default 30):
+   * then a sweep that `start()` starts (a minute after, then hourly) deletes them, in batches.
+   */
+  retentionDays?: number | undefined;
   /** How long running runs may go on at `close` before they are canceled, in seconds (default 5). */
   shutdownGraceSec?: number | undefined;
   /** Where each run's temporary folder is made (default `<dataDir>/runs`; no `:`). */

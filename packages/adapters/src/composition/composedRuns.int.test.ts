@@ -114,6 +114,47 @@ describe('runs in the composition (in-memory storage, in-process queue)', () => 
   });
 });
 
+describe('runs past their retention', () => {
+  it('are deleted with their logs after runs.retentionDays, by the use case the started sweep runs', async () => {
+    const clock = new ManualClock();
+    const ids = new SequentialIdGenerator();
+    const storage = inMemoryStorage(clock);
+    const scriptRunner = new FakeScriptRunner({ clock });
+    scriptRunner.defaultPlay = {
+      output: ['kept a week'],
+      outcome: { kind: 'returned', resultJson: '1', exitCode: 0 },
+    };
+    const browserdeck = await createBrowserdeck({
+      database: { storage },
+      identity: { provider: new InMemoryIdentityProvider({ ids, clock }) },
+      browsers: { provider: new FakeBrowserProvider({ clock, instanceId: 'solo' }) },
+      secretKey: SECRET,
+      logger,
+      clock,
+      ids,
+      reconcileIntervalSec: 86_400,
+      runs: { retentionDays: 7 },
+      overrides: { scriptRunner, timers: new ManualTimers() },
+    });
+    composed.push(browserdeck);
+    const runs = browserdeck.useCases.runs;
+    expect(runs.prune.retentionDays).toBe(7);
+    const { caller, projectId, agentId } = await givenAgent(browserdeck, 'old@example.com');
+    const { run } = await runs.startAgentRun.execute({ caller, projectId, agentId, request: {} });
+    browserdeck.start();
+    expect(await runs.get.execute({ caller, projectId, runId: run.id, waitSec: 30 })).toMatchObject({
+      status: 'SUCCEEDED',
+    });
+    clock.advance(7 * 86_400_000 - 1);
+    expect(await runs.prune.execute()).toEqual({ runs: 0, logLines: 0 });
+    clock.advance(2);
+    const { logLines, runs: deleted } = await runs.prune.execute();
+    expect(deleted).toBe(1);
+    expect(logLines).toBeGreaterThan(0);
+    expect(await storage.runs.findById(run.id)).toBeNull();
+  });
+});
+
 describe('runs shared by two instances on one PostgreSQL (pg-boss)', () => {
   let database: TestDatabase;
   beforeAll(async () => {
@@ -132,7 +173,8 @@ describe('runs shared by two instances on one PostgreSQL (pg-boss)', () => {
       browsers: { provider: new FakeBrowserProvider({ clock, instanceId: name }) },
       secretKey: SECRET,
       logger,
-      runs: { concurrency: 2 },
+      // One account may take every slot of both: the fair share per account is left out of this test.
+      runs: { concurrency: 2, maxActivePerOwner: 4 },
       overrides: { scriptRunner: runner },
     });
     composed.push(browserdeck);

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { createUseCases, SystemClock } from '@browserdeck/domain';
+import {
+  createUseCases,
+  RUN_CONCURRENCY_DEFAULT,
+  runMaxActivePerOwnerFor,
+  SystemClock,
+} from '@browserdeck/domain';
 import { pino } from 'pino';
 import { ScreencastHub } from '../browsers/live-view/ScreencastHub.ts';
 import { ZipExtensionArchiveInspector } from '../extensions/ZipExtensionArchiveInspector.ts';
@@ -9,7 +14,6 @@ import { InstrumentedBrowserProvider } from '../observability/InstrumentedBrowse
 import { MetricsRegistry } from '../observability/MetricsRegistry.ts';
 import { loadOrCreateSecretKey } from '../persistence/secrets/loadOrCreateSecretKey.ts';
 import { SecretBox } from '../persistence/secrets/SecretBox.ts';
-import { InProcessRunChanges } from '../runs/InProcessRunChanges.ts';
 import { SystemTimers } from '../runs/SystemTimers.ts';
 import { NodeApiKeySecrets } from '../shared/NodeApiKeySecrets.ts';
 import { securePrivateDir } from '../shared/securePrivateDir.ts';
@@ -23,12 +27,13 @@ import { OwnUpgrades } from './OwnUpgrades.ts';
 import { openBrowsers } from './openBrowsers.ts';
 import { openIdentity } from './openIdentity.ts';
 import { openInstances } from './openInstances.ts';
+import { openRunChanges } from './openRunChanges.ts';
 import { openRunQueue } from './openRunQueue.ts';
 import { openScriptRunner } from './openScriptRunner.ts';
 import { openStorage } from './openStorage.ts';
 import { ProxyBytesFlusher } from './ProxyBytesFlusher.ts';
-import { registerRunMetrics } from './runMetrics.ts';
 import { RunPruner } from './RunPruner.ts';
+import { registerRunMetrics } from './runMetrics.ts';
 import { SessionReconciler } from './SessionReconciler.ts';
 import { withUseCaseOverrides } from './withUseCaseOverrides.ts';
 
@@ -68,7 +73,13 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
     const { storage } = opened;
     const runOptions = options.runs ?? {};
     const takesRuns = runOptions.worker ?? true;
-    const runQueue = await openRunQueue(opened.postgres, { runs: storage.runs, logger });
+    const runQueue = await openRunQueue(opened.postgres, {
+      runs: storage.runs,
+      logger,
+      maxActivePerOwner:
+        runOptions.maxActivePerOwner ??
+        runMaxActivePerOwnerFor(runOptions.concurrency ?? RUN_CONCURRENCY_DEFAULT),
+    });
     closers.push(() => runQueue.close());
     if (!opened.postgres && !takesRuns) {
       logger.warn('runs.worker is false with an in-process run queue: runs wait until a worker starts here');
@@ -159,6 +170,8 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
     closers.push(() => opening.close());
     const scriptRunner = opening.runner;
     const timers = overrides.timers ?? new SystemTimers();
+    const { changes: runChanges, close: closeRunChanges } = await openRunChanges(opened.postgres, logger);
+    closers.push(closeRunChanges);
     const domainUseCases = createUseCases({
       ...storage,
       identity,
@@ -173,11 +186,12 @@ export async function createBrowserdeck(options: BrowserdeckOptions = {}): Promi
       rateLimits: options.rateLimits,
       maxProjectsPerUser: options.maxProjectsPerUser,
       runQueue,
-      // With instances sharing the runs (PostgreSQL), readers look again each second for their changes.
-      runChanges: new InProcessRunChanges({ lookAgainMs: opened.postgres ? 1_000 : undefined }),
+      runChanges,
       scriptRunner,
       timers,
       runMaxLogBytes: runOptions.maxLogBytes,
+      runMaxQueuedPerOwner: runOptions.maxQueuedPerOwner,
+      runMaxWaitersPerOwner: runOptions.maxWaitersPerOwner,
       runRetentionDays: runOptions.retentionDays,
       uploadMaxBytes: options.uploadMaxBytes,
     });

@@ -6,14 +6,16 @@ import type { RunWorkQueue } from '../runs/queue/RunWorkQueue.ts';
 
 /**
  * The run queue for the database: pg-boss on PostgreSQL (loaded only then), shared by every
- * instance; otherwise the in-process queue over the runs table, for one instance.
+ * instance; otherwise the in-process queue over the runs table, for one instance. Either hands out
+ * at most `maxActivePerOwner` runs of one account at once, fairly across accounts.
  */
 export async function openRunQueue(
   postgres: PgBossConnection | undefined,
-  deps: { runs: RunRepository; logger: Logger },
+  deps: { runs: RunRepository; logger: Logger; maxActivePerOwner: number },
 ): Promise<RunWorkQueue> {
   const logger = deps.logger.child({ component: 'run-queue' });
-  if (!postgres) return new InProcessRunQueue({ runs: deps.runs, logger });
+  const { maxActivePerOwner } = deps;
+  if (!postgres) return new InProcessRunQueue({ runs: deps.runs, logger, maxActivePerOwner });
   const { PgBossRunQueue } = await import('../runs/queue/PgBossRunQueue.ts');
-  return PgBossRunQueue.open({ connection: postgres, logger });
+  return PgBossRunQueue.open({ connection: postgres, logger, maxActivePerOwner });
 }

@@ -44,7 +44,7 @@ async function givenWorker(options: { takesRuns?: boolean; concurrency?: number;
     const session = await world.startSession();
     const run = aRun({ projectId: world.project.id, ownerId: world.ownerId, sessionId: session.id });
     await runs.add(run);
-    await queue.enqueue(run.id);
+    await queue.enqueue({ runId: run.id, ownerId: run.ownerId });
     return run;
   };
   /** Resolves once `count` executions are over. */
@@ -126,7 +126,7 @@ describe('RunWorker', () => {
       sessionRequest: { timeoutSec: 120 },
     });
     await world.runs.add(agentRun);
-    await queue.enqueue(agentRun.id);
+    await queue.enqueue({ runId: agentRun.id, ownerId: agentRun.ownerId });
     worker.start();
     await scriptRunner.untilHeld();
     const sessionId = (await stored(agentRun.id)).sessionId as string;

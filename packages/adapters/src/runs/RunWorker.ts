@@ -1,4 +1,4 @@
-import type { StopSignal, Timers } from '@browserdeck/domain';
+import type { RunTicket, StopSignal, Timers } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { RunQueueConsumer, RunWorkQueue } from './queue/RunWorkQueue.ts';
 
@@ -77,13 +77,14 @@ export class RunWorker implements RunQueueConsumer {
     return this.running.size;
   }
 
-  async run(runId: string): Promise<void> {
+  async run(ticket: RunTicket): Promise<void> {
+    const { runId } = ticket;
     // Handed over as the worker closes: back to the queue, for another worker or the next start.
-    if (this.closing) return this.handBack(runId);
+    if (this.closing) return this.handBack(ticket);
     // A run queued again while its execution ends (a requeue): this execution claims it afresh after.
     const previous = this.running.get(runId);
     if (previous) await previous.done;
-    if (this.closing) return this.handBack(runId);
+    if (this.closing) return this.handBack(ticket);
     const entry: Running = {
       controller: new AbortController(),
       slot: this.freeSlot(),
@@ -134,11 +135,11 @@ export class RunWorker implements RunQueueConsumer {
     await this.sweeping;
   }
 
-  private async handBack(runId: string): Promise<void> {
+  private async handBack(ticket: RunTicket): Promise<void> {
     await this.deps.queue
-      .enqueue(runId)
+      .enqueue(ticket)
       .catch((error: unknown) =>
-        this.deps.logger.warn({ err: error, runId }, 'could not hand a run back to the queue'),
+        this.deps.logger.warn({ err: error, runId: ticket.runId }, 'could not hand a run back to the queue'),
       );
   }
 

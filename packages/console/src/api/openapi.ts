@@ -454,7 +454,7 @@ export interface paths {
     put?: never;
     /**
      * Put a file where the session’s page can take it
-     * @description A `multipart/form-data` body with one file in the field `file`. It is stored for the running session under its base name (a second file of the same name gets ` (2)`); the answer’s `path` is what `setInputFiles(path)` (CDP `DOM.setFileInputFiles`) takes. Past the upload limit (`UPLOAD_MAX_MB`) or the session’s disk it is a 413 and nothing is kept.
+     * @description A `multipart/form-data` body with one file in the field `file`. It is stored for the running session under its base name (a second file of the same name gets ` (2)`); the answer’s `path` is what `setInputFiles(path)` (CDP `DOM.setFileInputFiles`) takes. Past the upload limit (`UPLOAD_MAX_MB`) or the session’s disk it is a 413 and nothing is kept. A session takes at most 100 files (one more is 409 `upload_limit_reached`).
      */
     post: operations['uploadSessionFile'];
     delete?: never;
@@ -530,7 +530,7 @@ export interface paths {
     put?: never;
     /**
      * Upload an extension
-     * @description A `multipart/form-data` body with the zip in the field `file`. It is checked before it is stored: a manifest Chromium loads, no path leaving the extension’s folder, no symlink, the limits (400 `extension_invalid` otherwise; 413 past the zip’s size limit). A session created with its `id` as `extensionId` loads it unpacked (and starts a fresh browser, never a warm one).
+     * @description A `multipart/form-data` body with the zip in the field `file`. It is checked before it is stored: a manifest Chromium loads, no path leaving the extension’s folder, no symlink, the limits (400 `extension_invalid` otherwise; 413 past the zip’s size limit). A project holds at most 100 extensions: one more is 409 `extension_limit_reached`. A session created with its `id` as `extensionId` loads it unpacked (and starts a fresh browser, never a warm one).
      */
     post: operations['uploadExtension'];
     delete?: never;
@@ -790,6 +790,8 @@ export interface components {
         | 'context_in_use'
         | 'project_limit_reached'
         | 'context_limit_reached'
+        | 'extension_limit_reached'
+        | 'upload_limit_reached'
         | 'session_ended'
         | 'session_on_other_instance'
         | 'payload_too_large'
@@ -3393,7 +3395,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `project_archived`, `session_ended`. */
+      /** @description Problem: `project_archived`, `session_ended`, `upload_limit_reached`. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4130,7 +4132,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `project_archived`. */
+      /** @description Problem: `project_archived`, `extension_limit_reached`. */
       409: {
         headers: {
           [name: string]: unknown;

@@ -32,6 +32,7 @@ import type { FollowRunLogs } from '../runs/FollowRunLogs.ts';
 import type { GetRun } from '../runs/GetRun.ts';
 import type { GetRunLogs } from '../runs/GetRunLogs.ts';
 import type { ListRuns } from '../runs/ListRuns.ts';
+import type { PruneOldRuns } from '../runs/PruneOldRuns.ts';
 import type { ReapLostRuns } from '../runs/ReapLostRuns.ts';
 import type { StartAgentRun } from '../runs/StartAgentRun.ts';
 import type { StartSessionRun } from '../runs/StartSessionRun.ts';
@@ -137,6 +138,8 @@ export interface RunUseCases {
   execute: ExecuteRun;
   /** Ends runs whose worker stopped answering (`worker_lost`). */
   reapLost: ReapLostRuns;
+  /** Deletes runs and their logs past their retention (`RUN_RETENTION_DAYS`). */
+  prune: PruneOldRuns;
 }
 
 /**

@@ -69,6 +69,15 @@ export interface UseCasePorts {
   timers: Timers;
   /** A run's log budget in UTF-8 bytes (`RUN_MAX_LOG_BYTES`); default `RUN_MAX_LOG_BYTES_DEFAULT`. */
   runMaxLogBytes?: number | undefined;
+  /** Runs an account may have QUEUED (`RUN_MAX_QUEUED_PER_OWNER`); default `RUN_MAX_QUEUED_PER_OWNER_DEFAULT`. */
+  runMaxQueuedPerOwner?: number | undefined;
+  /**
+   * Log streams and `wait` long polls an account may hold open at once on this instance
+   * (`RUN_MAX_WAITERS_PER_OWNER`); default `RUN_MAX_WAITERS_PER_OWNER_DEFAULT`.
+   */
+  runMaxWaitersPerOwner?: number | undefined;
+  /** Days a run and its logs are kept after it ended (`RUN_RETENTION_DAYS`); default `RUN_RETENTION_DAYS_DEFAULT`. */
+  runRetentionDays?: number | undefined;
   /** Largest session upload in bytes (`UPLOAD_MAX_MB`); default `UPLOAD_MAX_BYTES_DEFAULT`. */
   uploadMaxBytes?: number | undefined;
 }

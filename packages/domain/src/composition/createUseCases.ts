@@ -32,7 +32,9 @@ import { FollowRunLogs } from '../runs/FollowRunLogs.ts';
 import { GetRun } from '../runs/GetRun.ts';
 import { GetRunLogs } from '../runs/GetRunLogs.ts';
 import { ListRuns } from '../runs/ListRuns.ts';
+import { PruneOldRuns } from '../runs/PruneOldRuns.ts';
 import { ReapLostRuns } from '../runs/ReapLostRuns.ts';
+import { RunWaiters } from '../runs/RunWaiters.ts';
 import { StartAgentRun } from '../runs/StartAgentRun.ts';
 import { StartSessionRun } from '../runs/StartSessionRun.ts';
 import { CheckLiveViewGrant } from '../sessions/CheckLiveViewGrant.ts';
@@ -62,6 +64,8 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
   const { clock, ids, logger, rateLimits, cursorSigner } = ports;
   const liveViewSigner = ports.liveViewSigner ?? cursorSigner;
   const { runs, runLogs, runQueue, runChanges, scriptRunner, timers } = ports;
+  // One count of the log streams and long polls each account holds open, for both use cases.
+  const waiters = new RunWaiters(ports.runMaxWaitersPerOwner);
   const createSession = new CreateSession({
     projects,
     agents,
@@ -100,7 +104,7 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       logs: new GetSessionLogs({ projects, sessions, provider, cursorSigner }),
       stats: new GetSessionStats({ projects, sessions, clock }),
       downloads: new GetSessionDownloads({ projects, sessions, provider }),
-      upload: new UploadSessionFile({ projects, sessions, provider, maxBytes: ports.uploadMaxBytes }),
+      upload: new UploadSessionFile({ projects, sessions, provider, maxBytes: ports.uploadMaxBytes, logger }),
       liveView: new GetSessionLiveView({
         projects,
         sessions,
@@ -159,6 +163,7 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
         idempotency,
         ids,
         clock,
+        maxQueuedPerOwner: ports.runMaxQueuedPerOwner,
       }),
       startSessionRun: new StartSessionRun({
         projects,
@@ -169,12 +174,13 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
         idempotency,
         ids,
         clock,
+        maxQueuedPerOwner: ports.runMaxQueuedPerOwner,
       }),
-      get: new GetRun({ projects, runs, runChanges, clock }),
+      get: new GetRun({ projects, runs, runChanges, clock, waiters }),
       list: new ListRuns({ projects, runs }),
       cancel: new CancelRun({ projects, runs, runQueue, runChanges, clock }),
       logs: new GetRunLogs({ projects, runs, runLogs }),
-      followLogs: new FollowRunLogs({ projects, runs, runLogs, runChanges }),
+      followLogs: new FollowRunLogs({ projects, runs, runLogs, runChanges, waiters }),
       execute: new ExecuteRun({
         runs,
         runLogs,
@@ -191,6 +197,7 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
         maxLogBytes: ports.runMaxLogBytes,
       }),
       reapLost: new ReapLostRuns({ runs, runChanges, sessions, releaseSession, clock, logger }),
+      prune: new PruneOldRuns({ runs, runLogs, clock, retentionDays: ports.runRetentionDays }),
     },
   };
 }

@@ -6,6 +6,8 @@ export interface ExtensionRepository {
   add(extension: Extension, archive: Uint8Array): Promise<void>;
   /** The project's extensions, newest first, without their zips. */
   listInProject(projectId: string): Promise<Extension[]>;
+  /** How many extensions the project has (one indexed count, no zips read). */
+  countInProject(projectId: string): Promise<number>;
   /** One extension of the project; null when there is none (also for an id that is no id of ours). */
   findInProject(projectId: string, extensionId: string): Promise<Extension | null>;
   /** The zip of one extension of the project, as uploaded; null when there is none. */

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { asUser, type Caller } from '../auth/Caller.ts';
 import type { ExtensionArchiveInspector } from './ExtensionArchiveInspector.ts';
 import { ExtensionInvalidError } from './ExtensionInvalidError.ts';
-import { EXTENSION_ARCHIVE_MAX_BYTES } from './extensionRules.ts';
+import { EXTENSION_ARCHIVE_MAX_BYTES, EXTENSIONS_PER_PROJECT_MAX } from './extensionRules.ts';
 import { UploadExtension } from './UploadExtension.ts';
 
 const OWNER = 'owner-1';
@@ -53,7 +53,7 @@ async function setUp(options: { storing?: boolean; extensions?: InMemoryExtensio
     caller: Caller = asUser(OWNER),
   ) => useCase.execute({ caller, projectId: project.id, fileName, archive });
   const stored = () => extensions.listInProject(project.id);
-  return { clock, projects, extensions, provider, project, upload, stored };
+  return { clock, ids, projects, extensions, provider, project, useCase, upload, stored };
 }
 
 describe('UploadExtension', () => {
@@ -103,6 +103,29 @@ describe('UploadExtension', () => {
     await projects.update(project);
     await expect(upload()).rejects.toMatchObject({ code: 'project_archived' });
     expect(await stored()).toEqual([]);
+  });
+
+  it('refuses one more than EXTENSIONS_PER_PROJECT_MAX with extension_limit_reached, before the provider gets a copy', async () => {
+    const { upload, useCase, extensions, project, provider, projects, clock, ids } = await setUp({
+      storing: true,
+    });
+    expect(EXTENSIONS_PER_PROJECT_MAX).toBe(100);
+    for (let i = 0; i < EXTENSIONS_PER_PROJECT_MAX; i++) await upload();
+    await expect(upload()).rejects.toMatchObject({
+      code: 'extension_limit_reached',
+      message: expect.stringContaining('100 extensions'),
+    });
+    expect(await extensions.countInProject(project.id)).toBe(EXTENSIONS_PER_PROJECT_MAX);
+    expect((provider as StoringProvider).uploaded).toHaveLength(EXTENSIONS_PER_PROJECT_MAX);
+    // Per project: another one of the owner still takes one; deleting one makes room again.
+    const other = aProject({ id: ids.next(), ownerId: OWNER, now: clock.now() });
+    await projects.add(other);
+    await expect(
+      useCase.execute({ caller: asUser(OWNER), projectId: other.id, archive: ZIP }),
+    ).resolves.toMatchObject({ projectId: other.id });
+    const [newest] = await extensions.listInProject(project.id);
+    await extensions.delete(project.id, newest!.id);
+    await expect(upload()).resolves.toMatchObject({ projectId: project.id });
   });
 
   it('takes a project API key of the project', async () => {

@@ -3,13 +3,18 @@ import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
 import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
+import { ConflictError } from '../shared/DomainError.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
 import { UploadTooLargeError } from '../shared/UploadTooLargeError.ts';
 import { Extension } from './Extension.ts';
 import type { ExtensionArchiveInspector } from './ExtensionArchiveInspector.ts';
 import type { ExtensionRepository } from './ExtensionRepository.ts';
-import { EXTENSION_ARCHIVE_MAX_BYTES, extensionFileName } from './extensionRules.ts';
+import {
+  EXTENSION_ARCHIVE_MAX_BYTES,
+  EXTENSIONS_PER_PROJECT_MAX,
+  extensionFileName,
+} from './extensionRules.ts';
 
 /** What UploadExtension needs. */
 export interface UploadExtensionDeps {
@@ -25,7 +30,9 @@ export interface UploadExtensionDeps {
 /**
  * Stores an extension zip in a project, once checked (`ExtensionArchiveInspector`): 413
  * `payload_too_large` past `EXTENSION_ARCHIVE_MAX_BYTES`, 400 `extension_invalid` for a zip Chromium
- * would not load or that could escape its folder, 409 `project_archived` in an archived project.
+ * would not load or that could escape its folder, 409 `project_archived` in an archived project,
+ * 409 `extension_limit_reached` once the project holds `EXTENSIONS_PER_PROJECT_MAX` (counted before
+ * the insert, so uploads racing each other may pass it by a few).
  * A provider with an extension store of its own (Browserbase) gets it too, before it is stored here.
  */
 export class UploadExtension {
@@ -47,6 +54,13 @@ export class UploadExtension {
       throw new UploadTooLargeError(
         EXTENSION_ARCHIVE_MAX_BYTES,
         `The extension zip is larger than the limit of ${EXTENSION_ARCHIVE_MAX_BYTES} bytes.`,
+      );
+    }
+    // Before the zip is read or the provider gets a copy: a full project takes nothing.
+    if ((await extensions.countInProject(project.id)) >= EXTENSIONS_PER_PROJECT_MAX) {
+      throw new ConflictError(
+        'extension_limit_reached',
+        `This project has ${EXTENSIONS_PER_PROJECT_MAX} extensions, the most it may hold; delete one first.`,
       );
     }
     const summary = await inspector.inspect(input.archive);

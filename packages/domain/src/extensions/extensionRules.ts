@@ -15,6 +15,11 @@ export const EXTENSION_MANIFEST_MAX_BYTES = 1024 * 1024;
 export const EXTENSION_NAME_MAX_LENGTH = 200;
 /** The uploaded file's name, in characters; longer names are cut. */
 export const EXTENSION_FILE_NAME_MAX_LENGTH = 255;
+/**
+ * Extensions one project holds (http-api.md §5, §13): one more is 409 `extension_limit_reached`. Each
+ * zip is stored in the database, so this bounds what one project keeps there (with the size limit).
+ */
+export const EXTENSIONS_PER_PROJECT_MAX = 100;
 /** Manifest versions a Chromium build loads. */
 export const EXTENSION_MANIFEST_VERSIONS = [2, 3] as const;
 

@@ -184,8 +184,8 @@ describe('ExecuteRun: an agent run', () => {
       error: null,
     });
     expect(runQueue.enqueued).toEqual([
-      { runId: run.id, delayMs: undefined },
-      { runId: run.id, delayMs: 7_000 },
+      { runId: run.id, ownerId: run.ownerId, delayMs: undefined },
+      { runId: run.id, ownerId: run.ownerId, delayMs: 7_000 },
     ]);
     expect(lines(run.id)).toEqual([
       '1 system the browser provider is at capacity; the run waits queued and tries again in 7 s',
@@ -209,7 +209,11 @@ describe('ExecuteRun: an agent run', () => {
     const run = await startAgentRun(agent);
     provider.failNext('create', 'provider_rate_limited');
     await execute(run.id);
-    expect(runQueue.enqueued.at(-1)).toEqual({ runId: run.id, delayMs: RUN_REQUEUE_BACKOFF_MS });
+    expect(runQueue.enqueued.at(-1)).toEqual({
+      runId: run.id,
+      ownerId: run.ownerId,
+      delayMs: RUN_REQUEUE_BACKOFF_MS,
+    });
   });
 
   it('claims a run once: a second worker, or a run already ended, does nothing', async () => {

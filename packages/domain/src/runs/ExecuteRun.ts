@@ -197,7 +197,7 @@ export class ExecuteRun {
     if (!run.requeue() || !(await this.deps.runs.update(run, 'RUNNING'))) return;
     this.deps.runChanges.notify(run.id);
     try {
-      await this.deps.runQueue.enqueue(run.id, { delayMs });
+      await this.deps.runQueue.enqueue({ runId: run.id, ownerId: run.ownerId }, { delayMs });
     } catch (error) {
       this.logger.error({ runId: run.id, error: String(error) }, 'could not queue a run again');
       const ending: RunEnding = {

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import { FollowRunLogs, type RunLogEvent } from './FollowRunLogs.ts';
 import type { RunLogLine } from './RunLogStore.ts';
+import { RunWaiters } from './RunWaiters.ts';
 import { StopSource } from './StopSource.ts';
 
 async function setUp() {
@@ -87,7 +88,13 @@ describe('FollowRunLogs', () => {
       const world = await setUp();
       const { runRepository, runChanges, clock, projects, runLogs, owner, project, run } = world;
       const repository = new RunEndingDuringRead(runRepository, runChanges, clock);
-      const followLogs = new FollowRunLogs({ projects, runs: repository, runLogs, runChanges });
+      const followLogs = new FollowRunLogs({
+        projects,
+        runs: repository,
+        runLogs,
+        runChanges,
+        waiters: new RunWaiters(),
+      });
       const follow = async () =>
         (
           await followLogs.execute({

@@ -2,6 +2,7 @@ import { givenRunWorld, RunEndingDuringRead } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser, type Caller } from '../auth/Caller.ts';
 import { GetRun } from './GetRun.ts';
+import { RunWaiters } from './RunWaiters.ts';
 import { StopSource } from './StopSource.ts';
 
 async function setUp() {
@@ -64,7 +65,7 @@ describe('GetRun', () => {
   it('answers at once a run that ends during the read before its wait (the waiter is in place first)', async () => {
     const { run, runRepository, runChanges, clock, projects, owner, project } = await setUp();
     const racing = new RunEndingDuringRead(runRepository, runChanges, clock);
-    const get = new GetRun({ projects, runs: racing, runChanges, clock });
+    const get = new GetRun({ projects, runs: racing, runChanges, clock, waiters: new RunWaiters() });
     racing.endOnNextRead();
     // Waiting first and reading after would miss the notification and hold for the whole 60 s.
     const answer = await get.execute({ caller: owner, projectId: project.id, runId: run.id, waitSec: 60 });

@@ -1,6 +1,7 @@
 import { aRun, givenRunWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
+import { utf8Length } from '../shared/checks.ts';
 import type { Run } from './Run.ts';
 import type { RunLogLine } from './RunLogStore.ts';
 import { RUN_LOG_LINE_MAX_BYTES, RUN_PAGE_MAX_BYTES } from './runRules.ts';
@@ -48,7 +49,7 @@ describe('GetRunLogs', () => {
     }));
     await runLogs.append(run.id, big);
     const first = await logs({ limit: 1000 });
-    const bytes = (page: typeof first) => Buffer.byteLength(JSON.stringify(page.logs));
+    const bytes = (page: typeof first) => utf8Length(JSON.stringify(page.logs));
     expect(bytes(first)).toBeLessThanOrEqual(RUN_PAGE_MAX_BYTES);
     expect(first.logs.length).toBeGreaterThan(50);
     expect(first.nextCursor).toBe(String(first.logs.length));

@@ -1,6 +1,7 @@
 import { aRun, givenRunWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
+import { utf8Length } from '../shared/checks.ts';
 import type { RunsQuery } from './ListRuns.ts';
 import { Run } from './Run.ts';
 import { RUN_ERROR_CUT_MARK, RUN_ERROR_MESSAGE_MAX_BYTES, RUN_PAGE_MAX_BYTES } from './runRules.ts';
@@ -54,7 +55,7 @@ describe('ListRuns', () => {
       const page = await list(offset);
       expect(page.total).toBe(5);
       expect(page.runs.length).toBeGreaterThan(0);
-      expect(Buffer.byteLength(JSON.stringify(page.runs))).toBeLessThanOrEqual(RUN_PAGE_MAX_BYTES);
+      expect(utf8Length(JSON.stringify(page.runs))).toBeLessThanOrEqual(RUN_PAGE_MAX_BYTES);
       seen.push(...page.runs.map((r) => r.id));
       offset += page.runs.length;
     }
@@ -66,7 +67,7 @@ describe('ListRuns', () => {
     const run = aRun({ projectId: world.project.id, ownerId: world.ownerId, status: 'RUNNING' });
     const huge = { code: 'script_error' as const, message: 'e'.repeat(7_000_000) };
     run.end({ status: 'FAILED', error: huge, exitCode: 1 }, world.clock.now());
-    const bytes = (message = '') => Buffer.byteLength(message);
+    const bytes = (message = '') => utf8Length(message);
     expect(bytes(run.error?.message)).toBe(RUN_ERROR_MESSAGE_MAX_BYTES);
     expect(run.error?.message.endsWith(RUN_ERROR_CUT_MARK)).toBe(true);
     // A row from before the bound holds it whole: it is answered cut all the same.

@@ -14,4 +14,9 @@ export interface RunLogStore {
   append(runId: string, lines: readonly RunLogLine[]): Promise<void>;
   /** The run's lines with `seq` greater than `afterSeq`, in `seq` order, at most `limit`. */
   read(runId: string, afterSeq: number, limit: number): Promise<RunLogLine[]>;
+  /**
+   * Deletes up to `limit` lines of the runs `runIds` (a bounded batch: a long run holds many lines);
+   * returns how many it deleted, fewer than `limit` once those runs have none left.
+   */
+  deleteOfRuns(runIds: readonly string[], limit: number): Promise<number>;
 }

@@ -41,8 +41,22 @@ export interface RunRepository {
   listLapsed(heartbeatBefore: Date, limit: number): Promise<Run[]>;
   /** QUEUED runs, oldest first (an in-process queue picks them up again after a restart). */
   listQueued(limit: number): Promise<Run[]>;
+  /** How many of the account's runs are QUEUED, over all its projects (its fair share of the queue). */
+  countQueuedOfOwner(ownerId: string): Promise<number>;
   /** The project's runs that are QUEUED or RUNNING (canceled before the project is deleted). */
   listActiveInProject(projectId: string): Promise<Run[]>;
   /** How many runs have each status, over every project (metrics). */
   countByStatus(): Promise<Record<RunStatus, number>>;
+  /**
+   * Ids of up to `limit` terminal runs, over every project, that ended before `endedBefore`, the
+   * longest ended first (`endedAt`, then id): those past their retention (`PruneOldRuns`). A run
+   * still QUEUED or RUNNING is never among them, however old.
+   */
+  listEndedBefore(endedBefore: Date, limit: number): Promise<string[]>;
+  /**
+   * Deletes those of `runIds` that are terminal, in one short statement (no long lock); an active or
+   * unknown id is left alone. Returns how many it deleted. Their log lines go first
+   * (`RunLogStore.deleteOfRuns`); a database's cascade takes any left.
+   */
+  deleteEnded(runIds: readonly string[]): Promise<number>;
 }

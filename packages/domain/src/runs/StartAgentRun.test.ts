@@ -2,7 +2,7 @@ import { givenRunWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser, type Caller } from '../auth/Caller.ts';
 import { DomainError } from '../shared/DomainError.ts';
-import { RUN_INPUT_MAX_BYTES } from './runRules.ts';
+import { RUN_INPUT_MAX_BYTES, RUN_MAX_QUEUED_PER_OWNER_DEFAULT } from './runRules.ts';
 import type { AgentRunRequest } from './StartAgentRun.ts';
 
 async function setUp() {
@@ -67,7 +67,22 @@ describe('StartAgentRun', () => {
         projectId: 'bb-project',
       },
     });
-    expect(runQueue.enqueued).toEqual([{ runId: run.id, delayMs: undefined }]);
+    expect(runQueue.enqueued).toEqual([{ runId: run.id, ownerId: run.ownerId, delayMs: undefined }]);
+  });
+
+  it('refuses an account with RUN_MAX_QUEUED_PER_OWNER runs queued: 429 run_queue_full, nothing stored', async () => {
+    const { start, runRepository, runQueue } = await setUp();
+    for (let i = 0; i < RUN_MAX_QUEUED_PER_OWNER_DEFAULT; i++) await start({});
+    const refused = await failure(start({}));
+    expect(refused).toMatchObject({ code: 'run_queue_full', retryAfterSec: expect.any(Number) });
+    expect(runRepository.all()).toHaveLength(RUN_MAX_QUEUED_PER_OWNER_DEFAULT);
+    expect(runQueue.enqueued).toHaveLength(RUN_MAX_QUEUED_PER_OWNER_DEFAULT);
+    // One that started makes room for one more.
+    const first = runRepository.all()[0]!;
+    first.start('instance-1/0', new Date());
+    await runRepository.update(first, 'QUEUED');
+    await start({});
+    expect((await failure(start({}))).code).toBe('run_queue_full');
   });
 
   it('takes timeoutSec and region from the request; the session lives at least 60 s and at most 21600 s', async () => {

@@ -43,6 +43,8 @@ export interface StartAgentRunDeps {
   idempotency: IdempotencyStore;
   ids: IdGenerator;
   clock: Clock;
+  /** Runs an account may have QUEUED (`RUN_MAX_QUEUED_PER_OWNER`); default `RUN_MAX_QUEUED_PER_OWNER_DEFAULT`. */
+  maxQueuedPerOwner?: number | undefined;
 }
 
 export interface StartAgentRunInput {

@@ -34,6 +34,18 @@ export const RUN_LOGS_MAX_LIMIT = 1000;
 export const RUN_MEMORY_MB_DEFAULT = 256;
 /** Default runs one instance executes at once (`RUN_CONCURRENCY`). */
 export const RUN_CONCURRENCY_DEFAULT = 2;
+/** Default of `RUN_MAX_QUEUED_PER_OWNER`: past it, a run create is 429 `run_queue_full`. */
+export const RUN_MAX_QUEUED_PER_OWNER_DEFAULT = 100;
+/** Default of `RUN_MAX_WAITERS_PER_OWNER`: log streams and `wait` long polls one account holds open at once. */
+export const RUN_MAX_WAITERS_PER_OWNER_DEFAULT = 16;
+
+/**
+ * Default of `RUN_MAX_ACTIVE_PER_OWNER` for `concurrency` worker slots: half of them, at least one,
+ * so that another account always finds room.
+ */
+export function runMaxActivePerOwnerFor(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 2));
+}
 /** How often a worker records that a run it executes is still alive. */
 export const RUN_HEARTBEAT_INTERVAL_MS = 2_000;
 /** A RUNNING run whose heartbeat is older than this has lost its worker: it ends FAILED `worker_lost`. */

@@ -113,4 +113,12 @@ export interface SessionRepository {
    * session (not stored yet, or never), for the caller to retry or drop.
    */
   addProxyBytes(deltas: readonly ProxyBytesDelta[]): Promise<ProxyBytesDelta[]>;
+  /**
+   * Counts one more upload of the project's session while it has fewer than `max`, as one atomic
+   * conditional increment in the store (concurrent uploads never pass `max` together). False, and
+   * nothing counted, when the session has `max` already or is no session of the project.
+   */
+  countUpload(projectId: string, sessionId: string, max: number): Promise<boolean>;
+  /** Takes back one counted upload (it failed and left nothing), never below zero. */
+  uncountUpload(projectId: string, sessionId: string): Promise<void>;
 }

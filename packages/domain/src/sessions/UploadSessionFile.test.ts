@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 import { UploadSessionFile } from './UploadSessionFile.ts';
-import { UPLOAD_MAX_BYTES_DEFAULT } from './uploadRules.ts';
+import { UPLOAD_MAX_BYTES_DEFAULT, UPLOADS_PER_SESSION_MAX } from './uploadRules.ts';
 
 /** ASCII parts as chunks of bytes (the domain has no Node types). */
 async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
@@ -43,6 +43,41 @@ describe('UploadSessionFile', () => {
       'report.pdf',
       'a.txt',
     ]);
+  });
+
+  it('takes UPLOADS_PER_SESSION_MAX files per session, then refuses with upload_limit_reached and hands the provider nothing', async () => {
+    const { upload, input, provider, session, sessions, startSession } = await setUp();
+    expect(UPLOADS_PER_SESSION_MAX).toBe(100);
+    for (let i = 0; i < UPLOADS_PER_SESSION_MAX; i++)
+      await upload.execute(input({ name: `f${i}.txt`, content: chunks('x') }));
+    await expect(upload.execute(input({ name: 'one-more.txt', content: chunks('x') }))).rejects.toMatchObject(
+      {
+        code: 'upload_limit_reached',
+        message: expect.stringContaining('100 files'),
+      },
+    );
+    expect(provider.uploads.get(session.providerSessionId)).toHaveLength(UPLOADS_PER_SESSION_MAX);
+    expect(sessions.uploadsOf(session.id)).toBe(UPLOADS_PER_SESSION_MAX);
+    // Per session: another session of the project still takes files.
+    const other = await startSession();
+    await expect(
+      upload.execute({ ...input({ name: 'a.txt', content: chunks('x') }), sessionId: other.id }),
+    ).resolves.toMatchObject({ name: 'a.txt' });
+  });
+
+  it('does not count a file the provider kept nothing of (too large, or the browser gone)', async () => {
+    const { upload, input, provider, session, sessions } = await setUp(4);
+    await expect(upload.execute(input({ name: 'big.bin', content: chunks('12345') }))).rejects.toMatchObject({
+      code: 'payload_too_large',
+    });
+    expect(sessions.uploadsOf(session.id)).toBe(0);
+    await upload.execute(input({ name: 'ok.bin', content: chunks('1234') }));
+    expect(sessions.uploadsOf(session.id)).toBe(1);
+    provider.setStatus(session.providerSessionId, 'ERROR');
+    await expect(upload.execute(input({ name: 'late.bin', content: chunks('1') }))).rejects.toMatchObject({
+      code: 'session_ended',
+    });
+    expect(sessions.uploadsOf(session.id)).toBe(1);
   });
 
   it('refuses a file name that is empty, a folder, too long or holds control characters (400 on file)', async () => {

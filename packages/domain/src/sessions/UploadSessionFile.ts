@@ -1,7 +1,8 @@
 import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
-import { NotImplementedError } from '../shared/DomainError.ts';
+import { ConflictError, NotImplementedError } from '../shared/DomainError.ts';
+import { type Logger, silentLogger } from '../shared/Logger.ts';
 import { UploadTooLargeError } from '../shared/UploadTooLargeError.ts';
 import type { BrowserProvider, UploadedSessionFile } from './BrowserProvider.ts';
 import { findSession } from './findSession.ts';
@@ -9,7 +10,7 @@ import { SessionEndedError } from './SessionEndedError.ts';
 import { SessionOnOtherInstanceError } from './SessionOnOtherInstanceError.ts';
 import type { SessionRepository } from './SessionRepository.ts';
 import { heldElsewhere } from './sessionReach.ts';
-import { UPLOAD_MAX_BYTES_DEFAULT, uploadFileName } from './uploadRules.ts';
+import { UPLOAD_MAX_BYTES_DEFAULT, UPLOADS_PER_SESSION_MAX, uploadFileName } from './uploadRules.ts';
 
 export interface UploadSessionFileDeps {
   projects: ProjectRepository;
@@ -17,6 +18,7 @@ export interface UploadSessionFileDeps {
   provider: BrowserProvider;
   /** Largest file taken, in bytes (`UPLOAD_MAX_MB`; default `UPLOAD_MAX_BYTES_DEFAULT`). */
   maxBytes?: number | undefined;
+  logger?: Logger | undefined;
 }
 
 /**
@@ -24,7 +26,9 @@ export interface UploadSessionFileDeps {
  * what `setInputFiles` / `DOM.setFileInputFiles` is given. The name is reduced to its base name
  * (`uploadFileName`); a file past `maxBytes` fails with `payload_too_large` as soon as the bytes past
  * it arrive, and the provider keeps nothing of it. An ended session is `session_ended`; a provider
- * without uploads is `not_implemented`; an archived project is `project_archived`.
+ * without uploads is `not_implemented`; an archived project is `project_archived`. A session takes
+ * at most `UPLOADS_PER_SESSION_MAX` files (`upload_limit_reached`): each is counted in the store
+ * before the provider gets it, and counted back when it fails.
  */
 export class UploadSessionFile {
   /** Largest file taken, in bytes: the HTTP adapter stops reading a request body past it. */
@@ -51,12 +55,35 @@ export class UploadSessionFile {
     }
     if (!session.isActive) throw new SessionEndedError();
     if (heldElsewhere(session, provider)) throw new SessionOnOtherInstanceError();
-    const stored = await provider.upload(session.providerSessionId, {
-      name,
-      content: limited(input.file.content, this.maxBytes),
-    });
+    const { sessions } = this.deps;
+    if (!(await sessions.countUpload(project.id, session.id, UPLOADS_PER_SESSION_MAX))) {
+      throw new ConflictError(
+        'upload_limit_reached',
+        `This session has taken ${UPLOADS_PER_SESSION_MAX} files, the most one session takes.`,
+      );
+    }
+    let stored: UploadedSessionFile | null = null;
+    try {
+      stored = await provider.upload(session.providerSessionId, {
+        name,
+        content: limited(input.file.content, this.maxBytes),
+      });
+    } finally {
+      // The provider kept nothing: the file does not count against the session.
+      if (!stored) await this.uncount(project.id, session.id);
+    }
     if (!stored) throw new SessionEndedError('The session’s browser is gone: the session has ended.');
     return stored;
+  }
+
+  private async uncount(projectId: string, sessionId: string): Promise<void> {
+    await this.deps.sessions.uncountUpload(projectId, sessionId).catch((error: unknown) => {
+      // Counted one too many: the session may take one file fewer, which is the safe side.
+      (this.deps.logger ?? silentLogger).warn(
+        { sessionId, error: String(error) },
+        'could not take back the count of an upload that failed',
+      );
+    });
   }
 }
 

@@ -22,11 +22,14 @@ export const ERROR_CODES = [
   'context_in_use',
   'project_limit_reached',
   'context_limit_reached',
+  'extension_limit_reached',
+  'upload_limit_reached',
   'session_ended',
   'session_on_other_instance',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
+  'run_queue_full',
   'provider_rate_limited',
   'provider_error',
   'provider_unavailable',
@@ -119,7 +122,9 @@ export class ConflictError extends DomainError {
       | 'idempotency_key_reused'
       | 'context_in_use'
       | 'project_limit_reached'
-      | 'context_limit_reached',
+      | 'context_limit_reached'
+      | 'extension_limit_reached'
+      | 'upload_limit_reached',
     message: string,
   ) {
     super(code, message);
@@ -149,8 +154,12 @@ export class NotImplementedError extends DomainError {
 
 /** A limit of ours was hit; retry after `retryAfterSec`. */
 export class RateLimitedError extends DomainError {
-  constructor(retryAfterSec: number, message = 'Too many requests; retry later.') {
-    super('rate_limited', message, { retryAfterSec });
+  constructor(
+    retryAfterSec: number,
+    message = 'Too many requests; retry later.',
+    code: 'rate_limited' | 'run_queue_full' = 'rate_limited',
+  ) {
+    super(code, message, { retryAfterSec });
   }
 }
 

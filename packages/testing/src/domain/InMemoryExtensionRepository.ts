@@ -18,6 +18,10 @@ export class InMemoryExtensionRepository implements ExtensionRepository {
       .map(cloneEntity);
   }
 
+  async countInProject(projectId: string): Promise<number> {
+    return [...this.stored.values()].filter((s) => s.extension.projectId === projectId).length;
+  }
+
   async findInProject(projectId: string, extensionId: string): Promise<Extension | null> {
     const found = this.inProject(projectId, extensionId);
     return found ? cloneEntity(found.extension) : null;

@@ -28,6 +28,21 @@ export class InMemoryRunLogStore implements RunLogStore {
       .map((line) => ({ ...line, timestamp: new Date(line.timestamp) }));
   }
 
+  async deleteOfRuns(runIds: readonly string[], limit: number): Promise<number> {
+    let deleted = 0;
+    for (const runId of new Set(runIds)) {
+      const stored = this.byRun.get(runId);
+      if (!stored) continue;
+      for (const seq of [...stored.keys()].sort((a, b) => a - b)) {
+        if (deleted >= limit) return deleted;
+        stored.delete(seq);
+        deleted++;
+      }
+      if (stored.size === 0) this.byRun.delete(runId);
+    }
+    return deleted;
+  }
+
   /** Every stored line of `runId`, in `seq` order, for tests. */
   linesOf(runId: string): RunLogLine[] {
     return [...(this.byRun.get(runId)?.values() ?? [])].sort((a, b) => a.seq - b.seq);

@@ -1,8 +1,9 @@
-import type { RunQueue } from '@browserdeck/domain';
+import type { RunQueue, RunTicket } from '@browserdeck/domain';
 
 /** One `enqueue` the queue received. */
 export interface EnqueuedRun {
   readonly runId: string;
+  readonly ownerId: string;
   /** The back-off asked for; undefined for at once. */
   readonly delayMs: number | undefined;
 }
@@ -20,13 +21,13 @@ export class InMemoryRunQueue implements RunQueue {
   failNextEnqueue: Error | null = null;
   private readonly waiting: EnqueuedRun[] = [];
 
-  async enqueue(runId: string, options: { delayMs?: number } = {}): Promise<void> {
+  async enqueue({ runId, ownerId }: RunTicket, options: { delayMs?: number } = {}): Promise<void> {
     if (this.failNextEnqueue) {
       const error = this.failNextEnqueue;
       this.failNextEnqueue = null;
       throw error;
     }
-    const entry = { runId, delayMs: options.delayMs };
+    const entry = { runId, ownerId, delayMs: options.delayMs };
     this.enqueued.push(entry);
     this.waiting.push(entry);
   }

@@ -5,6 +5,8 @@ import { cloneEntity } from './cloneEntity.ts';
 const newestFirst = (a: Run, b: Run) =>
   b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 const oldestFirst = (a: Run, b: Run) => -newestFirst(a, b);
+/** When a run ended, in ms; never, for one that has not. */
+const endedAt = (run: Run) => run.endedAt?.getTime() ?? Number.POSITIVE_INFINITY;
 
 /** Runs in a Map; stores copies, and writes status changes by compare-and-set as a database does. */
 export class InMemoryRunRepository implements RunRepository {
@@ -68,6 +70,10 @@ export class InMemoryRunRepository implements RunRepository {
       .map(cloneEntity);
   }
 
+  async countQueuedOfOwner(ownerId: string): Promise<number> {
+    return [...this.runs.values()].filter((r) => r.status === 'QUEUED' && r.ownerId === ownerId).length;
+  }
+
   async listActiveInProject(projectId: string): Promise<Run[]> {
     return [...this.runs.values()]
       .filter((r) => r.projectId === projectId && !r.isTerminal)
@@ -79,6 +85,22 @@ export class InMemoryRunRepository implements RunRepository {
     const counts = Object.fromEntries(RUN_STATUSES.map((s) => [s, 0])) as Record<RunStatus, number>;
     for (const run of this.runs.values()) counts[run.status]++;
     return counts;
+  }
+
+  async listEndedBefore(endedBefore: Date, limit: number): Promise<string[]> {
+    return [...this.runs.values()]
+      .filter((r) => r.isTerminal && endedAt(r) < endedBefore.getTime())
+      .sort((a, b) => endedAt(a) - endedAt(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limit)
+      .map((r) => r.id);
+  }
+
+  async deleteEnded(runIds: readonly string[]): Promise<number> {
+    let deleted = 0;
+    for (const id of new Set(runIds)) {
+      if (this.runs.get(id)?.isTerminal && this.runs.delete(id)) deleted++;
+    }
+    return deleted;
   }
 
   /** Every stored run (copies), for tests. */

@@ -25,6 +25,8 @@ const DAY_MS = 86_400_000;
 export class InMemorySessionRepository implements SessionRepository {
   private readonly sessions = new Map<string, BrowserSession>();
   private readonly leases = new Map<string, number>();
+  /** Uploads counted per session (`countUpload`), beside the sessions as a column would be. */
+  private readonly uploads = new Map<string, number>();
   /** Makes the next `add` fail, to test what happens when storing fails after the provider succeeded. */
   failNextAdd: Error | null = null;
   /** Makes the next `addProxyBytes` fail with it, storing nothing, as a database that is down would. */
@@ -210,6 +212,24 @@ export class InMemorySessionRepository implements SessionRepository {
     if (!stored.isActive && stored.status !== session.status) return;
     const { status, endedAt, updatedAt } = session;
     this.sessions.set(session.id, Object.assign(cloneEntity(stored), { status, endedAt, updatedAt }));
+  }
+
+  async countUpload(projectId: string, sessionId: string, max: number): Promise<boolean> {
+    if (this.sessions.get(sessionId)?.projectId !== projectId) return false;
+    const counted = this.uploads.get(sessionId) ?? 0;
+    if (counted >= max) return false;
+    this.uploads.set(sessionId, counted + 1);
+    return true;
+  }
+
+  async uncountUpload(projectId: string, sessionId: string): Promise<void> {
+    if (this.sessions.get(sessionId)?.projectId !== projectId) return;
+    this.uploads.set(sessionId, Math.max(0, (this.uploads.get(sessionId) ?? 0) - 1));
+  }
+
+  /** How many uploads `sessionId` has counted, for tests. */
+  uploadsOf(sessionId: string): number {
+    return this.uploads.get(sessionId) ?? 0;
   }
 
   /** Forgets the sessions of a deleted project (the database cascades). */

@@ -75,11 +75,23 @@ export class RunEndingDuringRead implements RunRepository {
     return this.inner.listQueued(limit);
   }
 
+  countQueuedOfOwner(ownerId: string): Promise<number> {
+    return this.inner.countQueuedOfOwner(ownerId);
+  }
+
   listActiveInProject(projectId: string): Promise<Run[]> {
     return this.inner.listActiveInProject(projectId);
   }
 
   countByStatus(): Promise<Record<RunStatus, number>> {
     return this.inner.countByStatus();
+  }
+
+  listEndedBefore(endedBefore: Date, limit: number): Promise<string[]> {
+    return this.inner.listEndedBefore(endedBefore, limit);
+  }
+
+  deleteEnded(runIds: readonly string[]): Promise<number> {
+    return this.inner.deleteEnded(runIds);
   }
 }

@@ -14,8 +14,8 @@ const P2 = '0190e000-0000-7000-8000-0000000000a2';
 
 /**
  * Behaviour every `ExtensionRepository` must have (http-api.md §5, §13): records and zips round-trip
- * byte for byte, reads and deletes are scoped to the project, listing is newest first without the
- * zips, the provider's id is stored later, and an id that is no id of ours is simply not found.
+ * byte for byte, reads, counts and deletes are scoped to the project, listing is newest first without
+ * the zips, the provider's id is stored later, and an id that is no id of ours is simply not found.
  */
 export function describeExtensionRepositoryContract(
   name: string,
@@ -83,6 +83,20 @@ export function describeExtensionRepositoryContract(
       expect(listed.map((e) => e.id)).toEqual([newer.id, older.id]);
       expect(listed[0]).toBeInstanceOf(Extension);
       expect({ ...listed[0] }).toEqual({ ...newer });
+    });
+
+    it('counts a project’s extensions, and only its own', async () => {
+      const extensions = await given();
+      expect(await extensions.countInProject(P1)).toBe(0);
+      for (const e of [extension(), extension(), extension({ projectId: P2 })])
+        await extensions.add(e, archive(10));
+      expect(await extensions.countInProject(P1)).toBe(2);
+      expect(await extensions.countInProject(P2)).toBe(1);
+      expect(await extensions.countInProject('0190e000-0000-7000-8000-00000000ffff')).toBe(0);
+      expect(await extensions.countInProject('not-a-uuid')).toBe(0);
+      const [newest] = await extensions.listInProject(P1);
+      await extensions.delete(P1, newest!.id);
+      expect(await extensions.countInProject(P1)).toBe(1);
     });
 
     it('stores the provider’s id given later', async () => {

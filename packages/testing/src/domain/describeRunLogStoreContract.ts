@@ -126,5 +126,34 @@ export function describeRunLogStoreContract(
       expect(rest.map((l) => l.seq)).toEqual(Array.from({ length: 500 }, (_, i) => 1001 + i));
       expect(plain(rest[499]!)).toEqual(plain(line(1500)));
     });
+
+    it('deletes at most limit lines of the runs it is given per call, and none of another run', async () => {
+      const logs = await setUp();
+      await logs.append(R1, lines(1, 10));
+      await logs.append(R2, lines(1, 5));
+      expect(await logs.deleteOfRuns([R1], 4)).toBe(4);
+      expect(await logs.read(R1, 0, 100)).toHaveLength(6);
+      expect(await logs.deleteOfRuns([R1], 4)).toBe(4);
+      expect(await logs.deleteOfRuns([R1], 4)).toBe(2);
+      expect(await logs.deleteOfRuns([R1], 4)).toBe(0);
+      expect(await logs.read(R1, 0, 100)).toEqual([]);
+      expect((await logs.read(R2, 0, 100)).map(plain)).toEqual(lines(1, 5).map(plain));
+      const unknown = '0190e100-0000-7000-8000-00000000dead';
+      expect(await logs.deleteOfRuns([unknown, 'not-a-uuid'], 100)).toBe(0);
+      expect(await logs.deleteOfRuns([], 100)).toBe(0);
+      expect(await logs.deleteOfRuns([R1, R2], 100)).toBe(5);
+      expect(await logs.read(R2, 0, 100)).toEqual([]);
+    });
+
+    it('deletes a large run’s lines a bounded batch at a time', async () => {
+      const logs = await setUp();
+      await logs.append(R1, lines(1, 2500));
+      await logs.append(R2, lines(1, 2));
+      expect(await logs.deleteOfRuns([R1, R2], 1000)).toBe(1000);
+      expect(await logs.deleteOfRuns([R1, R2], 1000)).toBe(1000);
+      expect(await logs.deleteOfRuns([R1, R2], 1000)).toBe(502);
+      expect(await logs.read(R1, 0, 3000)).toEqual([]);
+      expect(await logs.read(R2, 0, 10)).toEqual([]);
+    });
   });
 }

@@ -13,6 +13,7 @@ export interface RunRepositoryFixture {
 const P1 = '0190e000-0000-7000-8000-0000000000a1';
 const P2 = '0190e000-0000-7000-8000-0000000000a2';
 const OWNER = '0190e000-0000-7000-8000-00000000a11c';
+const OTHER_OWNER = '0190e000-0000-7000-8000-00000000b22d';
 const AGENT_A = '0190e000-0000-7000-8000-0000000a9e01';
 const AGENT_B = '0190e000-0000-7000-8000-0000000a9e02';
 const SESSION_A = '0190e000-0000-7000-8000-00000005e501';
@@ -442,6 +443,25 @@ export function describeRunRepositoryContract(
         expect((await runs.listQueued(1))[0]).toBeInstanceOf(Run);
       });
 
+      it("counts an account's QUEUED runs over all its projects, and no one else's", async () => {
+        const runs = await setUp();
+        const other = Run.restore({
+          ...run(),
+          id: '0190e000-0000-7000-8000-0000000fffff',
+          ownerId: OTHER_OWNER,
+        });
+        await addAll(runs, [
+          run(),
+          run({ projectId: P2 }),
+          run({ status: 'RUNNING' }),
+          run({ status: 'FAILED' }),
+          other,
+        ]);
+        expect(await runs.countQueuedOfOwner(OWNER)).toBe(2);
+        expect(await runs.countQueuedOfOwner(OTHER_OWNER)).toBe(1);
+        expect(await runs.countQueuedOfOwner('0190e000-0000-7000-8000-00000000aaaa')).toBe(0);
+      });
+
       it("lists a project's QUEUED and RUNNING runs only", async () => {
         const runs = await setUp();
         const queued = run();
@@ -479,6 +499,67 @@ export function describeRunRepositoryContract(
           TIMED_OUT: 0,
           CANCELED: 1,
         });
+      });
+    });
+
+    describe('retention', () => {
+      // `run()` ends a terminal run 60 s after it was created.
+      const endingAt = (at: number) => new Date(base + at * SEC - 60 * SEC);
+
+      it('lists terminal runs of every project that ended before the cut-off, longest ended first, up to the limit', async () => {
+        const runs = await setUp();
+        const cutOff = new Date(base + 1000 * SEC);
+        const succeeded = run({ status: 'SUCCEEDED', createdAt: endingAt(160) });
+        const failed = run({ status: 'FAILED', createdAt: endingAt(70), projectId: P2 });
+        const timedOut = run({ status: 'TIMED_OUT', createdAt: endingAt(260) });
+        const canceled = run({ status: 'CANCELED', createdAt: endingAt(360) });
+        const sameEndA = run({ status: 'SUCCEEDED', createdAt: endingAt(500) });
+        const sameEndB = run({ status: 'FAILED', createdAt: endingAt(500) });
+        const atCutOff = run({ status: 'SUCCEEDED', createdAt: endingAt(1000) });
+        const recent = run({ status: 'SUCCEEDED', createdAt: endingAt(2000) });
+        // Older than any of them, but not over: never listed.
+        const queued = run({ createdAt: new Date(base - 100 * SEC) });
+        const running = run({ status: 'RUNNING', createdAt: new Date(base - 100 * SEC) });
+        await addAll(runs, [recent, sameEndB, queued, canceled, succeeded, atCutOff, running, failed]);
+        await addAll(runs, [timedOut, sameEndA]);
+        const longestEnded = [failed, succeeded, timedOut, canceled, sameEndA, sameEndB];
+        expect(await runs.listEndedBefore(cutOff, 100)).toEqual(ids(longestEnded));
+        expect(await runs.listEndedBefore(cutOff, 2)).toEqual(ids(longestEnded.slice(0, 2)));
+        expect(await runs.listEndedBefore(new Date(base), 100)).toEqual([]);
+      });
+
+      it('deletes only the terminal runs among the ids it is given, and answers how many', async () => {
+        const runs = await setUp();
+        const old = [
+          run({ status: 'SUCCEEDED', createdAt: endingAt(10) }),
+          run({ status: 'CANCELED', createdAt: endingAt(20), projectId: P2 }),
+        ];
+        const kept = run({ status: 'FAILED', createdAt: endingAt(30) });
+        const queued = run({ createdAt: new Date(base) });
+        const running = run({ status: 'RUNNING', createdAt: new Date(base) });
+        await addAll(runs, [...old, kept, queued, running]);
+        const unknown = '0190e000-0000-7000-8000-00000000dead';
+        expect(await runs.deleteEnded([...ids(old), queued.id, running.id, unknown, 'not-a-uuid'])).toBe(2);
+        for (const gone of old) expect(await runs.findById(gone.id)).toBeNull();
+        for (const still of [kept, queued, running])
+          expect((await runs.findById(still.id))?.id).toBe(still.id);
+        expect(await runs.listEndedBefore(new Date(base + 1000 * SEC), 100)).toEqual([kept.id]);
+        expect(await runs.deleteEnded(ids(old))).toBe(0);
+        expect(await runs.deleteEnded([])).toBe(0);
+        expect((await runs.list(P1, { limit: 10, offset: 0 })).total).toBe(3);
+      });
+
+      it('lists and deletes a batch of a few hundred runs at a time', async () => {
+        const runs = await setUp();
+        const old = Array.from({ length: 260 }, (_, i) =>
+          run({ status: 'SUCCEEDED', createdAt: endingAt(10 + i), projectId: i % 2 ? P1 : P2 }),
+        );
+        await addAll(runs, old);
+        const cutOff = new Date(base + 1000 * SEC);
+        const batch = await runs.listEndedBefore(cutOff, 250);
+        expect(batch).toEqual(ids(old.slice(0, 250)));
+        expect(await runs.deleteEnded(batch)).toBe(250);
+        expect(await runs.listEndedBefore(cutOff, 250)).toEqual(ids(old.slice(250)));
       });
     });
   });

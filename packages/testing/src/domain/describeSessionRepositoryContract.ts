@@ -669,6 +669,74 @@ export function describeSessionRepositoryContract(
       });
     });
 
+    describe('counting uploads', () => {
+      /** Counts uploads of `s` until one is refused; how many were counted. */
+      async function countAll(sessions: SessionRepository, s: BrowserSession, max: number): Promise<number> {
+        let counted = 0;
+        while (await sessions.countUpload(s.projectId, s.id, max)) counted++;
+        return counted;
+      }
+
+      it('counts up to max per session, then refuses, and keeps sessions and projects apart', async () => {
+        const sessions = await setUp();
+        const s = session();
+        const other = session();
+        const elsewhere = session({ projectId: P2 });
+        await addAll(sessions, [s, other, elsewhere]);
+        expect(await countAll(sessions, s, 3)).toBe(3);
+        expect(await sessions.countUpload(P1, s.id, 3)).toBe(false);
+        // A higher max counts on from what is stored.
+        expect(await sessions.countUpload(P1, s.id, 4)).toBe(true);
+        expect(await sessions.countUpload(P1, s.id, 4)).toBe(false);
+        expect(await countAll(sessions, other, 3)).toBe(3);
+        // Another project's id, an unknown one, one that is no id of ours: nothing counted.
+        expect(await sessions.countUpload(P1, elsewhere.id, 3)).toBe(false);
+        expect(await sessions.countUpload(P2, s.id, 10)).toBe(false);
+        expect(await sessions.countUpload(P1, '0190c000-0000-7000-8000-00000000dead', 3)).toBe(false);
+        expect(await sessions.countUpload(P1, 'not-a-uuid', 3)).toBe(false);
+        expect(await countAll(sessions, elsewhere, 3)).toBe(3);
+      });
+
+      it('takes back one upload at a time, never below zero, and only in its own project', async () => {
+        const sessions = await setUp();
+        const s = session();
+        await sessions.add(s);
+        expect(await countAll(sessions, s, 2)).toBe(2);
+        await sessions.uncountUpload(P2, s.id);
+        expect(await sessions.countUpload(P1, s.id, 2)).toBe(false);
+        await sessions.uncountUpload(P1, s.id);
+        expect(await sessions.countUpload(P1, s.id, 2)).toBe(true);
+        for (let i = 0; i < 4; i++) await sessions.uncountUpload(P1, s.id);
+        expect(await countAll(sessions, s, 2)).toBe(2);
+        await sessions.uncountUpload(P1, 'not-a-uuid');
+      });
+
+      it('never counts past max under concurrent uploads', async () => {
+        const sessions = await setUp();
+        const s = session();
+        await sessions.add(s);
+        const results = await Promise.all(
+          Array.from({ length: 12 }, () => sessions.countUpload(P1, s.id, 5)),
+        );
+        expect(results.filter(Boolean)).toHaveLength(5);
+        expect(await sessions.countUpload(P1, s.id, 5)).toBe(false);
+      });
+
+      it('is not reset by a write of the session (update, updateStatus), and counts ended sessions as stored', async () => {
+        const sessions = await setUp();
+        const s = session();
+        await sessions.add(s);
+        expect(await countAll(sessions, s, 2)).toBe(2);
+        const stored = (await sessions.findInProject(P1, s.id))!;
+        stored.applyProviderSnapshot(snapshotOf(stored), new Date(base + HOUR));
+        await sessions.update(stored);
+        stored.end('COMPLETED', new Date(base + 2 * HOUR));
+        await sessions.updateStatus(stored);
+        expect(await sessions.countUpload(P1, s.id, 2)).toBe(false);
+        expect(await sessions.countUpload(P1, s.id, 3)).toBe(true);
+      });
+    });
+
     describeStatsSeriesContract({ setUp, session, projectId: P1, otherProjectId: P2 });
 
     describe('claiming for sync', () => {

@@ -9,6 +9,7 @@ import {
   ListRuns,
   ReapLostRuns,
   ReleaseSession,
+  RunWaiters,
   StartAgentRun,
   StartSessionRun,
 } from '@browserdeck/domain';
@@ -21,9 +22,12 @@ import { ManualTimers } from './ManualTimers.ts';
  * The in-memory world run use-case tests start from: `givenSessionWorld` (its clock, stores, fake
  * provider and project, runs included), a `FakeScriptRunner`, `ManualTimers`, every run use case
  * built over them (`runs.*`, as `useCases.runs` names them), and `givenAgent` to store an active
- * agent with a script. With `maxLogBytes`, runs' log budget.
+ * agent with a script. With `maxLogBytes`, runs' log budget; with `maxWaitersPerOwner`, the
+ * account's streams and long polls at once (`waiters`, shared as in the composition).
  */
-export async function givenRunWorld(options: { instanceId?: string; maxLogBytes?: number } = {}) {
+export async function givenRunWorld(
+  options: { instanceId?: string; maxLogBytes?: number; maxWaitersPerOwner?: number } = {},
+) {
   const world = await givenSessionWorld(
     options.instanceId === undefined ? {} : { instanceId: options.instanceId },
   );
@@ -33,7 +37,16 @@ export async function givenRunWorld(options: { instanceId?: string; maxLogBytes?
   const timers = new ManualTimers();
   const createSession = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock });
   const releaseSession = new ReleaseSession({ projects, sessions, provider, clock });
-  const deps = { ...world, runs: runRepository, scriptRunner, timers, createSession, releaseSession };
+  const waiters = new RunWaiters(options.maxWaitersPerOwner);
+  const deps = {
+    ...world,
+    runs: runRepository,
+    scriptRunner,
+    timers,
+    createSession,
+    releaseSession,
+    waiters,
+  };
   const runs = {
     startAgentRun: new StartAgentRun(deps),
     startSessionRun: new StartSessionRun(deps),
@@ -66,6 +79,7 @@ export async function givenRunWorld(options: { instanceId?: string; maxLogBytes?
       .run;
   return {
     ...world,
+    waiters,
     runRepository,
     scriptRunner,
     timers,

@@ -1,4 +1,4 @@
-import { access, readdir } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -67,7 +67,8 @@ describe('LocalChromiumProvider: downloads and uploads (real Chromium)', () => {
   });
 
   it('zips a page’s two downloads, takes an upload into a file input, and keeps the downloads after the end', async () => {
-    const session = await provider.create(browserRequest({ keepAlive: true }));
+    const request = browserRequest({ keepAlive: true });
+    const session = await provider.create(request);
     const id = session.providerSessionId;
     expect(await read(await provider.downloads(id))).toEqual({});
     const browser = await chromium.connectOverCDP(session.connectUrl);
@@ -116,6 +117,8 @@ describe('LocalChromiumProvider: downloads and uploads (real Chromium)', () => {
       'two.csv': 'a,b\n1,2\n',
     });
     expect(await readdir(join(local.dataDir, 'downloads', id))).toEqual(['one.txt', 'two.csv']);
+    // Counted against the session's account: recorded beside the folder, not in it.
+    expect(await readFile(join(local.dataDir, 'downloads', '.owners', id), 'utf8')).toBe(request.ownerId);
     if (profileDir) await expect(access(profileDir)).rejects.toThrow();
   }, 90_000);
 

@@ -128,6 +128,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       dataDir: options.dataDir,
       retentionSec: options.downloadsRetentionSec,
       maxBytes: options.downloadsMaxBytes,
+      maxBytesPerOwner: options.downloadsMaxBytesPerOwner,
       clock: options.clock,
       logger: this.logger,
     });
@@ -380,7 +381,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       // A session that reads as ended frees its account's share at once; its browser counts against
       // the provider's total until it is gone.
       onEnding: (ending) => this.slots.free(ending.ownerId),
-      holdDownloads: (id) => this.retained.hold(id),
+      holdDownloads: (id) => this.retained.hold(id, request.ownerId),
       onEnded: (ended) => {
         this.keepFinalProxyBytes(ended);
         this.sessions.retire(ended);

@@ -78,11 +78,16 @@ export interface LocalChromiumProviderOptions {
    */
   readonly downloadsRetentionSec?: number | undefined;
   /**
-   * All ended sessions' kept downloads together, in bytes (`DOWNLOADS_MAX_MB`; default 1 GiB): past
-   * it the oldest sessions' go first. A running session's downloads are bounded by its disk
-   * (`sessionDiskMb`) instead.
+   * All ended sessions' kept downloads together, in bytes (`DOWNLOADS_MAX_MB`; default 1 GiB): the
+   * ceiling of every account's share; past it the oldest of the account holding the most go first.
+   * A running session's downloads are bounded by its disk (`sessionDiskMb`) instead.
    */
   readonly downloadsMaxBytes?: number | undefined;
+  /**
+   * One account's kept downloads, in bytes (`DOWNLOADS_MAX_MB_PER_OWNER`; default half of
+   * `downloadsMaxBytes`, at most it): past it that account's oldest go first, never another's.
+   */
+  readonly downloadsMaxBytesPerOwner?: number | undefined;
   readonly clock: Clock;
   /** Shortest timeout honoured; shorter requests are raised to it (default 60; tests use less). */
   readonly minTimeoutSec?: number;

@@ -29,6 +29,14 @@ const IN_PROJECT = new PreparedQuery<{ projectId: string }>((db, param) =>
     .orderBy('id', 'desc'),
 );
 
+/** A project's extensions, counted on the `(project_id, created_at, id)` index. */
+const COUNT_IN_PROJECT = new PreparedQuery<{ projectId: string }>((db, param) =>
+  db
+    .selectFrom('extensions')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('projectId', '=', param('projectId')),
+);
+
 const ONE = new PreparedQuery<{ id: string; projectId: string }>((db, param) =>
   db
     .selectFrom('extensions')
@@ -77,6 +85,13 @@ export class MikroOrmExtensionRepository implements ExtensionRepository {
     if (!isUuid(projectId)) return [];
     const rows = await withDatabaseErrors(() => IN_PROJECT.rows(this.deps.orm, { projectId }));
     return this.toExtensions(rows);
+  }
+
+  async countInProject(projectId: string): Promise<number> {
+    if (!isUuid(projectId)) return 0;
+    const rows = await withDatabaseErrors(() => COUNT_IN_PROJECT.rows(this.deps.orm, { projectId }));
+    // PostgreSQL answers a count as a string (bigint).
+    return Number(rows[0]?.n ?? 0);
   }
 
   async findInProject(projectId: string, extensionId: string): Promise<Extension | null> {

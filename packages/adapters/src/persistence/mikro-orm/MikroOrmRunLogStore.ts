@@ -4,6 +4,7 @@ import { type BrowserdeckOrm, dialectOf } from './BrowserdeckOrm.ts';
 import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { RunLogSchema } from './entities/RunLogSchema.ts';
 import { PreparedQuery, readEntities } from './PreparedQuery.ts';
+import { DELETE_LOG_LINES } from './runRetentionStatements.ts';
 import { sqlTime } from './sqlTime.ts';
 
 /** A line as the append statement reads it from its JSON parameter; `at` as `sqlTime` gives it. */
@@ -88,5 +89,12 @@ export class MikroOrmRunLogStore implements RunLogStore {
       stream: row.stream as RunLogStream,
       message: row.message as string,
     }));
+  }
+
+  async deleteOfRuns(runIds: readonly string[], limit: number): Promise<number> {
+    const ids = [...new Set(runIds)].filter(isUuid);
+    if (ids.length === 0 || limit <= 0) return 0;
+    const params = { ids, limit: Math.floor(limit) };
+    return withDatabaseErrors(() => DELETE_LOG_LINES.run(this.deps.orm, params));
   }
 }

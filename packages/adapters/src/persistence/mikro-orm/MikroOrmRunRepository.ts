@@ -12,10 +12,12 @@ import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { RunSchema } from './entities/RunSchema.ts';
 import { nativeSqlOf, type SqlParam } from './NativeSql.ts';
 import { type PreparedQuery, type QueryValue, readEntities } from './PreparedQuery.ts';
+import { DELETE_ENDED, ENDED_BEFORE } from './runRetentionStatements.ts';
 import { toRun, toRunRow } from './runRows.ts';
 import {
   ACTIVE_IN_PROJECT,
   COUNT_BY_STATUS,
+  COUNT_QUEUED_OF_OWNER,
   FIND_BY_ID,
   FIND_IN_PROJECT,
   HEARTBEAT,
@@ -105,6 +107,12 @@ export class MikroOrmRunRepository implements RunRepository {
     return this.read(ACTIVE_IN_PROJECT, { projectId });
   }
 
+  async countQueuedOfOwner(ownerId: string): Promise<number> {
+    if (!isUuid(ownerId)) return 0;
+    const rows = await withDatabaseErrors(() => COUNT_QUEUED_OF_OWNER.rows(this.deps.orm, { ownerId }));
+    return Number(rows[0]?.n ?? 0);
+  }
+
   async countByStatus(): Promise<Record<RunStatus, number>> {
     const rows = await withDatabaseErrors(() => COUNT_BY_STATUS.rows(this.deps.orm, {}));
     const counts = Object.fromEntries(RUN_STATUSES.map((status) => [status, 0])) as Record<RunStatus, number>;
@@ -112,6 +120,19 @@ export class MikroOrmRunRepository implements RunRepository {
       if ((RUN_STATUSES as readonly unknown[]).includes(status)) counts[status as RunStatus] = Number(n);
     }
     return counts;
+  }
+
+  async listEndedBefore(endedBefore: Date, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    const params = { before: endedBefore, limit: Math.floor(limit) };
+    const rows = await withDatabaseErrors(() => ENDED_BEFORE.rows(this.deps.orm, params));
+    return rows.map((row) => String(row.id));
+  }
+
+  async deleteEnded(runIds: readonly string[]): Promise<number> {
+    const ids = [...new Set(runIds)].filter(isUuid);
+    if (ids.length === 0) return 0;
+    return withDatabaseErrors(() => DELETE_ENDED.run(this.deps.orm, { ids }));
   }
 
   private async read<P extends { [K in keyof P]: QueryValue }>(

@@ -52,6 +52,29 @@ const IN_PROJECT = new PreparedQuery<{ id: string; projectId: string }>((db, par
     .where('projectId', '=', param('projectId')),
 );
 
+/**
+ * One more upload of the session, while it has fewer than `max`: a conditional increment in place,
+ * so concurrent uploads (and instances) never count past it together.
+ */
+const COUNT_UPLOAD = new PreparedQuery<{ id: string; projectId: string; max: number }>((db, param) =>
+  db
+    .updateTable('browser_sessions')
+    .set((eb) => ({ uploadCount: eb('uploadCount', '+', 1) }))
+    .where('id', '=', param('id'))
+    .where('projectId', '=', param('projectId'))
+    .where('uploadCount', '<', param('max')),
+);
+
+/** One upload fewer (it failed), never below zero. */
+const UNCOUNT_UPLOAD = new PreparedQuery<{ id: string; projectId: string }>((db, param) =>
+  db
+    .updateTable('browser_sessions')
+    .set((eb) => ({ uploadCount: eb('uploadCount', '-', 1) }))
+    .where('id', '=', param('id'))
+    .where('projectId', '=', param('projectId'))
+    .where('uploadCount', '>', 0),
+);
+
 /** The statistics of a project without sessions. */
 const NO_SESSIONS: SessionStats = {
   total: 0,
@@ -118,12 +141,14 @@ export class MikroOrmSessionRepository implements SessionRepository {
     if (!isUuid(session.id) || !isUuid(session.projectId)) return;
     // `metadata` and `proxies` are set at create and never change: not written again. Proxy bytes
     // are raised, never lowered: `addProxyBytes` may have added to them since `session` was read.
+    // The upload count is only ever changed in place (`countUpload`).
     const {
       id,
       projectId,
       createdAt,
       metadata: _,
       proxies: __,
+      uploadCount: ___,
       proxyBytes,
       ...rest
     } = toSessionRow(session, this.deps.secrets);
@@ -292,6 +317,17 @@ export class MikroOrmSessionRepository implements SessionRepository {
     return entries
       .filter(([providerSessionId]) => !matched.has(providerSessionId))
       .map(([providerSessionId, total]) => ({ providerSessionId, bytes: total }));
+  }
+
+  async countUpload(projectId: string, sessionId: string, max: number): Promise<boolean> {
+    if (!isUuid(projectId) || !isUuid(sessionId)) return false;
+    const params = { id: sessionId, projectId, max: Math.floor(max) };
+    return (await withDatabaseErrors(() => COUNT_UPLOAD.run(this.deps.orm, params))) === 1;
+  }
+
+  async uncountUpload(projectId: string, sessionId: string): Promise<void> {
+    if (!isUuid(projectId) || !isUuid(sessionId)) return;
+    await withDatabaseErrors(() => UNCOUNT_UPLOAD.run(this.deps.orm, { id: sessionId, projectId }));
   }
 
   private em() {

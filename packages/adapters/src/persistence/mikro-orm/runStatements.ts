@@ -89,6 +89,15 @@ export const ACTIVE_IN_PROJECT = new PreparedQuery<{ projectId: string }>((db, p
     .orderBy('id'),
 );
 
+/** How many of an account's runs are QUEUED (the partial queued index holds no more than the queued runs). */
+export const COUNT_QUEUED_OF_OWNER = new PreparedQuery<{ ownerId: string }>((db, param) =>
+  db
+    .selectFrom('runs')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('status', '=', QUEUED)
+    .where('ownerId', '=', param('ownerId')),
+);
+
 export const COUNT_BY_STATUS = new PreparedQuery<Record<string, never>>((db) =>
   db
     .selectFrom('runs')

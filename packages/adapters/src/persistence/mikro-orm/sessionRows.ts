@@ -9,9 +9,10 @@ import {
 import { openConnectUrl, openSecretRecord, sealSecretRecord } from './secretRecords.ts';
 
 /**
- * The row for `session`, no sync lease. `env`, `proxies` and `connectUrl` are sealed: the proxies
- * carry their credentials and the connect URL the provider's signing key (`?signingKey=…`), which
- * are never stored in plain text (http-api.md §10).
+ * The row for `session`, no sync lease, no upload counted (a new session's; `update` never writes
+ * the count). `env`, `proxies` and `connectUrl` are sealed: the proxies carry their credentials and
+ * the connect URL the provider's signing key (`?signingKey=…`), which are never stored in plain text
+ * (http-api.md §10).
  */
 export function toSessionRow(session: BrowserSession, secrets: SecretBox): StoredBrowserSession {
   const { env, connectUrl, proxies, ...state } = session;
@@ -21,6 +22,7 @@ export function toSessionRow(session: BrowserSession, secrets: SecretBox): Store
     env: sealSecretRecord(secrets, env),
     proxies: proxies === null ? null : secrets.seal(JSON.stringify(proxies)),
     syncLeaseUntil: null,
+    uploadCount: 0,
   };
 }
 
@@ -29,7 +31,7 @@ export function toSessionRow(session: BrowserSession, secrets: SecretBox): Store
  * result mapper or an entity it loaded): every property of the entity schema, a missing one read as
  * null, so a new column needs no line here; then the columns stored differently from the domain:
  * `env`, `proxies` and `connectUrl` opened (a plain connect URL of an older row read as it is), JSON columns
- * parsed where the SQLite driver hands back their text, the sync lease left behind.
+ * parsed where the SQLite driver hands back their text, the sync lease and the upload count left behind.
  */
 export function toBrowserSession(
   row: EntityData<StoredBrowserSession> | StoredBrowserSession,
@@ -40,7 +42,7 @@ export function toBrowserSession(
     BROWSER_SESSION_PROPERTIES.map((key) => [key, stored[key] ?? null]),
   );
   for (const key of BROWSER_SESSION_JSON_PROPERTIES) state[key] = storedJson(state[key]);
-  const { syncLeaseUntil: _, ...session } = state as StoredBrowserSession;
+  const { syncLeaseUntil: _, uploadCount: __, ...session } = state as StoredBrowserSession;
   return BrowserSession.restore({
     ...session,
     status: session.status as SessionStatus,

@@ -1,3 +1,4 @@
+import type { RunTicket } from '@browserdeck/domain';
 import { aRun, InMemoryRunRepository } from '@browserdeck/testing';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -11,7 +12,7 @@ function heldConsumer() {
   const finishers = new Map<string, () => void>();
   let onStart: (() => void) | undefined;
   const consumer: RunQueueConsumer = {
-    run: (runId) =>
+    run: ({ runId }) =>
       new Promise<void>((resolve) => {
         started.push(runId);
         finishers.set(runId, resolve);
@@ -41,7 +42,10 @@ function heldConsumer() {
 }
 
 const silent = pino({ level: 'silent' });
-const newQueue = (runs = new InMemoryRunRepository()) => new InProcessRunQueue({ runs, logger: silent });
+const newQueue = (runs = new InMemoryRunRepository(), maxActivePerOwner?: number) =>
+  new InProcessRunQueue({ runs, logger: silent, maxActivePerOwner });
+/** A run of `ownerId`'s (one account for every run by default). */
+const ticket = (runId: string, ownerId = 'owner-a'): RunTicket => ({ runId, ownerId });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -52,7 +56,7 @@ describe('InProcessRunQueue', () => {
     const queue = newQueue();
     const held = heldConsumer();
     await queue.start(held.consumer, { concurrency: 2 });
-    for (const id of ['r1', 'r2', 'r3', 'r4']) await queue.enqueue(id);
+    for (const id of ['r1', 'r2', 'r3', 'r4']) await queue.enqueue(ticket(id));
     expect(held.started).toEqual(['r1', 'r2']);
     expect(await queue.depth()).toBe(2);
     await held.finish('r2');
@@ -62,12 +66,46 @@ describe('InProcessRunQueue', () => {
     expect(await queue.depth()).toBe(0);
   });
 
+  it('starts another account’s run at the next free slot, however many one account queued', async () => {
+    const queue = newQueue(undefined, 1);
+    const held = heldConsumer();
+    await queue.start(held.consumer, { concurrency: 2 });
+    for (let i = 0; i < 300; i++) await queue.enqueue(ticket(`a${i}`, 'owner-a'));
+    // One account holds one slot at most: the other waits for another account.
+    expect(held.started).toEqual(['a0']);
+    await queue.enqueue(ticket('b0', 'owner-b'));
+    expect(held.started).toEqual(['a0', 'b0']);
+    await queue.enqueue(ticket('b1', 'owner-b'));
+    await queue.enqueue(ticket('c0', 'owner-c'));
+    // Each free slot goes to the account whose last turn (or arrival) is longest ago: round robin.
+    await held.finish('a0');
+    expect(held.started).toEqual(['a0', 'b0', 'a1']);
+    await held.finish('b0');
+    expect(held.started).toEqual(['a0', 'b0', 'a1', 'b1']);
+    await held.finish('a1');
+    expect(held.started).toEqual(['a0', 'b0', 'a1', 'b1', 'c0']);
+    await held.finish('b1');
+    expect(held.started.at(-1)).toBe('a2');
+    expect(await queue.depth()).toBe(297);
+  });
+
+  it('with every slot open to one account, gives the next one to the account with fewer going', async () => {
+    const queue = newQueue(undefined, 2);
+    const held = heldConsumer();
+    await queue.start(held.consumer, { concurrency: 2 });
+    for (let i = 0; i < 10; i++) await queue.enqueue(ticket(`a${i}`, 'owner-a'));
+    await queue.enqueue(ticket('b0', 'owner-b'));
+    expect(held.started).toEqual(['a0', 'a1']);
+    await held.finish('a0');
+    expect(held.started).toEqual(['a0', 'a1', 'b0']);
+  });
+
   it('holds a run enqueued with a delay until the delay is over', async () => {
     vi.useFakeTimers();
     const queue = newQueue();
     const held = heldConsumer();
     await queue.start(held.consumer, { concurrency: 1 });
-    await queue.enqueue('later', { delayMs: 5_000 });
+    await queue.enqueue(ticket('later'), { delayMs: 5_000 });
     expect(await queue.depth()).toBe(1);
     await vi.advanceTimersByTimeAsync(4_999);
     expect(held.started).toEqual([]);
@@ -95,7 +133,7 @@ describe('InProcessRunQueue', () => {
     await runs.add(run);
     const queue = newQueue(runs);
     const held = heldConsumer();
-    await queue.enqueue(run.id);
+    await queue.enqueue({ runId: run.id, ownerId: run.ownerId });
     await queue.start(held.consumer, { concurrency: 4 });
     expect(held.started).toEqual([run.id]);
   });
@@ -104,8 +142,8 @@ describe('InProcessRunQueue', () => {
     const queue = newQueue();
     const held = heldConsumer();
     await queue.start(held.consumer, { concurrency: 1 });
-    await queue.enqueue('running');
-    await queue.enqueue('waiting');
+    await queue.enqueue(ticket('running'));
+    await queue.enqueue(ticket('waiting'));
     queue.interrupt('running');
     queue.interrupt('waiting');
     expect(held.interrupted).toEqual(['running', 'waiting']);
@@ -118,8 +156,8 @@ describe('InProcessRunQueue', () => {
     const queue = newQueue();
     const held = heldConsumer();
     await queue.start(held.consumer, { concurrency: 2 });
-    await queue.enqueue('r1');
-    await queue.enqueue('r1');
+    await queue.enqueue(ticket('r1'));
+    await queue.enqueue(ticket('r1'));
     expect(held.started).toEqual(['r1']);
     await held.finish('r1');
     await held.untilStarted(2);
@@ -130,12 +168,12 @@ describe('InProcessRunQueue', () => {
     const queue = newQueue();
     const held = heldConsumer();
     await queue.start(held.consumer, { concurrency: 1 });
-    await queue.enqueue('r1');
-    await queue.enqueue('r2');
+    await queue.enqueue(ticket('r1'));
+    await queue.enqueue(ticket('r2'));
     await queue.stopTaking();
     await held.finish('r1');
     expect(held.started).toEqual(['r1']);
     await queue.close();
-    await expect(queue.enqueue('r3')).rejects.toThrow('closed');
+    await expect(queue.enqueue(ticket('r3'))).rejects.toThrow('closed');
   });
 });

@@ -1,5 +1,6 @@
-import type { RunRepository } from '@browserdeck/domain';
+import type { RunRepository, RunTicket } from '@browserdeck/domain';
 import type { Logger } from 'pino';
+import { FairRunOrder } from './FairRunOrder.ts';
 import type { RunQueueConsumer, RunWorkQueue } from './RunWorkQueue.ts';
 
 /** What the in-process queue needs. */
@@ -9,20 +10,24 @@ export interface InProcessRunQueueDeps {
   logger: Pick<Logger, 'error'>;
   /** QUEUED runs picked up at start, oldest first (default 10 000). */
   pickupLimit?: number | undefined;
+  /** Runs of one account executed at once (`RUN_MAX_ACTIVE_PER_OWNER`); default: every slot. */
+  maxActivePerOwner?: number | undefined;
 }
 
 /**
- * The run queue of a single instance (SQLite, or in-memory storage): ids in memory, first in first
- * out, a back-off on a timer. The runs table is the durable part: at `start` the runs still QUEUED
+ * The run queue of a single instance (SQLite, or in-memory storage): tickets in memory, handed out
+ * fairly across accounts (`FairRunOrder`: each account's first in first out, at most
+ * `maxActivePerOwner` of one account's at once, the next from the account that waited longest), a
+ * back-off on a timer. The runs table is the durable part: at `start` the runs still QUEUED
  * there (accepted before a restart) are queued again, so none is lost with the process.
  */
 export class InProcessRunQueue implements RunWorkQueue {
   private readonly deps: InProcessRunQueueDeps;
-  private readonly waiting: string[] = [];
+  private waiting = new FairRunOrder(Number.POSITIVE_INFINITY);
   private readonly delayed = new Map<string, NodeJS.Timeout>();
   private readonly running = new Set<string>();
   /** Running runs enqueued again meanwhile (a requeue after a refusal): queued once they are over. */
-  private readonly again = new Set<string>();
+  private readonly again = new Map<string, RunTicket>();
   private consumer: RunQueueConsumer | undefined;
   private concurrency = 0;
   private taking = false;
@@ -32,24 +37,24 @@ export class InProcessRunQueue implements RunWorkQueue {
     this.deps = deps;
   }
 
-  async enqueue(runId: string, options: { delayMs?: number } = {}): Promise<void> {
+  async enqueue(ticket: RunTicket, options: { delayMs?: number } = {}): Promise<void> {
     if (this.closed) throw new Error('The run queue is closed.');
+    const { runId } = ticket;
     clearTimeout(this.delayed.get(runId));
     this.delayed.delete(runId);
     const delayMs = options.delayMs ?? 0;
-    if (delayMs <= 0) return this.push(runId);
+    if (delayMs <= 0) return this.push(ticket);
     // Unref'd: the run stays QUEUED in the table, and a restart picks it up again.
     const timer = setTimeout(() => {
       this.delayed.delete(runId);
-      this.push(runId);
+      this.push(ticket);
     }, delayMs);
     timer.unref();
     this.delayed.set(runId, timer);
   }
 
   interrupt(runId: string): void {
-    const at = this.waiting.indexOf(runId);
-    if (at >= 0) this.waiting.splice(at, 1);
+    this.waiting.remove(runId);
     clearTimeout(this.delayed.get(runId));
     this.delayed.delete(runId);
     this.again.delete(runId);
@@ -57,16 +62,21 @@ export class InProcessRunQueue implements RunWorkQueue {
   }
 
   async depth(): Promise<number> {
-    return this.waiting.length + this.delayed.size;
+    return this.waiting.size + this.delayed.size;
   }
 
   async start(consumer: RunQueueConsumer, options: { concurrency: number }): Promise<void> {
     if (this.closed || this.consumer) return;
     this.consumer = consumer;
     this.concurrency = Math.max(1, options.concurrency);
+    // Runs enqueued before the start keep their places in the order of their accounts.
+    const early = this.waiting;
+    this.waiting = new FairRunOrder(this.deps.maxActivePerOwner ?? this.concurrency);
+    for (let ticket = early.take(); ticket; ticket = early.take()) this.waiting.push(ticket);
     this.taking = true;
     const queued = await this.deps.runs.listQueued(this.deps.pickupLimit ?? 10_000);
-    for (const run of queued) if (!this.delayed.has(run.id)) this.push(run.id);
+    for (const run of queued)
+      if (!this.delayed.has(run.id)) this.push({ runId: run.id, ownerId: run.ownerId });
     this.dispatch();
   }
 
@@ -81,28 +91,33 @@ export class InProcessRunQueue implements RunWorkQueue {
     this.delayed.clear();
   }
 
-  private push(runId: string): void {
-    if (this.running.has(runId)) {
-      this.again.add(runId);
+  private push(ticket: RunTicket): void {
+    if (this.running.has(ticket.runId)) {
+      this.again.set(ticket.runId, ticket);
       return;
     }
-    if (!this.waiting.includes(runId)) this.waiting.push(runId);
+    this.waiting.push(ticket);
     this.dispatch();
   }
 
   private dispatch(): void {
     const consumer = this.consumer;
-    while (consumer && this.taking && this.running.size < this.concurrency && this.waiting.length > 0) {
-      const runId = this.waiting.shift() as string;
+    while (consumer && this.taking && this.running.size < this.concurrency) {
+      const ticket = this.waiting.take();
+      if (!ticket) return;
+      const { runId } = ticket;
       this.running.add(runId);
       consumer
-        .run(runId)
+        .run(ticket)
         .catch((error: unknown) =>
           this.deps.logger.error({ err: error, runId }, 'a run failed in its worker'),
         )
         .finally(() => {
           this.running.delete(runId);
-          if (this.again.delete(runId)) this.waiting.push(runId);
+          this.waiting.done(ticket.ownerId);
+          const again = this.again.get(runId);
+          this.again.delete(runId);
+          if (again) this.waiting.push(again);
           this.dispatch();
         });
     }

@@ -1,3 +1,4 @@
+import type { RunTicket } from '@browserdeck/domain';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../../test/postgres.ts';
@@ -11,7 +12,7 @@ function recordingConsumer(options: { instant?: boolean; failing?: string[] } = 
   const finishers = new Map<string, () => void>();
   const listeners = new Set<() => void>();
   const consumer: RunQueueConsumer = {
-    run: (runId) =>
+    run: ({ runId }) =>
       new Promise<void>((resolve, reject) => {
         started.push({ runId, at: Date.now() });
         for (const listener of listeners) listener();
@@ -42,15 +43,22 @@ function recordingConsumer(options: { instant?: boolean; failing?: string[] } = 
 }
 
 const logger = pino({ level: 'silent' });
+/** A run of `ownerId`'s (one account for every run by default). */
+const ticket = (runId: string, ownerId = '0190e000-0000-7000-8000-00000000a11c'): RunTicket => ({
+  runId,
+  ownerId,
+});
 
 describe('PgBossRunQueue (postgresql)', () => {
   let database: TestDatabase;
   const opened: PgBossRunQueue[] = [];
-  const open = async () => {
+  const open = async (maxActivePerOwner?: number, queueName?: string) => {
     const queue = await PgBossRunQueue.open({
       connection: { connectionString: database.url },
       logger,
       pollingIntervalSec: 0.5,
+      maxActivePerOwner,
+      queueName,
     });
     opened.push(queue);
     return queue;
@@ -71,12 +79,12 @@ describe('PgBossRunQueue (postgresql)', () => {
 
   it('hands a queued run to a worker once, and counts what waits', async () => {
     const queue = await open();
-    await queue.enqueue('r-waits');
+    await queue.enqueue(ticket('r-waits'));
     expect(await queue.depth()).toBe(1);
     const worker = recordingConsumer({ instant: true });
     await queue.start(worker.consumer, { concurrency: 2 });
     await worker.untilStarted(1);
-    await queue.enqueue('r-at-once');
+    await queue.enqueue(ticket('r-at-once'));
     await worker.untilStarted(2);
     expect(worker.ids()).toEqual(['r-waits', 'r-at-once']);
     expect(await queue.depth()).toBe(0);
@@ -86,7 +94,7 @@ describe('PgBossRunQueue (postgresql)', () => {
     const queue = await open();
     const worker = recordingConsumer();
     await queue.start(worker.consumer, { concurrency: 2 });
-    for (const id of ['c1', 'c2', 'c3']) await queue.enqueue(id);
+    for (const id of ['c1', 'c2', 'c3']) await queue.enqueue(ticket(id));
     await worker.untilStarted(2);
     // A third worker would have fetched c3 by now: the queue still counts it as waiting.
     expect(await queue.depth()).toBe(1);
@@ -102,7 +110,7 @@ describe('PgBossRunQueue (postgresql)', () => {
     const worker = recordingConsumer({ instant: true });
     await queue.start(worker.consumer, { concurrency: 1 });
     const sentAt = Date.now();
-    await queue.enqueue('r-later', { delayMs: 2_000 });
+    await queue.enqueue(ticket('r-later'), { delayMs: 2_000 });
     expect(await queue.depth()).toBe(1);
     await worker.untilStarted(1);
     expect(worker.started[0]?.runId).toBe('r-later');
@@ -113,11 +121,11 @@ describe('PgBossRunQueue (postgresql)', () => {
     const queue = await open();
     const worker = recordingConsumer({ instant: true, failing: ['r-breaks'] });
     await queue.start(worker.consumer, { concurrency: 1 });
-    await queue.enqueue('r-breaks');
+    await queue.enqueue(ticket('r-breaks'));
     await worker.untilStarted(1);
-    await queue.enqueue('r-next');
+    await queue.enqueue(ticket('r-next'));
     await worker.untilStarted(2);
-    await queue.enqueue('r-last');
+    await queue.enqueue(ticket('r-last'));
     await worker.untilStarted(3);
     expect(worker.ids()).toEqual(['r-breaks', 'r-next', 'r-last']);
   });
@@ -126,7 +134,7 @@ describe('PgBossRunQueue (postgresql)', () => {
     const queue = await open();
     const worker = recordingConsumer();
     await queue.start(worker.consumer, { concurrency: 1 });
-    await queue.enqueue('r-cancel');
+    await queue.enqueue(ticket('r-cancel'));
     await worker.untilStarted(1);
     queue.interrupt('r-cancel');
     expect(worker.interrupted).toEqual(['r-cancel']);
@@ -139,10 +147,38 @@ describe('PgBossRunQueue (postgresql)', () => {
     await a.start(worker.consumer, { concurrency: 2 });
     await b.start(worker.consumer, { concurrency: 2 });
     const ids = Array.from({ length: 20 }, (_, i) => `shared-${i}`);
-    for (const [i, id] of ids.entries()) await (i % 2 ? a : b).enqueue(id);
+    for (const [i, id] of ids.entries()) await (i % 2 ? a : b).enqueue(ticket(id));
     await worker.untilStarted(ids.length);
     expect(worker.ids().sort()).toEqual([...ids].sort());
     expect(await a.depth()).toBe(0);
+  });
+
+  it('is fair across accounts: one account’s 300 queued runs do not keep another’s waiting', async () => {
+    // A queue of its own: the runs it leaves queued are no other test's.
+    const [a, b] = [await open(1, 'fair-runs'), await open(1, 'fair-runs')];
+    const worker = recordingConsumer();
+    const A = '0190e000-0000-7000-8000-0000000000aa';
+    const B = '0190e000-0000-7000-8000-0000000000bb';
+    for (let i = 0; i < 300; i++) await a.enqueue(ticket(`fair-a-${i}`, A));
+    // One after the other: pg-boss counts a group's active jobs as it fetches, so two fetches in
+    // the same instant could both pass (the bound is soft across instances at that instant).
+    await a.start(worker.consumer, { concurrency: 1 });
+    await worker.untilStarted(1);
+    await b.start(worker.consumer, { concurrency: 1 });
+    // Two slots over two instances, one account's runs at most one at a time: the other waits.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(worker.ids()).toEqual(['fair-a-0']);
+    await b.enqueue(ticket('fair-b-0', B));
+    await worker.untilStarted(2);
+    expect(worker.ids()).toEqual(['fair-a-0', 'fair-b-0']);
+    // A's next takes the slot A's first leaves, and B's second goes ahead of A's 298 others.
+    await b.enqueue(ticket('fair-b-1', B));
+    worker.finish('fair-a-0');
+    await worker.untilStarted(3);
+    expect(worker.ids()[2]).toBe('fair-a-1');
+    worker.finish('fair-b-0');
+    await worker.untilStarted(4);
+    expect(worker.ids()[3]).toBe('fair-b-1');
   });
 
   it('stops handing out runs once it stops taking them', async () => {
@@ -150,7 +186,7 @@ describe('PgBossRunQueue (postgresql)', () => {
     const worker = recordingConsumer({ instant: true });
     await queue.start(worker.consumer, { concurrency: 1 });
     await queue.stopTaking();
-    await queue.enqueue('r-after-stop');
+    await queue.enqueue(ticket('r-after-stop'));
     const other = await open();
     const next = recordingConsumer({ instant: true });
     await other.start(next.consumer, { concurrency: 1 });

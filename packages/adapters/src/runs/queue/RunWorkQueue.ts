@@ -1,9 +1,9 @@
-import type { RunQueue } from '@browserdeck/domain';
+import type { RunQueue, RunTicket } from '@browserdeck/domain';
 
 /** What takes runs from a queue: a worker. */
 export interface RunQueueConsumer {
   /** Executes one run; resolves once it is over, whatever its outcome. */
-  run(runId: string): Promise<void>;
+  run(ticket: RunTicket): Promise<void>;
   /** Stops `runId` now if this consumer is executing it (a cancel on this instance). */
   interrupt(runId: string): void;
 }

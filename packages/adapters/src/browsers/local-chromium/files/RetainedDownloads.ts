@@ -1,18 +1,39 @@
-import { lstat, mkdir, readdir, rename, rm, utimes } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Clock, type Logger, silentLogger } from '@browserdeck/domain';
 import { completedDownloads } from './completedDownloads.ts';
-import { copyDownloads } from './copyDownloads.ts';
-import { pruneDownloads } from './pruneDownloads.ts';
+import {
+  pruneDownloadsOwners,
+  readDownloadsOwner,
+  removeDownloadsOwner,
+  writeDownloadsOwner,
+} from './downloadOwners.ts';
+import { downloadsToEvict, type KeptDownloads } from './downloadsToEvict.ts';
+import { moveDownloads } from './moveDownloads.ts';
 import { zipDownloads } from './zipDownloads.ts';
 
-/** The defaults of `RetainedDownloads`' settings (`DOWNLOADS_RETENTION_SEC`, `DOWNLOADS_MAX_MB`). */
+/**
+ * The defaults of `RetainedDownloads`' settings (`DOWNLOADS_RETENTION_SEC`, `DOWNLOADS_MAX_MB`;
+ * `DOWNLOADS_MAX_MB_PER_OWNER` is half of `maxBytes` unless set).
+ */
 export const DOWNLOADS_DEFAULTS = {
   /** How long an ended session's downloads are kept: an hour. */
   retentionSec: 3600,
   /** All ended sessions' downloads kept together: 1 GiB. */
   maxBytes: 1024 * 1024 * 1024,
 } as const;
+
+/**
+ * One account's share of the kept downloads when none is set: half of `maxBytes` (at least a byte,
+ * when anything is kept), as `LOCAL_MAX_SESSIONS_PER_OWNER` is half of the sessions: one busy
+ * account never holds the whole budget, and two can still fill it between them.
+ */
+export function defaultDownloadsMaxBytesPerOwner(maxBytes: number): number {
+  return maxBytes > 0 ? Math.max(1, Math.floor(maxBytes / 2)) : 0;
+}
+
+/** How long an owner record without its folder waits before a sweep forgets it (a move under way). */
+const OWNER_RECORD_GRACE_MS = 10 * 60_000;
 
 /** How often the sweep runs at most (sooner with a shorter retention). */
 const SWEEP_EVERY_MS = 60_000;
@@ -22,18 +43,22 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 /**
  * The downloads of ended local sessions, kept in `<dataDir>/downloads/<providerSessionId>/` (0700)
- * for `retentionSec` after the session ended, all of them within `maxBytes` (past it the oldest
- * sessions' go first). When a session ends its Downloads folder is moved here before the profile is
- * removed (renamed on the same file system, then pruned to its completed downloads, what the budget
- * counts; else its completed downloads are copied, up to `maxBytes`). A sweep removes what is past
- * its time; the folders outlive a restart of the service. Several instances on one data folder share
- * the folder, its budget and its sweep. A retention or a budget of 0 keeps nothing: no timer runs,
- * and what an earlier run kept goes at start and at each session's end.
+ * for `retentionSec` after the session ended, each account's within `maxBytesPerOwner` and all of
+ * them within `maxBytes`, the ceiling (`downloadsToEvict`: past its own share an account's oldest go
+ * first; past the ceiling, the oldest of the account holding the most, never those of an account
+ * within its share). The account of each folder is recorded beside it (`downloadOwners.ts`). When a
+ * session ends its Downloads folder is moved here before the profile is removed (renamed on the same
+ * file system, then pruned to its completed downloads, what the budgets count; else its completed
+ * downloads are copied, up to the account's share). A sweep removes what is past its time; the
+ * folders outlive a restart of the service. Several instances on one data folder share the folder,
+ * its budgets and its sweep. A retention or a budget of 0 keeps nothing: no timer runs, and what an
+ * earlier run kept goes at start and at each session's end.
  */
 export class RetainedDownloads {
   readonly dir: string;
   private readonly retentionMs: number;
   private readonly maxBytes: number;
+  private readonly maxBytesPerOwner: number;
   private readonly clock: Clock;
   private readonly logger: Logger;
   /** Sessions whose downloads are being moved here: a read waits for the move. */
@@ -45,12 +70,18 @@ export class RetainedDownloads {
     dataDir: string;
     retentionSec?: number | undefined;
     maxBytes?: number | undefined;
+    /** One account's share (`DOWNLOADS_MAX_MB_PER_OWNER`); default half of `maxBytes`, at most `maxBytes`. */
+    maxBytesPerOwner?: number | undefined;
     clock: Clock;
     logger?: Logger | undefined;
   }) {
     this.dir = join(options.dataDir, 'downloads');
     this.retentionMs = (options.retentionSec ?? DOWNLOADS_DEFAULTS.retentionSec) * 1000;
     this.maxBytes = options.maxBytes ?? DOWNLOADS_DEFAULTS.maxBytes;
+    this.maxBytesPerOwner = Math.min(
+      this.maxBytes,
+      options.maxBytesPerOwner ?? defaultDownloadsMaxBytesPerOwner(this.maxBytes),
+    );
     this.clock = options.clock;
     this.logger = options.logger ?? silentLogger;
   }
@@ -76,10 +107,11 @@ export class RetainedDownloads {
 
   /**
    * Marks a session's downloads as on their way here (a read waits until they are), and answers the
-   * function that moves them from `downloadsDir` (null: there is nothing to keep). Call it exactly
-   * once, after the browser has stopped writing and before its folder goes; later calls do nothing.
+   * function that moves them from `downloadsDir` (null: there is nothing to keep), counted against
+   * `ownerId`'s share. Call it exactly once, after the browser has stopped writing and before its
+   * folder goes; later calls do nothing.
    */
-  hold(providerSessionId: string): (downloadsDir: string | null) => Promise<void> {
+  hold(providerSessionId: string, ownerId: string): (downloadsDir: string | null) => Promise<void> {
     let settle: () => void = () => {};
     const moved = new Promise<void>((resolve) => {
       settle = resolve;
@@ -90,7 +122,7 @@ export class RetainedDownloads {
       if (called) return;
       called = true;
       try {
-        if (downloadsDir && this.keeps) await this.keep(providerSessionId, downloadsDir);
+        if (downloadsDir && this.keeps) await this.keep(providerSessionId, ownerId, downloadsDir);
       } catch (error) {
         this.logger.warn(
           { err: error, providerSessionId },
@@ -118,7 +150,7 @@ export class RetainedDownloads {
     return zipDownloads(folder);
   }
 
-  /** Removes the folders past their time, then the oldest ones until the rest fit `maxBytes`. */
+  /** Removes the folders past their time, then those `downloadsToEvict` names for the budgets. */
   sweep(): Promise<void> {
     this.sweeping ??= this.sweepOnce()
       .catch((error: unknown) =>
@@ -130,52 +162,18 @@ export class RetainedDownloads {
     return this.sweeping;
   }
 
-  private async keep(providerSessionId: string, downloadsDir: string): Promise<void> {
+  private async keep(providerSessionId: string, ownerId: string, downloadsDir: string): Promise<void> {
     if (!SESSION_ID.test(providerSessionId)) return;
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    // Kept even when empty: the session's zip is then an empty one for the retention period, not a 404.
+    await writeDownloadsOwner(this.dir, providerSessionId, ownerId, this.clock.now());
     const folder = join(this.dir, providerSessionId);
-    let code: string | undefined;
-    try {
-      await rename(downloadsDir, folder);
-    } catch (error) {
-      code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EXDEV' && code !== 'ENOENT') throw error;
-    }
-    if (code === undefined) {
-      await this.settleMoved(folder);
-    } else {
-      // No Downloads folder at all (ENOENT): kept as an empty one.
-      await mkdir(folder, { mode: 0o700 });
-      // Another file system (a temporary or size-limited profile): the completed files are copied.
-      const skipped = code === 'EXDEV' ? await copyDownloads(downloadsDir, folder, this.maxBytes) : 0;
-      if (skipped > 0)
-        this.logger.warn(
-          { providerSessionId, skipped, maxBytes: this.maxBytes },
-          'local provider: downloads past DOWNLOADS_MAX_MB were not kept',
-        );
-    }
+    const skipped = await moveDownloads(downloadsDir, folder, this.maxBytesPerOwner);
+    if (skipped > 0)
+      this.logger.warn(
+        { providerSessionId, skipped, maxBytesPerOwner: this.maxBytesPerOwner },
+        'local provider: downloads past the account’s share (DOWNLOADS_MAX_MB_PER_OWNER) were not kept',
+      );
     await this.stamp(folder);
-  }
-
-  /**
-   * Keeps of a folder renamed here only what the budget counts and the zip serves (`pruneDownloads`):
-   * its partial files, folders, links, FIFOs… would otherwise outlive the session uncounted.
-   */
-  private async settleMoved(folder: string): Promise<void> {
-    // The browser's user may have left a link where its Downloads folder was: nothing is kept then.
-    if (!(await lstat(folder)).isDirectory()) {
-      await rm(folder, { force: true });
-      await mkdir(folder, { mode: 0o700 });
-      return;
-    }
-    try {
-      await pruneDownloads(folder);
-    } catch (error) {
-      // What could not be pruned would be kept uncounted: nothing is kept instead.
-      await rm(folder, { recursive: true, force: true });
-      throw error;
-    }
   }
 
   /** Dates the folder when its session ended: the retention counts from it. */
@@ -186,7 +184,7 @@ export class RetainedDownloads {
 
   /** Whether anything is kept past a session: not with a retention or a budget of 0. */
   private get keeps(): boolean {
-    return this.retentionMs > 0 && this.maxBytes > 0;
+    return this.retentionMs > 0 && this.maxBytes > 0 && this.maxBytesPerOwner > 0;
   }
 
   private expired(keptAt: Date): boolean {
@@ -195,24 +193,36 @@ export class RetainedDownloads {
 
   private async sweepOnce(): Promise<void> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
-    const kept: Array<{ folder: string; at: number; bytes: number }> = [];
+    const kept: KeptDownloads[] = [];
+    const present = new Set(this.moving.keys());
     for (const name of names) {
       if (!SESSION_ID.test(name) || this.moving.has(name)) continue;
-      const folder = join(this.dir, name);
-      const stats = await lstat(folder).catch(() => null);
+      const stats = await lstat(join(this.dir, name)).catch(() => null);
       if (!stats?.isDirectory()) continue;
       if (!this.keeps || this.expired(stats.mtime)) {
-        await rm(folder, { recursive: true, force: true });
+        await this.remove(name);
         continue;
       }
-      const bytes = (await completedDownloads(folder)).reduce((sum, file) => sum + file.size, 0);
-      kept.push({ folder, at: stats.mtime.getTime(), bytes });
+      present.add(name);
+      const bytes = (await completedDownloads(join(this.dir, name))).reduce(
+        (sum, file) => sum + file.size,
+        0,
+      );
+      const owner = await readDownloadsOwner(this.dir, name);
+      kept.push({ id: name, owner, at: stats.mtime.getTime(), bytes });
     }
-    let total = kept.reduce((sum, entry) => sum + entry.bytes, 0);
-    for (const entry of kept.sort((a, b) => a.at - b.at)) {
-      if (total <= this.maxBytes) break;
-      await rm(entry.folder, { recursive: true, force: true });
-      total -= entry.bytes;
+    const budget = { maxBytes: this.maxBytes, maxBytesPerOwner: this.maxBytesPerOwner };
+    for (const entry of downloadsToEvict(kept, budget)) {
+      await this.remove(entry.id);
+      present.delete(entry.id);
     }
+    const graceOver = new Date(this.clock.now().getTime() - OWNER_RECORD_GRACE_MS);
+    await pruneDownloadsOwners(this.dir, present, graceOver);
+  }
+
+  /** Removes one session's kept downloads, and the record of whose they were. */
+  private async remove(providerSessionId: string): Promise<void> {
+    await rm(join(this.dir, providerSessionId), { recursive: true, force: true });
+    await removeDownloadsOwner(this.dir, providerSessionId);
   }
 }

@@ -1,4 +1,5 @@
-import Browserbase, { BadRequestError, NotFoundError, toFile } from '@browserbasehq/sdk';
+import Browserbase, { BadRequestError, ConflictError, NotFoundError, toFile } from '@browserbasehq/sdk';
+import { EXTENSIONS_PER_PROJECT_MAX, Extension } from '@browserdeck/domain';
 import { createTestApp, type TestApp, type TestUser } from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extensionZip, manifestJson, rawZip } from '../../../extensions/testing/extensionZip.ts';
@@ -66,6 +67,32 @@ describe('Browserbase’s /v1/extensions, through its SDK', () => {
       code: 'extension_invalid',
       message: expect.stringMatching(/absolute path/),
     });
+  });
+
+  it('refuses the 101st extension of the key’s project with a 409 extension_limit_reached in Browserbase’s shape', async () => {
+    for (let i = 1; i < EXTENSIONS_PER_PROJECT_MAX; i++) {
+      const id = `0190b000-0000-7000-8000-${String(i).padStart(12, '0')}`;
+      await t.extensions.add(
+        Extension.create({
+          ...{ id, projectId, name: `E${i}`, fileName: 'e.zip', size: zip.byteLength },
+          providerExtensionId: null,
+          now: t.clock.now(),
+        }),
+        zip,
+      );
+    }
+    await bb.extensions.create({ file: await toFile(zip, 'hundredth.zip') });
+    const refused = await bb.extensions
+      .create({ file: await toFile(zip, 'one-more.zip') })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect((refused as ConflictError).error).toMatchObject({
+      statusCode: 409,
+      error: 'Conflict',
+      code: 'extension_limit_reached',
+      message: expect.stringMatching(/100 extensions/),
+    });
+    expect(await t.extensions.countInProject(projectId)).toBe(EXTENSIONS_PER_PROJECT_MAX);
   });
 
   it('answers an unknown id, or another project’s extension, with 404', async () => {

@@ -73,6 +73,24 @@ describe('Browserbase’s session files', () => {
     });
   });
 
+  it('takes 100 files per session; the 101st is a 409 upload_limit_reached in Browserbase’s shape', async () => {
+    const session = await newSession();
+    for (let i = 0; i < 100; i++) {
+      const res = await bb('POST', `/v1/sessions/${session.id}/uploads`, {
+        body: form(`f${i}`, `f${i}.txt`),
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
+    const refused = await expectBrowserbaseError(
+      await bb('POST', `/v1/sessions/${session.id}/uploads`, { body: form('more', 'more.txt') }),
+      409,
+      /100 files/,
+    );
+    expect(refused).toMatchObject({ error: 'Conflict', code: 'upload_limit_reached' });
+    const stored = await t.sessions.findInProject(projectId, session.id);
+    expect(t.provider.uploads.get(stored!.providerSessionId)).toHaveLength(100);
+  });
+
   it('answers in Browserbase’s error shape: 404 for another project’s session, 413 past the limit, 400 without a file', async () => {
     const session = await newSession();
     const otherKey = await t.createApiKey(alice, await t.createProject(alice, 'Shop'));

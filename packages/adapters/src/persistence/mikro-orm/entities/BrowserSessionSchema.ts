@@ -6,13 +6,14 @@ import { ProjectSchema } from './ProjectSchema.ts';
  * A `browser_sessions` row as MikroORM sees it: the domain `BrowserSession`'s fields, with `env`
  * sealed (a `SecretBox` string holding the JSON object), `proxies` sealed likewise (they carry the
  * upstream proxies' credentials; null: none), `connectUrl` sealed (it carries the provider's signing
- * key; rows from before hold it plain) and the reconciler's `syncLeaseUntil`. The repository turns
- * it into a plain `BrowserSession`.
+ * key; rows from before hold it plain), the reconciler's `syncLeaseUntil` and the files the session
+ * took (`uploadCount`, `countUpload`). The repository turns it into a plain `BrowserSession`.
  */
 export type StoredBrowserSession = Omit<BrowserSessionState, 'env' | 'proxies'> & {
   env: string;
   proxies: string | null;
   syncLeaseUntil: Date | null;
+  uploadCount: number;
 };
 
 /** The columns of `browser_sessions`, each named once: the Kysely queries are typed from them too. */
@@ -48,6 +49,8 @@ const browserSessionProperties = {
   // Bytes: past 2^31 within a long session; read as a JS number (exact up to 2^53, 8 PiB).
   proxyBytes: p.bigint('number').default(0),
   syncLeaseUntil: p.datetime(3).nullable(),
+  // Files the session took (`countUpload`): only ever incremented or decremented in place.
+  uploadCount: p.integer().default(0),
 };
 
 /** Every property of `browser_sessions`, in schema order: what a new session's insert writes. */

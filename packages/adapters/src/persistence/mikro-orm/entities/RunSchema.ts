@@ -73,5 +73,7 @@ export const RunSchema = defineEntity<StoredRun, typeof runProperties>({
       properties: ['heartbeatAt', 'id'],
       where: { status: 'RUNNING' },
     },
+    // `listEndedBefore`: the retention's sweep, the longest ended first (an active run has no end).
+    { name: 'runs_ended_at_index', properties: ['endedAt', 'id'] },
   ],
 });

@@ -1,4 +1,4 @@
-import { EXTENSION_ARCHIVE_MAX_BYTES } from '@browserdeck/domain';
+import { EXTENSION_ARCHIVE_MAX_BYTES, EXTENSIONS_PER_PROJECT_MAX, Extension } from '@browserdeck/domain';
 import { assertProblem, createTestApp, type TestApp, type TestUser } from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extensionZip, manifestJson, rawZip } from '../../../../extensions/testing/extensionZip.ts';
@@ -84,6 +84,26 @@ describe('POST …/extensions', () => {
     const body = await assertProblem(await upload(form(big)), 413, 'payload_too_large');
     expect(body.detail).toContain(String(EXTENSION_ARCHIVE_MAX_BYTES));
     expect(await t.extensions.listInProject(projectId)).toEqual([]);
+  });
+
+  it('takes 100 extensions per project; the 101st is a 409 extension_limit_reached and stores nothing', async () => {
+    expect(EXTENSIONS_PER_PROJECT_MAX).toBe(100);
+    for (let i = 1; i < EXTENSIONS_PER_PROJECT_MAX; i++) {
+      const id = `0190b000-0000-7000-8000-${String(i).padStart(12, '0')}`;
+      const stored = Extension.create({
+        ...{ id, projectId, name: `E${i}`, fileName: 'e.zip', size: zip.byteLength },
+        providerExtensionId: null,
+        now: t.clock.now(),
+      });
+      await t.extensions.add(stored, zip);
+    }
+    await uploaded();
+    const body = await assertProblem(await upload(form(zip)), 409, 'extension_limit_reached');
+    expect(body.detail).toMatch(/100 extensions/);
+    expect(await t.extensions.countInProject(projectId)).toBe(EXTENSIONS_PER_PROJECT_MAX);
+    // Another project of the same account still takes one.
+    const other = await newProject('Other');
+    expect((await upload(form(zip), `/v1/projects/${other}/extensions`)).status).toBe(201);
   });
 
   it('needs the zip in the multipart field "file"', async () => {
@@ -213,5 +233,8 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.paths[prefix]?.post?.responses ?? {})).toEqual(
       expect.arrayContaining(['201', '400', '404', '409', '413', '415']),
     );
+    expect(doc.paths[prefix]?.post?.responses?.['409']).toMatchObject({
+      'x-error-codes': ['project_archived', 'extension_limit_reached'],
+    });
   });
 });

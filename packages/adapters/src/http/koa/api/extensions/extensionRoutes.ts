@@ -3,6 +3,7 @@ import {
   EXTENSION_ARCHIVE_MAX_BYTES,
   EXTENSION_MAX_ENTRIES,
   EXTENSION_UNPACKED_MAX_BYTES,
+  EXTENSIONS_PER_PROJECT_MAX,
   type GetExtension,
   type ListExtensions,
   type UploadExtension,
@@ -58,8 +59,10 @@ export function extensionRoutes(deps: ExtensionRouteDeps): AnyRoute[] {
       description:
         'A `multipart/form-data` body with the zip in the field `file`. It is checked before it is ' +
         'stored: a manifest Chromium loads, no path leaving the extension’s folder, no symlink, the ' +
-        'limits (400 `extension_invalid` otherwise; 413 past the zip’s size limit). A session created ' +
-        'with its `id` as `extensionId` loads it unpacked (and starts a fresh browser, never a warm one).',
+        'limits (400 `extension_invalid` otherwise; 413 past the zip’s size limit). A project holds ' +
+        `at most ${EXTENSIONS_PER_PROJECT_MAX} extensions: one more is 409 \`extension_limit_reached\`. ` +
+        'A session created with its `id` as `extensionId` loads it unpacked (and starts a fresh ' +
+        'browser, never a warm one).',
       params: projectIdParams,
       body: fileBody({
         field: 'file',
@@ -68,7 +71,13 @@ export function extensionRoutes(deps: ExtensionRouteDeps): AnyRoute[] {
       }),
       extraTimeMs: EXTENSION_UPLOAD_EXTRA_TIME_MS,
       responses: { 201: { description: 'The stored extension.', schema: ExtensionSchema } },
-      errors: ['not_found', 'project_archived', 'extension_invalid', ...PROVIDER_ERRORS],
+      errors: [
+        'not_found',
+        'project_archived',
+        'extension_limit_reached',
+        'extension_invalid',
+        ...PROVIDER_ERRORS,
+      ],
       handle: async ({ caller, params, body }) => {
         const extension = await deps.upload.execute({
           caller,

@@ -50,7 +50,7 @@ export function runLogStreamRoute(
         contentType: 'text/event-stream',
       },
     },
-    errors: ['not_found'],
+    errors: ['not_found', 'rate_limited'],
     handle: async ({ caller, params, query, headers }) => {
       const afterSeq = headers['Last-Event-ID'] ?? query.lastEventId ?? 0;
       const connection = new EventStreamConnection();

@@ -77,7 +77,10 @@ export function runRoutes(
   const scope = { tag: TAG, auth: 'userOrKey' as const, pathValues: providerPathValues(providerName) };
   /** The run as it is once terminal or after `wait` seconds (at once for 0). */
   const waited = async (caller: Caller, projectId: string, run: Run, wait: number | undefined) =>
-    wait && !run.isTerminal ? deps.get.execute({ caller, projectId, runId: run.id, waitSec: wait }) : run;
+    wait && !run.isTerminal
+      ? // A create is answered whatever the account's waiters: at once when it holds its most.
+        deps.get.execute({ caller, projectId, runId: run.id, waitSec: wait, whenWaitersFull: 'answer' })
+      : run;
   const answerCreated = async (
     request: { caller: Caller; mountPrefix: string; params: { provider: string; project_id: string } },
     started: { run: Run; replayed: boolean },
@@ -109,7 +112,14 @@ export function runRoutes(
       body: StartAgentRunBody,
       extraTimeMs: WAIT_MS,
       responses: { 201: created },
-      errors: ['not_found', 'project_archived', 'agent_inactive', 'script_empty', 'idempotency_key_reused'],
+      errors: [
+        'not_found',
+        'project_archived',
+        'agent_inactive',
+        'script_empty',
+        'idempotency_key_reused',
+        'run_queue_full',
+      ],
       handle: async (request) => {
         const { caller, params, headers, body } = request;
         const { wait, ...runRequest } = body;
@@ -137,7 +147,14 @@ export function runRoutes(
       body: StartSessionRunBody,
       extraTimeMs: WAIT_MS,
       responses: { 201: created },
-      errors: ['not_found', 'project_archived', 'session_ended', 'script_empty', 'idempotency_key_reused'],
+      errors: [
+        'not_found',
+        'project_archived',
+        'session_ended',
+        'script_empty',
+        'idempotency_key_reused',
+        'run_queue_full',
+      ],
       handle: async (request) => {
         const { caller, params, headers, body } = request;
         const { wait, ...runRequest } = body;
@@ -188,7 +205,7 @@ export function runRoutes(
       query: GetRunQuery,
       extraTimeMs: WAIT_MS,
       responses: { 200: { description: 'The run.', schema: RunSchema } },
-      errors: ['not_found'],
+      errors: ['not_found', 'rate_limited'],
       handle: async ({ caller, params, query }) => {
         const run = await deps.get.execute({
           caller,

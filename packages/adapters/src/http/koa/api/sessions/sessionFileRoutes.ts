@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import {
   type GetSessionDownloads,
   UPLOAD_MAX_BYTES_DEFAULT,
+  UPLOADS_PER_SESSION_MAX,
   type UploadSessionFile,
 } from '@browserdeck/domain';
 import { fileBody } from '../../kernel/routing/fileBody.ts';
@@ -98,7 +99,8 @@ export function sessionFileRoutes(deps: SessionFileRouteDeps, providerName: stri
         'A `multipart/form-data` body with one file in the field `file`. It is stored for the running ' +
         'session under its base name (a second file of the same name gets ` (2)`); the answer’s `path` ' +
         'is what `setInputFiles(path)` (CDP `DOM.setFileInputFiles`) takes. Past the upload limit ' +
-        '(`UPLOAD_MAX_MB`) or the session’s disk it is a 413 and nothing is kept.',
+        '(`UPLOAD_MAX_MB`) or the session’s disk it is a 413 and nothing is kept. A session takes at ' +
+        `most ${UPLOADS_PER_SESSION_MAX} files (one more is 409 \`upload_limit_reached\`).`,
       params: sessionParams,
       body: fileBody({ field: 'file', maxBytes: uploadMaxBytesOf(deps), description: 'The file.' }),
       extraTimeMs: UPLOAD_EXTRA_TIME_MS,
@@ -107,6 +109,7 @@ export function sessionFileRoutes(deps: SessionFileRouteDeps, providerName: stri
         'not_found',
         'project_archived',
         'session_ended',
+        'upload_limit_reached',
         'session_on_other_instance',
         'not_implemented',
         ...PROVIDER_ERRORS,

@@ -1,4 +1,4 @@
-import { GetSessionDownloads, UploadSessionFile } from '@browserdeck/domain';
+import { GetSessionDownloads, UPLOADS_PER_SESSION_MAX, UploadSessionFile } from '@browserdeck/domain';
 import { providerWithoutFiles } from '@browserdeck/testing';
 import {
   assertProblem,
@@ -210,6 +210,26 @@ describe('POST …/sessions/{session_id}/uploads', () => {
     await assertProblem(await upload(session.id, form('late')), 409, 'session_ended');
   });
 
+  it('takes 100 files per session; the 101st is a 409 upload_limit_reached and reaches no provider', async () => {
+    await start();
+    const session = await newSession();
+    expect(UPLOADS_PER_SESSION_MAX).toBe(100);
+    for (let i = 0; i < UPLOADS_PER_SESSION_MAX; i++) {
+      const res = await upload(session.id, form(`file ${i}`, `f${i}.txt`));
+      expect(res.status, await res.clone().text()).toBe(201);
+    }
+    const body = await assertProblem(
+      await upload(session.id, form('one more', 'more.txt')),
+      409,
+      'upload_limit_reached',
+    );
+    expect(body.detail).toMatch(/100 files/);
+    expect(t.provider.uploads.get(session.providerSessionId)).toHaveLength(UPLOADS_PER_SESSION_MAX);
+    // Per session: a new one of the project takes files again.
+    const next = await newSession();
+    expect((await upload(next.id, form('fresh'))).status).toBe(201);
+  });
+
   it('is documented: a multipart body with a binary file field, its 201 and its problems', async () => {
     await start({ uploadMaxBytes: 1024 });
     const document = (await (await t.request('/openapi.json')).json()) as OpenApiDocument;
@@ -237,6 +257,11 @@ describe('POST …/sessions/{session_id}/uploads', () => {
     expect(Object.keys(post.responses as object)).toEqual(
       expect.arrayContaining(['201', '400', '404', '409', '413', '415']),
     );
+    expect((post.responses as Record<string, Record<string, unknown>>)['409']?.['x-error-codes']).toEqual([
+      'project_archived',
+      'session_ended',
+      'upload_limit_reached',
+    ]);
     const get = (document.paths[`${path}/downloads`] as unknown as Record<string, Record<string, unknown>>)
       .get!;
     expect((get.responses as Record<string, { content?: object }>)['200']?.content).toEqual({
