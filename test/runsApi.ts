@@ -221,6 +221,6 @@ export function expectAgentRunLog(lines: RunLogLineJson[], run: RunJson, output:
   const render = (some: RunLogLineJson[]) => some.map((l) => `${l.stream} ${l.message}`);
   expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1));
   expect(render(lines.slice(0, 1))).toEqual([`system session ${run.sessionId} ready`]);
-  expect(render(lines.slice(-1))).toEqual([`system session ${run.sessionId} released`]);
+  expect(render(lines.slice(-1))).toEqual([`system session ${run.sessionId} is released as the run ends`]);
   expect(render(lines.filter((l) => l.stream !== 'system'))).toEqual(output);
 }

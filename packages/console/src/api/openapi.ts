@@ -797,6 +797,7 @@ export interface components {
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'rate_limited'
+        | 'run_queue_full'
         | 'provider_rate_limited'
         | 'provider_error'
         | 'provider_unavailable'
@@ -4502,6 +4503,17 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description Problem: `run_queue_full`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       431: components['responses']['HeadersTooLarge'];
       /** @description Problem: `internal`. */
       500: {
@@ -4627,6 +4639,17 @@ export interface operations {
       /** @description Problem: `unsupported_media_type`. */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `run_queue_full`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4799,6 +4822,17 @@ export interface operations {
       /** @description Problem: `not_found`. */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5072,6 +5106,17 @@ export interface operations {
       /** @description Problem: `not_found`. */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {

@@ -88,7 +88,7 @@ describe('ExecuteRun: an agent run', () => {
       '2 stdout hello',
       '3 stderr warn',
       '4 console page says hi',
-      `5 system session ${session.id} released`,
+      `5 system session ${session.id} is released as the run ends`,
     ]);
     // Every stored byte counts: each line's stream name as well as its message.
     expect(ended.logBytes).toBe(
@@ -200,7 +200,7 @@ describe('ExecuteRun: an agent run', () => {
       '1 system the browser provider is at capacity; the run waits queued and tries again in 7 s',
       `2 system session ${ended.sessionId} ready`,
       '3 stdout ran',
-      `4 system session ${ended.sessionId} released`,
+      `4 system session ${ended.sessionId} is released as the run ends`,
     ]);
   });
 
@@ -298,7 +298,7 @@ describe('ExecuteRun: while the script runs', () => {
       error: { code: 'canceled', message: RUN_SHUTDOWN_MESSAGE },
     });
     expect(provider.running).toEqual([]);
-    expect(lines(run.id).at(-1)).toBe(`2 system session ${ended.sessionId} released`);
+    expect(lines(run.id).at(-1)).toBe(`2 system session ${ended.sessionId} is released as the run ends`);
   });
 
   it('takes no run when its signal has aborted already', async () => {
@@ -337,7 +337,7 @@ describe('ExecuteRun: output', () => {
       stream: 'system',
       message: 'log limit of 40000 bytes reached; further output dropped',
     });
-    expect(logs[4]!.message).toMatch(/^session .* released$/);
+    expect(logs[4]!.message).toMatch(/^session .* is released as the run ends$/);
     const ended = await stored(run.id);
     expect(ended.status).toBe('SUCCEEDED');
     expect(ended.logBytes).toBe(logs.reduce((n, l) => n + l.stream.length + utf8Length(l.message), 0));

@@ -45,8 +45,9 @@ type Step = RunEnding | { readonly requeueAfterMs: number };
  * A worker's job for one run: claims it (QUEUED → RUNNING, compare-and-set, so one worker only),
  * opens its session, runs its script with a heartbeat every `RUN_HEARTBEAT_INTERVAL_MS` (a
  * heartbeat refused — canceled, ended as lost, deleted — aborts the script), stores its output as
- * log lines, releases a session the run created whatever the outcome, then ends the run
- * compare-and-set (a cancel stored meanwhile is kept). A provider at capacity (429) puts the run
+ * log lines, ends the run compare-and-set (a cancel stored meanwhile is kept), then releases a
+ * session the run created whatever the outcome: the run is answered first, and `execute` resolves
+ * (the worker's slot is free) once the session is released. A provider at capacity (429) puts the run
  * back QUEUED with a back-off instead of failing it. `signal` aborting (a shutdown, or an interrupt
  * of this instance's queue) kills the script; a run nothing else ended ends CANCELED.
  */
@@ -86,10 +87,18 @@ export class ExecuteRun {
       stopBeating();
       stop.dispose();
     }
-    if (owned.session) await this.release(run, owned.session, log);
+    const session = owned.session;
+    if ('requeueAfterMs' in step) {
+      if (session) await this.release(run, session);
+      await log.flush();
+      return this.requeue(run, log, step.requeueAfterMs);
+    }
+    // The run is answered as soon as its outcome is stored; its session is released after, still
+    // within this worker's slot (the account's next run waits for it), and its last line says so.
+    if (session) log.system(`session ${session.id} is released as the run ends`);
     await log.flush();
-    if ('requeueAfterMs' in step) return this.requeue(run, log, step.requeueAfterMs);
     await this.end(run, input.workerId, step, log.bytes);
+    if (session) await this.release(run, session);
   }
 
   private async perform(
@@ -171,20 +180,19 @@ export class ExecuteRun {
     };
   }
 
-  private async release(run: Run, session: BrowserSession, log: RunLogWriter): Promise<void> {
+  /** Releases the run's own session; a failure is logged (the session still ends at its timeout). */
+  private async release(run: Run, session: BrowserSession): Promise<void> {
     try {
       await this.deps.releaseSession.execute({
         caller: asUser(run.ownerId),
         projectId: run.projectId,
         sessionId: session.id,
       });
-      log.system(`session ${session.id} released`);
     } catch (error) {
       this.logger.warn(
         { runId: run.id, sessionId: session.id, error: String(error) },
-        'could not release the session of a run',
+        'could not release the session of a run; it ends at its timeout',
       );
-      log.system(`session ${session.id} could not be released`);
     }
   }
 

@@ -234,7 +234,10 @@ export class InMemorySessionRepository implements SessionRepository {
 
   /** Forgets the sessions of a deleted project (the database cascades). */
   deleteProject(projectId: string): void {
-    for (const s of this.inProject(projectId)) this.sessions.delete(s.id);
+    for (const s of this.inProject(projectId)) {
+      this.sessions.delete(s.id);
+      this.uploads.delete(s.id);
+    }
   }
 
   private inProject(projectId: string): BrowserSession[] {

@@ -2,6 +2,7 @@ import { readFileSync, rmdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@browserdeck/domain';
+import { cpuWeightSetting } from './cpuWeightSetting.ts';
 
 /** How long `remove` keeps killing stragglers and retrying before it gives up (and logs). */
 const REMOVE_DEADLINE_MS = 5_000;
@@ -62,12 +63,20 @@ export class BrowserCgroup {
   }
 
   /**
-   * Gives the browser the least CPU weight (v2 `cpu.weight` 1, v1 `cpu.shares` 2), so a browser
+   * Gives the browser the least CPU weight (v2 `cpu.weight` 1, v1 `cpu.shares` 10), so a browser
    * being torn down yields the CPU to every other and to the creates under way. Best effort: a
    * hierarchy without the file is skipped.
    */
   async yieldCpu(): Promise<void> {
-    const [file, value] = this.version === 2 ? ['cpu.weight', '1'] : ['cpu.shares', '2'];
+    await this.setCpuWeight(1);
+  }
+
+  /**
+   * Gives the browser the CPU weight `weight` (a warm process back to its share once it serves).
+   * Best effort, as `yieldCpu`.
+   */
+  async setCpuWeight(weight: number): Promise<void> {
+    const [file, value] = cpuWeightSetting(this.version, weight);
     await Promise.all(this.dirs.map((dir) => writeFile(join(dir, file), value).catch(() => {})));
   }
 

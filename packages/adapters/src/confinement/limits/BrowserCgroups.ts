@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { type Logger, silentLogger } from '@browserdeck/domain';
 import { BrowserCgroup, type RemoveCgroupDir } from './BrowserCgroup.ts';
 import type { CgroupLayout, LimitController } from './cgroupLayout.ts';
+import { cpuWeightSetting } from './cpuWeightSetting.ts';
 import { isProcessAlive } from './isProcessAlive.ts';
 import type { ResourceLimits } from './ResourceLimits.ts';
 
@@ -193,12 +194,10 @@ export class BrowserCgroups {
       await optional(v2 ? writeFile(join(dir, 'memory.oom.group'), '1') : null);
     }
     if (controller === 'pids' && pids !== null) await writeFile(join(dir, 'pids.max'), String(pids));
-    if (controller === 'cpu' && cpuWeight !== null)
-      await writeFile(
-        join(dir, v2 ? 'cpu.weight' : 'cpu.shares'),
-        // v1's default share is 1024 where v2's default weight is 100.
-        String(v2 ? cpuWeight : Math.max(2, Math.round((cpuWeight * 1024) / 100))),
-      );
+    if (controller === 'cpu' && cpuWeight !== null) {
+      const [file, value] = cpuWeightSetting(this.version, cpuWeight);
+      await writeFile(join(dir, file), value);
+    }
   }
 }
 

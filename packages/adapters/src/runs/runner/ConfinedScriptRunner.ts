@@ -103,7 +103,7 @@ export class ConfinedScriptRunner implements ScriptRunner {
     try {
       runner.attach((stream, message) => onOutput({ stream, message, timestamp: new Date() }));
       const [ready, served] = await Promise.allSettled([
-        runner.ready,
+        runner.foreground().then(() => runner.ready),
         CdpBridge.listen(runner.socketPath, job.cdpUrl, launcher.owner, this.options.ownUpgrade ?? null),
       ]);
       if (served.status === 'rejected') throw served.reason;
@@ -185,7 +185,11 @@ export class ConfinedScriptRunner implements ScriptRunner {
       (launcher) => {
         this.launched = launcher;
         process.on('exit', this.onExit);
-        this.warm = new WarmRunners(this.options.warmRunners ?? 1, () => launcher.launch(), this.logger);
+        this.warm = new WarmRunners(
+          this.options.warmRunners ?? 1,
+          () => launcher.launch({ background: true }),
+          this.logger,
+        );
         if (!this.closed) this.warm.fill();
         return launcher;
       },

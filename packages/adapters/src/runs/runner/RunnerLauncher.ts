@@ -123,13 +123,19 @@ export class RunnerLauncher {
     return this.confinement.user;
   }
 
-  /** Starts one run's process (it gets ready by itself: `RunnerProcess.ready`). */
-  async launch(): Promise<RunnerProcess> {
+  /**
+   * Starts one run's process (it gets ready by itself: `RunnerProcess.ready`). A `background` one
+   * (started ahead, for a run to come) gets the least CPU weight until `RunnerProcess.foreground`,
+   * so that getting it ready yields the CPU to the runs and browsers at work.
+   */
+  async launch(how: { background?: boolean } = {}): Promise<RunnerProcess> {
     const { options, paths } = this;
+    const background = how.background === true && options.cpuWeight !== null;
     const runDir = await mkdtemp(join(options.runsDir, `run-${process.pid}-`));
     let lease: BrowserLimitsLease | null = null;
     try {
       lease = await this.limits.lease(runDir, this.owner, true);
+      if (background) await lease.cgroup?.yieldCpu();
       await this.confinement.claim(runDir);
       const compileCacheDir = join(runDir, 'compile-cache');
       await this.compileCache.seed(compileCacheDir, this.owner);
@@ -161,6 +167,7 @@ export class RunnerLauncher {
         child: spawnRunner(wrapped, runDir),
         runDir,
         lease,
+        foregroundCpuWeight: background ? options.cpuWeight : null,
         boot: { runDir, playwrightUrl: paths.playwrightUrl },
         // Taken before its job is sent: no script has run in it.
         beforeReady: harvest ? () => this.compileCache.harvest(compileCacheDir) : null,

@@ -45,6 +45,7 @@ export class RunnerProcess {
   readonly ready: Promise<number>;
   private readonly child: ChildProcess;
   private readonly lease: BrowserLimitsLease | null;
+  private readonly foregroundCpuWeight: number | null;
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private readonly drained: Promise<void>;
   private output: RunnerOutput | null = null;
@@ -63,6 +64,8 @@ export class RunnerProcess {
     child: ChildProcess;
     runDir: string;
     lease: BrowserLimitsLease | null;
+    /** The CPU weight `foreground` gives it (started in the background at the least); null: none. */
+    foregroundCpuWeight?: number | null;
     boot: RunnerBoot;
     /** Runs once the process is ready, before `ready` resolves (and so before it is given a job). */
     beforeReady?: (() => Promise<void>) | null;
@@ -72,6 +75,7 @@ export class RunnerProcess {
     this.runDir = parts.runDir;
     this.socketPath = join(parts.runDir, 'cdp.sock');
     this.lease = parts.lease;
+    this.foregroundCpuWeight = parts.foregroundCpuWeight ?? null;
     const spawnedAt = performance.now();
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -107,6 +111,11 @@ export class RunnerProcess {
     input.write(`${JSON.stringify(parts.boot)}\n`);
   }
 
+  /** Gives a process started in the background its full CPU weight: it serves a run now. */
+  async foreground(): Promise<void> {
+    if (this.foregroundCpuWeight !== null) await this.lease?.cgroup?.setCpuWeight(this.foregroundCpuWeight);
+  }
+
   /** Where the lines of its run go from now on. */
   attach(output: RunnerOutput): void {
     this.output = output;
@@ -136,9 +145,12 @@ export class RunnerProcess {
     const oomKills = (await this.lease?.cgroup?.oomKills()) ?? 0;
     await this.lease?.endProcesses();
     await this.drained;
+    // Ended at its report (`reported`): the code the runner exits with after one (0 for a result).
+    const report = this.report;
+    const endedAtReport = report !== null && this.violation === null && signal === 'SIGKILL';
     return {
-      exitCode: code,
-      signal,
+      exitCode: endedAtReport ? (report.type === 'result' ? 0 : 1) : code,
+      signal: endedAtReport ? null : signal,
       report: this.report,
       heapExhausted: this.heapExhausted,
       oomKills,
@@ -201,18 +213,25 @@ export class RunnerProcess {
     }
     const { type } = message;
     if (this.report !== null) return this.refuse(`a ${type} message after its ${this.report.type}`);
-    if (type === 'error') {
-      this.report = message;
-      return;
-    }
+    if (type === 'error') return this.reported(message);
     if (!this.started) {
       if (type === 'ready' && this.onReady) return this.onReady();
       return this.refuse(`a ${type} message before its job`);
     }
     if (type === 'log') this.output?.(message.stream, capRunLogLine(message.message));
     else if (type === 'connected' && this.connectMs === null) this.connectMs = message.connectMs;
-    else if (type === 'result') this.report = message;
+    else if (type === 'result') this.reported(message);
     else this.refuse(`a second ${type} message`);
+  }
+
+  /**
+   * Keeps the run's one report and ends the process at once: what it printed before is in its pipes
+   * already (Node writes pipes synchronously, and its messages share fd 3), so nothing is lost, and
+   * the run is answered without waiting for the process to wind down.
+   */
+  private reported(report: NonNullable<RunnerExit['report']>): void {
+    this.report = report;
+    this.kill();
   }
 
   /** Ends the process for a message the protocol does not allow; the first reason is kept. */

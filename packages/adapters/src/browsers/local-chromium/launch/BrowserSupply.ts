@@ -87,6 +87,7 @@ export class BrowserSupply {
     const warm = admitted.browser === 'warm' && !extension ? await this.pool.take() : null;
     if (warm) {
       warm.recorder.clear();
+      await warm.foreground();
       return warm;
     }
     if (admitted.evictWarm) this.pool.evictOne();

@@ -88,6 +88,7 @@ export class PreparedBrowser {
   private readonly extensionDir: string | null;
   /** Launched for its session (`sessionRoutes`): every byte since launch is the session's. */
   private readonly launchedForSession: boolean;
+  private readonly foregroundCpuWeight: number | null;
   private disposal: Promise<void> | null = null;
 
   private constructor(parts: {
@@ -102,6 +103,8 @@ export class PreparedBrowser {
     owner: { uid: number; gid: number } | null;
     extensionDir: string | null;
     launchedForSession: boolean;
+    /** The CPU weight `foreground` gives a warm browser (it started at the least); null: none. */
+    foregroundCpuWeight: number | null;
   }) {
     this.process = parts.process;
     this.router = parts.router;
@@ -114,6 +117,12 @@ export class PreparedBrowser {
     this.owner = parts.owner;
     this.extensionDir = parts.extensionDir;
     this.launchedForSession = parts.launchedForSession;
+    this.foregroundCpuWeight = parts.foregroundCpuWeight;
+  }
+
+  /** Gives a warm browser its full CPU weight: a session holds it now. */
+  async foreground(): Promise<void> {
+    if (this.foregroundCpuWeight !== null) await this.lease?.cgroup?.setCpuWeight(this.foregroundCpuWeight);
   }
 
   /** Starts a browser, connects to it and starts recording. Cleans up everything if a step fails. */
@@ -138,6 +147,10 @@ export class PreparedBrowser {
     try {
       // The disk is mounted on the fresh, empty folder, before anything is written to it.
       lease = (await limits?.lease(profileDir, owner, scratch !== null)) ?? null;
+      // A warm browser starts at the least CPU weight, yielding to the sessions and runs at work,
+      // and gets its share back when a session takes it (`foreground`).
+      const background = settings.sessionRoutes == null ? (limits?.limits.cpuWeight ?? null) : null;
+      if (background !== null) await lease?.cgroup?.yieldCpu();
       if (profile.kind === 'copy') await copyContextProfile(profile.from, profileDir, owner);
       if (stage) await copyContextProfile(stage.contextDir, profileDir, owner);
       await plainFolder(downloadsDirOf(profileDir));
@@ -188,6 +201,7 @@ export class PreparedBrowser {
         owner,
         extensionDir: staged?.dir ?? null,
         launchedForSession: settings.sessionRoutes != null,
+        foregroundCpuWeight: background,
       });
       lease?.watchMemory((kill) => {
         recorder.recordServiceEvent(BROWSER_KILLED_METHOD, { ...kill });
