@@ -63,12 +63,12 @@ export class BrowserCgroup {
   }
 
   /**
-   * Gives the browser the least CPU weight (v2 `cpu.weight` 1, v1 `cpu.shares` 10), so a browser
+   * Gives the browser the least CPU weight (v2 `cpu.weight` 1, v1 `cpu.shares` 2), so a browser
    * being torn down yields the CPU to every other and to the creates under way. Best effort: a
    * hierarchy without the file is skipped.
    */
   async yieldCpu(): Promise<void> {
-    await this.setCpuWeight(1);
+    await this.writeCpu(this.version === 2 ? ['cpu.weight', '1'] : ['cpu.shares', '2']);
   }
 
   /**
@@ -76,7 +76,10 @@ export class BrowserCgroup {
    * Best effort, as `yieldCpu`.
    */
   async setCpuWeight(weight: number): Promise<void> {
-    const [file, value] = cpuWeightSetting(this.version, weight);
+    await this.writeCpu(cpuWeightSetting(this.version, weight));
+  }
+
+  private async writeCpu([file, value]: [string, string]): Promise<void> {
     await Promise.all(this.dirs.map((dir) => writeFile(join(dir, file), value).catch(() => {})));
   }
 
