@@ -16,7 +16,7 @@
  * instances). Every
  * server runs in its own process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS
  * (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
- * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs,instances,egress),
+ * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs,instances,egress,waiters),
  * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections | none), and the scenarios' own:
  * BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES (200),
  * SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
@@ -39,7 +39,9 @@
  * Grid stand-in), BENCH_INSTANCES_SLOTS (2, sessions per Grid node), BENCH_INSTANCES_NODE_OPTIONS
  * (unset; NODE_OPTIONS of the forwarding part's servers, e.g. `--cpu-prof --cpu-prof-dir=DIR`),
  * BENCH_EGRESS_LOADS (30, interleaved page loads per side; bench/egress.ts, which also reads
- * BENCH_EGRESS_THROUGHPUT_SEC, BENCH_EGRESS_THROUGHPUT_ROUNDS and BENCH_EGRESS_CREATES).
+ * BENCH_EGRESS_THROUGHPUT_SEC, BENCH_EGRESS_THROUGHPUT_ROUNDS and BENCH_EGRESS_CREATES),
+ * BENCH_WAITERS_STREAMS (1000, idle log streams held open; bench/runWaiters.ts, which also reads
+ * BENCH_WAITERS_WINDOW_SEC and BENCH_WAITERS_ROUNDS).
  *
  * BENCH_WRITE: `all` regenerates docs/benchmarks.md down to the hand-written analysis; `sections`
  * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`,
@@ -107,6 +109,7 @@ const ALL_SCENARIOS = [
   'runs',
   'instances',
   'egress',
+  'waiters',
 ];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(','));
 const WRITE = process.env.BENCH_WRITE ?? (ALL_SCENARIOS.every((s) => SCENARIOS.has(s)) ? 'all' : 'sections');
@@ -139,6 +142,7 @@ const CAPACITY_HIT_MS = process.env.BENCH_CAPACITY_HIT_MS
 const RUNS_RUNS = num('BENCH_RUNS_RUNS', 30);
 const RUNS_SUSTAIN_SEC = num('BENCH_RUNS_SUSTAIN_SEC', 60);
 const RUNS_PAUSE_MS = num('BENCH_RUNS_PAUSE_MS', 1500);
+const WAITERS_STREAMS = num('BENCH_WAITERS_STREAMS', 1000);
 const INSTANCES_OPTIONS = {
   requests: num('BENCH_INSTANCES_REQUESTS', 300),
   cdpRoundTrips: num('BENCH_INSTANCES_CDP', 1000),
@@ -218,6 +222,7 @@ let consoleBench: ConsoleBenchResult | undefined;
 let capacity: CapacityResult | undefined;
 let runsBench: RunsResult | undefined;
 let egressTable: string | undefined;
+let waitersTable: string | undefined;
 let instancesBench: InstancesResult | undefined;
 let profile: ProfileTop[] | undefined;
 let profileNote = '';
@@ -382,6 +387,12 @@ try {
       () => runSpawned('egress.ts', EGRESS_LOADS),
     );
     if (egressTable) log(egressTable);
+  }
+  if (SCENARIOS.has('waiters')) {
+    waitersTable = await scenario(`Idle log streams (bench/runWaiters.ts ${WAITERS_STREAMS})`, () =>
+      runSpawned('runWaiters.ts', WAITERS_STREAMS),
+    );
+    if (waitersTable) log(waitersTable);
   }
   if (SCENARIOS.has('instances')) {
     instancesBench = await scenario(
@@ -643,6 +654,12 @@ sections.egress = markedSection(
     ? `## 13. Egress: upstream proxies, metering, extensions\n\n\`bench/egress.ts ${EGRESS_LOADS}\`, spawned (local provider, real Chromium, a loopback site and a loopback proxy-chain upstream):\n\n${egressTable.trimEnd()}\n\nCommand: ${sectionCommand}.`
     : '## 13. Egress: upstream proxies, metering, extensions\n\nNot measured in this run.',
 );
+sections.waiters = markedSection(
+  'waiters',
+  waitersTable
+    ? `## 14. Idle log streams: what waiting costs\n\n\`bench/runWaiters.ts ${WAITERS_STREAMS}\`, spawned:\n\n${waitersTable.trimEnd()}\n\nCommand: ${sectionCommand}.`
+    : '## 14. Idle log streams: what waiting costs\n\nNot measured in this run.',
+);
 out.push(
   sections.apikey,
   '',
@@ -659,6 +676,8 @@ out.push(
   sections.instances,
   '',
   sections.egress,
+  '',
+  sections.waiters,
   '',
 );
 if (apiKeys) {
@@ -853,7 +872,8 @@ if (WRITE === 'none') {
       (name === 'capacity' && capacity) ||
       (name === 'runs' && runsBench) ||
       (name === 'instances' && instancesBench) ||
-      (name === 'egress' && egressTable),
+      (name === 'egress' && egressTable) ||
+      (name === 'waiters' && waitersTable),
   );
   const unmarked = [...SCENARIOS].filter((name) => !(name in sections));
   if (unmarked.length)

@@ -11,7 +11,8 @@
  *   already-created session's connectUrl, opens the page, prints the title and disconnects;
  * - in process: the bench's own, already-loaded playwright-core does the same.
  *
- * Then sustained: RUN_CONCURRENCY=2, four clients each posting runs with `wait` in a loop.
+ * Then sustained: RUN_CONCURRENCY=2, four clients, each of an account of its own, posting runs with
+ * `wait` in a loop.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -139,7 +140,8 @@ type AccountApi = Awaited<ReturnType<typeof accountApi>>;
 function splitOf(run: RunBody, logs: LogLine[], roundTrip: number): EndToEnd {
   const ready = logs.find((l) => l.stream === 'system' && / ready$/.test(l.message));
   const timingsLine = logs.find((l) => l.stream === 'system' && parseRunnerTimingsLine(l.message));
-  const released = logs.find((l) => l.stream === 'system' && / released$/.test(l.message));
+  // The run's last line: its session is released after the answer, not within the run's time.
+  const released = logs.find((l) => l.stream === 'system' && / is released as the run ends$/.test(l.message));
   // Without a timings line, the script's process ends at its last line of output.
   const processEnd =
     timingsLine ?? logs.filter((l) => l.stream !== 'system').at(-1) ?? released ?? ready ?? null;
@@ -222,17 +224,23 @@ async function spawnHistogram(server: ServerProcess) {
   };
 }
 
-/** `clients` loops each posting runs with `wait` for `seconds`; then, untimed, each run's logs. */
-async function sustain(api: AccountApi, seconds: number, clients: number): Promise<SustainedFigures> {
+/**
+ * `apis.length` loops, each posting runs with `wait` for `seconds` for an account of its own (one
+ * account's runs take one slot at a time: RUN_MAX_ACTIVE_PER_OWNER); then, untimed, each run's logs.
+ */
+async function sustain(apis: AccountApi[], seconds: number): Promise<SustainedFigures> {
   const failures: string[] = [];
   const done: Array<{ run: RunBody; roundTrip: number }> = [];
   const t0 = performance.now();
   const deadline = t0 + seconds * 1000;
+  const byRun = new Map<string, AccountApi>();
   await Promise.all(
-    Array.from({ length: clients }, async () => {
+    apis.map(async (api) => {
       while (performance.now() < deadline) {
         try {
-          done.push(await api.startAndWait());
+          const result = await api.startAndWait();
+          byRun.set(result.run.id, api);
+          done.push(result);
         } catch (error) {
           failures.push(error instanceof Error ? error.message : String(error));
         }
@@ -241,7 +249,8 @@ async function sustain(api: AccountApi, seconds: number, clients: number): Promi
   );
   const elapsed = (performance.now() - t0) / 1000;
   const splits: EndToEnd[] = [];
-  for (const { run, roundTrip } of done) splits.push(splitOf(run, await api.logs(run.id), roundTrip));
+  for (const { run, roundTrip } of done)
+    splits.push(splitOf(run, await (byRun.get(run.id) as AccountApi).logs(run.id), roundTrip));
   return {
     seconds: elapsed,
     runs: done.length,
@@ -319,7 +328,10 @@ export async function runRunsBench(options: RunsOptions): Promise<RunsResult> {
       : null;
 
     log(`  [runs] sustained: ${RUNS_CLIENTS} clients for ${sustainSec} s`);
-    const sustained = await sustain(runsApi, sustainSec, RUNS_CLIENTS);
+    const clients = await Promise.all(
+      Array.from({ length: RUNS_CLIENTS }, (_, i) => accountApi(live, `Runs bench client ${i + 1}`)),
+    );
+    const sustained = await sustain(clients, sustainSec);
     log(
       `  [runs] sustained: ${sustained.runs} runs, ${fmt(sustained.runsPerSec, 2)}/s, p50 ${fmt(sustained.roundTrip.p50, 0)} ms, failures ${sustained.failures.length}`,
     );

@@ -70,13 +70,16 @@ export function runsMarkdown(f: RunsFigures, o: RunsOptions, started: Date): str
     ['  of which: `connectOverCDP` over the bridge', split((r) => r.runner?.connectMs)],
     ['  of which: script (load it, first page, goto, title)', split((r) => r.runner?.scriptMs)],
     ["  of which: the rest (result, the process's exit, its folder removed)", split(runnerRest)],
-    ['release (timings line → "session … released")', split((r) => r.release)],
-    ['end (released line → endedAt: last lines stored, the run ended)', split((r) => r.finish)],
+    ['last line (timings line → "session … is released as the run ends")', split((r) => r.release)],
+    [
+      'end (that line → endedAt: lines stored, the run ended; its session is released after)',
+      split((r) => r.finish),
+    ],
     ['HTTP and the wait (round trip − (endedAt − createdAt))', split((r) => r.http)],
     ['**round trip**', h.endToEnd],
   ];
   out.push(
-    `**Where the time goes, end to end**: from each run's own record (createdAt, startedAt, endedAt) and its \`system\` log lines ("session … ready", the runner's \`runner timings (ms): …\` line, "session … released"; log timestamps are whole milliseconds). Runner processes warm: ${h.warm} of ${h.withTimings} timed runs.`,
+    `**Where the time goes, end to end**: from each run's own record (createdAt, startedAt, endedAt) and its \`system\` log lines ("session … ready", the runner's \`runner timings (ms): …\` line, "session … is released as the run ends"; log timestamps are whole milliseconds). Runner processes warm: ${h.warm} of ${h.withTimings} timed runs.`,
     '',
   );
   out.push(
@@ -137,7 +140,7 @@ export function runsMarkdown(f: RunsFigures, o: RunsOptions, started: Date): str
     '',
   );
   out.push(
-    `**Sustained.** RUN_CONCURRENCY=2, ${RUNS_CLIENTS} clients each posting \`{"wait":30}\` runs in a loop for ${o.sustainSec} s (${fmt(s.seconds, 1)} s until the last came back): **${s.runs} runs, ${fmt(s.runsPerSec, 2)} runs/s**, round trip p50 ${fmt(s.roundTrip.p50, 0)} / p95 ${fmt(s.roundTrip.p95, 0)} ms; of a run (p50 / p95 ms): queue wait ${fmt(s.queue.p50, 0)} / ${fmt(s.queue.p95, 0)}, session ready ${fmt(s.session.p50, 0)} / ${fmt(s.session.p95, 0)}, script's process ${fmt(s.process.p50, 0)} / ${fmt(s.process.p95, 0)}, release ${fmt(s.release.p50, 0)} / ${fmt(s.release.p95, 0)}; warm runner processes ${s.warmRunners} of ${s.runs}. With ${RUNS_CLIENTS} clients on 2 slots a run queues about one run's time; every run also starts a replacement browser (LOCAL_WARM_BROWSERS) and runner process, on ${cpus().length} cores. **Failures: ${s.failures.length}**${s.failures.length ? ` (${s.failures.slice(0, 3).join('; ').slice(0, 600)})` : ''}.`,
+    `**Sustained.** RUN_CONCURRENCY=2, ${RUNS_CLIENTS} clients, each of an account of its own (one account's runs take one slot at a time), each posting \`{"wait":30}\` runs in a loop for ${o.sustainSec} s (${fmt(s.seconds, 1)} s until the last came back): **${s.runs} runs, ${fmt(s.runsPerSec, 2)} runs/s**, round trip p50 ${fmt(s.roundTrip.p50, 0)} / p95 ${fmt(s.roundTrip.p95, 0)} ms; of a run (p50 / p95 ms): queue wait ${fmt(s.queue.p50, 0)} / ${fmt(s.queue.p95, 0)}, session ready ${fmt(s.session.p50, 0)} / ${fmt(s.session.p95, 0)}, script's process ${fmt(s.process.p50, 0)} / ${fmt(s.process.p95, 0)}, last line ${fmt(s.release.p50, 0)} / ${fmt(s.release.p95, 0)}; warm runner processes ${s.warmRunners} of ${s.runs}. With ${RUNS_CLIENTS} clients on 2 slots a run queues about one run's time; every run also starts a replacement browser (LOCAL_WARM_BROWSERS) and runner process, on ${cpus().length} cores. **Failures: ${s.failures.length}**${s.failures.length ? ` (${s.failures.slice(0, 3).join('; ').slice(0, 600)})` : ''}.`,
     '',
   );
   out.push(

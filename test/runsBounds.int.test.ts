@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type RunLogLineJson, type RunsUser, signUpUser } from './runsApi.ts';
-import { type ServerProcess, startServerProcess } from './serverProcess.ts';
+import { serverForTests } from './serverProcess.ts';
 
 /**
  * What a run sends back is bounded (http-api.md §11, "Runs are bounded…"), through the server as
@@ -14,20 +11,11 @@ import { type ServerProcess, startServerProcess } from './serverProcess.ts';
 /** RUN_MAX_LOG_BYTES, small so that a flood reaches it fast. */
 const MAX_LOG_BYTES = 2 * 1024 * 1024;
 
-let server: ServerProcess;
-let dataDir: string;
+const running = serverForTests('runs-bounds', () => ({ RUN_MAX_LOG_BYTES: String(MAX_LOG_BYTES) }));
 let user: RunsUser;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'browserdeck-runs-bounds-'));
-  server = await startServerProcess({ DATA_DIR: dataDir, RUN_MAX_LOG_BYTES: String(MAX_LOG_BYTES) }, 60_000);
-  user = await signUpUser(server.url);
-});
-
-afterAll(async () => {
-  const code = await server?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  expect(code).toBe(0);
+  user = await signUpUser(running.server.url);
 });
 
 /** Runs `script` as an agent and waits for its end. */

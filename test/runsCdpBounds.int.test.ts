@@ -1,9 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type RunsUser, signUpUser } from './runsApi.ts';
-import { type ServerProcess, startServerProcess } from './serverProcess.ts';
+import { serverForTests } from './serverProcess.ts';
 
 /**
  * A run's CDP connection is an ordinary, bounded client (http-api.md §11, "Runs are bounded…"),
@@ -13,25 +11,16 @@ import { type ServerProcess, startServerProcess } from './serverProcess.ts';
  * (frames of at most 32 MiB, at most 64 MiB unread per connection) is what the assertions allow.
  */
 
-let server: ServerProcess;
-let dataDir: string;
+const running = serverForTests('runs-cdp', () => ({ PUBLIC_URL: 'http://127.0.0.1:9' }));
 let user: RunsUser;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'browserdeck-runs-cdp-'));
-  server = await startServerProcess({ DATA_DIR: dataDir, PUBLIC_URL: 'http://127.0.0.1:9' }, 60_000);
-  user = await signUpUser(server.url);
-});
-
-afterAll(async () => {
-  const code = await server?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  expect(code).toBe(0);
+  user = await signUpUser(running.server.url);
 });
 
 /** The server process's resident memory, in MiB. */
 function serverRssMb(): number {
-  const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
+  const status = readFileSync(`/proc/${running.server.child.pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 

@@ -168,7 +168,9 @@ return 'flooded';`);
     // What a line costs of the budget: its stream's name and its message.
     const bytes = (l: RunLogLineJson) => l.stream.length + Buffer.byteLength(l.message, 'utf8');
     expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1));
-    expect(Math.max(...lines.map((l) => Buffer.byteLength(l.message, 'utf8')))).toBeLessThanOrEqual(LINE_MAX_BYTES);
+    expect(Math.max(...lines.map((l) => Buffer.byteLength(l.message, 'utf8')))).toBeLessThanOrEqual(
+      LINE_MAX_BYTES,
+    );
     const flood = lines.filter((l) => l.stream === 'stdout');
     expect(flood.length).toBeGreaterThan(0);
     for (const line of flood) expect(line.message).toMatch(/^x+ …\[line cut at 16 KiB\]$/);

@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 import { type RunJson, type RunsUser, signUpUser } from './runsApi.ts';
-import { type ServerProcess, startServerProcess } from './serverProcess.ts';
+import { serverForTests } from './serverProcess.ts';
 
 /**
  * Accounts share the run machinery fairly (http-api.md §11, "Runs are bounded…"), through the
@@ -19,33 +16,20 @@ const databases = [
 ];
 
 describe.each(databases)('runs shared fairly, on $name', (database) => {
-  let server: ServerProcess;
-  let dataDir: string;
-  let db: TestDatabase | null;
+  let db: TestDatabase | null = null;
   let flooder: RunsUser;
   let other: RunsUser;
-
-  beforeAll(async () => {
-    db = await database.url();
-    dataDir = mkdtempSync(join(tmpdir(), 'browserdeck-runs-fair-'));
-    server = await startServerProcess(
-      {
-        DATA_DIR: dataDir,
-        RUN_CONCURRENCY: '2',
-        SHUTDOWN_GRACE_SEC: '4',
-        ...(db ? { DATABASE_URL: db.url } : {}),
-      },
-      60_000,
-    );
-    flooder = await signUpUser(server.url);
-    other = await signUpUser(server.url);
-  });
-
+  // Dropped after the server stopped (after-hooks run last registered first).
   afterAll(async () => {
-    const code = await server?.stop();
     await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    expect(code).toBe(0);
+  });
+  const running = serverForTests('runs-fair', async () => {
+    db = await database.url();
+    return { RUN_CONCURRENCY: '2', SHUTDOWN_GRACE_SEC: '4', ...(db ? { DATABASE_URL: db.url } : {}) };
+  });
+  beforeAll(async () => {
+    flooder = await signUpUser(running.server.url);
+    other = await signUpUser(running.server.url);
   });
 
   it('300 runs from one account: 100 queued at most (429 run_queue_full), and another account’s run starts within one slot’s turnover', async () => {
@@ -99,26 +83,16 @@ describe.each(databases)('runs shared fairly, on $name', (database) => {
 });
 
 describe('an account’s waiters', () => {
-  let server: ServerProcess;
-  let dataDir: string;
+  const running = serverForTests('runs-waiters', () => ({ SHUTDOWN_GRACE_SEC: '4' }));
   let user: RunsUser;
-
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'browserdeck-runs-waiters-'));
-    server = await startServerProcess({ DATA_DIR: dataDir, SHUTDOWN_GRACE_SEC: '4' }, 60_000);
-    user = await signUpUser(server.url);
-  });
-
-  afterAll(async () => {
-    const code = await server?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    expect(code).toBe(0);
+    user = await signUpUser(running.server.url);
   });
 
   it('the 17th log stream or wait of one account is a 429; one closed makes room again', async () => {
     const agentId = await user.agent('await new Promise(() => {});');
     const run = (await user.start(agentId, { timeoutSec: 120 })).body;
-    const streamUrl = `${server.url}${user.base}/runs/${run.id}/logs/stream`;
+    const streamUrl = `${running.server.url}${user.base}/runs/${run.id}/logs/stream`;
     const open = (controller: AbortController) =>
       fetch(streamUrl, { headers: { Authorization: `Bearer ${user.token}` }, signal: controller.signal });
     const controllers = Array.from({ length: 16 }, () => new AbortController());
@@ -135,7 +109,7 @@ describe('an account’s waiters', () => {
     const created = await user.call<RunJson>('POST', `${user.base}/agents/${agentId}/runs`, { wait: 30 });
     expect(created.status).toBe(201);
     // Another account is not held back by this one's streams.
-    const stranger = await signUpUser(server.url);
+    const stranger = await signUpUser(running.server.url);
     const theirs = (await stranger.start(await stranger.agent('return 2;'), { wait: 60 })).body;
     expect(theirs).toMatchObject({ status: 'SUCCEEDED', result: 2 });
 

@@ -62,7 +62,9 @@ return 'done';
     expect(pages).toBe(Math.floor(lines.length / 2) + 1);
     for (const line of lines) expect(Number.isNaN(Date.parse(line.timestamp))).toBe(false);
     // The run counts what it stored: each line's stream name and message.
-    expect(run.logBytes).toBe(lines.reduce((sum, l) => sum + l.stream.length + Buffer.byteLength(l.message), 0));
+    expect(run.logBytes).toBe(
+      lines.reduce((sum, l) => sum + l.stream.length + Buffer.byteLength(l.message), 0),
+    );
   });
 
   it('stream over SSE as log events, then end with the terminal run; Last-Event-ID resumes', async () => {

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 const MAIN = resolve(import.meta.dirname, '../examples/server/src/main.ts');
 
@@ -77,4 +80,32 @@ export function startServerProcess(
       reject(new Error(`server exited with ${code} before listening:\n${output}`));
     });
   });
+}
+
+/**
+ * For the tests of a file or `describe`: a server started before them (`startServerProcess`, with
+ * a data folder of its own named after `prefix`, and `env`, made when it starts) and stopped after
+ * them, which must exit 0. `server` is set once it is listening.
+ */
+export function serverForTests(
+  prefix: string,
+  env: () => Record<string, string> | Promise<Record<string, string>> = () => ({}),
+): { readonly server: ServerProcess } {
+  let dataDir: string | undefined;
+  const held: { server?: ServerProcess } = {};
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), `browserdeck-${prefix}-`));
+    held.server = await startServerProcess({ DATA_DIR: dataDir, ...(await env()) }, 60_000);
+  });
+  afterAll(async () => {
+    const code = await held.server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    expect(code).toBe(0);
+  });
+  return {
+    get server() {
+      if (!held.server) throw new Error('the server has not started (beforeAll)');
+      return held.server;
+    },
+  };
 }

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../test/postgres.ts';
 import { UuidV7Generator } from '../shared/UuidV7Generator.ts';
 import type { Browserdeck } from './Browserdeck.ts';
+import type { RunsOptions } from './BrowserdeckOptions.ts';
 import { createBrowserdeck } from './createBrowserdeck.ts';
 
 const logger = pino({ level: 'silent' });
@@ -35,27 +36,38 @@ async function givenAgent(browserdeck: Browserdeck, email: string) {
   return { caller, projectId: project.id, agentId: agent.id };
 }
 
+/**
+ * One instance over in-memory storage with a fake provider and `scriptRunner` (and `runs`
+ * options); closed after the test. Its storage and clock too.
+ */
+async function composeSolo(scriptRunner: FakeScriptRunner, clock: ManualClock, runs: RunsOptions = {}) {
+  const ids = new SequentialIdGenerator();
+  const storage = inMemoryStorage(clock);
+  const browserdeck = await createBrowserdeck({
+    database: { storage },
+    identity: { provider: new InMemoryIdentityProvider({ ids, clock }) },
+    browsers: { provider: new FakeBrowserProvider({ clock, instanceId: 'solo' }) },
+    secretKey: SECRET,
+    logger,
+    clock,
+    ids,
+    reconcileIntervalSec: 86_400,
+    runs,
+    overrides: { scriptRunner, timers: new ManualTimers() },
+  });
+  composed.push(browserdeck);
+  return { browserdeck, storage };
+}
+
 describe('runs in the composition (in-memory storage, in-process queue)', () => {
   it('are executed by the started worker, and counted in the metrics', async () => {
     const clock = new ManualClock();
-    const ids = new SequentialIdGenerator();
     const scriptRunner = new FakeScriptRunner({ clock });
     scriptRunner.defaultPlay = {
       output: ['hello'],
       outcome: { kind: 'returned', resultJson: '42', exitCode: 0 },
     };
-    const browserdeck = await createBrowserdeck({
-      database: { storage: inMemoryStorage(clock) },
-      identity: { provider: new InMemoryIdentityProvider({ ids, clock }) },
-      browsers: { provider: new FakeBrowserProvider({ clock, instanceId: 'solo' }) },
-      secretKey: SECRET,
-      logger,
-      clock,
-      ids,
-      reconcileIntervalSec: 86_400,
-      overrides: { scriptRunner, timers: new ManualTimers() },
-    });
-    composed.push(browserdeck);
+    const { browserdeck } = await composeSolo(scriptRunner, clock);
     const { caller, projectId, agentId } = await givenAgent(browserdeck, 'ada@example.com');
     const runs = browserdeck.useCases.runs;
     const { run } = await runs.startAgentRun.execute({
@@ -80,23 +92,9 @@ describe('runs in the composition (in-memory storage, in-process queue)', () => 
 
   it('cancels a run still running when it closes, after the shutdown grace', async () => {
     const clock = new ManualClock();
-    const ids = new SequentialIdGenerator();
-    const storage = inMemoryStorage(clock);
     const scriptRunner = new FakeScriptRunner({ clock });
     scriptRunner.defaultPlay = { hold: true };
-    const browserdeck = await createBrowserdeck({
-      database: { storage },
-      identity: { provider: new InMemoryIdentityProvider({ ids, clock }) },
-      browsers: { provider: new FakeBrowserProvider({ clock, instanceId: 'solo' }) },
-      secretKey: SECRET,
-      logger,
-      clock,
-      ids,
-      reconcileIntervalSec: 86_400,
-      runs: { shutdownGraceSec: 0.05 },
-      overrides: { scriptRunner, timers: new ManualTimers() },
-    });
-    composed.push(browserdeck);
+    const { browserdeck, storage } = await composeSolo(scriptRunner, clock, { shutdownGraceSec: 0.05 });
     const { caller, projectId, agentId } = await givenAgent(browserdeck, 'grace@example.com');
     const { run } = await browserdeck.useCases.runs.startAgentRun.execute({
       caller,
@@ -117,26 +115,12 @@ describe('runs in the composition (in-memory storage, in-process queue)', () => 
 describe('runs past their retention', () => {
   it('are deleted with their logs after runs.retentionDays, by the use case the started sweep runs', async () => {
     const clock = new ManualClock();
-    const ids = new SequentialIdGenerator();
-    const storage = inMemoryStorage(clock);
     const scriptRunner = new FakeScriptRunner({ clock });
     scriptRunner.defaultPlay = {
       output: ['kept a week'],
       outcome: { kind: 'returned', resultJson: '1', exitCode: 0 },
     };
-    const browserdeck = await createBrowserdeck({
-      database: { storage },
-      identity: { provider: new InMemoryIdentityProvider({ ids, clock }) },
-      browsers: { provider: new FakeBrowserProvider({ clock, instanceId: 'solo' }) },
-      secretKey: SECRET,
-      logger,
-      clock,
-      ids,
-      reconcileIntervalSec: 86_400,
-      runs: { retentionDays: 7 },
-      overrides: { scriptRunner, timers: new ManualTimers() },
-    });
-    composed.push(browserdeck);
+    const { browserdeck, storage } = await composeSolo(scriptRunner, clock, { retentionDays: 7 });
     const runs = browserdeck.useCases.runs;
     expect(runs.prune.retentionDays).toBe(7);
     const { caller, projectId, agentId } = await givenAgent(browserdeck, 'old@example.com');
