@@ -90,6 +90,7 @@ export class PostgresRunChanges implements RunChanges {
   private async publish(): Promise<void> {
     const runIds = [...this.pending];
     this.pending = new Set();
+    if (this.closed) return;
     try {
       const payloads = runIds.map((runId) => `${this.origin} ${runId}`);
       await this.client?.query(`SELECT pg_notify('${CHANNEL}', payload) FROM unnest($1::text[]) AS payload`, [

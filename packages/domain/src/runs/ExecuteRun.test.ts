@@ -147,6 +147,32 @@ describe('ExecuteRun: an agent run', () => {
     expect(provider.running).toEqual([]);
   });
 
+  it('answers the run before its session is released, and frees the worker only once it is', async () => {
+    const { startAgentRun, agent, execute, scriptRunner, provider, stored, sessions } = await setUp();
+    const run = await startAgentRun(agent);
+    scriptRunner.willPlay({ outcome: { kind: 'returned', resultJson: '"done"', exitCode: 0 } });
+    const release = provider.release.bind(provider);
+    let letGo: (() => void) | undefined;
+    provider.release = async (...args) => {
+      await new Promise<void>((resolve) => {
+        letGo = resolve;
+      });
+      return release(...args);
+    };
+    let executed = false;
+    const executing = execute(run.id).then(() => {
+      executed = true;
+    });
+    while (!letGo) await Promise.resolve();
+    const answered = await stored(run.id);
+    expect(answered).toMatchObject({ status: 'SUCCEEDED', result: 'done' });
+    expect((await sessions.findInProject(run.projectId, answered.sessionId!))?.status).toBe('RUNNING');
+    expect(executed).toBe(false);
+    letGo();
+    await executing;
+    expect((await sessions.findInProject(run.projectId, answered.sessionId!))?.status).toBe('COMPLETED');
+  });
+
   it('fails session_failed when the session cannot be created, running no script', async () => {
     const { startAgentRun, agent, execute, scriptRunner, stored, provider, releases } = await setUp();
     const run = await startAgentRun(agent);

@@ -200,7 +200,8 @@ export class RunnerProcess {
   /**
    * One message on fd 3, checked (`readRunnerMessage`) and in its place: `ready` once before the
    * job; then `connected` once, `log`s, and one `result` or `error` (an `error` also before the job,
-   * when the runner itself fails). Anything else ends the process as a violation.
+   * when the runner itself fails), after which nothing counts. Anything else ends the process as a
+   * violation.
    */
   private receive(line: string): void {
     if (this.violation !== null) return;
@@ -212,7 +213,9 @@ export class RunnerProcess {
       return this.refuse(error.message);
     }
     const { type } = message;
-    if (this.report !== null) return this.refuse(`a ${type} message after its ${this.report.type}`);
+    // The first report decides the run and ends the process: what is still on its way (a page's
+    // console, a timer's log, a late rejection) is dropped, not held against it.
+    if (this.report !== null) return;
     if (type === 'error') return this.reported(message);
     if (!this.started) {
       if (type === 'ready' && this.onReady) return this.onReady();
