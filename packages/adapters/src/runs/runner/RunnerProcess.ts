@@ -228,9 +228,10 @@ export class RunnerProcess {
   }
 
   /**
-   * Keeps the run's one report and ends the process at once: what it printed before is in its pipes
-   * already (Node writes pipes synchronously, and its messages share fd 3), so nothing is lost, and
-   * the run is answered without waiting for the process to wind down.
+   * Keeps the run's one report and ends the process at once: the runner writes out what was printed
+   * before it reports (and its messages share fd 3 with the report), so what the pipes hold is read
+   * to their end and nothing is lost, and the run is answered without waiting for the process to
+   * wind down.
    */
   private reported(report: NonNullable<RunnerExit['report']>): void {
     this.report = report;

@@ -76,7 +76,10 @@ async function main(): Promise<void> {
   }
   const encoded = encodeResult(value, job.resultMaxBytes);
   if (encoded instanceof Error) return fail('result_too_large', encoded, false);
-  channel.send({ type: 'result', json: encoded, scriptMs: performance.now() - scriptStarted });
+  const scriptMs = performance.now() - scriptStarted;
+  // The service ends the process at its report: what the script printed goes out first.
+  await flushOutput();
+  channel.send({ type: 'result', json: encoded, scriptMs });
   // The session's browser stays as it is: exiting closes this process's connection to it.
   return exit(0);
 }
@@ -96,10 +99,11 @@ function encodeResult(value: unknown, maxBytes: number): string | Error {
   return text;
 }
 
-/** Reports the failure (with the stack on stderr) and exits. */
-function fail(code: RunnerFailureCode, error: unknown, withStack = true): Promise<never> {
+/** Reports the failure (with the stack on stderr, written out first) and exits. */
+async function fail(code: RunnerFailureCode, error: unknown, withStack = true): Promise<never> {
   if (withStack)
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  await flushOutput();
   channel.send({
     type: 'error',
     code: scriptStarted === null ? 'runner_failed' : code,
@@ -109,15 +113,17 @@ function fail(code: RunnerFailureCode, error: unknown, withStack = true): Promis
   return exit(1);
 }
 
-/** Exits once what was printed is written out (pipes are written asynchronously). */
-function exit(code: number): Promise<never> {
-  let pending = 2;
-  const done = () => {
-    if (--pending === 0) process.exit(code);
-  };
-  process.stdout.write('', done);
-  process.stderr.write('', done);
-  return new Promise<never>(() => {});
+/** Resolves once what was printed so far is written out to the pipes (written asynchronously). */
+function flushOutput(): Promise<void> {
+  const flushed = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => stream.write('', () => resolve()));
+  return Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => {});
+}
+
+/** Exits once what was printed is written out. */
+async function exit(code: number): Promise<never> {
+  await flushOutput();
+  process.exit(code);
 }
 
 function messageOf(error: unknown): string {
