@@ -210,18 +210,18 @@ export class RunnerProcess {
       message = readRunnerMessage(line);
     } catch (error) {
       if (!(error instanceof RunnerProtocolViolation)) throw error;
-      return this.refuse(error.message);
+      this.refuse(error.message);
+      return;
     }
     const { type } = message;
     // The first report decides the run and ends the process: what is still on its way (a page's
     // console, a timer's log, a late rejection) is dropped, not held against it.
     if (this.report !== null) return;
-    if (type === 'error') return this.reported(message);
-    if (!this.started) {
-      if (type === 'ready' && this.onReady) return this.onReady();
-      return this.refuse(`a ${type} message before its job`);
-    }
-    if (type === 'log') this.output?.(message.stream, capRunLogLine(message.message));
+    if (type === 'error') this.reported(message);
+    else if (!this.started) {
+      if (type === 'ready' && this.onReady) this.onReady();
+      else this.refuse(`a ${type} message before its job`);
+    } else if (type === 'log') this.output?.(message.stream, capRunLogLine(message.message));
     else if (type === 'connected' && this.connectMs === null) this.connectMs = message.connectMs;
     else if (type === 'result') this.reported(message);
     else this.refuse(`a second ${type} message`);
