@@ -93,6 +93,7 @@ describe('ConfinedScriptRunner (real processes, real Chromium, the strongest iso
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(1_490);
     expect(elapsed).toBeLessThan(3_000);
+    await harness().runner.settled();
     expect(await processesUsing(runDir)).toEqual([]);
     await expect(access(runDir)).rejects.toThrow(/ENOENT/);
   });
@@ -114,6 +115,8 @@ describe('ConfinedScriptRunner (real processes, real Chromium, the strongest iso
     expect(await processesUsing(runDir)).not.toEqual([]);
     controller.abort();
     expect((await running).outcome.kind).toBe('aborted');
+    // Its folder, disk and cgroup go after the run is answered (the unmount is the service's own).
+    await harness().runner.settled();
     expect(await processesUsing(runDir)).toEqual([]);
     await expect(access(runDir)).rejects.toThrow(/ENOENT/);
   });

@@ -35,6 +35,8 @@ export class ConfinedScriptRunner implements ScriptRunner {
   private launched: RunnerLauncher | null = null;
   private warm: WarmRunners | null = null;
   private readonly active = new Set<RunnerProcess>();
+  /** Runs' clean-ups under way (after `run` resolved). */
+  private readonly cleanups = new Set<Promise<void>>();
   private closed = false;
   private readonly onExit = () => this.killAllSync();
 
@@ -137,12 +139,17 @@ export class ConfinedScriptRunner implements ScriptRunner {
       runner.kill();
       // Its processes are gone by now (`end` waited for them and its cgroup); removing its cgroup,
       // disk and folder is not the run's time to spend: `close` waits for what is still going.
-      const leftovers = Promise.all([bridge?.close(), runner.dispose()]);
-      void leftovers
-        .catch((error: unknown) =>
-          this.logger.warn({ runId: job.runId, err: error }, 'could not clean up after a run'),
+      const leftovers = Promise.all([bridge?.close(), runner.dispose()])
+        .then(
+          () => {},
+          (error: unknown) =>
+            this.logger.warn({ runId: job.runId, err: error }, 'could not clean up after a run'),
         )
-        .finally(() => this.active.delete(runner));
+        .finally(() => {
+          this.active.delete(runner);
+          this.cleanups.delete(leftovers);
+        });
+      this.cleanups.add(leftovers);
     }
     const spent = {
       runId: job.runId,
@@ -156,6 +163,11 @@ export class ConfinedScriptRunner implements ScriptRunner {
     // The run's own logs then say where its time went (the metrics only hold aggregates).
     onOutput({ stream: 'system', message: runnerTimingsLine(spent), timestamp: new Date() });
     return outcome;
+  }
+
+  /** Resolves once the clean-up of every run that has ended so far (its cgroup, disk and folder) is over. */
+  async settled(): Promise<void> {
+    while (this.cleanups.size > 0) await Promise.all([...this.cleanups]);
   }
 
   /** Kills every run still going, disposes of the warm processes and removes the limits' folders. */
