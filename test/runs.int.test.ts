@@ -55,6 +55,13 @@ const sessionOf = async (run: RunJson) => {
   return answer.body;
 };
 
+/** The session of an ended run once it has ended too: it is released after the run is answered. */
+const endedSessionOf = (run: RunJson) =>
+  until('the run’s session to end', async () => {
+    const session = await sessionOf(run);
+    return session.status === 'RUNNING' ? undefined : session;
+  });
+
 /** The Chromium browsers below the server (their main processes: `--user-data-dir`). */
 const browsers = () =>
   new Map(
@@ -86,7 +93,7 @@ describe('an agent run', () => {
     expect(run.durationMs).toBeGreaterThan(0);
     expect(Date.parse(run.endedAt as string) - Date.parse(run.startedAt as string)).toBe(run.durationMs);
     expect(await user.run(run.id)).toEqual(run);
-    expect(await sessionOf(run)).toMatchObject({ status: 'COMPLETED', endedAt: expect.any(String) });
+    expect(await endedSessionOf(run)).toMatchObject({ status: 'COMPLETED', endedAt: expect.any(String) });
     expectAgentRunLog((await user.logs(run.id)).lines, run, []);
   });
 
@@ -104,7 +111,7 @@ describe('an agent run', () => {
     const stderr = (await user.logs(run.id)).lines.filter((l) => l.stream === 'stderr').map((l) => l.message);
     expect(stderr[0]).toBe('Error: no such button: Buy');
     expect(stderr).toContainEqual(expect.stringMatching(/^\s+at deep \(.*script\.mjs:\d+:\d+\)$/));
-    expect(await sessionOf(run)).toMatchObject({ status: 'COMPLETED' });
+    expect(await endedSessionOf(run)).toMatchObject({ status: 'COMPLETED' });
   });
 
   it('with a syntax error ends FAILED script_invalid', async () => {
@@ -136,7 +143,7 @@ describe('an agent run', () => {
     const took = Date.parse(ended.endedAt as string) - Date.parse(ended.startedAt as string);
     expect(took).toBeGreaterThanOrEqual(2_000);
     expect(took).toBeLessThan(20_000);
-    expect(await sessionOf(ended)).toMatchObject({ status: 'COMPLETED', endedAt: expect.any(String) });
+    expect(await endedSessionOf(ended)).toMatchObject({ status: 'COMPLETED', endedAt: expect.any(String) });
     // Gone: the run's processes (its folder on their command line) and its session's browser.
     await until(
       `the run's and the session's processes to end: ${JSON.stringify([...ofRun, ...ofSession].filter(isRunning))}`,
@@ -175,10 +182,7 @@ describe('an agent run', () => {
     const again = await user.call<RunJson>('POST', `${user.base}/runs/${run.id}:cancel`);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(canceled.body);
-    await until('the run’s session to end', async () => {
-      const session = await sessionOf(running);
-      return session.status === 'RUNNING' ? undefined : session;
-    }).then((session) => expect(session).toMatchObject({ status: 'COMPLETED', endedAt: expect.any(String) }));
+    expect(await endedSessionOf(running)).toMatchObject({ status: 'COMPLETED', endedAt: expect.any(String) });
     expect(await user.run(run.id)).toEqual(canceled.body);
   });
 });

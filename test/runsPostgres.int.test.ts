@@ -29,7 +29,14 @@ describe('two server instances on one PostgreSQL database, both workers', () => 
     db = await createTestDatabase();
     // One data folder: both sign and verify tokens with the same generated keys.
     dataDir = mkdtempSync(join(tmpdir(), 'browserdeck-runs-pg-'));
-    const env = { DATA_DIR: dataDir, DATABASE_URL: db.url, LOCAL_MAX_SESSIONS: '4', RUN_CONCURRENCY: '2' };
+    // One account's runs may take every slot of both instances: sharing is what this checks, not fairness.
+    const env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: db.url,
+      LOCAL_MAX_SESSIONS: '4',
+      RUN_CONCURRENCY: '2',
+      RUN_MAX_ACTIVE_PER_OWNER: '4',
+    };
     // The first applies the migrations; the second starts on a migrated database.
     a = await startServerProcess(env, 60_000);
     b = await startServerProcess(env, 60_000);
@@ -70,10 +77,16 @@ describe('two server instances on one PostgreSQL database, both workers', () => 
       ).toEqual([`session ${run.sessionId} ready`]);
     }
     expect(new Set(ended.map((run) => run.sessionId)).size).toBe(10);
-    const sessions = await onB.call<{ sessions: { id: string; status: string }[]; total: number }>(
-      'GET',
-      `${onB.base}/sessions?limit=100`,
-    );
+    // A run is answered before its session is released: wait for the releases to be stored.
+    const listSessions = () =>
+      onB.call<{ sessions: { id: string; status: string }[]; total: number }>(
+        'GET',
+        `${onB.base}/sessions?limit=100`,
+      );
+    const sessions = await until('the runs’ sessions released', async () => {
+      const page = await listSessions();
+      return page.body.sessions.every((s) => s.status !== 'RUNNING') ? page : undefined;
+    });
     expect(sessions.status).toBe(200);
     expect(sessions.body.total).toBe(10);
     expect(new Set(sessions.body.sessions.map((s) => s.id))).toEqual(

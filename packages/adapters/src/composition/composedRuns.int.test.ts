@@ -8,6 +8,7 @@ import {
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { inMemoryStorage } from '@browserdeck/testing/adapters';
+import { eventually } from '@browserdeck/testing/local-chromium';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../test/postgres.ts';
@@ -83,6 +84,12 @@ describe('runs in the composition (in-memory storage, in-process queue)', () => 
     expect(scriptRunner.jobs.map((job) => [job.runId, job.input])).toEqual([[run.id, { n: 1 }]]);
     const { logs } = await runs.logs.execute({ caller, projectId, runId: run.id });
     expect(logs.map((line) => line.message)).toContain('hello');
+    // The worker counts a run's duration once its session is released, after the run's answer.
+    await eventually(async () =>
+      /browserdeck_run_duration_seconds_count\{status="SUCCEEDED"\} 1\n/.test(
+        await browserdeck.metrics.render(),
+      ),
+    );
     const text = await browserdeck.metrics.render();
     expect(text).toContain('browserdeck_runs{status="SUCCEEDED"} 1\n');
     expect(text).toContain('browserdeck_runs{status="QUEUED"} 0\n');

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asUser } from '@browserdeck/domain';
+import { eventually } from '@browserdeck/testing/local-chromium';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browserdeck } from './Browserdeck.ts';
@@ -74,14 +75,17 @@ describe('an agent run on local Chromium, composed', () => {
     });
     const { logs } = await useCases.runs.logs.execute({ caller, projectId, runId: run.id });
     expect(logs).toContainEqual(expect.objectContaining({ stream: 'stdout', message: 'hello Ada' }));
-    const { session } = await useCases.sessions.get.execute({
-      caller,
-      projectId,
-      sessionId: ended.sessionId as string,
-    });
-    expect(session.status).toBe('COMPLETED');
-    const metrics = await browserdeck.metrics.render();
-    expect(metrics).toMatch(/browserdeck_run_spawn_seconds_count 1\n/);
-    expect(metrics).toMatch(/browserdeck_run_duration_seconds_count\{status="SUCCEEDED"\} 1\n/);
+    // The run is answered first; its session is released after, and then the worker counts it done.
+    const sessionStatus = async () =>
+      (await useCases.sessions.get.execute({ caller, projectId, sessionId: ended.sessionId as string }))
+        .session.status;
+    await eventually(async () => (await sessionStatus()) !== 'RUNNING');
+    expect(await sessionStatus()).toBe('COMPLETED');
+    await eventually(async () =>
+      /browserdeck_run_duration_seconds_count\{status="SUCCEEDED"\} 1\n/.test(
+        await browserdeck.metrics.render(),
+      ),
+    );
+    expect(await browserdeck.metrics.render()).toMatch(/browserdeck_run_spawn_seconds_count 1\n/);
   });
 });
