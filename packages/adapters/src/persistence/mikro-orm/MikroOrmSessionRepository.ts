@@ -15,19 +15,17 @@ import {
 } from '@browserdeck/domain';
 import { raw } from '@mikro-orm/core';
 import type { SecretBox } from '../secrets/SecretBox.ts';
-import { type BrowserdeckOrm, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
+import { type BrowserdeckOrm, dialectOf } from './BrowserdeckOrm.ts';
 import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
-import {
-  BROWSER_SESSION_PROPERTIES,
-  BrowserSessionSchema,
-  type StoredBrowserSession,
-} from './entities/BrowserSessionSchema.ts';
+import { BrowserSessionSchema, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
 import { nativeSqlOf, type SqlParam } from './NativeSql.ts';
-import { PreparedQuery, readEntities } from './PreparedQuery.ts';
+import { readEntities } from './PreparedQuery.ts';
 import { querySessionStats } from './querySessionStats.ts';
 import { querySessionStatsSeries } from './querySessionStatsSeries.ts';
+import { CLAIM_SQL } from './sessionClaimSql.ts';
 import { sessionListStatements } from './sessionListStatements.ts';
 import { toBrowserSession, toSessionRow } from './sessionRows.ts';
+import { COUNT_UPLOAD, INSERT_SESSION, SESSION_IN_PROJECT, UNCOUNT_UPLOAD } from './sessionStatements.ts';
 import { sqlTime } from './sqlTime.ts';
 
 /** What `MikroOrmSessionRepository` needs. */
@@ -36,44 +34,6 @@ export interface MikroOrmSessionRepositoryDeps {
   /** Seals each session's `env` and `connectUrl` at rest. */
   secrets: SecretBox;
 }
-
-/** A new session's row, every column bound. */
-const INSERT = new PreparedQuery<StoredBrowserSession>((db, param) =>
-  db
-    .insertInto('browser_sessions')
-    .values(Object.fromEntries(BROWSER_SESSION_PROPERTIES.map((key) => [key, param(key)])) as never),
-);
-
-const IN_PROJECT = new PreparedQuery<{ id: string; projectId: string }>((db, param) =>
-  db
-    .selectFrom('browser_sessions')
-    .selectAll()
-    .where('id', '=', param('id'))
-    .where('projectId', '=', param('projectId')),
-);
-
-/**
- * One more upload of the session, while it has fewer than `max`: a conditional increment in place,
- * so concurrent uploads (and instances) never count past it together.
- */
-const COUNT_UPLOAD = new PreparedQuery<{ id: string; projectId: string; max: number }>((db, param) =>
-  db
-    .updateTable('browser_sessions')
-    .set((eb) => ({ uploadCount: eb('uploadCount', '+', 1) }))
-    .where('id', '=', param('id'))
-    .where('projectId', '=', param('projectId'))
-    .where('uploadCount', '<', param('max')),
-);
-
-/** One upload fewer (it failed), never below zero. */
-const UNCOUNT_UPLOAD = new PreparedQuery<{ id: string; projectId: string }>((db, param) =>
-  db
-    .updateTable('browser_sessions')
-    .set((eb) => ({ uploadCount: eb('uploadCount', '-', 1) }))
-    .where('id', '=', param('id'))
-    .where('projectId', '=', param('projectId'))
-    .where('uploadCount', '>', 0),
-);
 
 /** The statistics of a project without sessions. */
 const NO_SESSIONS: SessionStats = {
@@ -85,39 +45,8 @@ const NO_SESSIONS: SessionStats = {
   totalProxyBytes: 0,
 };
 
-const ACTIVE = ACTIVE_SESSION_STATUSES.map((s) => `'${s}'`).join(', ');
-
 /** The cut-off when the caller gives none: later than any sync. */
 const NO_CUT_OFF = new Date('9999-12-31T00:00:00.000Z');
-
-/**
- * With a scope: sessions of no instance, of the claimer's, or of another once expired by the cut-off.
- * The two parameters are the claimer's instance id (null matches nothing) and the cut-off.
- */
-const SCOPE_SQL = `and (provider_instance_id is null or provider_instance_id = ?
-        or (expires_at is not null and expires_at <= ?))`;
-
-/**
- * The reconciler's claim, one statement, hand-written: a conditional `update … where id in (select …
- * limit … for update skip locked) returning *` whose locking clause exists on PostgreSQL only; it
- * decides which instance syncs which session, so it stays as reviewed SQL. PostgreSQL: `for update skip locked`, so concurrent
- * claimers pass over each other's rows, and a row another claimer leased in the meantime fails the
- * re-checked `where`. SQLite serializes writers, so the plain statement is already exclusive.
- * Parameters: lease end, now, synced-before cut-off, then the scope's two (when scoped), then the limit.
- */
-function claimSql(dialect: DatabaseDialect, scoped: boolean): string {
-  return `update browser_sessions set sync_lease_until = ? where id in (
-      select id from browser_sessions
-      where status in (${ACTIVE}) and (sync_lease_until is null or sync_lease_until <= ?)
-        and last_synced_at < ? ${scoped ? SCOPE_SQL : ''}
-      order by last_synced_at, id limit ?${dialect === 'postgresql' ? ' for update skip locked' : ''})
-    returning *`;
-}
-
-const CLAIM_SQL = {
-  postgresql: { scoped: claimSql('postgresql', true), all: claimSql('postgresql', false) },
-  sqlite: { scoped: claimSql('sqlite', true), all: claimSql('sqlite', false) },
-} as const;
 
 /**
  * `SessionRepository` on MikroORM (SQLite, PostgreSQL). Every call works on its own fork with
@@ -134,7 +63,7 @@ export class MikroOrmSessionRepository implements SessionRepository {
   async add(session: BrowserSession): Promise<void> {
     // A prepared Kysely insert: MikroORM's unit of work cost more than the rest of a create (docs/adr/0002).
     const row = toSessionRow(session, this.deps.secrets);
-    await withDatabaseErrors(() => INSERT.run(this.deps.orm, row));
+    await withDatabaseErrors(() => INSERT_SESSION.run(this.deps.orm, row));
   }
 
   async update(session: BrowserSession): Promise<void> {
@@ -205,7 +134,9 @@ export class MikroOrmSessionRepository implements SessionRepository {
 
   async findInProject(projectId: string, sessionId: string): Promise<BrowserSession | null> {
     if (!isUuid(projectId) || !isUuid(sessionId)) return null;
-    const rows = await withDatabaseErrors(() => IN_PROJECT.rows(this.deps.orm, { id: sessionId, projectId }));
+    const rows = await withDatabaseErrors(() =>
+      SESSION_IN_PROJECT.rows(this.deps.orm, { id: sessionId, projectId }),
+    );
     const [row] = readEntities(this.deps.orm, BrowserSessionSchema, rows);
     return row ? toBrowserSession(row, this.deps.secrets) : null;
   }
