@@ -229,6 +229,9 @@ describe('LocalChromiumProvider: lifecycle and capacity (real Chromium)', () => 
     expect((await mainBrowserPids(scratch.dir)).length).toBe(2);
     service.kill('SIGKILL');
     await eventually(async () => (await processesUsing(scratch.dir)).length === 0);
+    // Its browsers' disks are detached by their clean-up watchdogs once it is gone: then the folder
+    // can be removed (before, its removal may meet a disk still mounted: EBUSY).
+    await eventually(async () => !(await readFile('/proc/self/mounts', 'utf8')).includes(scratch.dir));
   });
 
   it('without any browser, create fails with provider_unavailable saying how to provide one', async () => {
