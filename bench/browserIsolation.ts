@@ -19,6 +19,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
+  BrowserConfinement,
+  EgressPolicy,
+  findChromium,
+  type IsolationSetting,
+} from '@browserdeck/adapters/local-chromium';
+import {
   SESSION_LOG_DEFAULT_BUDGET_BYTES,
   SESSION_LOG_ENTRY_MAX_BYTES,
   SystemClock,
@@ -26,12 +32,8 @@ import {
 import { WebSocket } from 'ws';
 import type { CdpClient } from '../packages/adapters/src/browsers/cdp/CdpClient.ts';
 import { proxyCdpConnection } from '../packages/adapters/src/browsers/cdp/proxyCdpConnection.ts';
-import { findChromium } from '../packages/adapters/src/browsers/local-chromium/chromium/findChromium.ts';
-import { EgressPolicy } from '../packages/adapters/src/browsers/local-chromium/egress/EgressPolicy.ts';
 import { PreparedBrowser } from '../packages/adapters/src/browsers/local-chromium/launch/PreparedBrowser.ts';
 import { TemporaryProfiles } from '../packages/adapters/src/browsers/local-chromium/profiles/TemporaryProfiles.ts';
-import { BrowserConfinement } from '../packages/adapters/src/confinement/isolation/BrowserConfinement.ts';
-import type { IsolationSetting } from '../packages/adapters/src/confinement/isolation/IsolationLevel.ts';
 import { fmt, median, percentile, table } from './stats.ts';
 
 const RUNS = Number(process.argv[2] ?? 30);

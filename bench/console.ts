@@ -12,10 +12,11 @@
  * the console's own script runs (the page's CSP does not apply to it); and where the time goes, from
  * the navigation and resource timing entries.
  */
+import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { measureBuild } from '../packages/console/scripts/measureBuild.ts';
 import { apiSignUp, startAndReleaseSessions } from '../test/consoleApi.ts';
 import { openConsoleBrowser } from '../test/consoleBrowser.ts';
 import { newCredentials, signIn, startConsoleServer } from '../test/consoleFlows.ts';
@@ -32,7 +33,25 @@ export interface ConsoleBenchOptions {
 /** Untimed page loads per side before the timed ones. */
 export const WARM_UP_LOADS = 3;
 const SESSIONS = 20;
-const DIST = join(import.meta.dirname, '../packages/console/dist');
+
+/** The build's sizes and budget, as the console's own `npm run size` measures them. */
+interface MeasuredBuild {
+  budgetBytes: number;
+  totalGzip: number;
+  files: Array<{ file: string; raw: number; gzip: number }>;
+}
+
+/** Runs `npm run size -w @browserdeck/console -- --json` (it exits 1 over budget: read it anyway). */
+async function measureBuild(): Promise<MeasuredBuild> {
+  const args = ['run', '--silent', 'size', '-w', '@browserdeck/console', '--', '--json'];
+  const cwd = resolve(import.meta.dirname, '..');
+  const { stdout } = await promisify(execFile)('npm', args, { cwd }).catch((error: { stdout?: string }) => ({
+    stdout: error.stdout ?? '',
+  }));
+  if (!stdout.trim())
+    throw new Error('npm run size -w @browserdeck/console printed nothing: is the console built?');
+  return JSON.parse(stdout) as MeasuredBuild;
+}
 
 /**
  * Installed before every document: resolves `window.__firstRow` with `performance.now()` (ms since
@@ -138,7 +157,7 @@ export async function runConsoleBench(options: ConsoleBenchOptions): Promise<Con
   const { log } = options;
   const started = new Date();
   const loadBefore = loadavg()[0]!;
-  const built = measureBuild(DIST);
+  const built = await measureBuild();
   const server = await startConsoleServer();
   const browser = await openConsoleBrowser({ width: 1280, height: 800 });
   try {
@@ -184,6 +203,7 @@ export async function runConsoleBench(options: ConsoleBenchOptions): Promise<Con
     const files = built.files.map((f) => ({ ...f, firstScreen: firstScreenFiles.has(f.file) }));
     const figures: ConsoleFigures = {
       size: {
+        budgetBytes: built.budgetBytes,
         totalGzip: built.totalGzip,
         firstScreenGzip: files.filter((f) => f.firstScreen).reduce((sum, f) => sum + f.gzip, 0),
         files,

@@ -1,8 +1,5 @@
 /** What the console benchmark (bench/console.ts) measures, and its targets. */
-import { BUDGET_BYTES } from '../packages/console/scripts/measureBuild.ts';
 
-/** The console's budget for JavaScript and CSS, gzipped (issue 17). */
-export const CONSOLE_SIZE_TARGET_BYTES = BUDGET_BYTES;
 /** Time to the first rendered list, p50 from navigation (issue 17). */
 export const CONSOLE_FIRST_LIST_TARGET_MS = 500;
 
@@ -34,6 +31,8 @@ export interface LoadFigures {
 /** A run's figures: the build's sizes, and the page loads with and without the browser's cache. */
 export interface ConsoleFigures {
   size: {
+    /** The console's own budget for all of it, gzipped (issue 17), as `npm run size` states it. */
+    budgetBytes: number;
     totalGzip: number;
     firstScreenGzip: number;
     files: Array<{ file: string; raw: number; gzip: number; firstScreen: boolean }>;

@@ -12,14 +12,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { EgressPolicy, EgressProxy, LocalChromiumProvider } from '@browserdeck/adapters/local-chromium';
 import { type CreateBrowserRequest, type SessionExtension, SystemClock } from '@browserdeck/domain';
 import { browserRequest } from '@browserdeck/testing';
+import { ZipArchive } from 'archiver';
 import { chromium } from 'playwright-core';
 import { Server as ProxyServer } from 'proxy-chain';
-import { EgressPolicy } from '../packages/adapters/src/browsers/local-chromium/egress/EgressPolicy.ts';
-import { EgressProxy } from '../packages/adapters/src/browsers/local-chromium/egress/EgressProxy.ts';
-import { LocalChromiumProvider } from '../packages/adapters/src/browsers/local-chromium/index.ts';
-import { extensionZip } from '../packages/adapters/src/extensions/testing/extensionZip.ts';
 
 const LOADS = Number(process.argv[2] ?? 30);
 const THROUGHPUT_SEC = Number(process.env.BENCH_EGRESS_THROUGHPUT_SEC ?? 3);
@@ -148,7 +146,7 @@ try {
     id: 'bench-extension',
     name: 'bench',
     providerExtensionId: null,
-    archive: await extensionZip({
+    archive: await zipOf({
       'manifest.json': JSON.stringify({ manifest_version: 3, name: 'bench', version: '1.0' }),
     }),
   };
@@ -195,6 +193,20 @@ async function throughput(readEveryMs: number | null): Promise<number> {
   clearInterval(reader);
   await proxy.close();
   return bytes / 1024 / 1024 / THROUGHPUT_SEC;
+}
+/** A zip of `files` (path → text) at its root: an extension archive as a client uploads one. */
+async function zipOf(files: Record<string, string>): Promise<Buffer> {
+  const archive = new ZipArchive({ zlib: { level: 6 } });
+  const chunks: Buffer[] = [];
+  archive.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    archive.on('end', resolve);
+    archive.on('error', reject);
+  });
+  for (const [name, content] of Object.entries(files)) archive.append(content, { name });
+  await archive.finalize();
+  await ended;
+  return Buffer.concat(chunks);
 }
 /** proxy-chain alone, no policy and no meter: the floor the egress proxy is built on. */
 async function bareProxy() {

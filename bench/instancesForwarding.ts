@@ -7,11 +7,11 @@
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { findChromium } from '@browserdeck/adapters/local-chromium';
+import { SecretBox } from '@browserdeck/adapters/secrets';
 import { chromium } from 'playwright-core';
-import { findChromium } from '../packages/adapters/src/browsers/local-chromium/index.ts';
 import { INSTANCE_AUTH_HEADER, InstanceAuth } from '../packages/adapters/src/instances/InstanceAuth.ts';
-import { INTERNAL_PREFIX } from '../packages/adapters/src/instances/InstanceClient.ts';
-import { SecretBox } from '../packages/adapters/src/persistence/secrets/SecretBox.ts';
+import { INTERNAL_PREFIX } from '../packages/adapters/src/instances/instanceCalls.ts';
 import { createDatabase, dropDatabase, startPostgresServer } from '../test/postgresServer.ts';
 import { type ApiServer, call, newUser, startApiServer } from './api.ts';
 import { openPageCdp } from './instancesCdp.ts';
@@ -152,7 +152,14 @@ export async function measureForwarding(options: InstancesOptions): Promise<Forw
     const direct = () => timedGet(`${a.url}${base}/${session.id}`, auth);
     const forwarded = () => timedGet(`${b.url}${base}/${session.id}`, auth);
     const hop = () =>
-      timedGet(`${a.url}${hopPath}`, { [INSTANCE_AUTH_HEADER]: signer.sign('GET', hopPath, 'bench-a') });
+      timedGet(`${a.url}${hopPath}`, {
+        [INSTANCE_AUTH_HEADER]: signer.sign({
+          method: 'GET',
+          path: hopPath,
+          target: 'bench-a',
+          body: 'empty',
+        }),
+      });
 
     const request: ForwardingFigures['request'] = {
       direct: [],

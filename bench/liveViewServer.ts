@@ -9,9 +9,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LocalChromiumProvider } from '@browserdeck/adapters/local-chromium';
 import { SystemClock } from '@browserdeck/domain';
 import { ScreencastHub } from '../packages/adapters/src/browsers/live-view/ScreencastHub.ts';
-import { LocalChromiumProvider } from '../packages/adapters/src/browsers/local-chromium/index.ts';
 
 const port = Number(process.env.PORT);
 const publicUrl = `http://127.0.0.1:${port}`;

@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { LocalChromiumProvider } from '@browserdeck/adapters/local-chromium';
 import { type CreateBrowserRequest, SystemClock } from '@browserdeck/domain';
-import { LocalChromiumProvider } from '../packages/adapters/src/browsers/local-chromium/index.ts';
 
 const RUNS = Number(process.argv[2] ?? 20);
 const ISOLATION = (process.env.BENCH_ISOLATION ?? 'on') as 'on' | 'off' | 'bubblewrap' | 'namespaces';

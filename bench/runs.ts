@@ -20,9 +20,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
+import { findChromium } from '@browserdeck/adapters/local-chromium';
+import { parseRunnerTimingsLine } from '@browserdeck/adapters/runs';
 import { chromium } from 'playwright-core';
-import { findChromium } from '../packages/adapters/src/browsers/local-chromium/index.ts';
-import { parseRunnerTimingsLine } from '../packages/adapters/src/runs/runner/runnerTimingsLine.ts';
 import { type ServerProcess, startServerProcess } from '../test/serverProcess.ts';
 import { call, newUser } from './api.ts';
 import {

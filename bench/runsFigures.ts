@@ -1,5 +1,5 @@
 /** The `runs` scenario's figures, targets and constants (bench/runs.ts measures, bench/runsMarkdown.ts tells). */
-import type { RunTimingsOfLine } from '../packages/adapters/src/runs/runner/runnerTimingsLine.ts';
+import type { RunTimingsOfLine } from '@browserdeck/adapters/runs';
 import { median, percentile } from './stats.ts';
 
 /** The targets of issue 25 §9. */

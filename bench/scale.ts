@@ -10,8 +10,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createMikroOrm } from '../packages/adapters/src/persistence/mikro-orm/index.ts';
-import { SecretBox } from '../packages/adapters/src/persistence/secrets/SecretBox.ts';
+import { createMikroOrm } from '@browserdeck/adapters/mikro-orm';
+import { SecretBox } from '@browserdeck/adapters/secrets';
 import { createDatabase, dropDatabase, startPostgresServer } from '../test/postgresServer.ts';
 import { call, newUser } from './api.ts';
 import { type DialectFigures, SCALE_TARGETS, scaleMarkdown } from './scaleMarkdown.ts';

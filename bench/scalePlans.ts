@@ -4,11 +4,9 @@
  * the repository's own (`sessionListStatements`, `sessionStatsStatement`,
  * `sessionStatsSeriesStatement`), parameters inlined.
  */
+
+import type { BrowserdeckOrm, DatabaseDialect } from '@browserdeck/adapters/mikro-orm';
 import { type SessionStatus, STATS_DEFAULT_SPAN_MS, type StatsInterval } from '@browserdeck/domain';
-import type {
-  BrowserdeckOrm,
-  DatabaseDialect,
-} from '../packages/adapters/src/persistence/mikro-orm/index.ts';
 import { sessionStatsStatement } from '../packages/adapters/src/persistence/mikro-orm/querySessionStats.ts';
 import { sessionStatsSeriesStatement } from '../packages/adapters/src/persistence/mikro-orm/querySessionStatsSeries.ts';
 import { sessionListStatements } from '../packages/adapters/src/persistence/mikro-orm/sessionListStatements.ts';

@@ -4,12 +4,10 @@
  * prepared statement per row inside one transaction. Both end with the statistics refresh that
  * autovacuum / `pragma optimize` would do in production (VACUUM ANALYZE, ANALYZE).
  */
+
+import type { BrowserdeckOrm, DatabaseDialect } from '@browserdeck/adapters/mikro-orm';
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { SqliteConnection } from '@mikro-orm/sqlite';
-import type {
-  BrowserdeckOrm,
-  DatabaseDialect,
-} from '../packages/adapters/src/persistence/mikro-orm/index.ts';
 import { ownersAndProjects, type ScaleShape, type SessionSeedRow, sessionRows } from './scaleRows.ts';
 
 /** What `seedScale` needs: the measured project exists already (created through the API). */

@@ -138,6 +138,21 @@ const FILES: Record<string, { source: string; expected?: string[] }> = {
     source: `import '../examples/server/src/main.ts';`,
     expected: ['nothing-imports-the-examples'],
   },
+  'bench/publicApi.ts': {
+    source: `import '@browserdeck/adapters';\nimport '@browserdeck/testing';\nimport '../test/helper.ts';`,
+  },
+  'bench/entryByPath.ts': {
+    source: `import '../packages/adapters/src/index.ts';`,
+    expected: ['bench-imports-workspaces-by-public-entry-point'],
+  },
+  'bench/internalByPath.ts': {
+    source: `import '../packages/domain/src/projects/Project.ts';`,
+    expected: ['bench-imports-workspaces-by-public-entry-point'],
+  },
+  'bench/internalByName.ts': {
+    source: `import '@browserdeck/domain/src/projects/Project.ts';`,
+    expected: ['no-unresolvable-imports'],
+  },
   'scripts/usesInversify.ts': {
     source: `import 'inversify';`,
     expected: ['only-examples-import-inversify'],

@@ -1,7 +1,9 @@
 /**
  * `npm run size -w @browserdeck/console`: the gzipped size of every JavaScript and CSS file the
  * build emitted, and their total, which must stay within the console's budget (issue 17: 150 KB of
- * JavaScript and CSS, gzipped). Exits 1 above it, or when there is no build to measure.
+ * JavaScript and CSS, gzipped). Exits 1 above it, or when there is no build to measure. With
+ * `-- --json` it prints `{ budgetBytes, totalGzip, files: [{ file, raw, gzip }] }` instead (what the
+ * benchmark reads).
  */
 import { join } from 'node:path';
 import { BUDGET_BYTES, measureBuild } from './measureBuild.ts';
@@ -17,12 +19,16 @@ try {
 }
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
-for (const { file, raw, gzip } of measured.files) {
-  console.log(`${kb(gzip).padStart(10)} gzipped  ${kb(raw).padStart(10)} raw  ${file}`);
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify({ budgetBytes: BUDGET_BYTES, ...measured }));
+} else {
+  for (const { file, raw, gzip } of measured.files) {
+    console.log(`${kb(gzip).padStart(10)} gzipped  ${kb(raw).padStart(10)} raw  ${file}`);
+  }
+  console.log(
+    `${kb(measured.totalGzip).padStart(10)} gzipped in total (JavaScript and CSS); budget ${kb(BUDGET_BYTES)}`,
+  );
 }
-console.log(
-  `${kb(measured.totalGzip).padStart(10)} gzipped in total (JavaScript and CSS); budget ${kb(BUDGET_BYTES)}`,
-);
 if (measured.files.length === 0) {
   console.error('The build emitted no JavaScript or CSS.');
   process.exit(1);

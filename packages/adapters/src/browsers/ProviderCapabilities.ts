@@ -1,4 +1,4 @@
-import type { BrowserProvider } from '@browserdeck/domain';
+import type { BrowserProvider, ProviderCapabilities } from '@browserdeck/domain';
 import type { PassthroughEndpoint } from '../shared/PassthroughEndpoint.ts';
 import type { UpgradeEndpoint } from '../shared/UpgradeEndpoint.ts';
 import type { CdpClientConnection } from './cdp/CdpClient.ts';
@@ -76,8 +76,13 @@ export interface CdpCapability {
   ): Promise<CdpCapabilityConnection | null>;
 }
 
-/** The optional capabilities a browser provider declares by name; absent means it has none. */
-export interface ProviderCapabilities {
+/**
+ * The capabilities a provider adapter may declare beyond the domain's (`ProviderCapabilities`): what
+ * this process serves for it (WebSocket upgrades, WebDriver endpoints, in-process CDP) and the
+ * resources it holds (lifecycle, background work). The HTTP adapter and the composition use them;
+ * the provider imports nothing of HTTP.
+ */
+export interface AdapterCapabilities extends ProviderCapabilities {
   readonly upgrades?: UpgradeCapability | undefined;
   readonly lifecycle?: LifecycleCapability | undefined;
   readonly cdp?: CdpCapability | undefined;
@@ -85,7 +90,5 @@ export interface ProviderCapabilities {
   readonly background?: BackgroundCapability | undefined;
 }
 
-/** A browser provider as the composition takes it: the domain port plus declared capabilities. */
-export interface ComposableBrowserProvider extends BrowserProvider {
-  readonly capabilities?: ProviderCapabilities | undefined;
-}
+/** A browser provider as the composition takes it: the domain port with the adapters' capabilities. */
+export type ComposableBrowserProvider = BrowserProvider<AdapterCapabilities>;

@@ -60,7 +60,8 @@ export interface Browserdeck {
    * and cancels the rest (their sessions released); the reconciler finishes a pass in progress. Then
    * it ends every session the provider holds (its connected clients hear close code 1001) and stores
    * them `COMPLETED` at that moment, and closes the queue and the database when the composition opened
-   * them. Close the HTTP server first.
+   * them. Close the HTTP server first. A part that fails to stop does not keep the others from
+   * stopping: `close()` then rejects with its error (an `AggregateError` when several failed).
    */
   close(): Promise<void>;
 }

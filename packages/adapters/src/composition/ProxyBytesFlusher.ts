@@ -1,5 +1,6 @@
 import type { ProxyBytesDelta, SessionRepository } from '@browserdeck/domain';
 import type { Logger } from 'pino';
+import { PeriodicPass } from './lifecycle/PeriodicPass.ts';
 
 /** Options of the proxy-byte flusher. */
 export interface ProxyBytesFlusherOptions {
@@ -27,14 +28,12 @@ interface Pending {
  * sessions' `proxyBytes` every `intervalSec`, and once more at `close()`, after the browsers ended
  * (their last bytes included). Bytes are taken from the meter once and held here until stored: a
  * store that fails keeps them for the next flush, so a database outage loses nothing; bytes of a
- * session not stored yet wait a few flushes for it. Flushes never overlap.
+ * session not stored yet wait a few flushes for it. Flushes never overlap (a `PeriodicPass`).
  */
 export class ProxyBytesFlusher {
   private readonly options: ProxyBytesFlusherOptions;
   private readonly pending = new Map<string, Pending>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = false;
+  private readonly loop: PeriodicPass;
 
   constructor(options: ProxyBytesFlusherOptions) {
     const { intervalSec } = options;
@@ -43,27 +42,27 @@ export class ProxyBytesFlusher {
         `proxyBytesFlushSec must be a number of seconds above 0 and at most 3600, not ${intervalSec}`,
       );
     this.options = options;
+    // A flush reports its own failures and never throws.
+    this.loop = new PeriodicPass({
+      pass: () => this.flushOnce(),
+      intervalMs: intervalSec * 1000,
+      onError: () => {},
+    });
   }
 
   start(): void {
-    if (this.stopped || this.timer) return;
-    this.timer = setInterval(() => {
-      this.flush().catch(() => {});
-    }, this.options.intervalSec * 1000);
-    this.timer.unref();
+    this.loop.start();
   }
 
   /** Stops the timer and flushes once more, after a flush in progress: what the meter holds now is stored. */
   async close(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
+    await this.loop.stop();
     await this.flush();
   }
 
   /** Takes what the meter holds and stores it with what earlier flushes could not; never throws. */
   flush(): Promise<void> {
-    this.running = this.running.then(() => this.flushOnce());
-    return this.running;
+    return this.loop.run();
   }
 
   /** Bytes taken and not stored yet, per provider session id (for tests and diagnostics). */

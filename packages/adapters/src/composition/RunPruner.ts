@@ -1,5 +1,6 @@
 import type { PruneOldRuns } from '@browserdeck/domain';
 import type { Logger } from 'pino';
+import { PeriodicPass } from './lifecycle/PeriodicPass.ts';
 
 /** Between two sweeps for runs past their retention by default: an hour. */
 export const RUN_PRUNE_INTERVAL_MS = 60 * 60_000;
@@ -18,50 +19,36 @@ export interface RunPrunerOptions {
 
 /**
  * Deletes runs and their logs past `RUN_RETENTION_DAYS` in the background (`PruneOldRuns`, in
- * batches): a minute after `start`, then every hour. Sweeps never overlap; `stop()` ends the one
- * under way after its current batch and waits for it. Several instances on one database may sweep
+ * batches): a minute after `start`, then every hour (a `PeriodicPass`). Sweeps never overlap;
+ * `stop()` ends the one under way after its current batch and waits for it. Several instances on one database may sweep
  * at once: a run deleted by one is simply not there for the other.
  */
 export class RunPruner {
-  private readonly options: RunPrunerOptions;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+  private readonly loop: PeriodicPass;
 
   constructor(options: RunPrunerOptions) {
-    this.options = options;
+    const { prune, logger } = options;
+    this.loop = new PeriodicPass({
+      pass: async (stopped) => {
+        const report = await prune.execute({ stopped });
+        if (report.runs > 0) logger.info(report, 'deleted runs past their retention');
+      },
+      intervalMs: options.intervalMs ?? RUN_PRUNE_INTERVAL_MS,
+      firstDelayMs: options.firstSweepMs ?? FIRST_SWEEP_MS,
+      onError: (error) => logger.warn({ err: error }, 'the sweep for old runs failed'),
+    });
   }
 
   start(): void {
-    if (this.timer || this.stopped) return;
-    this.schedule(this.options.firstSweepMs ?? FIRST_SWEEP_MS);
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One sweep now (or the one under way); resolves when it is over, and never rejects. */
   sweep(): Promise<void> {
-    this.running ??= this.options.prune
-      .execute({ stopped: () => this.stopped })
-      .then((report) => {
-        if (report.runs > 0) this.options.logger.info(report, 'deleted runs past their retention');
-      })
-      .catch((error: unknown) => this.options.logger.warn({ err: error }, 'the sweep for old runs failed'))
-      .finally(() => {
-        this.running = undefined;
-      });
-    return this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      void this.sweep().then(() => this.schedule(this.options.intervalMs ?? RUN_PRUNE_INTERVAL_MS));
-    }, delayMs);
-    this.timer.unref();
+    return this.loop.running ?? this.loop.run();
   }
 }

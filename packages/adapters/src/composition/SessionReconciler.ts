@@ -1,5 +1,6 @@
 import { type Clock, type ReconcileSessions, SystemClock, syncRetryPolicy } from '@browserdeck/domain';
 import type { Logger } from 'pino';
+import { PeriodicPass } from './lifecycle/PeriodicPass.ts';
 
 /** Options of the background reconciler. */
 export interface SessionReconcilerOptions {
@@ -15,34 +16,36 @@ export interface SessionReconcilerOptions {
 }
 
 /**
- * Keeps active sessions' status fresh: every `intervalSec` it runs `ReconcileSessions` in bounded
- * batches until a batch comes back short. Passes never overlap; `stop()` waits for the running one.
- * A session whose refresh fails is retried with back-off from `intervalSec` up to 5 minutes, and
- * ended as `ERROR` when its refresh keeps failing to be stored (`syncRetryPolicy`, docs/decisions.md).
+ * Keeps active sessions' status fresh: every `intervalSec` (a `PeriodicPass`) it runs
+ * `ReconcileSessions` in bounded batches until a batch comes back short. Passes never overlap;
+ * `stop()` waits for the running one. A session whose refresh fails is retried with back-off from
+ * `intervalSec` up to 5 minutes, and ended as `ERROR` when its refresh keeps failing to be stored
+ * (`syncRetryPolicy`, docs/decisions.md).
  */
 export class SessionReconciler {
   private readonly options: SessionReconcilerOptions;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+  private readonly loop: PeriodicPass;
 
   constructor(options: SessionReconcilerOptions) {
     this.options = options;
+    this.loop = new PeriodicPass({
+      pass: (stopped) => this.pass(stopped),
+      intervalMs: options.intervalSec * 1000,
+      onError: (error) => options.logger.warn({ err: error }, 'session reconcile pass failed'),
+    });
   }
 
   start(): void {
-    this.schedule();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One full pass over what is due; exposed for tests. */
   runOnce(): Promise<void> {
-    return this.pass(() => this.stopped);
+    return this.pass(() => this.loop.stopped);
   }
 
   /**
@@ -50,7 +53,7 @@ export class SessionReconciler {
    * sessions the provider has just ended are stored with their end, not left RUNNING until expiry.
    */
   async flush(): Promise<void> {
-    await this.running;
+    await this.loop.running;
     await this.pass(() => false);
   }
 
@@ -73,18 +76,5 @@ export class SessionReconciler {
       if (report.claimed > 0) this.options.logger.debug(report, 'reconciled sessions');
       if (report.claimed < batchSize) return;
     }
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce()
-        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'session reconcile pass failed'))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule();
-        });
-    }, this.options.intervalSec * 1000);
-    this.timer.unref();
   }
 }

@@ -18,7 +18,7 @@ export interface ComposeHttpOptions {
   /** The provider's WebDriver endpoints (sessions' `seleniumRemoteUrl`), served raw. */
   webdriver?: WebDriverCapability | undefined;
   /** This instance among several: the other instances' calls, and session upgrades offered to their holders. */
-  instances?: Pick<OpenedInstances, 'internal' | 'forwardUpgrade' | 'forwardPassthrough'> | undefined;
+  instances?: Pick<OpenedInstances, 'calls' | 'forwardUpgrade' | 'forwardPassthrough'> | undefined;
   /** The path prefix of the public URL, which upgrade requests arrive under. */
   mountPrefix: string;
   /** Database hooks and settings replaced over `deps`; the use cases are already replaced. */
@@ -41,7 +41,7 @@ export function composeHttp(
     liveViewRecheck: overrides.liveViewRecheck ?? base.liveViewRecheck,
     upgrades: upgrades?.endpoints,
     webdriver: webdriver?.endpoints,
-    internal: instances?.internal,
+    instanceCalls: instances?.calls,
     forwardPassthrough: instances?.forwardPassthrough,
   };
   // One table for the router, the document, the upgrade handler and `routes`: built twice, each
@@ -56,7 +56,12 @@ export function composeHttp(
     createWorkerApp: () =>
       createHttpApp(
         { ...deps, settings: { ...deps.settings, console: false } },
-        routes.filter((route) => WORKER_OPERATIONS.has(route.operationId) || isPassthroughRoute(route)),
+        routes.filter(
+          (route) =>
+            WORKER_OPERATIONS.has(route.operationId) ||
+            isPassthroughRoute(route) ||
+            route.auth === 'instance',
+        ),
       ),
     serverOptions: httpServerOptions(deps.settings.requestTimeoutMs),
     routes,
@@ -64,8 +69,9 @@ export function composeHttp(
 }
 
 /**
- * What a worker-only process serves over HTTP: its probes and metrics, and its sessions' WebDriver
- * endpoints (passthrough routes), which other instances forward to it like their WebSockets.
+ * What a worker-only process serves over HTTP: its probes and metrics, its sessions' WebDriver
+ * endpoints (passthrough routes), which other instances forward to it like their WebSockets, and the
+ * other instances' calls about the sessions it holds (`instance` routes).
  */
 const WORKER_OPERATIONS = new Set(['health', 'readiness', 'metrics']);
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { BrowserProvider, EndLostInstanceSessions } from '@browserdeck/domain';
-import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { LiveViewHub } from '../browsers/live-view/LiveViewHub.ts';
 import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
+import type { AuthenticateInstance } from '../http/koa/kernel/routing/InstanceCaller.ts';
 import type { PassthroughForwarding } from '../http/koa/kernel/routing/servePassthroughs.ts';
 import type { UpgradeForwarding } from '../http/koa/kernel/routing/serveUpgrades.ts';
+import { authenticateInstanceCall } from '../instances/authenticateInstanceCall.ts';
 import { InstanceAuth } from '../instances/InstanceAuth.ts';
 import { InstanceClient } from '../instances/InstanceClient.ts';
 import { InstanceDirectory } from '../instances/InstanceDirectory.ts';
@@ -14,15 +15,19 @@ import { InstanceMembership } from '../instances/InstanceMembership.ts';
 import type { InstanceRegistry, SessionKey } from '../instances/InstanceRegistry.ts';
 import { InstanceRoutedLiveViewHub } from '../instances/InstanceRoutedLiveViewHub.ts';
 import { InstanceRoutedProvider } from '../instances/InstanceRoutedProvider.ts';
-import { serveInstanceCalls } from '../instances/serveInstanceCalls.ts';
+import type { InstanceCallTargets } from '../instances/instanceCalls.ts';
 import type { SecretBox } from '../persistence/secrets/SecretBox.ts';
+import type { Part } from './lifecycle/Part.ts';
 
-/** How an instance takes part among several: what the composition wires in. */
-export interface OpenedInstances {
+/**
+ * How an instance takes part among several: what the composition wires in, as the part that closes
+ * the forwarder while draining.
+ */
+export interface OpenedInstances extends Part {
   /** The provider the use cases call: it carries calls about other instances' sessions to them. */
   readonly provider: ComposableBrowserProvider;
-  /** Serves the other instances' calls (`/internal/v1/…`). */
-  readonly internal: Middleware;
+  /** The other instances' calls (`/internal/v1/…`): what serves them and the check of their signatures. */
+  readonly calls: { targets: InstanceCallTargets; authenticate: AuthenticateInstance };
   /** Offers each session upgrade to its holder first. */
   readonly forwardUpgrade: UpgradeForwarding;
   /** Offers each session passthrough request (WebDriver) to its holder first. */
@@ -69,7 +74,10 @@ export function openInstances(deps: {
   const forwarder = new InstanceForwarder({ directory, auth, logger });
   return {
     provider: new InstanceRoutedProvider({ provider, directory, client }),
-    internal: serveInstanceCalls({ auth, bootId, provider: provider satisfies BrowserProvider, hub }),
+    calls: {
+      targets: { provider: provider satisfies BrowserProvider, hub, ping: { id: instanceId, bootId } },
+      authenticate: authenticateInstanceCall({ auth, directory }),
+    },
     liveView: hub && new InstanceRoutedLiveViewHub({ hub, directory, client }),
     forwardUpgrade: async (req, socket, head, params) => {
       const key = sessionKeyOf(params);
@@ -80,6 +88,7 @@ export function openInstances(deps: {
       return key !== null && (await forwarder.request(req, res, key)) === 'forwarded';
     },
     forwarder,
+    ...{ name: 'instance-forwarder', phase: 'drain', stop: async () => forwarder.close() },
     membership: (endLostInstance) =>
       new InstanceMembership({
         ...{ registry, directory, client, endLostInstance, logger, url: deps.url, bootId },

@@ -3,6 +3,12 @@ import type { Logger } from 'pino';
 import { InProcessRunQueue } from '../runs/queue/InProcessRunQueue.ts';
 import type { PgBossConnection } from '../runs/queue/PgBossRunQueue.ts';
 import type { RunWorkQueue } from '../runs/queue/RunWorkQueue.ts';
+import type { Part } from './lifecycle/Part.ts';
+
+/** The run queue, as the part that closes it once the worker is done with it. */
+export interface OpenedRunQueue extends Part {
+  queue: RunWorkQueue;
+}
 
 /**
  * The run queue for the database: pg-boss on PostgreSQL (loaded only then), shared by every
@@ -12,10 +18,15 @@ import type { RunWorkQueue } from '../runs/queue/RunWorkQueue.ts';
 export async function openRunQueue(
   postgres: PgBossConnection | undefined,
   deps: { runs: RunRepository; logger: Logger; maxActivePerOwner: number },
-): Promise<RunWorkQueue> {
+): Promise<OpenedRunQueue> {
   const logger = deps.logger.child({ component: 'run-queue' });
   const { maxActivePerOwner } = deps;
-  if (!postgres) return new InProcessRunQueue({ runs: deps.runs, logger, maxActivePerOwner });
-  const { PgBossRunQueue } = await import('../runs/queue/PgBossRunQueue.ts');
-  return PgBossRunQueue.open({ connection: postgres, logger, maxActivePerOwner });
+  let queue: RunWorkQueue;
+  if (postgres) {
+    const { PgBossRunQueue } = await import('../runs/queue/PgBossRunQueue.ts');
+    queue = await PgBossRunQueue.open({ connection: postgres, logger, maxActivePerOwner });
+  } else {
+    queue = new InProcessRunQueue({ runs: deps.runs, logger, maxActivePerOwner });
+  }
+  return { name: 'run-queue', phase: 'release', queue, stop: () => queue.close() };
 }

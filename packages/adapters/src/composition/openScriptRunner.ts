@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { OwnUpgrade } from '../runs/runner/CdpBridge.ts';
 import { securePrivateDir } from '../shared/securePrivateDir.ts';
 import type { BrowsersOption, RunsOptions } from './BrowserdeckOptions.ts';
+import type { Part } from './lifecycle/Part.ts';
 
 /** What the script runner is built from. */
 export interface ScriptRunnerContext {
@@ -19,11 +20,12 @@ export interface ScriptRunnerContext {
   given?: ScriptRunner | undefined;
 }
 
-/** A script runner and its lifecycle: `start` prepares it (confinement, warm processes), `close` ends it. */
-export interface OpenedScriptRunner {
+/**
+ * A script runner as a part: `start` prepares it (confinement, warm processes) on an instance that
+ * takes runs, `stop` ends its processes.
+ */
+export interface OpenedScriptRunner extends Part {
   runner: ScriptRunner;
-  start(): Promise<void>;
-  close(): Promise<void>;
 }
 
 /**
@@ -35,7 +37,8 @@ export interface OpenedScriptRunner {
  * run. A `given` runner is used as it is.
  */
 export async function openScriptRunner(context: ScriptRunnerContext): Promise<OpenedScriptRunner> {
-  if (context.given) return { runner: context.given, start: async () => {}, close: async () => {} };
+  const part = { name: 'script-runner', phase: 'drain' } as const;
+  if (context.given) return { ...part, runner: context.given, stop: async () => {} };
   const { runs, dataDir } = context;
   const local = 'local' in context.browsers ? context.browsers.local : {};
   const runsDir = runs.dir ?? join(dataDir, 'runs');
@@ -63,7 +66,19 @@ export async function openScriptRunner(context: ScriptRunnerContext): Promise<Op
     ownUpgrade: context.ownUpgrade,
     onTimings: (timings) => context.onSpawned(timings.spawnMs),
   });
-  return { runner, start: () => runner.start(), close: () => runner.close() };
+  return {
+    ...part,
+    runner,
+    start() {
+      if (!(runs.worker ?? true)) return;
+      runner
+        .start()
+        .catch((error: unknown) =>
+          context.logger.error({ err: error }, 'the script runner could not be set up: runs will fail'),
+        );
+    },
+    stop: () => runner.close(),
+  };
 }
 
 /**

@@ -3,11 +3,14 @@ import type { SecretBox } from '../persistence/secrets/SecretBox.ts';
 import type { PgBossConnection } from '../runs/queue/PgBossRunQueue.ts';
 import type { DatabaseOption } from './BrowserdeckOptions.ts';
 import type { BrowserdeckStorage } from './BrowserdeckStorage.ts';
+import type { Part } from './lifecycle/Part.ts';
 
-/** Storage, and how to close what was opened for it (nothing when the host owns the database). */
-export interface OpenedStorage {
+/**
+ * Storage, as the part that closes what was opened for it, last (nothing when the host owns the
+ * database).
+ */
+export interface OpenedStorage extends Part {
   storage: BrowserdeckStorage;
-  close(): Promise<void>;
   /** How the run queue reaches the database when it is PostgreSQL (the queue is shared there). */
   postgres?: PgBossConnection | undefined;
 }
@@ -21,13 +24,15 @@ export async function openStorage(
   option: DatabaseOption,
   deps: { secrets: SecretBox; clock: Clock },
 ): Promise<OpenedStorage> {
-  if ('storage' in option) return { storage: option.storage, close: async () => {} };
+  const part = { name: 'storage', phase: 'storage' } as const;
+  if ('storage' in option) return { ...part, storage: option.storage, stop: async () => {} };
   const mikroOrm = await import('../persistence/mikro-orm/index.ts');
   if ('orm' in option) {
     const { orm } = option;
     return {
+      ...part,
       storage: mikroOrm.createMikroOrmStorage({ ...deps, orm }),
-      close: async () => {},
+      stop: async () => {},
       postgres:
         mikroOrm.dialectOf(orm) === 'postgresql' ? orm.em.getConnection().getConnectionOptions() : undefined,
     };
@@ -41,5 +46,10 @@ export async function openStorage(
   }
   const location = mikroOrm.parseDatabaseUrl(option.url);
   const postgres = location.dialect === 'postgresql' ? { connectionString: location.url } : undefined;
-  return { storage: mikroOrm.createMikroOrmStorage({ ...deps, orm }), close: () => orm.close(), postgres };
+  return {
+    ...part,
+    storage: mikroOrm.createMikroOrmStorage({ ...deps, orm }),
+    stop: () => orm.close(),
+    postgres,
+  };
 }

@@ -51,14 +51,27 @@ export class InstanceDirectory {
   ): Promise<{ id: string; record: InstanceRecord | null } | undefined> {
     const id = await this.otherHolder(key);
     if (id === undefined) return undefined;
-    const record = await this.find(id, now);
-    return { id, record: record && now - record.seenAt.getTime() <= this.lostAfterMs ? record : null };
+    return { id, record: await this.liveInstance(id, now) };
+  }
+
+  /** The record of instance `id` while it is registered and alive (a heartbeat within `lostAfterMs`). */
+  async liveInstance(id: string, now = Date.now(), fresh = false): Promise<InstanceRecord | null> {
+    const record = await this.find(id, now, fresh);
+    return record && now - record.seenAt.getTime() <= this.lostAfterMs ? record : null;
+  }
+
+  /**
+   * Whether the instance that signed a call is registered and alive. An instance that just joined
+   * may be remembered as absent: the record is read again before the call is refused.
+   */
+  async isLive(id: string, now = Date.now()): Promise<boolean> {
+    return (await this.liveInstance(id, now)) !== null || (await this.liveInstance(id, now, true)) !== null;
   }
 
   /** The instance's record (read at most once a second), or null when none is registered. */
-  private async find(id: string, now: number): Promise<InstanceRecord | null> {
+  private async find(id: string, now: number, fresh = false): Promise<InstanceRecord | null> {
     const cached = this.records.get(id);
-    if (cached && now - cached.readAt < RECORD_TTL_MS) return cached.record;
+    if (cached && !fresh && now - cached.readAt < RECORD_TTL_MS) return cached.record;
     const record = await this.registry.find(id);
     this.records.set(id, { record, readAt: now });
     return record;

@@ -81,7 +81,12 @@ export class InstanceForwarder {
     const origin = new URL(record.url).origin;
     return {
       target: origin,
-      headers: { [INSTANCE_AUTH_HEADER]: this.auth.sign(req.method ?? 'GET', req.url ?? '/', record.id) },
+      headers: {
+        [INSTANCE_AUTH_HEADER]: this.auth.sign({
+          ...{ method: req.method ?? 'GET', path: req.url ?? '/', target: record.id },
+          body: 'forwarded',
+        }),
+      },
     };
   }
 }

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { LivePage, LiveViewerOptions, LiveViewHub } from '../browsers/live-view/LiveViewHub.ts';
 import type { InstanceClient } from './InstanceClient.ts';
 import type { InstanceDirectory } from './InstanceDirectory.ts';
+import { INSTANCE_CALLS } from './instanceCalls.ts';
 
 /**
  * This instance's live-view hub, reaching the tabs of sessions other live instances hold: `pages` of
@@ -23,7 +24,9 @@ export class InstanceRoutedLiveViewHub implements LiveViewHub {
   async pages(providerSessionId: string): Promise<LivePage[] | null> {
     const holder = await this.directory.liveHolder({ providerSessionId });
     if (!holder) return this.inner.pages(providerSessionId);
-    return holder.record ? this.client.pages(holder.record, providerSessionId) : null;
+    if (!holder.record) return null;
+    const params = { provider_session_id: providerSessionId };
+    return (await this.client.json(holder.record, INSTANCE_CALLS.pages, { params, query: {} })).pages;
   }
 
   serveViewer(req: IncomingMessage, socket: Duplex, head: Buffer, options: LiveViewerOptions): void {

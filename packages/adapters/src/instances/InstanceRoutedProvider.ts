@@ -1,30 +1,34 @@
-import {
-  ProviderError,
-  type ProviderLiveUrls,
-  type ProviderSessionSnapshot,
-  type SessionLogEntry,
-  type UploadedSessionFile,
-} from '@browserdeck/domain';
-import { DelegatingBrowserProvider } from '../browsers/DelegatingBrowserProvider.ts';
-import type { ComposableBrowserProvider, ProviderCapabilities } from '../browsers/ProviderCapabilities.ts';
+import { ProviderError, type ProviderSessions } from '@browserdeck/domain';
+import type { AdapterCapabilities, ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
+import { type MethodWrapper, wrapCapabilities, wrapMethods } from '../browsers/wrapMethods.ts';
 import type { InstanceClient } from './InstanceClient.ts';
 import type { InstanceDirectory } from './InstanceDirectory.ts';
+import type { InstanceRecord } from './InstanceRegistry.ts';
+import { INSTANCE_CALLS, type InstanceCall, type RoutedMethod } from './instanceCalls.ts';
+
+/** The registry's calls that carry a provider method, by capability and method. */
+const ROUTED = Map.groupBy(
+  Object.values(INSTANCE_CALLS as Record<string, InstanceCall>).filter((call) => call.routes),
+  (call) => call.routes?.capability ?? '',
+);
 
 /**
- * The configured provider, reaching the sessions other instances hold (`reachesOtherInstances`):
- * `get`, `release`, `logs`, `downloads` and `upload` about a session whose browser another live
- * instance holds are carried
- * to that instance (`InstanceClient`), which asks its own provider; everything else is the inner
- * provider's. A holder that has gone silent is not called: `get` is `provider_unavailable` (the
- * session is answered as stored until the survivors end it `ERROR`), `logs` are none (they went with
- * it), and `release` asks the inner provider (a Grid session is freed from any instance) and reports
- * the session `ERROR`, or is `provider_unavailable` when the inner provider does not know it.
+ * The configured provider, reaching the sessions other instances hold (`placement.reachesOtherInstances`):
+ * every method the call registry routes (`INSTANCE_CALLS`' `routes`: `get`, `release`, `logs`,
+ * `downloads`, `upload`) about a session whose browser another live instance holds is carried to
+ * that instance (`InstanceClient`), which asks its own provider; everything else is the inner
+ * provider's. Generic over the registry: a method it routes needs no edit here. A holder that has
+ * gone silent is not called: the method answers what its entry says (`whenHolderLost`: `get` is
+ * `provider_unavailable`, the session answered as stored until the survivors end it `ERROR`; `logs`
+ * are none; `release` asks the inner provider, which frees a Grid session from any instance, and
+ * reports the session `ERROR`).
  */
-export class InstanceRoutedProvider
-  extends DelegatingBrowserProvider<ComposableBrowserProvider>
-  implements ComposableBrowserProvider
-{
-  readonly liveUrls?: (providerSessionId: string) => Promise<ProviderLiveUrls | null>;
+export class InstanceRoutedProvider implements ComposableBrowserProvider {
+  readonly name: string;
+  readonly regions: readonly string[];
+  readonly defaultProviderProjectId: string;
+  readonly sessions: ProviderSessions;
+  readonly capabilities: AdapterCapabilities;
   private readonly directory: InstanceDirectory;
   private readonly client: InstanceClient;
 
@@ -33,65 +37,46 @@ export class InstanceRoutedProvider
     directory: InstanceDirectory;
     client: InstanceClient;
   }) {
-    super(deps.provider);
+    const { provider } = deps;
     this.directory = deps.directory;
     this.client = deps.client;
-    const { inner } = this;
-    if (inner.liveUrls) this.liveUrls = (id) => inner.liveUrls?.(id) ?? Promise.resolve(null);
+    this.name = provider.name;
+    this.regions = provider.regions;
+    this.defaultProviderProjectId = provider.defaultProviderProjectId;
+    this.sessions = wrapMethods(provider.sessions, this.router('sessions'));
+    const { placement } = provider.capabilities;
+    this.capabilities = {
+      ...wrapCapabilities(provider.capabilities, { files: this.router('files') }),
+      ...(placement ? { placement: { instanceId: placement.instanceId, reachesOtherInstances: true } } : {}),
+    };
   }
 
-  override get reachesOtherInstances(): boolean {
-    return true;
+  private router(capability: RoutedMethod['capability']): MethodWrapper {
+    const calls = new Map((ROUTED.get(capability) ?? []).map((call) => [call.routes?.method, call]));
+    return (method, args, call) => {
+      const routed = calls.get(method);
+      return routed ? this.route(routed, args, () => call() as Promise<unknown>) : call();
+    };
   }
 
-  get capabilities(): ProviderCapabilities | undefined {
-    return this.inner.capabilities;
+  private async route(call: InstanceCall, args: unknown[], here: () => Promise<unknown>): Promise<unknown> {
+    const routes = call.routes as RoutedMethod;
+    const holder = await this.directory.liveHolder({ providerSessionId: String(args[0]) });
+    if (!holder) return here();
+    if (!holder.record) return routes.whenHolderLost(lost(holder.id, this.directory.lostAfterMs), here);
+    return routes.fromAnswer(await this.forward(holder.record, call, routes.toInput(args)));
   }
 
-  override async get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
-    const holder = await this.directory.liveHolder({ providerSessionId });
-    if (!holder) return this.inner.get(providerSessionId);
-    if (!holder.record) throw lost(holder.id, this.directory.lostAfterMs);
-    return this.client.get(holder.record, providerSessionId);
-  }
-
-  override async release(
-    providerSessionId: string,
-    providerProjectId?: string,
-  ): Promise<ProviderSessionSnapshot | null> {
-    const holder = await this.directory.liveHolder({ providerSessionId });
-    if (!holder) return this.inner.release(providerSessionId, providerProjectId);
-    if (holder.record) return this.client.release(holder.record, providerSessionId, providerProjectId);
-    const released = await this.inner.release(providerSessionId, providerProjectId);
-    if (!released) throw lost(holder.id, this.directory.lostAfterMs);
-    return { ...released, status: 'ERROR' };
-  }
-
-  override async logs(providerSessionId: string): Promise<SessionLogEntry[]> {
-    const holder = await this.directory.liveHolder({ providerSessionId });
-    if (!holder) return this.inner.logs(providerSessionId);
-    return holder.record ? this.client.logs(holder.record, providerSessionId) : [];
-  }
-
-  /** The holder's zip, streamed through this instance; a silent holder's are out of reach (`provider_unavailable`). */
-  protected override async forwardDownloads(
-    providerSessionId: string,
-  ): Promise<AsyncIterable<Uint8Array> | null> {
-    const holder = await this.directory.liveHolder({ providerSessionId });
-    if (!holder) return super.forwardDownloads(providerSessionId);
-    if (!holder.record) throw lost(holder.id, this.directory.lostAfterMs);
-    return this.client.downloads(holder.record, providerSessionId);
-  }
-
-  /** The file, streamed through this instance to the holder's provider. */
-  protected override async forwardUpload(
-    providerSessionId: string,
-    file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> },
-  ): Promise<UploadedSessionFile | null> {
-    const holder = await this.directory.liveHolder({ providerSessionId });
-    if (!holder) return super.forwardUpload(providerSessionId, file);
-    if (!holder.record) throw lost(holder.id, this.directory.lostAfterMs);
-    return this.client.upload(holder.record, providerSessionId, file);
+  private forward(
+    peer: InstanceRecord,
+    call: InstanceCall,
+    input: ReturnType<RoutedMethod['toInput']>,
+  ): Promise<unknown> {
+    if (call.kind === 'download') return this.client.download(peer, call, input.params);
+    if (call.kind === 'upload') {
+      return this.client.upload(peer, call, input, input.content ?? (async function* () {})());
+    }
+    return this.client.json(peer, call, input);
   }
 }
 

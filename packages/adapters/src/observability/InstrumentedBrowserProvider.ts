@@ -1,13 +1,6 @@
-import {
-  type BrowserProvider,
-  type CreateBrowserRequest,
-  DomainError,
-  type ProviderLiveUrls,
-  type ProviderSessionSnapshot,
-  type SessionLogEntry,
-  type UploadedSessionFile,
-} from '@browserdeck/domain';
-import { DelegatingBrowserProvider } from '../browsers/DelegatingBrowserProvider.ts';
+import { DomainError, type ProviderSessions } from '@browserdeck/domain';
+import type { AdapterCapabilities, ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
+import { type MethodWrapper, wrapCapabilities, wrapMethods } from '../browsers/wrapMethods.ts';
 import type { MetricsRegistry } from './MetricsRegistry.ts';
 
 const CALLS = 'browserdeck_provider_calls_total';
@@ -15,53 +8,42 @@ const CALLS_HELP = 'Calls to the cloud-browser provider by operation and outcome
 const LATENCY = 'browserdeck_provider_call_duration_seconds';
 const LATENCY_HELP = 'Time the cloud-browser provider took to answer, by operation.';
 
-/** A BrowserProvider that counts every call's outcome and latency, then delegates (the port's properties are the wrapped provider's). */
-export class InstrumentedBrowserProvider extends DelegatingBrowserProvider {
+/**
+ * The capabilities whose calls go to the provider and are measured, each call labelled by its
+ * method (`create`, `downloads`, `liveUrls`, …); the others (its context and extension stores, what
+ * this process serves for it) pass through.
+ */
+const MEASURED = ['files', 'liveView'] as const satisfies ReadonlyArray<keyof AdapterCapabilities>;
+
+/**
+ * A provider that counts every call's outcome and latency, then passes it on: its `sessions` and
+ * its measured capabilities (`MEASURED`) are the wrapped provider's, wrapped method by method, so a
+ * method a capability gains is measured without editing this class. A call answering a stream
+ * (`downloads`) is measured up to the answer that opens it, not its streaming.
+ */
+export class InstrumentedBrowserProvider implements ComposableBrowserProvider {
+  readonly name: string;
+  readonly regions: readonly string[];
+  readonly defaultProviderProjectId: string;
+  readonly sessions: ProviderSessions;
+  readonly capabilities: AdapterCapabilities;
   private readonly metrics: MetricsRegistry;
-  /** Present exactly when the wrapped provider has its own live-view URLs (else Browserdeck serves them). */
-  readonly liveUrls?: (providerSessionId: string) => Promise<ProviderLiveUrls | null>;
 
-  constructor(deps: { provider: BrowserProvider; metrics: MetricsRegistry }) {
-    super(deps.provider);
+  constructor(deps: { provider: ComposableBrowserProvider; metrics: MetricsRegistry }) {
+    const { provider } = deps;
     this.metrics = deps.metrics;
-    const { inner } = this;
-    if (inner.liveUrls) {
-      this.liveUrls = (id) => this.measure('liveUrls', () => inner.liveUrls?.(id) ?? Promise.resolve(null));
-    }
+    this.name = provider.name;
+    this.regions = provider.regions;
+    this.defaultProviderProjectId = provider.defaultProviderProjectId;
+    const measure: MethodWrapper = (method, _args, call) => this.measure(method, call);
+    this.sessions = wrapMethods(provider.sessions, measure);
+    this.capabilities = wrapCapabilities(
+      provider.capabilities,
+      Object.fromEntries(MEASURED.map((name) => [name, measure])),
+    );
   }
 
-  override create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
-    return this.measure('create', () => this.inner.create(request));
-  }
-
-  override get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
-    return this.measure('get', () => this.inner.get(providerSessionId));
-  }
-
-  override release(
-    providerSessionId: string,
-    providerProjectId?: string,
-  ): Promise<ProviderSessionSnapshot | null> {
-    return this.measure('release', () => this.inner.release(providerSessionId, providerProjectId));
-  }
-
-  override logs(providerSessionId: string): Promise<SessionLogEntry[]> {
-    return this.measure('logs', () => this.inner.logs(providerSessionId));
-  }
-
-  protected override forwardDownloads(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
-    // Measures the answer that opens the zip, not its streaming.
-    return this.measure('downloads', () => super.forwardDownloads(providerSessionId));
-  }
-
-  protected override forwardUpload(
-    providerSessionId: string,
-    file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> },
-  ): Promise<UploadedSessionFile | null> {
-    return this.measure('upload', () => super.forwardUpload(providerSessionId, file));
-  }
-
-  private async measure<T>(operation: string, call: () => Promise<T>): Promise<T> {
+  private async measure(operation: string, call: () => unknown): Promise<unknown> {
     const startedAt = performance.now();
     let outcome = 'ok';
     try {
@@ -70,7 +52,7 @@ export class InstrumentedBrowserProvider extends DelegatingBrowserProvider {
       outcome = error instanceof DomainError ? error.code : 'internal';
       throw error;
     } finally {
-      const labels = { provider: this.inner.name, operation };
+      const labels = { provider: this.name, operation };
       this.metrics.inc(CALLS, CALLS_HELP, { ...labels, outcome });
       this.metrics.observe(LATENCY, LATENCY_HELP, labels, (performance.now() - startedAt) / 1000);
     }

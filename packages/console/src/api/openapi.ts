@@ -769,7 +769,6 @@ export interface components {
        */
       code:
         | 'validation_failed'
-        | 'malformed_json'
         | 'unsupported_option'
         | 'extension_invalid'
         | 'unauthorized'
@@ -779,7 +778,6 @@ export interface components {
         | 'not_found'
         | 'agent_not_found'
         | 'extension_not_found'
-        | 'method_not_allowed'
         | 'email_taken'
         | 'slug_taken'
         | 'agent_name_taken'
@@ -795,7 +793,6 @@ export interface components {
         | 'session_ended'
         | 'session_on_other_instance'
         | 'payload_too_large'
-        | 'unsupported_media_type'
         | 'rate_limited'
         | 'run_queue_full'
         | 'provider_rate_limited'
@@ -804,10 +801,13 @@ export interface components {
         | 'provider_timeout'
         | 'identity_unavailable'
         | 'database_unavailable'
-        | 'request_timeout'
-        | 'console_unavailable'
         | 'not_implemented'
-        | 'internal';
+        | 'internal'
+        | 'malformed_json'
+        | 'method_not_allowed'
+        | 'unsupported_media_type'
+        | 'request_timeout'
+        | 'console_unavailable';
       /** @description The X-Request-Id of the request. */
       requestId: string;
       errors?: components['schemas']['FieldError'][];
@@ -1689,7 +1689,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `identity_unavailable`, `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -1746,7 +1746,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -1834,7 +1834,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -1903,7 +1903,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2005,7 +2005,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2082,7 +2082,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2157,7 +2157,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2261,7 +2261,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2360,7 +2360,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2447,7 +2447,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2554,7 +2554,7 @@ export interface operations {
           'application/json': components['schemas']['Session'];
         };
       };
-      /** @description Problem: `validation_failed`, `malformed_json`. */
+      /** @description Problem: `validation_failed`, `malformed_json`, `unsupported_option`. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2581,7 +2581,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `not_found`, `agent_not_found`. */
+      /** @description Problem: `not_found`, `agent_not_found`, `extension_not_found`. */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2647,7 +2647,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `provider_unavailable`, `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `provider_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2742,7 +2742,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2824,7 +2824,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2946,7 +2946,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `provider_unavailable`, `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `provider_unavailable`, `session_on_other_instance`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3060,7 +3060,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `provider_unavailable`, `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `provider_unavailable`, `session_on_other_instance`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3190,7 +3190,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `session_on_other_instance`, `provider_unavailable`, `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `session_on_other_instance`, `provider_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3310,7 +3310,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `session_on_other_instance`, `provider_unavailable`, `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `session_on_other_instance`, `provider_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3462,7 +3462,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `session_on_other_instance`, `provider_unavailable`, `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `session_on_other_instance`, `provider_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3553,7 +3553,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3688,7 +3688,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3768,7 +3768,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3904,7 +3904,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3982,7 +3982,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4059,7 +4059,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4190,7 +4190,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `provider_unavailable`, `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `provider_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4277,7 +4277,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4373,7 +4373,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `provider_unavailable`, `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `provider_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4524,7 +4524,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4666,7 +4666,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4755,7 +4755,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4849,7 +4849,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4951,7 +4951,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -5036,7 +5036,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -5133,7 +5133,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -5210,7 +5210,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -5314,7 +5314,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -5390,7 +5390,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `request_timeout`. */
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
       503: {
         headers: {
           [name: string]: unknown;

@@ -1,7 +1,7 @@
 import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
-import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
 import { Agent } from './Agent.ts';

@@ -7,12 +7,12 @@ import type { UserRepository } from '../auth/UserRepository.ts';
 import type { ExtensionArchiveInspector } from '../extensions/ExtensionArchiveInspector.ts';
 import type { ExtensionRepository } from '../extensions/ExtensionRepository.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { RunChanges } from '../runs/RunChanges.ts';
 import type { RunLogStore } from '../runs/RunLogStore.ts';
 import type { RunQueue } from '../runs/RunQueue.ts';
 import type { RunRepository } from '../runs/RunRepository.ts';
 import type { ScriptRunner } from '../runs/ScriptRunner.ts';
-import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
 import type { IdempotencyStore } from '../sessions/IdempotencyStore.ts';
 import type { CursorSigner } from '../sessions/logCursor.ts';
 import type { SessionRepository } from '../sessions/SessionRepository.ts';
@@ -24,8 +24,8 @@ import type { Timers } from '../shared/Timers.ts';
 
 /**
  * Every port the use cases need, once. Nothing here is optional that would weaken a rule when left
- * out: the provider (deleting a project releases its browsers) and the cursor signer (log cursors
- * cannot be forged) are required.
+ * out: the provider (deleting a project releases its browsers) and the signers (log cursors and
+ * live-view tokens cannot be forged) are required.
  */
 export interface UseCasePorts {
   identity: IdentityProvider;
@@ -47,10 +47,9 @@ export interface UseCasePorts {
   cursorSigner: CursorSigner;
   /**
    * Signs live-view tokens (http-api.md §14) with a key of their own (e.g. `secrets.signer('live-view')`).
-   * When absent, `cursorSigner` signs them, on texts of their own: never an unkeyed checksum, since
-   * a token lets its holder watch and drive a browser.
+   * Required, and never an unkeyed checksum: a token lets its holder watch and drive a browser.
    */
-  liveViewSigner?: CursorSigner | undefined;
+  liveViewSigner: CursorSigner;
   /** Lifetime of live-view tokens, in seconds; default 3600. */
   liveViewTokenTtlSec?: number | undefined;
   clock: Clock;

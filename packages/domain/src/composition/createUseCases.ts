@@ -50,35 +50,28 @@ import { OpenLiveView } from '../sessions/OpenLiveView.ts';
 import { ReconcileSessions } from '../sessions/ReconcileSessions.ts';
 import { ReleaseSession } from '../sessions/ReleaseSession.ts';
 import { UploadSessionFile } from '../sessions/UploadSessionFile.ts';
-import type { BrowserdeckUseCases } from './BrowserdeckUseCases.ts';
 import type { UseCasePorts } from './UseCasePorts.ts';
 
 /**
  * Builds every use case from one set of ports: the single list of use cases, which every host
  * (the HTTP app, the standalone server, an embedding app, the test app) gets through the library's
- * composition instead of wiring its own.
+ * composition instead of wiring its own. Its return type is the one list's type
+ * (`BrowserdeckUseCases`); what the HTTP routes need is picked from it.
  */
-export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
+export function createUseCases(ports: UseCasePorts) {
   const { identity, users, projects, sessions, agents, idempotency, rateLimiter, provider } = ports;
   const { apiKeys, apiKeySecrets: secrets, extensions, extensionInspector } = ports;
-  const { clock, ids, logger, rateLimits, cursorSigner } = ports;
-  const liveViewSigner = ports.liveViewSigner ?? cursorSigner;
+  const { clock, ids, logger, rateLimits, cursorSigner, liveViewSigner } = ports;
   const { runs, runLogs, runQueue, runChanges, scriptRunner, timers } = ports;
   // One count of the log streams and long polls each account holds open, for both use cases.
   const waiters = new RunWaiters(ports.runMaxWaitersPerOwner);
   const createSession = new CreateSession({
-    projects,
-    agents,
-    sessions,
-    provider,
-    idempotency,
-    extensions,
-    ids,
-    clock,
-    logger,
+    ...{ projects, agents, sessions, provider, idempotency, extensions },
+    ...{ ids, clock, logger },
   });
   const releaseSession = new ReleaseSession({ projects, sessions, provider, clock });
   return {
+    /** Sign-up, sign-in, tokens and the current user. */
     auth: {
       signUp: new SignUp({ identity, users, rateLimiter, clock, rateLimits }),
       signIn: new SignIn({ identity, rateLimiter, rateLimits }),
@@ -88,6 +81,7 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       getCurrentUser: new GetCurrentUser({ users, clock }),
       syncUser: new SyncUser({ users, projects, ids, clock }),
     },
+    /** A user's projects. */
     projects: {
       create: new CreateProject({ projects, ids, clock, maxProjectsPerUser: ports.maxProjectsPerUser }),
       list: new ListProjects({ projects }),
@@ -96,6 +90,7 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       archive: new ArchiveProject({ projects, clock }),
       delete: new DeleteProject({ projects, sessions, provider, runs, runQueue, runChanges, clock, logger }),
     },
+    /** Cloud-browser sessions in a project, and the background refresh of their status. */
     sessions: {
       create: createSession,
       list: new ListSessions({ projects, sessions }),
@@ -103,8 +98,11 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       release: releaseSession,
       logs: new GetSessionLogs({ projects, sessions, provider, cursorSigner }),
       stats: new GetSessionStats({ projects, sessions, clock }),
+      /** The files the session's browser downloaded, as a zip (http-api.md §5). */
       downloads: new GetSessionDownloads({ projects, sessions, provider }),
+      /** Puts a file where the session's page may take it (`setInputFiles`). */
       upload: new UploadSessionFile({ projects, sessions, provider, maxBytes: ports.uploadMaxBytes, logger }),
+      /** The live-view URLs of a session (http-api.md §14). */
       liveView: new GetSessionLiveView({
         projects,
         sessions,
@@ -113,6 +111,7 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
         signer: liveViewSigner,
         tokenTtlSec: ports.liveViewTokenTtlSec,
       }),
+      /** Admits a live-view viewer by its token (the page and its WebSocket). */
       openLiveView: new OpenLiveView({
         sessions,
         provider,
@@ -122,10 +121,13 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
         clock,
         signer: liveViewSigner,
       }),
+      /** Re-checks an open viewer's grant: false once its project, key or sign-in no longer holds. */
       checkLiveViewGrant: new CheckLiveViewGrant({ projects, apiKeys, identity, clock }),
       reconcile: new ReconcileSessions({ sessions, provider, clock, logger }),
+      /** Ends as `ERROR` the active sessions of an instance that is gone (its browsers went with it). */
       endLostInstance: new EndLostInstanceSessions({ sessions, provider, clock, logger }),
     },
+    /** Stored agents in a project. */
     agents: {
       create: new CreateAgent({ projects, agents, provider, ids, clock }),
       list: new ListAgents({ projects, agents }),
@@ -133,16 +135,19 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       update: new UpdateAgent({ projects, agents, provider, clock }),
       delete: new DeleteAgent({ projects, agents }),
     },
+    /** A project's API keys (http-api.md §12). */
     apiKeys: {
       create: new CreateApiKey({ projects, apiKeys, secrets, ids, clock }),
       list: new ListApiKeys({ projects, apiKeys }),
       revoke: new RevokeApiKey({ projects, apiKeys, clock }),
     },
+    /** A project's browser contexts (stored profiles) at the configured provider. */
     contexts: {
       create: new CreateContext({ projects, provider }),
       get: new GetContext({ projects, provider }),
       delete: new DeleteContext({ projects, provider }),
     },
+    /** A project's stored browser extensions (http-api.md §5, §13), which sessions load by `extensionId`. */
     extensions: {
       upload: new UploadExtension({
         ...{ projects, extensions, provider, ids, clock, logger },
@@ -152,28 +157,14 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       get: new GetExtension({ projects, extensions }),
       delete: new DeleteExtension({ projects, extensions, provider }),
     },
+    /** Runs of agents' and sessions' scripts (http-api.md §11), and the worker's side of them. */
     runs: {
       startAgentRun: new StartAgentRun({
-        projects,
-        agents,
-        runs,
-        runQueue,
-        runChanges,
-        provider,
-        idempotency,
-        ids,
-        clock,
+        ...{ projects, agents, runs, runQueue, runChanges, provider, idempotency, ids, clock },
         maxQueuedPerOwner: ports.runMaxQueuedPerOwner,
       }),
       startSessionRun: new StartSessionRun({
-        projects,
-        sessions,
-        runs,
-        runQueue,
-        runChanges,
-        idempotency,
-        ids,
-        clock,
+        ...{ projects, sessions, runs, runQueue, runChanges, idempotency, ids, clock },
         maxQueuedPerOwner: ports.runMaxQueuedPerOwner,
       }),
       get: new GetRun({ projects, runs, runChanges, clock, waiters }),
@@ -181,22 +172,15 @@ export function createUseCases(ports: UseCasePorts): BrowserdeckUseCases {
       cancel: new CancelRun({ projects, runs, runQueue, runChanges, clock }),
       logs: new GetRunLogs({ projects, runs, runLogs }),
       followLogs: new FollowRunLogs({ projects, runs, runLogs, runChanges, waiters }),
+      /** A worker's job: executes one queued run. */
       execute: new ExecuteRun({
-        runs,
-        runLogs,
-        runQueue,
-        runChanges,
-        scriptRunner,
-        timers,
-        clock,
-        sessions,
-        provider,
-        createSession,
-        releaseSession,
-        logger,
+        ...{ runs, runLogs, runQueue, runChanges, scriptRunner, timers, clock, sessions, provider },
+        ...{ createSession, releaseSession, logger },
         maxLogBytes: ports.runMaxLogBytes,
       }),
+      /** Ends runs whose worker stopped answering (`worker_lost`). */
       reapLost: new ReapLostRuns({ runs, runChanges, sessions, releaseSession, clock, logger }),
+      /** Deletes runs and their logs past their retention (`RUN_RETENTION_DAYS`). */
       prune: new PruneOldRuns({ runs, runLogs, clock, retentionDays: ports.runRetentionDays }),
     },
   };

@@ -1,7 +1,7 @@
 import type { Caller } from '../auth/Caller.ts';
 import { findOwnedProject } from '../projects/findOwnedProject.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
 import { contextStoreOf } from './contextStoreOf.ts';
 

@@ -16,7 +16,7 @@ const ZIP = Uint8Array.from([1, 2, 3]);
 class StoringProvider extends FakeBrowserProvider {
   readonly deleted: string[] = [];
   failing = false;
-  readonly extensions = {
+  override readonly extensions = {
     upload: async () => 'unused',
     delete: async (id: string) => {
       if (this.failing) throw new Error('provider down');

@@ -1,7 +1,7 @@
 import type { Caller } from '../auth/Caller.ts';
 import { findOwnedProject } from '../projects/findOwnedProject.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
 import type { ExtensionRepository } from './ExtensionRepository.ts';
 
@@ -30,8 +30,9 @@ export class DeleteExtension {
     const project = await findOwnedProject(projects, input.caller, input.projectId);
     const extension = await extensions.findInProject(project.id, input.extensionId);
     if (!extension) throw new NotFoundError('Extension');
-    if (extension.providerExtensionId !== null && provider.extensions) {
-      await provider.extensions.delete(extension.providerExtensionId);
+    const store = provider.capabilities.extensions;
+    if (extension.providerExtensionId !== null && store) {
+      await store.delete(extension.providerExtensionId);
     }
     if (!(await extensions.delete(project.id, extension.id))) throw new NotFoundError('Extension');
   }

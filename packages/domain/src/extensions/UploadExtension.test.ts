@@ -27,7 +27,7 @@ const inspector: ExtensionArchiveInspector = {
 class StoringProvider extends FakeBrowserProvider {
   readonly uploaded: Array<{ fileName: string; size: number }> = [];
   readonly deleted: string[] = [];
-  readonly extensions = {
+  override readonly extensions = {
     upload: async (archive: Uint8Array, fileName: string) => {
       this.uploaded.push({ fileName, size: archive.byteLength });
       return `bb-ext-${this.uploaded.length}`;

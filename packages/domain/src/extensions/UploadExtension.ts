@@ -1,7 +1,7 @@
 import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
-import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ConflictError } from '../shared/DomainError.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
@@ -65,9 +65,8 @@ export class UploadExtension {
     }
     const summary = await inspector.inspect(input.archive);
     const fileName = extensionFileName(input.fileName);
-    const providerExtensionId = provider.extensions
-      ? await provider.extensions.upload(input.archive, fileName)
-      : null;
+    const store = provider.capabilities.extensions;
+    const providerExtensionId = store ? await store.upload(input.archive, fileName) : null;
     const extension = Extension.create({
       id: this.deps.ids.next(),
       projectId: project.id,
@@ -81,8 +80,8 @@ export class UploadExtension {
       await extensions.add(extension, input.archive);
     } catch (error) {
       // Not stored here: the provider's copy would be out of anyone's reach, so it goes too.
-      if (providerExtensionId !== null && provider.extensions) {
-        await provider.extensions.delete(providerExtensionId).catch((deleteError: unknown) => {
+      if (providerExtensionId !== null && store) {
+        await store.delete(providerExtensionId).catch((deleteError: unknown) => {
           (this.deps.logger ?? silentLogger).error(
             { providerExtensionId, error: String(deleteError) },
             'could not delete a provider extension whose upload failed to store',

@@ -1,4 +1,5 @@
-import type { BrowserProvider, SessionExtension } from '../sessions/BrowserProvider.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
+import type { SessionExtension } from '../sessions/sessionOptions.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
 import type { ExtensionRepository } from './ExtensionRepository.ts';
 
@@ -15,15 +16,16 @@ export async function loadSessionExtension(
   projectId: string,
   extensionId: string,
 ): Promise<SessionExtension | null> {
-  const { extensions, provider } = deps;
+  const { extensions } = deps;
+  const store = deps.provider.capabilities.extensions;
   const extension = extensions ? await extensions.findInProject(projectId, extensionId) : null;
   const archive = extension && extensions ? await extensions.readArchive(projectId, extension.id) : null;
   if (!extension || !extensions || !archive) {
-    if (provider.extensions) return null;
+    if (store) return null;
     throw new NotFoundError('Extension', 'extension_not_found');
   }
-  if (extension.providerExtensionId === null && provider.extensions) {
-    extension.storedAtProvider(await provider.extensions.upload(archive, extension.fileName));
+  if (extension.providerExtensionId === null && store) {
+    extension.storedAtProvider(await store.upload(archive, extension.fileName));
     await extensions.saveProviderExtensionId(extension);
   }
   return {

@@ -1,9 +1,9 @@
 import type { Caller } from '../auth/Caller.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { endRunByCas } from '../runs/endRunByCas.ts';
 import type { RunChanges } from '../runs/RunChanges.ts';
 import type { RunQueue } from '../runs/RunQueue.ts';
 import type { RunRepository } from '../runs/RunRepository.ts';
-import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
 import { SessionOnOtherInstanceError } from '../sessions/SessionOnOtherInstanceError.ts';
 import type { SessionRepository } from '../sessions/SessionRepository.ts';
 import { heldElsewhere } from '../sessions/sessionReach.ts';
@@ -57,7 +57,7 @@ export class DeleteProject {
       active
         .filter((session) => !elsewhere.includes(session))
         .map((session) =>
-          provider.release(session.providerSessionId, session.providerProjectId).then(
+          provider.sessions.release(session.providerSessionId, session.providerProjectId).then(
             (reported) => ({ session, reported }),
             (error: unknown) => {
               (this.deps.logger ?? silentLogger).warn(

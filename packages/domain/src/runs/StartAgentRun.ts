@@ -4,7 +4,7 @@ import type { Caller } from '../auth/Caller.ts';
 import { findOwnedProject } from '../projects/findOwnedProject.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
-import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { IdempotencyStore } from '../sessions/IdempotencyStore.ts';
 import type { SessionRequest } from '../sessions/resolveSessionSettings.ts';
 import { TIMEOUT_MAX_SEC } from '../sessions/sessionRules.ts';

@@ -1,5 +1,5 @@
 import { asUser } from '../auth/Caller.ts';
-import type { BrowserProvider } from '../sessions/BrowserProvider.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { BrowserSession } from '../sessions/BrowserSession.ts';
 import type { CreateSession } from '../sessions/CreateSession.ts';
 import type { SessionRepository } from '../sessions/SessionRepository.ts';
@@ -47,7 +47,7 @@ export async function openRunSession(deps: RunSessionDeps, run: Run): Promise<Ru
     throw new RunSessionUnusable(
       'The session’s browser runs on another server instance, which alone can reach it.',
     );
-  const snapshot = await deps.provider.get(session.providerSessionId);
+  const snapshot = await deps.provider.sessions.get(session.providerSessionId);
   if (!snapshot || isTerminalStatus(snapshot.status)) throw new RunSessionUnusable('The session has ended.');
   return { sessionId: session.id, cdpUrl: snapshot.connectUrl, owned: null };
 }

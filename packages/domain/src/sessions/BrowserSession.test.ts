@@ -1,6 +1,6 @@
 import { aSession } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import type { ProviderSessionSnapshot } from './BrowserProvider.ts';
+import type { ProviderSessionSnapshot } from '../providers/ProviderSessions.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 
 const T0 = new Date('2026-03-01T12:00:00.000Z');

@@ -1,6 +1,7 @@
+import type { ProviderSessionSnapshot } from '../providers/ProviderSessions.ts';
 import type { EntityState } from '../shared/EntityState.ts';
 import { writable } from '../shared/writable.ts';
-import type { ProviderSessionSnapshot, SessionProxy, SessionViewport } from './BrowserProvider.ts';
+import type { SessionProxy, SessionViewport } from './sessionOptions.ts';
 import { isTerminalStatus, nextSessionStatus, type SessionStatus } from './sessionStatus.ts';
 
 /** The settings a session runs with, after agent defaults and request overrides are merged. */

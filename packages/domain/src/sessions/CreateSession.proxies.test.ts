@@ -12,9 +12,9 @@ import {
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../auth/Caller.ts';
 import { DomainError } from '../shared/DomainError.ts';
-import type { SessionProxy } from './BrowserProvider.ts';
 import { CreateSession } from './CreateSession.ts';
 import type { SessionRequest } from './resolveSessionSettings.ts';
+import type { SessionProxy } from './sessionOptions.ts';
 
 const OWNER = 'owner-1';
 

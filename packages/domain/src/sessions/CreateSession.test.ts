@@ -207,7 +207,7 @@ describe('CreateSession', () => {
   it('uploads an extension to a provider’s own store on first use and keeps its id for the next session', async () => {
     const uploads: string[] = [];
     class StoringProvider extends FakeBrowserProvider {
-      readonly extensions = {
+      override readonly extensions = {
         upload: async (_archive: Uint8Array, fileName: string) => {
           uploads.push(fileName);
           return `provider-ext-${uploads.length}`;
@@ -230,7 +230,7 @@ describe('CreateSession', () => {
 
   it('passes an id that is not one of ours through to a provider with its own extension store', async () => {
     class StoringProvider extends FakeBrowserProvider {
-      readonly extensions = { upload: async () => 'unused', delete: async () => {} };
+      override readonly extensions = { upload: async () => 'unused', delete: async () => {} };
     }
     const { create, creates } = await setUp({ provider: (clock) => new StoringProvider({ clock }) });
     const { session } = await create({ extensionId: 'uploaded-to-the-provider-directly' });

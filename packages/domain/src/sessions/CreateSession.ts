@@ -7,16 +7,17 @@ import { findOwnedProject } from '../projects/findOwnedProject.ts';
 import type { Project } from '../projects/Project.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ConflictError, NotFoundError, UnsupportedOptionError } from '../shared/DomainError.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
 import { stableStringify } from '../shared/stableStringify.ts';
-import type { BrowserProvider, SessionExtension } from './BrowserProvider.ts';
 import { BrowserSession } from './BrowserSession.ts';
 import type { IdempotencyRecord, IdempotencyStore } from './IdempotencyStore.ts';
 import { resolveSessionSettings, type SessionRequest } from './resolveSessionSettings.ts';
 import type { SessionRepository } from './SessionRepository.ts';
+import type { SessionExtension } from './sessionOptions.ts';
 
 /** How long an `Idempotency-Key` is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -110,13 +111,14 @@ export class CreateSession {
     const agent = await this.agentFor(project.id, input.request.agentId);
     const now = this.deps.clock.now();
     const settings = resolveSessionSettings(input.request, agent, this.deps.provider, now);
-    if (settings.extensionId !== null && this.deps.provider.loadsExtensions === false)
+    const { accepts } = this.deps.provider.capabilities;
+    if (settings.extensionId !== null && accepts?.extensions === false)
       throw new UnsupportedOptionError(
         'extensionId',
         `The ${this.deps.provider.name} browser provider cannot load extensions; leave extensionId out.` +
-          (this.deps.provider.extensionsHint ? ` ${this.deps.provider.extensionsHint}` : ''),
+          (accepts.extensionsHint ? ` ${accepts.extensionsHint}` : ''),
       );
-    if (this.deps.provider.routesProxies === false && settings.proxies?.some((p) => p.type !== 'none'))
+    if (accepts?.proxies === false && settings.proxies?.some((p) => p.type !== 'none'))
       throw new UnsupportedOptionError(
         'proxies',
         `The ${this.deps.provider.name} browser provider cannot route sessions through proxies; leave proxies out.`,
@@ -149,7 +151,7 @@ export class CreateSession {
   ): Promise<BrowserSession> {
     const { provider } = this.deps;
     const projectId = project.id;
-    const snapshot = await provider.create({
+    const snapshot = await provider.sessions.create({
       sessionId: id,
       projectId,
       ownerId: project.ownerId,
@@ -176,7 +178,7 @@ export class CreateSession {
     try {
       await this.deps.sessions.add(session);
     } catch (error) {
-      await provider
+      await provider.sessions
         .release(snapshot.providerSessionId, snapshot.providerProjectId)
         .catch((releaseError: unknown) => {
           (this.deps.logger ?? silentLogger).error(

@@ -1,6 +1,6 @@
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
-import type { BrowserProvider } from './BrowserProvider.ts';
 import type { SessionRepository } from './SessionRepository.ts';
 
 export interface EndLostInstanceSessionsDeps {
@@ -38,7 +38,7 @@ export class EndLostInstanceSessions {
         session.end('ERROR', this.deps.clock.now());
         await this.deps.sessions.updateStatus(session);
         ended++;
-        await this.deps.provider
+        await this.deps.provider.sessions
           .release(session.providerSessionId, session.providerProjectId)
           .catch((error: unknown) =>
             this.logger.warn(

@@ -1,10 +1,10 @@
 import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { ErrorCode } from '../shared/DomainError.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
-import type { BrowserProvider } from './BrowserProvider.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import { findSession } from './findSession.ts';
 import type { SessionRepository } from './SessionRepository.ts';

@@ -1,8 +1,8 @@
 import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { DomainError, NotImplementedError } from '../shared/DomainError.ts';
-import type { BrowserProvider } from './BrowserProvider.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import { findSession } from './findSession.ts';
 import { SessionOnOtherInstanceError } from './SessionOnOtherInstanceError.ts';
@@ -40,11 +40,12 @@ export class GetSessionDownloads {
     const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     const { provider } = this.deps;
-    if (!provider.downloads) {
+    const { files } = provider.capabilities;
+    if (!files) {
       throw new NotImplementedError(`The ${provider.name} provider keeps no downloads of its sessions.`);
     }
     if (heldElsewhere(session, provider)) throw new SessionOnOtherInstanceError();
-    const archive = await provider.downloads(session.providerSessionId);
+    const archive = await files.downloads(session.providerSessionId);
     if (!archive) {
       throw new DomainError(
         'not_found',

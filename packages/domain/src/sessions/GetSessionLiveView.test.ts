@@ -1,11 +1,11 @@
 import { givenSessionWorld, givenTwoInstances } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser, signedIn } from '../auth/Caller.ts';
-import type { BrowserProvider } from './BrowserProvider.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
+import type { ProviderLiveUrls } from '../providers/ProviderLiveUrls.ts';
 import { GetSessionLiveView } from './GetSessionLiveView.ts';
 import { readLiveViewToken } from './liveViewToken.ts';
 import { CHECKSUM_CURSOR_SIGNER, type CursorSigner } from './logCursor.ts';
-import type { ProviderLiveUrls } from './ProviderLiveUrls.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 
 const signer: CursorSigner = { sign: (text) => CHECKSUM_CURSOR_SIGNER.sign(`secret|${text}`).repeat(6) };

@@ -1,14 +1,14 @@
 import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
+import type { ProviderLiveUrls } from '../providers/ProviderLiveUrls.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ConflictError, UnsupportedOptionError } from '../shared/DomainError.ts';
-import type { BrowserProvider } from './BrowserProvider.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import { findSession } from './findSession.ts';
 import { issueLiveViewToken, type LiveViewCredential } from './liveViewToken.ts';
 import type { CursorSigner } from './logCursor.ts';
-import type { ProviderLiveUrls } from './ProviderLiveUrls.ts';
 import { SessionEndedError } from './SessionEndedError.ts';
 import { SessionOnOtherInstanceError } from './SessionOnOtherInstanceError.ts';
 import type { SessionRepository } from './SessionRepository.ts';
@@ -77,14 +77,15 @@ export class GetSessionLiveView {
     if (!session.isActive) throw new SessionEndedError();
     if (heldElsewhere(session, this.deps.provider)) throw new SessionOnOtherInstanceError();
     const { provider } = this.deps;
-    if (provider.liveUrls) {
+    const { liveView } = provider.capabilities;
+    if (liveView) {
       if (input.readOnly === true) {
         throw new UnsupportedOptionError(
           'readOnly',
           'The provider’s own live view cannot be made read-only; embed it without input instead.',
         );
       }
-      const urls = await provider.liveUrls(session.providerSessionId);
+      const urls = await liveView.liveUrls(session.providerSessionId);
       if (!urls) throw new SessionEndedError('The provider no longer knows this session: it has ended.');
       return { kind: 'provider', urls };
     }

@@ -1,8 +1,8 @@
 import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { Checks } from '../shared/checks.ts';
-import type { BrowserProvider } from './BrowserProvider.ts';
 import { findSession } from './findSession.ts';
 import { type CursorSigner, decodeLogCursor, encodeLogCursor } from './logCursor.ts';
 import type { SessionLogEntry } from './SessionLogEntry.ts';
@@ -52,7 +52,7 @@ export class GetSessionLogs {
       input.cursor === undefined ? 0 : decodeLogCursor(session.id, input.cursor, this.deps.cursorSigner);
     // The logs live with the browser's provider instance, ended sessions' too.
     if (heldElsewhere(session, this.deps.provider)) throw new SessionOnOtherInstanceError();
-    const all = await this.deps.provider.logs(session.providerSessionId);
+    const all = await this.deps.provider.sessions.logs(session.providerSessionId);
     const logs = all.slice(offset, offset + limit);
     const next = offset + logs.length;
     return {

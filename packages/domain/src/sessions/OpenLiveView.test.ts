@@ -6,7 +6,7 @@ import {
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { type ApiKeyCaller, type Caller, signedIn } from '../auth/Caller.ts';
-import type { BrowserProvider } from './BrowserProvider.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { CheckLiveViewGrant } from './CheckLiveViewGrant.ts';
 import { GetSessionLiveView } from './GetSessionLiveView.ts';
 import { issueLiveViewToken } from './liveViewToken.ts';

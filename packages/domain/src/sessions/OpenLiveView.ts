@@ -1,6 +1,6 @@
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { AuthError, NotFoundError } from '../shared/DomainError.ts';
-import type { BrowserProvider } from './BrowserProvider.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import { type LiveViewCredentialDeps, liveViewCredentialHolds } from './liveViewCredentialHolds.ts';
 import { type LiveViewTokenClaims, readLiveViewToken } from './liveViewToken.ts';

@@ -1,6 +1,6 @@
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
-import type { BrowserProvider } from './BrowserProvider.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import type { SessionRepository } from './SessionRepository.ts';
 import {
@@ -73,7 +73,7 @@ export class ReconcileSessions {
       input.batchSize,
       input.syncedBefore,
       {
-        instanceId: this.deps.provider.instanceId ?? null,
+        instanceId: this.deps.provider.capabilities.placement?.instanceId ?? null,
         othersExpiredBefore: new Date(now.getTime() - retry.expiryGraceSec * 1000),
       },
     );
@@ -136,12 +136,14 @@ export class ReconcileSessions {
     now: Date,
   ): Promise<boolean> {
     if (refreshed.isActive) {
-      await this.deps.provider.release(stored.providerSessionId, stored.providerProjectId).catch((error) => {
-        this.logger.error(
-          { sessionId: stored.id, providerSessionId: stored.providerSessionId, error: String(error) },
-          'could not release a session given up on past its end of life',
-        );
-      });
+      await this.deps.provider.sessions
+        .release(stored.providerSessionId, stored.providerProjectId)
+        .catch((error) => {
+          this.logger.error(
+            { sessionId: stored.id, providerSessionId: stored.providerSessionId, error: String(error) },
+            'could not release a session given up on past its end of life',
+          );
+        });
     }
     const ended = stored.asAnswered(stored.answer);
     ended.end('ERROR', now);

@@ -1,8 +1,8 @@
 import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
-import type { BrowserProvider } from './BrowserProvider.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import { findSession } from './findSession.ts';
 import { SessionOnOtherInstanceError } from './SessionOnOtherInstanceError.ts';
@@ -41,7 +41,10 @@ export class ReleaseSession {
     if (reach === 'elsewhere') throw new SessionOnOtherInstanceError();
     if (reach === 'expired_elsewhere')
       return this.storeEnded(session, (s) => s.expire(this.deps.clock.now()));
-    const reported = await this.deps.provider.release(session.providerSessionId, session.providerProjectId);
+    const reported = await this.deps.provider.sessions.release(
+      session.providerSessionId,
+      session.providerProjectId,
+    );
     // A session that had already ended on the provider's side keeps the reason it ended for.
     const status =
       reported && (reported.status === 'ERROR' || reported.status === 'TIMED_OUT')

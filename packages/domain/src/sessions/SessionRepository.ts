@@ -1,4 +1,4 @@
-import type { ProxyBytesDelta } from './BrowserProvider.ts';
+import type { ProxyBytesDelta } from '../providers/ProviderCapabilities.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import type { StatsBucket, StatsSeriesQuery } from './StatsSeries.ts';
 import type { SessionStatus } from './sessionStatus.ts';

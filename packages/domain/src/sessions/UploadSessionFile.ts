@@ -1,10 +1,11 @@
 import type { Caller } from '../auth/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../projects/projectForWork.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
+import type { UploadedSessionFile } from '../providers/ProviderCapabilities.ts';
 import { ConflictError, NotImplementedError } from '../shared/DomainError.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
 import { UploadTooLargeError } from '../shared/UploadTooLargeError.ts';
-import type { BrowserProvider, UploadedSessionFile } from './BrowserProvider.ts';
 import { findSession } from './findSession.ts';
 import { SessionEndedError } from './SessionEndedError.ts';
 import { SessionOnOtherInstanceError } from './SessionOnOtherInstanceError.ts';
@@ -50,7 +51,8 @@ export class UploadSessionFile {
     const project = await projectForWork(this.deps.projects, input.caller, input.projectId, true);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     const { provider } = this.deps;
-    if (!provider.upload) {
+    const { files } = provider.capabilities;
+    if (!files) {
       throw new NotImplementedError(`The ${provider.name} provider cannot take files for its sessions.`);
     }
     if (!session.isActive) throw new SessionEndedError();
@@ -64,7 +66,7 @@ export class UploadSessionFile {
     }
     let stored: UploadedSessionFile | null = null;
     try {
-      stored = await provider.upload(session.providerSessionId, {
+      stored = await files.upload(session.providerSessionId, {
         name,
         content: limited(input.file.content, this.maxBytes),
       });

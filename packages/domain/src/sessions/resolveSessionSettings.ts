@@ -1,8 +1,8 @@
 import type { Agent } from '../agents/Agent.ts';
 import { Checks } from '../shared/checks.ts';
-import type { SessionProxy, SessionViewport } from './BrowserProvider.ts';
 import type { SessionSettings } from './BrowserSession.ts';
 import { checkSessionMetadata } from './metadataRules.ts';
+import type { SessionProxy, SessionViewport } from './sessionOptions.ts';
 import { checkSessionProxies } from './sessionProxyRules.ts';
 import {
   checkEnv,

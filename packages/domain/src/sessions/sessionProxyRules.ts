@@ -1,5 +1,5 @@
 import { type Checks, isPlainObject } from '../shared/checks.ts';
-import type { SessionProxy } from './BrowserProvider.ts';
+import type { SessionProxy } from './sessionOptions.ts';
 
 /** Most upstream proxies one session may name (http-api.md §5 `proxies`). */
 export const SESSION_PROXIES_MAX = 10;

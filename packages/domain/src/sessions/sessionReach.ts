@@ -1,4 +1,4 @@
-import type { BrowserProvider } from './BrowserProvider.ts';
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import { SYNC_EXPIRY_GRACE_SEC } from './syncRetry.ts';
 
@@ -32,9 +32,10 @@ export function sessionReach(
 
 /**
  * True when another provider instance than `provider` holds `session`'s browser (whatever its
- * status) and `provider` cannot carry calls to it (`BrowserProvider.reachesOtherInstances`).
+ * status) and `provider` cannot carry calls to it (`placement.reachesOtherInstances`).
  */
 export function heldElsewhere(session: BrowserSession, provider: BrowserProvider): boolean {
-  if (provider.reachesOtherInstances) return false;
-  return session.providerInstanceId !== null && session.providerInstanceId !== provider.instanceId;
+  const { placement } = provider.capabilities;
+  if (placement?.reachesOtherInstances) return false;
+  return session.providerInstanceId !== null && session.providerInstanceId !== placement?.instanceId;
 }

@@ -1,6 +1,6 @@
+import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { DomainError, type ErrorCode } from '../shared/DomainError.ts';
-import type { BrowserProvider } from './BrowserProvider.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import type { SessionRepository } from './SessionRepository.ts';
 import { OTHER_INSTANCE_EXPIRY_GRACE_SEC, sessionReach } from './sessionReach.ts';
@@ -37,10 +37,10 @@ export async function syncSession(
   if (!session.isActive) return { session, syncError: null };
   const reach = sessionReach(session, deps.provider, deps.clock.now(), graceSec);
   if (reach === 'elsewhere') return { session, syncError: 'session_on_other_instance' };
-  let snapshot: Awaited<ReturnType<BrowserProvider['get']>> = null;
+  let snapshot: Awaited<ReturnType<BrowserProvider['sessions']['get']>> = null;
   if (reach === 'here') {
     try {
-      snapshot = await deps.provider.get(session.providerSessionId);
+      snapshot = await deps.provider.sessions.get(session.providerSessionId);
     } catch (error) {
       if (error instanceof DomainError) return { session, syncError: error.code };
       throw error;

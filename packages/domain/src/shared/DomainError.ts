@@ -1,7 +1,10 @@
-/** Every machine-readable error code the service can answer with (http-api.md §2). Closed on purpose. */
+/**
+ * Every machine-readable error code a use case (or a port behind it) can fail with (http-api.md §2).
+ * Closed on purpose. The codes only the HTTP transport raises (malformed JSON, a wrong method or
+ * media type, the request cut-off) are the HTTP adapter's, not the domain's.
+ */
 export const ERROR_CODES = [
   'validation_failed',
-  'malformed_json',
   'unsupported_option',
   'extension_invalid',
   'unauthorized',
@@ -11,7 +14,6 @@ export const ERROR_CODES = [
   'not_found',
   'agent_not_found',
   'extension_not_found',
-  'method_not_allowed',
   'email_taken',
   'slug_taken',
   'agent_name_taken',
@@ -27,7 +29,6 @@ export const ERROR_CODES = [
   'session_ended',
   'session_on_other_instance',
   'payload_too_large',
-  'unsupported_media_type',
   'rate_limited',
   'run_queue_full',
   'provider_rate_limited',
@@ -36,8 +37,6 @@ export const ERROR_CODES = [
   'provider_timeout',
   'identity_unavailable',
   'database_unavailable',
-  'request_timeout',
-  'console_unavailable',
   'not_implemented',
   'internal',
 ] as const;

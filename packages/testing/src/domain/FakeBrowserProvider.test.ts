@@ -6,6 +6,7 @@ import { ManualClock } from './ManualClock.ts';
 
 describeBrowserProviderContract('FakeBrowserProvider', {
   create: async () => ({ provider: new FakeBrowserProvider({ clock: new ManualClock() }) }),
+  files: true,
 });
 
 describeBrowserProviderContract('FakeBrowserProvider (local-style, one region)', {

@@ -2,7 +2,13 @@ import type {
   BrowserProvider,
   Clock,
   CreateBrowserRequest,
+  ExtensionsCapability,
+  FilesCapability,
+  LiveViewCapability,
+  ProviderCapabilities,
   ProviderSessionSnapshot,
+  ProviderSessions,
+  ProxyMeteringCapability,
   SessionLogEntry,
   SessionStatus,
   UploadedSessionFile,
@@ -22,7 +28,7 @@ export type FakeProviderCall =
  * to fail the next call or to forget a session (as a provider 404 would). It has browser contexts
  * (in memory) unless told `contexts: false`, and loads extensions unless told `loadsExtensions: false`; a context is in use while a running session saves to it.
  */
-export class FakeBrowserProvider implements BrowserProvider {
+export class FakeBrowserProvider implements BrowserProvider, ProviderSessions, FilesCapability {
   readonly name: string;
   readonly regions: readonly string[];
   readonly defaultProviderProjectId = 'fake-project';
@@ -30,7 +36,21 @@ export class FakeBrowserProvider implements BrowserProvider {
   readonly contexts?: InMemoryBrowserContextStore;
   readonly loadsExtensions: boolean;
   readonly calls: FakeProviderCall[] = [];
-  private readonly sessions = new Map<
+  /** Its core is itself: `create`, `get`, `release` and `logs` are its own methods (and test API). */
+  readonly sessions: ProviderSessions = this;
+  /** False: it cannot route proxies (`accepts.proxies`); a test may set it. */
+  routesProxies = true;
+  /** True: it stands for a provider routed to other instances (`placement.reachesOtherInstances`). */
+  reachesOtherInstances = false;
+  /** A provider extension store of its own, when a test gives it one (as Browserbase's). */
+  extensions?: ExtensionsCapability;
+  /** Live-view URLs of its own, when a test gives it some (as Browserbase's). */
+  liveUrls?: LiveViewCapability['liveUrls'];
+  /** Proxy bytes it meters itself, when a test gives it a meter (as the local provider's). */
+  takeProxyBytes?: ProxyMeteringCapability['take'];
+  /** Capabilities a test set (`capabilities = …`), over the ones its settings give. */
+  private extraCapabilities: object = {};
+  private readonly browsers = new Map<
     string,
     { snapshot: ProviderSessionSnapshot; logs: SessionLogEntry[]; request: CreateBrowserRequest }
   >();
@@ -68,6 +88,33 @@ export class FakeBrowserProvider implements BrowserProvider {
     this.regions = options.regions ?? ['us-west-2', 'us-east-1', 'eu-central-1', 'ap-southeast-1'];
   }
 
+  /**
+   * Its capabilities, from its settings as they are now: files (itself), contexts unless told not,
+   * a placement with an `instanceId`, `accepts` when it refuses extensions or proxies, the extension
+   * store, live URLs and proxy meter a test gave it, and whatever a test set over them.
+   */
+  get capabilities(): ProviderCapabilities {
+    const { liveUrls, takeProxyBytes } = this;
+    return {
+      files: this,
+      contexts: this.contexts,
+      ...(this.instanceId === undefined
+        ? {}
+        : { placement: { instanceId: this.instanceId, reachesOtherInstances: this.reachesOtherInstances } }),
+      ...(this.loadsExtensions && this.routesProxies
+        ? {}
+        : { accepts: { extensions: this.loadsExtensions, proxies: this.routesProxies } }),
+      ...(this.extensions ? { extensions: this.extensions } : {}),
+      ...(liveUrls ? { liveView: { liveUrls: (id: string) => liveUrls.call(this, id) } } : {}),
+      ...(takeProxyBytes ? { proxyMetering: { take: () => takeProxyBytes.call(this) } } : {}),
+      ...this.extraCapabilities,
+    };
+  }
+
+  set capabilities(extra: object) {
+    this.extraCapabilities = extra;
+  }
+
   /** Makes the next call of `op` (or of any kind) fail with a provider error of `code`. */
   failNext(
     op: FakeProviderCall['op'] | 'any',
@@ -84,7 +131,7 @@ export class FakeBrowserProvider implements BrowserProvider {
 
   /** Sets what the provider reports for a session (e.g. it timed out on its side). */
   setStatus(providerSessionId: string, status: SessionStatus): void {
-    const entry = this.sessions.get(providerSessionId);
+    const entry = this.browsers.get(providerSessionId);
     if (!entry) return;
     const ended = status === 'PENDING' || status === 'RUNNING' ? null : this.clock.now();
     entry.snapshot = { ...entry.snapshot, status, endedAt: ended };
@@ -92,17 +139,17 @@ export class FakeBrowserProvider implements BrowserProvider {
 
   /** The provider forgets a session: later gets answer null (a 404). */
   forget(providerSessionId: string): void {
-    this.sessions.delete(providerSessionId);
+    this.browsers.delete(providerSessionId);
   }
 
   /** Adds a log entry to a session. */
   addLog(providerSessionId: string, entry: SessionLogEntry): void {
-    this.sessions.get(providerSessionId)?.logs.push(entry);
+    this.browsers.get(providerSessionId)?.logs.push(entry);
   }
 
   /** Provider session ids of browsers still running at the fake. */
   get running(): string[] {
-    return [...this.sessions.values()]
+    return [...this.browsers.values()]
       .filter((e) => e.snapshot.status === 'RUNNING' || e.snapshot.status === 'PENDING')
       .map((e) => e.snapshot.providerSessionId);
   }
@@ -124,14 +171,14 @@ export class FakeBrowserProvider implements BrowserProvider {
       expiresAt: new Date(now.getTime() + request.timeoutSec * 1000),
       ...(this.instanceId === undefined ? {} : { instanceId: this.instanceId }),
     };
-    this.sessions.set(id, { snapshot, logs: [], request });
+    this.browsers.set(id, { snapshot, logs: [], request });
     return snapshot;
   }
 
   async get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
     this.calls.push({ op: 'get', providerSessionId });
     this.throwIfFailing('get');
-    return this.sessions.get(providerSessionId)?.snapshot ?? null;
+    return this.browsers.get(providerSessionId)?.snapshot ?? null;
   }
 
   async release(
@@ -140,8 +187,8 @@ export class FakeBrowserProvider implements BrowserProvider {
   ): Promise<ProviderSessionSnapshot | null> {
     this.calls.push({ op: 'release', providerSessionId, providerProjectId });
     this.throwIfFailing('release');
-    if (!this.sessions.has(providerSessionId)) return null;
-    const entry = this.sessions.get(providerSessionId)!;
+    if (!this.browsers.has(providerSessionId)) return null;
+    const entry = this.browsers.get(providerSessionId)!;
     if (entry.snapshot.status === 'RUNNING' || entry.snapshot.status === 'PENDING')
       this.setStatus(providerSessionId, 'COMPLETED');
     return entry.snapshot;
@@ -150,7 +197,7 @@ export class FakeBrowserProvider implements BrowserProvider {
   async logs(providerSessionId: string): Promise<SessionLogEntry[]> {
     this.calls.push({ op: 'logs', providerSessionId });
     this.throwIfFailing('logs');
-    return [...(this.sessions.get(providerSessionId)?.logs ?? [])];
+    return [...(this.browsers.get(providerSessionId)?.logs ?? [])];
   }
 
   /** Sets the bytes `downloads` answers for a session (a zip, as far as the test cares). */
@@ -165,7 +212,7 @@ export class FakeBrowserProvider implements BrowserProvider {
   async downloads(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
     this.calls.push({ op: 'downloads', providerSessionId });
     this.throwIfFailing('downloads');
-    if (!this.sessions.has(providerSessionId)) return null;
+    if (!this.browsers.has(providerSessionId)) return null;
     const archive = this.archives.get(providerSessionId) ?? new Uint8Array();
     const half = Math.floor(archive.length / 2);
     return (async function* () {
@@ -184,7 +231,7 @@ export class FakeBrowserProvider implements BrowserProvider {
   ): Promise<UploadedSessionFile | null> {
     this.calls.push({ op: 'upload', providerSessionId, name: file.name });
     this.throwIfFailing('upload');
-    const entry = this.sessions.get(providerSessionId);
+    const entry = this.browsers.get(providerSessionId);
     if (!entry || (entry.snapshot.status !== 'RUNNING' && entry.snapshot.status !== 'PENDING')) return null;
     const chunks: Uint8Array[] = [];
     for await (const chunk of file.content) chunks.push(chunk);
@@ -201,7 +248,7 @@ export class FakeBrowserProvider implements BrowserProvider {
   }
 
   private contextInUse(projectId: string, contextId: string): boolean {
-    return [...this.sessions.values()].some(
+    return [...this.browsers.values()].some(
       ({ snapshot, request }) =>
         (snapshot.status === 'RUNNING' || snapshot.status === 'PENDING') &&
         request.projectId === projectId &&

@@ -21,6 +21,7 @@ export {
   describeExtensionRepositoryContract,
   type ExtensionRepositoryFixture,
 } from './describeExtensionRepositoryContract.ts';
+export { describeFilesContract } from './describeFilesContract.ts';
 export {
   describeIdempotencyStoreContract,
   type IdempotencyStoreFixture,
@@ -29,10 +30,12 @@ export {
   describeIdentityProviderContract,
   type IdentityProviderFixture,
 } from './describeIdentityProviderContract.ts';
+export { describePlacementContract } from './describePlacementContract.ts';
 export {
   describeProjectRepositoryContract,
   type ProjectRepositoryFixture,
 } from './describeProjectRepositoryContract.ts';
+export { describeProviderSessionsContract } from './describeProviderSessionsContract.ts';
 export { describeRateLimiterContract, type RateLimiterFixture } from './describeRateLimiterContract.ts';
 export { describeRunLogStoreContract, type RunLogStoreFixture } from './describeRunLogStoreContract.ts';
 export { describeRunRepositoryContract, type RunRepositoryFixture } from './describeRunRepositoryContract.ts';

@@ -1,18 +1,16 @@
 import type { BrowserProvider } from '@browserdeck/domain';
 
 /**
- * `provider` as one without session downloads and uploads (as Selenium Grid today): every other call
- * goes to it, `downloads` and `upload` are absent.
+ * `provider` as one without session downloads and uploads (as Selenium Grid today): the same
+ * sessions and capabilities, but no `files`.
  */
 export function providerWithoutFiles(provider: BrowserProvider): BrowserProvider {
+  const { files: _files, ...capabilities } = provider.capabilities;
   return {
     name: provider.name,
     regions: provider.regions,
     defaultProviderProjectId: provider.defaultProviderProjectId,
-    ...(provider.instanceId === undefined ? {} : { instanceId: provider.instanceId }),
-    create: (request) => provider.create(request),
-    get: (id) => provider.get(id),
-    release: (id, projectId) => provider.release(id, projectId),
-    logs: (id) => provider.logs(id),
+    sessions: provider.sessions,
+    capabilities,
   };
 }

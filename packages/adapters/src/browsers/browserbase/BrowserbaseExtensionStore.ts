@@ -1,4 +1,4 @@
-import { ProviderError, type ProviderExtensionStore } from '@browserdeck/domain';
+import { type ExtensionsCapability, ProviderError } from '@browserdeck/domain';
 import { type BrowserbaseCall, statusOf } from './BrowserbaseContextStore.ts';
 import { loadBrowserbaseSdk } from './loadBrowserbaseSdk.ts';
 
@@ -8,7 +8,7 @@ import { loadBrowserbaseSdk } from './loadBrowserbaseSdk.ts';
  * uploaded there too, and sessions name Browserbase's id for it. An upload is never retried (a
  * retry could store it twice); a delete of an id Browserbase no longer knows is done.
  */
-export class BrowserbaseExtensionStore implements ProviderExtensionStore {
+export class BrowserbaseExtensionStore implements ExtensionsCapability {
   private readonly once: BrowserbaseCall;
 
   /** `once`: one attempt, under the upload's deadline, failures as `ProviderError`s. */

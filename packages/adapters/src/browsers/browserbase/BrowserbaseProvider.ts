@@ -2,13 +2,15 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Browserbase, ClientOptions } from '@browserbasehq/sdk';
 import {
-  type BrowserProvider,
   type Clock,
   type CreateBrowserRequest,
+  type FilesCapability,
   isTerminalStatus,
+  type LiveViewCapability,
   type Logger,
   type ProviderLiveUrls,
   type ProviderSessionSnapshot,
+  type ProviderSessions,
   type SessionLogEntry,
   SystemClock,
   silentLogger,
@@ -18,7 +20,7 @@ import {
 import { InMemoryOrphanSearches } from '../orphans/InMemoryOrphanSearches.ts';
 import type { OrphanSearch, OrphanSearches } from '../orphans/OrphanSearches.ts';
 import { OrphanSweepLoop } from '../orphans/OrphanSweepLoop.ts';
-import type { ProviderCapabilities } from '../ProviderCapabilities.ts';
+import type { AdapterCapabilities, ComposableBrowserProvider } from '../ProviderCapabilities.ts';
 import { BrowserbaseContextStore } from './BrowserbaseContextStore.ts';
 import { BrowserbaseExtensionStore } from './BrowserbaseExtensionStore.ts';
 import { BROWSERBASE_REGIONS } from './browserbaseRegions.ts';
@@ -87,7 +89,9 @@ export interface BrowserbaseProviderDeps {
  * deadline of `timeoutMs`. Contexts are Browserbase's (`BrowserbaseContextStore`). See
  * docs/adr/0004-browserbase-provider.md.
  */
-export class BrowserbaseProvider implements BrowserProvider {
+export class BrowserbaseProvider
+  implements ComposableBrowserProvider, ProviderSessions, FilesCapability, LiveViewCapability
+{
   readonly name = 'browserbase';
   readonly regions: readonly string[] = BROWSERBASE_REGIONS;
   readonly defaultProviderProjectId: string;
@@ -105,8 +109,13 @@ export class BrowserbaseProvider implements BrowserProvider {
   private readonly logger: Logger;
   private readonly orphanSearches: OrphanSearches;
   private readonly orphanDelaysMs: readonly number[];
-  /** The orphan-search pass, every `orphanSweepIntervalMs` on every instance that has the provider. */
-  readonly capabilities: ProviderCapabilities;
+  /** Its core is itself (`create`, `get`, `release`, `logs`). */
+  readonly sessions: ProviderSessions = this;
+  /**
+   * Files, its own live view, contexts and extensions, and the orphan-search pass, every
+   * `orphanSweepIntervalMs` on every instance that has the provider (`background`).
+   */
+  readonly capabilities: AdapterCapabilities;
 
   constructor(deps: BrowserbaseProviderDeps) {
     if (!deps.apiKey) throw new Error('BrowserbaseProvider needs an API key (BROWSERBASE_API_KEY).');
@@ -126,7 +135,6 @@ export class BrowserbaseProvider implements BrowserProvider {
       intervalMs: deps.orphanSweepIntervalMs ?? 5_000,
       logger: this.logger,
     });
-    this.capabilities = { background: { start: () => loop.start(), stop: () => loop.stop() } };
     this.contexts = new BrowserbaseContextStore({
       providerProjectId: deps.projectId,
       clock: this.clock,
@@ -139,6 +147,13 @@ export class BrowserbaseProvider implements BrowserProvider {
       once: (operation, run) =>
         this.call(operation, (client) => withDeadline(uploadTimeoutMs, (signal) => run(client, signal))),
     });
+    this.capabilities = {
+      background: { start: () => loop.start(), stop: () => loop.stop() },
+      contexts: this.contexts,
+      extensions: this.extensions,
+      files: this,
+      liveView: this,
+    };
   }
 
   async create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {

@@ -1,6 +1,6 @@
 import { ProviderError } from '@browserdeck/domain';
+import { parseRetryAfter } from '../../shared/parseRetryAfter.ts';
 import type { BrowserbaseSdk } from './loadBrowserbaseSdk.ts';
-import { parseRetryAfter } from './parseRetryAfter.ts';
 import { DeadlineExceededError } from './withDeadline.ts';
 
 /** What `toProviderError` needs besides the error. */

@@ -1,10 +1,14 @@
 import type { SessionExtension } from '@browserdeck/domain';
-import { browserRequest, startLocalProvider } from '@browserdeck/testing/local-chromium';
+import {
+  browserRequest,
+  type EventedCdp,
+  eventedCdp,
+  startLocalProvider,
+} from '@browserdeck/testing/local-chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extensionZip, manifestJson } from '../../extensions/testing/extensionZip.ts';
 import { opensBrowserPage } from '../cdp/opensBrowserPage.ts';
 import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
-import { type EventedCdp, eventedCdp } from './testing/eventedCdp.ts';
 
 // Issue 34, item 5: a client's new-document script ran in chrome://extensions, where its extension
 // had sent its tab, before the provider closed it, and turned the extension's file: access back on

@@ -6,4 +6,5 @@ describeBrowserProviderContract('LocalChromiumProvider (real Chromium)', {
     const { provider, close } = await startLocalProvider({ warmBrowsers: 1 });
     return { provider, dispose: close };
   },
+  files: true,
 });

@@ -4,9 +4,11 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
   type CreateBrowserRequest,
+  type FilesCapability,
   type Logger,
   ProviderError,
   type ProviderSessionSnapshot,
+  type ProviderSessions,
   type ProxyBytesDelta,
   type SessionLogEntry,
   silentLogger,
@@ -19,16 +21,16 @@ import type { UpgradeEndpoint } from '../../shared/UpgradeEndpoint.ts';
 import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
 import { openInProcessCdpClient } from '../cdp/openInProcessCdpClient.ts';
 import { type ConnectRefusal, serveConnectUpgrade } from '../cdp/serveConnectUpgrade.ts';
+import { checkUpstreamProxies } from '../egress/checkUpstreamProxies.ts';
+import { ownEndpointOf } from '../egress/ownEndpointOf.ts';
+import type { UpstreamRoute } from '../egress/UpstreamRoute.ts';
 import type {
+  AdapterCapabilities,
   CdpCapabilityConnection,
   ComposableBrowserProvider,
-  ProviderCapabilities,
 } from '../ProviderCapabilities.ts';
 import { majorVersion } from './chromium/majorVersion.ts';
 import { CONNECT_PATH_TEMPLATE } from './connect/connectPath.ts';
-import { checkUpstreamProxies } from './egress/checkUpstreamProxies.ts';
-import { ownEndpointOf } from './egress/ownEndpointOf.ts';
-import type { UpstreamRoute } from './egress/UpstreamRoute.ts';
 import { HOW_TO_LOAD_EXTENSIONS } from './extensions/findExtensionsChromium.ts';
 import { RetainedDownloads } from './files/RetainedDownloads.ts';
 import { storeUpload } from './files/storeUpload.ts';
@@ -56,7 +58,7 @@ const MAX_UNTAKEN_ENDED_SESSIONS = 10_000;
  * per account; contexts (`profiles/`) are per project. See docs/adr/0003-local-chromium-provider.md,
  * docs/security.md and docs/decisions.md.
  */
-export class LocalChromiumProvider implements ComposableBrowserProvider {
+export class LocalChromiumProvider implements ComposableBrowserProvider, ProviderSessions, FilesCapability {
   readonly name = 'local';
   readonly regions: readonly string[] = ['local'];
   readonly defaultProviderProjectId = 'local';
@@ -80,20 +82,24 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     serve: (request) =>
       serveConnectUpgrade(
         request,
-        (id) => this.sessions.connectLookup(id),
+        (id) => this.registry.connectLookup(id),
         this.options.maxConnectionsPerSession ?? LOCAL_DEFAULTS.maxConnectionsPerSession,
       ),
   };
+  /** Its core is itself (`create`, `get`, `release`, `logs`). */
+  readonly sessions: ProviderSessions = this;
   /**
-   * Connect WebSockets (`connectEndpoint`), browsers held (`start`, `close`), in-process CDP
-   * (`openCdp`), sessions' WebDriver endpoint (`seleniumRemoteUrl`, `webdriver/`).
+   * Files (downloads, uploads), contexts, proxy metering (at the egress proxy), its placement (this
+   * instance), whether it loads extensions (`accepts`), connect WebSockets (`connectEndpoint`),
+   * browsers held (`start`, `close`), in-process CDP (`openCdp`), sessions' WebDriver endpoint
+   * (`seleniumRemoteUrl`, `webdriver/`).
    */
-  readonly capabilities: ProviderCapabilities;
+  readonly capabilities: AdapterCapabilities;
   /** The project's context profiles under `<dataDir>/contexts` (http-api.md §7). */
   readonly contexts: LocalContextStore;
   private readonly options: LocalChromiumProviderOptions;
   private readonly logger: Logger;
-  private readonly sessions: SessionRegistry;
+  private readonly registry: SessionRegistry;
   private readonly contextLocks = new ContextLocks();
   private readonly slots: OwnerSlots;
   private readonly browsers: BrowserSupply;
@@ -111,7 +117,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   private closed = false;
   /** The process exits without `close`: browsers die with it, and their temporary profiles go. */
   private readonly killAllNow = (): void => {
-    for (const session of this.sessions.all()) session.browser.process.killNow();
+    for (const session of this.registry.all()) session.browser.process.killNow();
     this.browsers.killAllNow();
   };
 
@@ -137,7 +143,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       locks: this.contextLocks,
       maxPerProject: options.maxContextsPerProject ?? LOCAL_DEFAULTS.maxContextsPerProject,
     });
-    this.sessions = new SessionRegistry({
+    this.registry = new SessionRegistry({
       maxSessions: options.endedSessionRetention ?? LOCAL_DEFAULTS.endedSessionRetention,
       maxWithLogs: options.endedLogRetention ?? LOCAL_DEFAULTS.endedLogRetention,
       maxLogBytes: options.endedLogMaxBytes ?? LOCAL_DEFAULTS.endedLogMaxBytes,
@@ -145,7 +151,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     this.browsers = new BrowserSupply(
       options,
       this.logger,
-      () => options.maxSessions - this.sessions.size - this.slots.reserved,
+      () => options.maxSessions - this.registry.size - this.slots.reserved,
     );
     this.loadsExtensions = this.browsers.extensionsBuild.available;
     this.extensionsHint = this.loadsExtensions ? undefined : HOW_TO_LOAD_EXTENSIONS;
@@ -157,9 +163,14 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
         chromedriverPaths: options.chromiumSearch?.chromedriverPaths,
       },
       logger: this.logger,
-      lookup: (id) => this.sessions.connectLookup(id),
+      lookup: (id) => this.registry.connectLookup(id),
     });
     this.capabilities = {
+      files: this,
+      contexts: this.contexts,
+      proxyMetering: { take: () => this.takeProxyBytes() },
+      placement: { instanceId: this.instanceId, reachesOtherInstances: false },
+      accepts: { extensions: this.loadsExtensions, extensionsHint: this.extensionsHint, proxies: true },
       upgrades: { endpoints: [this.connectEndpoint] },
       lifecycle: this,
       cdp: { open: (id, deliver, onClose) => this.openCdp(id, deliver, onClose) },
@@ -184,7 +195,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
 
   /** Live sessions (including ones whose browser is still stopping) and warm browsers. */
   get usage(): { sessions: number; warm: number } {
-    return { sessions: this.sessions.size, warm: this.browsers.warm };
+    return { sessions: this.registry.size, warm: this.browsers.warm };
   }
 
   async create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
@@ -215,7 +226,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     const admission = admitSession(
       {
         maxSessions: this.options.maxSessions,
-        sessions: this.sessions.size + this.slots.reserved,
+        sessions: this.registry.size + this.slots.reserved,
         warm: this.browsers.warm,
         maxPerOwner: this.slots.maxPerOwner,
         ownerHeld: this.slots.held(ownerId),
@@ -231,8 +242,8 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
         maxSessions: this.options.maxSessions,
         maxPerOwner: this.slots.maxPerOwner,
         contextId: request.contextId,
-        expiries: this.sessions.expiries(),
-        ownerExpiries: this.sessions.expiries(ownerId),
+        expiries: this.registry.expiries(),
+        ownerExpiries: this.registry.expiries(ownerId),
         now: this.options.clock.now(),
       });
     claim?.take();
@@ -246,7 +257,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
         throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
       }
       const session = this.open(browser, request, webdriver, routes);
-      this.sessions.add(session, claim);
+      this.registry.add(session, claim);
       opened = true;
       return session.snapshot;
     } finally {
@@ -257,18 +268,18 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   }
 
   async get(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
-    return this.sessions.snapshot(providerSessionId);
+    return this.registry.snapshot(providerSessionId);
   }
 
   async release(providerSessionId: string): Promise<ProviderSessionSnapshot | null> {
-    const session = this.sessions.running(providerSessionId);
-    if (!session) return this.sessions.snapshot(providerSessionId);
+    const session = this.registry.running(providerSessionId);
+    if (!session) return this.registry.snapshot(providerSessionId);
     await session.end('COMPLETED');
     return session.snapshot;
   }
 
   async logs(providerSessionId: string): Promise<SessionLogEntry[]> {
-    return this.sessions.logs(providerSessionId);
+    return this.registry.logs(providerSessionId);
   }
 
   /**
@@ -281,7 +292,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
   takeProxyBytes(): ProxyBytesDelta[] {
     const bytes = new Map(this.endedProxyBytes);
     this.endedProxyBytes.clear();
-    for (const session of this.sessions.all()) {
+    for (const session of this.registry.all()) {
       const taken = session.browser.takeProxyBytes();
       if (taken > 0) bytes.set(session.id, (bytes.get(session.id) ?? 0) + taken);
     }
@@ -294,7 +305,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
    * it ends waits for that copy). Null for a session unknown here or past the retention.
    */
   async downloads(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
-    const running = this.sessions.running(providerSessionId);
+    const running = this.registry.running(providerSessionId);
     if (running && !running.ended) return zipDownloads(running.browser.downloadsDir);
     return this.retained.archive(providerSessionId);
   }
@@ -308,7 +319,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     providerSessionId: string,
     file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> },
   ): Promise<UploadedSessionFile | null> {
-    const running = this.sessions.running(providerSessionId);
+    const running = this.registry.running(providerSessionId);
     if (!running || running.ended) return null;
     const { browser } = running;
     return storeUpload({
@@ -321,7 +332,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
 
   /** A running session's browser, for diagnostics and tests: its process group leader's pid and folders. */
   inspect(providerSessionId: string): { pid: number; profileDir: string; downloadsDir: string } | null {
-    const browser = this.sessions.running(providerSessionId)?.browser;
+    const browser = this.registry.running(providerSessionId)?.browser;
     return browser
       ? { pid: browser.process.pid, profileDir: browser.profileDir, downloadsDir: browser.downloadsDir }
       : null;
@@ -350,14 +361,14 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
     deliver: (message: CdpBrowserMessage) => void,
     onClose: () => void,
   ): Promise<CdpCapabilityConnection | null> {
-    const session = this.sessions.running(providerSessionId);
+    const session = this.registry.running(providerSessionId);
     return session ? openInProcessCdpClient(session, deliver, onClose) : Promise.resolve(null);
   }
 
   /** Ends every session (COMPLETED), stops the warm pool, waits for creates, removes what is left. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([this.browsers.closePool(), ...this.sessions.all().map((s) => s.end('COMPLETED'))]);
+    await Promise.all([this.browsers.closePool(), ...this.registry.all().map((s) => s.end('COMPLETED'))]);
     await Promise.allSettled([...this.creating]);
     await this.browsers.finish();
     await this.retained.stop();
@@ -384,7 +395,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider {
       holdDownloads: (id) => this.retained.hold(id, request.ownerId),
       onEnded: (ended) => {
         this.keepFinalProxyBytes(ended);
-        this.sessions.retire(ended);
+        this.registry.retire(ended);
         this.browsers.refill();
       },
     });

@@ -1,7 +1,7 @@
 import type { Clock, Logger } from '@browserdeck/domain';
 import type { IsolationSetting } from '../../confinement/isolation/IsolationLevel.ts';
+import type { EgressPolicyOptions } from '../egress/EgressPolicy.ts';
 import type { FindChromiumOptions } from './chromium/findChromium.ts';
-import type { EgressPolicyOptions } from './egress/EgressPolicy.ts';
 
 /** The defaults of the optional settings below that are plain numbers. */
 export const LOCAL_DEFAULTS = {

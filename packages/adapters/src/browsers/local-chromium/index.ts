@@ -9,6 +9,19 @@ export {
 export { ALLOWED_CDP_DOMAINS, checkCdpCommand, type PolicyDecision } from '../cdp/cdpCommandPolicy.ts';
 export { BLOCKED_URL_PATTERNS, RECORDED_CDP_EVENTS } from '../cdp/logs/SessionLogRecorder.ts';
 export type { ConnectRefusal } from '../cdp/serveConnectUpgrade.ts';
+export { checkUpstreamProxies } from '../egress/checkUpstreamProxies.ts';
+export { EgressPolicy, type EgressPolicyOptions, type EgressVerdict } from '../egress/EgressPolicy.ts';
+export {
+  EgressProxy,
+  type EgressProxyOptions,
+  type EgressRefusal,
+  type EgressRefusalListener,
+  PROXY_FAILED_METHOD,
+  type UpstreamFailure,
+  type UpstreamFailureListener,
+} from '../egress/EgressProxy.ts';
+export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from '../egress/egressRanges.ts';
+export type { EgressLookup } from '../egress/resolveDestination.ts';
 export { extractNpmChromium, type NpmChromiumUnpack } from './chromium/extractNpmChromium.ts';
 export {
   CHROMIUM_COMMAND_NAMES,
@@ -20,19 +33,6 @@ export {
   SYSTEM_CHROMIUM_PATHS,
 } from './chromium/findChromium.ts';
 export { buildConnectUrl, connectPath } from './connect/connectPath.ts';
-export { checkUpstreamProxies } from './egress/checkUpstreamProxies.ts';
-export { EgressPolicy, type EgressPolicyOptions, type EgressVerdict } from './egress/EgressPolicy.ts';
-export {
-  EgressProxy,
-  type EgressProxyOptions,
-  type EgressRefusal,
-  type EgressRefusalListener,
-  PROXY_FAILED_METHOD,
-  type UpstreamFailure,
-  type UpstreamFailureListener,
-} from './egress/EgressProxy.ts';
-export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from './egress/egressRanges.ts';
-export type { EgressLookup } from './egress/resolveDestination.ts';
 export { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 export type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 export { CONTEXT_ID_PATTERN, contextProfileDir } from './profiles/contextProfileDir.ts';

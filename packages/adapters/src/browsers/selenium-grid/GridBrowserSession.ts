@@ -43,6 +43,8 @@ export class GridBrowserSession implements ConnectTarget {
   readonly id: string;
   /** Our own id of the session (a WebDriver client may name the session by it). */
   readonly browserdeckSessionId: string;
+  /** The capabilities the Grid answered the WebDriver session with (what its WebDriver endpoint answers a new session with). */
+  readonly webdriverCapabilities: Readonly<Record<string, unknown>>;
   readonly keyDigest: Buffer;
   /** Where clients' CDP connections are opened: a WebSocket to `se:cdp` each. */
   readonly cdpUpstream: CdpUpstream;
@@ -70,6 +72,7 @@ export class GridBrowserSession implements ConnectTarget {
   private constructor(deps: {
     snapshot: ProviderSessionSnapshot;
     browserdeckSessionId: string;
+    capabilities: Readonly<Record<string, unknown>>;
     keyDigest: Buffer;
     upstream: WebSocketCdpUpstream;
     keepAlive: boolean;
@@ -81,6 +84,7 @@ export class GridBrowserSession implements ConnectTarget {
   }) {
     this.id = deps.snapshot.providerSessionId;
     this.browserdeckSessionId = deps.browserdeckSessionId;
+    this.webdriverCapabilities = deps.capabilities;
     this.current = deps.snapshot;
     this.keyDigest = deps.keyDigest;
     this.grid = deps.grid;
@@ -108,6 +112,8 @@ export class GridBrowserSession implements ConnectTarget {
   static async open(options: {
     snapshot: ProviderSessionSnapshot;
     browserdeckSessionId: string;
+    /** The capabilities the Grid answered the new session with. */
+    capabilities: Readonly<Record<string, unknown>>;
     keyDigest: Buffer;
     upstream: WebSocketCdpUpstream;
     keepAlive: boolean;

@@ -3,6 +3,7 @@ import {
   type Logger,
   ProviderError,
   type ProviderSessionSnapshot,
+  type ProviderSessions,
   type SessionLogEntry,
   silentLogger,
   TIMEOUT_MIN_SEC,
@@ -16,7 +17,7 @@ import { openInProcessCdpClient } from '../cdp/openInProcessCdpClient.ts';
 import { type ConnectLookup, serveConnectUpgrade } from '../cdp/serveConnectUpgrade.ts';
 import { digestSigningKey, generateSigningKey } from '../cdp/signingKey.ts';
 import { WebSocketCdpUpstream } from '../cdp/WebSocketCdpUpstream.ts';
-import type { ComposableBrowserProvider, ProviderCapabilities } from '../ProviderCapabilities.ts';
+import type { AdapterCapabilities, ComposableBrowserProvider } from '../ProviderCapabilities.ts';
 import { type WebDriverLookup, webdriverEndpoint } from '../webdriver/webdriverEndpoint.ts';
 import { buildSeleniumRemoteUrl } from '../webdriver/webdriverPath.ts';
 import { GridBrowserSession } from './GridBrowserSession.ts';
@@ -46,14 +47,10 @@ const LOG_ENTRY_MAX_BYTES = 16 * 1024;
  * alive at the Grid. Those live in this process, so its snapshots carry `instanceId`; deleting a
  * session at the Grid (`release`) works from any instance.
  */
-export class SeleniumGridProvider implements ComposableBrowserProvider {
+export class SeleniumGridProvider implements ComposableBrowserProvider, ProviderSessions {
   readonly name = NAME;
   readonly regions: readonly string[];
   readonly defaultProviderProjectId = NAME;
-  /** Grid nodes load no extensions of ours: a create naming one is refused (`unsupported_option`). */
-  readonly loadsExtensions = false;
-  /** Grid browsers reach the network as their node does: a create naming an upstream proxy is refused. */
-  readonly routesProxies = false;
   /** Stamped on every session it starts: its proxy, recorder and timers live in this process. */
   readonly instanceId: string;
   /** Sessions' connect endpoint, served from the HTTP adapter's route table (an upgrade route). */
@@ -77,18 +74,14 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
     operationId: 'driveSeleniumGridSession',
     lookup: (id) => this.webdriverLookup(id),
   });
-  /** Connect WebSockets, the WebDriver endpoint, sessions held until close, and in-process CDP (the live view). */
-  readonly capabilities: ProviderCapabilities = {
-    upgrades: { endpoints: [this.connectEndpoint] },
-    webdriver: { endpoints: [this.webdriverEndpoint] },
-    lifecycle: this,
-    cdp: {
-      open: async (id, deliver, onClose) => {
-        const session = this.live.get(id);
-        return session ? openInProcessCdpClient(session, deliver, onClose) : null;
-      },
-    },
-  };
+  /** Its core is itself (`create`, `get`, `release`, `logs`). */
+  readonly sessions: ProviderSessions = this;
+  /**
+   * Connect WebSockets, the WebDriver endpoint, sessions held until close, in-process CDP (the live
+   * view), its placement (this instance), and what it refuses: Grid nodes load no extensions of
+   * ours, and reach the network as their node does (no upstream proxies).
+   */
+  readonly capabilities: AdapterCapabilities;
   private readonly options: SeleniumGridProviderOptions;
   private readonly logger: Logger;
   private readonly grid: GridClient;
@@ -103,6 +96,19 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
     this.options = options;
     this.logger = options.logger ?? silentLogger;
     this.instanceId = options.instanceId;
+    this.capabilities = {
+      accepts: { extensions: false, proxies: false },
+      placement: { instanceId: this.instanceId, reachesOtherInstances: false },
+      upgrades: { endpoints: [this.connectEndpoint] },
+      webdriver: { endpoints: [this.webdriverEndpoint] },
+      lifecycle: this,
+      cdp: {
+        open: async (id, deliver, onClose) => {
+          const session = this.live.get(id);
+          return session ? openInProcessCdpClient(session, deliver, onClose) : null;
+        },
+      },
+    };
     this.regions = options.regions?.length ? options.regions : SELENIUM_GRID_DEFAULTS.regions;
     this.grid = new GridClient({
       gridUrl: options.gridUrl,
@@ -218,6 +224,7 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
       headers: this.grid.headers,
       webdriverSessionId: running.id,
       aliases: [running.browserdeckSessionId],
+      capabilities: running.webdriverCapabilities,
       checkCdp: (raw: string) => checkCdpCommand(raw, null),
     };
     return { keyDigest: running.keyDigest, upstream: running.ended ? null : async () => upstream };
@@ -306,6 +313,7 @@ export class SeleniumGridProvider implements ComposableBrowserProvider {
       session = await GridBrowserSession.open({
         snapshot,
         browserdeckSessionId: request.sessionId,
+        capabilities: created.capabilities,
         keyDigest: digestSigningKey(key),
         upstream: new WebSocketCdpUpstream(cdpUrl, { headers: this.grid.headers }),
         keepAlive: request.keepAlive ?? true,

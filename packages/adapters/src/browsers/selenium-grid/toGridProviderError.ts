@@ -1,5 +1,5 @@
 import { ProviderError } from '@browserdeck/domain';
-import { parseRetryAfter } from '../browserbase/parseRetryAfter.ts';
+import { parseRetryAfter } from '../../shared/parseRetryAfter.ts';
 import { GridHttpError } from './GridHttpError.ts';
 import { NewSessionDeadlineError } from './NewSessionDeadlineError.ts';
 

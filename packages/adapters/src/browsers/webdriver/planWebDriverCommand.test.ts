@@ -16,18 +16,13 @@ describe('planWebDriverCommand', () => {
     });
   });
 
-  it('refuses another session id, and a new session', () => {
+  it('refuses another session id, and plans a new session as an answer with the bound one', () => {
     expect(planWebDriverCommand('GET', '/session/other/url', ids)).toMatchObject({
       kind: 'refuse',
       status: 404,
       error: 'invalid session id',
     });
-    expect(planWebDriverCommand('POST', '/session', ids)).toMatchObject({
-      kind: 'refuse',
-      status: 403,
-      error: 'session not created',
-      message: expect.stringContaining('wd1'),
-    });
+    expect(planWebDriverCommand('POST', '/session', ids)).toEqual({ kind: 'newSession' });
     expect(planWebDriverCommand('GET', '/session', ids)).toMatchObject({ error: 'unknown method' });
   });
 
@@ -42,6 +37,10 @@ describe('planWebDriverCommand', () => {
       path: '/session/wd1/window',
     });
     expect(planWebDriverCommand('GET', '/status', ids)).toMatchObject({ kind: 'answer', status: 200 });
+  });
+
+  it('says at /status that it is ready for a new session (answered with the bound one)', () => {
+    expect(planWebDriverCommand('GET', '/status', ids)).toMatchObject({ body: { value: { ready: true } } });
   });
 
   it('checks DevTools commands and refuses the WebSocket, upload and raw-DevTools routes', () => {

@@ -14,6 +14,8 @@ export type WebDriverPlan =
   | { readonly kind: 'forward'; readonly path: string }
   /** Send it on to `path` once its body's CDP command (`{ cmd, params }`) passed the CDP policy. */
   | { readonly kind: 'cdp'; readonly path: string }
+  /** A new session: answered with the bound session's own WebDriver session (`planNewSession`, on its body). */
+  | { readonly kind: 'newSession' }
   /** Answer it here, without the upstream. */
   | { readonly kind: 'answer'; readonly status: number; readonly body: unknown }
   /** Refuse it here with a W3C error. */
@@ -55,11 +57,12 @@ function badSegment(segment: string): boolean {
  * Decides what a session's WebDriver endpoint (`seleniumRemoteUrl`) does with a request for
  * `subpath` (what follows the endpoint's base, e.g. `/session/abc/url`). The endpoint is bound to one
  * session: a command for it, named by its WebDriver id or an alias, is sent on under its WebDriver
- * id; any other session id is `invalid session id`; a new session (`POST /session`) is refused
- * (`session not created`: the endpoint has its session already); `DELETE /session/{id}` answers
- * success and ends nothing (release ends the browser); `GET /status` is answered here (the upstream's
- * would describe other sessions, or the Grid's nodes). DevTools commands are checked by the CDP
- * policy (`cdp`) or refused; a path with dot segments or encoded slashes is never sent on.
+ * id; any other session id is `invalid session id`; a new session (`POST /session`) is answered
+ * with the bound session (`newSession`: it creates no browser); `DELETE /session/{id}` answers
+ * success and ends nothing (release ends the browser), so a next `POST /session` gets the same
+ * browser again; `GET /status` is answered here (the upstream's would describe other sessions, or
+ * the Grid's nodes). DevTools commands are checked by the CDP policy (`cdp`) or refused; a path with
+ * dot segments or encoded slashes is never sent on.
  */
 export function planWebDriverCommand(
   method: string,
@@ -82,25 +85,15 @@ export function planWebDriverCommand(
           status: 200,
           body: {
             value: {
-              ready: false,
-              message: 'This endpoint serves one existing session; it takes no new ones.',
+              ready: true,
+              message:
+                'This endpoint serves one existing session: a new session (POST /session) is answered with it.',
             },
           },
         }
       : unknownMethod(method, subpath);
   if (first !== 'session') return unknown;
-  if (id === undefined)
-    return method === 'POST'
-      ? {
-          kind: 'refuse',
-          status: 403,
-          error: 'session not created',
-          message:
-            `This endpoint is bound to one existing session (WebDriver session ${ids.webdriverSessionId}); it creates none. ` +
-            'Attach to that session (its WebDriver id, provider session id or Browserdeck session id), ' +
-            'or create another Browserdeck session and use its seleniumRemoteUrl.',
-        }
-      : unknownMethod(method, subpath);
+  if (id === undefined) return method === 'POST' ? { kind: 'newSession' } : unknownMethod(method, subpath);
   const decodedId = decodeURIComponent(id);
   if (decodedId !== ids.webdriverSessionId && !ids.aliases.includes(decodedId))
     return {

@@ -2,22 +2,15 @@ import { Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'n
 import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
-import type { PolicyDecision } from '../cdp/cdpCommandPolicy.ts';
-import { planWebDriverCommand, type WebDriverSessionIds } from './planWebDriverCommand.ts';
+import { planWebDriverCommand } from './planWebDriverCommand.ts';
+import { serveNewSession } from './serveNewSession.ts';
+import type { WebDriverUpstream } from './WebDriverUpstream.ts';
 import { writeW3cError, writeW3cJson } from './w3cError.ts';
+
+export type { WebDriverUpstream } from './WebDriverUpstream.ts';
 
 /** The largest request body sent on (a file upload through the Grid's `se/file` included). */
 export const MAX_WEBDRIVER_BODY_BYTES = 64 * 1024 * 1024;
-
-/** Where a session's WebDriver commands go, and what they may do there. */
-export interface WebDriverUpstream extends WebDriverSessionIds {
-  /** The WebDriver server's base URL, which commands' paths follow: chromedriver's, the Grid's. */
-  readonly baseUrl: string;
-  /** Headers added to every request sent on (a Grid behind authentication); the client's credentials are never sent. */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-  /** The session's CDP command policy, for DevTools commands sent through WebDriver (`goog/cdp/execute`). */
-  checkCdp(raw: string): PolicyDecision;
-}
 
 /** Request headers never sent on: the client's credentials for this service, and hop-by-hop ones set again. */
 const DROPPED_HEADERS = [
@@ -25,6 +18,8 @@ const DROPPED_HEADERS = [
   'proxy-authorization',
   'cookie',
   'x-bb-api-key',
+  'x-bb-signing-key', // Browserbase's Selenium clients send the session's key (and id) on every request
+  'session-id',
   'origin',
   'referer',
   'transfer-encoding',
@@ -43,7 +38,8 @@ const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent
 
 /**
  * Serves one request to a session's WebDriver endpoint (`planWebDriverCommand` decides): answered
- * here, refused with a W3C error, or sent on to the session's WebDriver server under its WebDriver
+ * here, refused with a W3C error, answered with the session itself (a new session:
+ * `serveNewSession`), or sent on to the session's WebDriver server under its WebDriver
  * session id (`http-proxy-3`: the answer streams back as it comes, status and headers kept). The
  * body is read first, at most `MAX_WEBDRIVER_BODY_BYTES`; a DevTools command in it is checked by the
  * session's CDP policy and sent on as the policy re-serialised it. The response is always ended.
@@ -70,6 +66,10 @@ export function serveWebDriverCommand(
           'invalid argument',
           `The request body is over ${MAX_WEBDRIVER_BODY_BYTES} bytes.`,
         );
+        return;
+      }
+      if (plan.kind === 'newSession') {
+        void serveNewSession(res, body, upstream).catch(() => res.destroy());
         return;
       }
       if (plan.kind === 'cdp') {

@@ -1,7 +1,7 @@
 import type { DomainError } from '@browserdeck/domain';
-import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { LiveViewHub } from '../../browsers/live-view/LiveViewHub.ts';
+import type { InstanceCallTargets } from '../../instances/instanceCalls.ts';
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import type { PassthroughEndpoint } from '../../shared/PassthroughEndpoint.ts';
 import type { UpgradeEndpoint } from '../../shared/UpgradeEndpoint.ts';
@@ -17,11 +17,13 @@ import type { RunRouteDeps } from './api/runs/runRoutes.ts';
 import type { SessionFileRouteDeps } from './api/sessions/sessionFileRoutes.ts';
 import type { SessionRouteDeps } from './api/sessions/sessionRoutes.ts';
 import type { BrowserbaseContextRouteDeps } from './browserbase/browserbaseContextRoutes.ts';
+import type { AuthenticateInstance } from './kernel/routing/InstanceCaller.ts';
 import type { PassthroughForwarding } from './kernel/routing/servePassthroughs.ts';
 
 /**
  * The use cases behind the routes, grouped by feature like the composition's `useCases` (which fits
- * here as it is). Typed structurally: any object with a matching `execute` will do.
+ * here as it is): each feature's route deps pick theirs from `BrowserdeckUseCases` (`UseCasesOf`).
+ * Typed structurally: any object with a matching `execute` will do.
  */
 export interface HttpUseCases {
   auth: AuthRouteDeps;
@@ -71,8 +73,9 @@ export interface HttpSettings {
   console?: ConsoleSettings | false | undefined;
   /**
    * Check every JSON answer against its route's declared schema for that status (and the status
-   * against the declared ones); an answer that does not match is logged and becomes a 500 naming the
-   * drift. For tests (`createTestApp` turns it on); off by default, as production should be.
+   * against the declared ones), and every error answer's code against the codes its route documents
+   * (`errors` and those its input and auth imply); an answer that does not match is logged and becomes
+   * a 500 naming the drift. For tests (`createTestApp` turns it on); off by default, as production should be.
    */
   validateResponses?: boolean | undefined;
   /** Milliseconds between the heartbeat comments of a run's log stream (SSE). Default 15 000. */
@@ -120,10 +123,11 @@ export interface HttpAppDeps {
    */
   webdriver?: readonly PassthroughEndpoint[] | undefined;
   /**
-   * Serves calls from the other server instances sharing the database (`/internal/v1/…`, signed by
-   * them), before CORS and routing; absent when this instance takes none (in-memory storage).
+   * The calls of the other server instances sharing the database (`/internal/v1/…`): what serves
+   * them, and the check of their signatures. They join the route table as `instance` routes; absent
+   * when this instance takes none (in-memory storage).
    */
-  internal?: Middleware | undefined;
+  instanceCalls?: { targets: InstanceCallTargets; authenticate: AuthenticateInstance } | undefined;
   /** Offers each passthrough request about a session (its WebDriver endpoint) to the instance holding it first. */
   forwardPassthrough?: PassthroughForwarding | undefined;
 }

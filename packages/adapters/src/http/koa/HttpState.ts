@@ -1,7 +1,8 @@
-import type { ErrorCode } from '@browserdeck/domain';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { ErrorWriter } from './kernel/errors/ErrorWriter.ts';
+import type { ProblemCode } from './kernel/errors/problemCodes.ts';
+import type { AnyRoute } from './kernel/routing/RouteDefinition.ts';
 
 /** What the HTTP middleware keeps on `ctx.state` for one request. */
 export interface HttpState {
@@ -11,10 +12,12 @@ export interface HttpState {
   log: Logger;
   /** The matched route template, for logs: `/v1/projects/:project_id`. */
   routePath?: string;
+  /** The route serving the request, once one is chosen: whose documented error codes it may answer. */
+  route?: AnyRoute | undefined;
   /** The path the request log shows instead of `ctx.path` (a passthrough route's, its credentials hidden). */
   logPath?: string;
   /** The error code answered, for the request log. */
-  errorCode?: ErrorCode;
+  errorCode?: ProblemCode;
   /**
    * How errors are answered: the matched route's (or its path dialect's) writer; RFC 9457 problems
    * when unset.

@@ -54,7 +54,6 @@ export function createHttpApp(deps: HttpAppDeps, routes?: readonly AnyRoute[]): 
   routes ??= buildRouteTable({ ...deps, metrics });
   const webConsole = consoleMiddleware(deps);
   return composeApp({ ...deps, metrics }, routes, (app) => {
-    if (deps.internal) app.use(deps.internal);
     if (webConsole) app.use(webConsole);
     app.use(cors(deps.settings?.corsOrigins ?? []));
     const { requestScope } = deps.database;
@@ -82,7 +81,7 @@ export function createMetricsApp(deps: MetricsAppDeps): Koa {
 
 /** The middleware every app of the adapter has, around `routes`; `inner` adds more before routing. */
 function composeApp(
-  deps: MetricsAppDeps,
+  deps: MetricsAppDeps & Pick<HttpAppDeps, 'instanceCalls'>,
   routes: readonly AnyRoute[],
   inner: (app: Koa) => void = () => {},
 ): Koa {
@@ -93,10 +92,16 @@ function composeApp(
   const router = buildRouter(routes, {
     authenticate: deps.useCases?.auth.authenticate ?? NO_ACCESS_TOKENS,
     validateResponses: deps.settings?.validateResponses,
+    authenticateInstance: deps.instanceCalls?.authenticate,
   });
   app.use(requestContext(log, deps.metrics));
   app.use(securityHeaders());
-  app.use(errorHandler({ translateError: deps.database?.translateError }));
+  app.use(
+    errorHandler({
+      translateError: deps.database?.translateError,
+      validateErrors: deps.settings?.validateResponses,
+    }),
+  );
   // Raw endpoints (a session's WebDriver server) answer long commands: before the request cut-off.
   app.use(servePassthroughs(routes, deps.forwardPassthrough));
   app.use(requestTimeout(deps.settings?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));

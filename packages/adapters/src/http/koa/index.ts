@@ -17,6 +17,13 @@ export type { HttpAppDeps, HttpDatabaseHooks, HttpSettings, HttpUseCases } from 
 export { type HttpServerTimeouts, httpServerOptions } from './httpServerOptions.ts';
 export type { ErrorDialect, ErrorWriter } from './kernel/errors/ErrorWriter.ts';
 export { ERROR_STATUS, type ErrorStatus, problemType } from './kernel/errors/errorStatus.ts';
+export { type AnsweredError, HttpError } from './kernel/errors/HttpError.ts';
+export {
+  HTTP_ERROR_CODES,
+  type HttpErrorCode,
+  PROBLEM_CODES,
+  type ProblemCode,
+} from './kernel/errors/problemCodes.ts';
 export { refuseUpgrade } from './kernel/errors/refuseUpgrade.ts';
 export { type ProblemBody, problemBody } from './kernel/errors/writeProblem.ts';
 export { CUT_OFF_FLUSH_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './kernel/middleware/requestTimeout.ts';

@@ -3,6 +3,7 @@ import { AGENTS_TAG, agentRoutes } from './api/agents/agentRoutes.ts';
 import { API_KEYS_TAG, apiKeyRoutes } from './api/api-keys/apiKeyRoutes.ts';
 import { AUTH_TAG, authRoutes } from './api/auth/authRoutes.ts';
 import { EXTENSIONS_TAG, extensionRoutes } from './api/extensions/extensionRoutes.ts';
+import { instanceRoutes } from './api/instances/instanceRoutes.ts';
 import { liveViewRoutes } from './api/live-view/liveViewRoutes.ts';
 import { liveViewUpgradeRoute } from './api/live-view/liveViewUpgradeRoute.ts';
 import { OPERATIONS_TAG, operationalRoutes } from './api/operational/operationalRoutes.ts';
@@ -73,6 +74,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
       defineUpgradeRoute({ path, operationId, summary, tag: 'Sessions', upgrade: serve }),
     ),
     ...webdriverRoutes(deps.webdriver ?? []),
+    ...(deps.instanceCalls ? instanceRoutes(deps.instanceCalls.targets) : []),
   );
   return table;
 }

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import type { ProblemBody } from '@browserdeck/adapters/http-koa';
+import type { ProblemBody, ProblemCode } from '@browserdeck/adapters/http-koa';
 import { ERROR_STATUS, problemType } from '@browserdeck/adapters/http-koa';
-import type { ErrorCode } from '@browserdeck/domain';
 
 /**
  * Asserts that `response` is an RFC 9457 problem with `status` and `code`, complete with type, title,
@@ -10,7 +9,7 @@ import type { ErrorCode } from '@browserdeck/domain';
 export async function assertProblem(
   response: Response,
   status: number,
-  code: ErrorCode,
+  code: ProblemCode,
 ): Promise<ProblemBody> {
   const text = await response.text();
   assert.equal(response.status, status, `expected ${status} ${code}, got ${response.status}: ${text}`);

@@ -11,9 +11,9 @@ import { BrowserConfinement } from '../../../confinement/isolation/BrowserConfin
 import type { IsolationLevel } from '../../../confinement/isolation/IsolationLevel.ts';
 import { BrowserLimits } from '../../../confinement/limits/BrowserLimits.ts';
 import { type ResourceLimits, resolveResourceLimits } from '../../../confinement/limits/ResourceLimits.ts';
+import { EgressPolicy } from '../../egress/EgressPolicy.ts';
+import type { UpstreamRoute } from '../../egress/UpstreamRoute.ts';
 import { ChromiumLocator, type LocatedChromium } from '../chromium/ChromiumLocator.ts';
-import { EgressPolicy } from '../egress/EgressPolicy.ts';
-import type { UpstreamRoute } from '../egress/UpstreamRoute.ts';
 import { ExtensionsChromium } from '../extensions/ExtensionsChromium.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
 import { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';

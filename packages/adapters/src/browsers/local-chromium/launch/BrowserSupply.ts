@@ -1,8 +1,8 @@
 import type { Logger, SessionViewport } from '@browserdeck/domain';
 import type { IsolationLevel } from '../../../confinement/isolation/IsolationLevel.ts';
+import type { EgressPolicy } from '../../egress/EgressPolicy.ts';
+import type { UpstreamRoute } from '../../egress/UpstreamRoute.ts';
 import type { LocatedChromium } from '../chromium/ChromiumLocator.ts';
-import type { EgressPolicy } from '../egress/EgressPolicy.ts';
-import type { UpstreamRoute } from '../egress/UpstreamRoute.ts';
 import type { ExtensionsChromium } from '../extensions/ExtensionsChromium.ts';
 import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
 import type { ContextClaim } from '../profiles/ContextClaim.ts';

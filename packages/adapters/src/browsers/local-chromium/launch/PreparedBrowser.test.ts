@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { SystemClock } from '@browserdeck/domain';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrowserConfinement } from '../../../confinement/isolation/BrowserConfinement.ts';
+import { checkUpstreamProxies } from '../../egress/checkUpstreamProxies.ts';
+import { EgressPolicy } from '../../egress/EgressPolicy.ts';
 import { ChromiumProcess } from '../chromium/ChromiumProcess.ts';
-import { checkUpstreamProxies } from '../egress/checkUpstreamProxies.ts';
-import { EgressPolicy } from '../egress/EgressPolicy.ts';
 import { PreparedBrowser } from './PreparedBrowser.ts';
 
 // No Chromium: its launch is replaced by a stand-in that makes the browser's first request (as an

@@ -6,13 +6,13 @@ import type { BrowserLimitsLease } from '../../../confinement/limits/BrowserLimi
 import { CdpClient } from '../../cdp/CdpClient.ts';
 import type { SessionLogLimits } from '../../cdp/logs/SessionLogBuffer.ts';
 import { BROWSER_KILLED_METHOD, SessionLogRecorder } from '../../cdp/logs/SessionLogRecorder.ts';
+import type { EgressPolicy } from '../../egress/EgressPolicy.ts';
+import { EgressProxy, PROXY_FAILED_METHOD } from '../../egress/EgressProxy.ts';
+import type { OwnEndpoint } from '../../egress/OwnEndpointTunnel.ts';
+import type { UpstreamRoute } from '../../egress/UpstreamRoute.ts';
 import { CdpRouter } from '../cdp/CdpRouter.ts';
 import { ChromiumProcess } from '../chromium/ChromiumProcess.ts';
 import { DEFAULT_WINDOW_SIZE, fitWindowToViewport } from '../chromium/fitWindowToViewport.ts';
-import type { EgressPolicy } from '../egress/EgressPolicy.ts';
-import { EgressProxy, PROXY_FAILED_METHOD } from '../egress/EgressProxy.ts';
-import type { OwnEndpoint } from '../egress/OwnEndpointTunnel.ts';
-import type { UpstreamRoute } from '../egress/UpstreamRoute.ts';
 import { confirmExtensionLoaded } from '../extensions/confirmExtensionLoaded.ts';
 import { guardExtensionsPage } from '../extensions/guardExtensionsPage.ts';
 import { type StagedExtension, stageExtension } from '../extensions/stageExtension.ts';

@@ -22,6 +22,8 @@ export class Chromedriver {
   readonly baseUrl: string;
   /** The WebDriver session attached to the browser. */
   readonly sessionId: string;
+  /** That session's capabilities, as chromedriver answered them when it attached. */
+  readonly capabilities: Readonly<Record<string, unknown>>;
   /** Resolves once the process has exited. */
   readonly exited: Promise<void>;
   private readonly child: ChildProcess;
@@ -31,12 +33,14 @@ export class Chromedriver {
     child: ChildProcess;
     baseUrl: string;
     sessionId: string;
+    capabilities: Readonly<Record<string, unknown>>;
     exited: Promise<void>;
     stopWatchdog: () => void;
   }) {
     this.child = parts.child;
     this.baseUrl = parts.baseUrl;
     this.sessionId = parts.sessionId;
+    this.capabilities = parts.capabilities;
     this.exited = parts.exited;
     this.stopWatchdog = parts.stopWatchdog;
   }
@@ -80,8 +84,11 @@ export class Chromedriver {
         'chromedriver did not start',
       );
       const baseUrl = `http://127.0.0.1:${port}${base}`;
-      const sessionId = await withTimeout(attach(baseUrl, debuggerAddress), 'chromedriver did not attach');
-      return new Chromedriver({ child, baseUrl, sessionId, exited, stopWatchdog });
+      const { sessionId, capabilities } = await withTimeout(
+        attach(baseUrl, debuggerAddress),
+        'chromedriver did not attach',
+      );
+      return new Chromedriver({ child, baseUrl, sessionId, capabilities, exited, stopWatchdog });
     } catch (error) {
       child.kill('SIGKILL');
       throw error;
@@ -98,8 +105,11 @@ export class Chromedriver {
   }
 }
 
-/** Creates chromedriver's session on the browser at `debuggerAddress`; its WebDriver session id. */
-async function attach(baseUrl: string, debuggerAddress: string): Promise<string> {
+/** Creates chromedriver's session on the browser at `debuggerAddress`: its WebDriver session id and capabilities. */
+async function attach(
+  baseUrl: string,
+  debuggerAddress: string,
+): Promise<{ sessionId: string; capabilities: Record<string, unknown> }> {
   const response = await fetch(`${baseUrl}/session`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -108,13 +118,18 @@ async function attach(baseUrl: string, debuggerAddress: string): Promise<string>
     }),
   });
   const body = (await response.json().catch(() => ({}))) as {
-    value?: { sessionId?: unknown; message?: unknown };
+    value?: { sessionId?: unknown; capabilities?: unknown; message?: unknown };
   };
   if (!response.ok || typeof body.value?.sessionId !== 'string')
     throw new Error(
       `chromedriver could not attach to the browser: ${String(body.value?.message ?? response.status)}`,
     );
-  return body.value.sessionId;
+  const { capabilities } = body.value;
+  return {
+    sessionId: body.value.sessionId,
+    capabilities:
+      capabilities && typeof capabilities === 'object' ? (capabilities as Record<string, unknown>) : {},
+  };
 }
 
 /** `promise`, or a rejection saying `what` after `START_TIMEOUT_MS`. */

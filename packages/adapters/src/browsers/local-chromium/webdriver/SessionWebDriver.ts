@@ -53,6 +53,7 @@ export class SessionWebDriver {
     return {
       baseUrl: driver.baseUrl,
       webdriverSessionId: driver.sessionId,
+      capabilities: withPlatform(driver.capabilities),
       aliases: [session.id, session.browserdeckSessionId],
       checkCdp: (raw) => checkCdpCommand(raw, session.folders),
     };
@@ -82,4 +83,16 @@ export class SessionWebDriver {
       throw error;
     }
   }
+}
+
+/** W3C's names of the platforms a local browser runs on, by Node's. */
+const W3C_PLATFORMS: Readonly<Record<string, string>> = { linux: 'linux', darwin: 'mac', win32: 'windows' };
+
+/**
+ * chromedriver attached by `debuggerAddress` answers an empty `platformName`: the browser runs on
+ * this host, so it is this host's platform (clients compare it with what they asked for).
+ */
+function withPlatform(capabilities: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  if (capabilities.platformName) return capabilities;
+  return { ...capabilities, platformName: W3C_PLATFORMS[process.platform] ?? process.platform };
 }

@@ -1,12 +1,8 @@
-import {
-  type BrowserContextInfo,
-  type CreateContext,
-  type DeleteContext,
-  type GetContext,
-  UnsupportedOptionError,
-} from '@browserdeck/domain';
+import { type BrowserContextInfo, UnsupportedOptionError } from '@browserdeck/domain';
 import type { z } from 'zod';
 import { isoTimestamp } from '../api/shared/isoTimestamp.ts';
+import { PROVIDER_FAULTS } from '../api/shared/providerScope.ts';
+import type { UseCasesOf } from '../api/shared/UseCasesOf.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
 import { BrowserbaseContextSchema, BrowserbaseCreatedContextSchema } from './browserbaseResponseSchemas.ts';
 import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
@@ -14,11 +10,7 @@ import { BrowserbaseCreateContextBody, browserbaseIdParams } from './browserbase
 import { keyProject } from './requireApiKey.ts';
 
 /** The use cases behind Browserbase's `/v1/contexts`. */
-export interface BrowserbaseContextRouteDeps {
-  create: Pick<CreateContext, 'execute'>;
-  get: Pick<GetContext, 'execute'>;
-  delete: Pick<DeleteContext, 'execute'>;
-}
+export type BrowserbaseContextRouteDeps = UseCasesOf<'contexts', 'create' | 'get' | 'delete'>;
 
 function present(context: BrowserContextInfo): z.input<typeof BrowserbaseContextSchema> {
   return {
@@ -46,6 +38,14 @@ export function browserbaseContextRoutes(deps: BrowserbaseContextRouteDeps): Any
       summary: 'Create a context (Browserbase)',
       body: BrowserbaseCreateContextBody,
       responses: { 201: { description: 'The new, empty context.', schema: BrowserbaseCreatedContextSchema } },
+      errors: [
+        'not_found',
+        'project_archived',
+        'unsupported_option',
+        'context_limit_reached',
+        'provider_rate_limited',
+        ...PROVIDER_FAULTS,
+      ],
       handle: async ({ caller, body }) => {
         const context = await deps.create.execute({ caller, projectId: keyProject(caller, body.projectId) });
         return { status: 201, body: { ...present(context), ...NO_UPLOAD } };
@@ -59,6 +59,7 @@ export function browserbaseContextRoutes(deps: BrowserbaseContextRouteDeps): Any
       summary: 'Read a context (Browserbase)',
       params: browserbaseIdParams,
       responses: { 200: { description: 'The context.', schema: BrowserbaseContextSchema } },
+      errors: ['not_found', 'unsupported_option', 'provider_rate_limited', ...PROVIDER_FAULTS],
       handle: async ({ caller, params }) => {
         const context = await deps.get.execute({
           caller,
@@ -76,6 +77,7 @@ export function browserbaseContextRoutes(deps: BrowserbaseContextRouteDeps): Any
       summary: 'Upload a context profile (Browserbase): refused',
       params: browserbaseIdParams,
       responses: { 400: { description: 'Always: profiles cannot be uploaded.' } },
+      errors: ['not_found', 'unsupported_option', 'provider_rate_limited', ...PROVIDER_FAULTS],
       handle: async ({ caller, params }) => {
         await deps.get.execute({ caller, projectId: keyProject(caller), contextId: params.id });
         throw new UnsupportedOptionError(
@@ -93,6 +95,13 @@ export function browserbaseContextRoutes(deps: BrowserbaseContextRouteDeps): Any
       summary: 'Delete a context (Browserbase)',
       params: browserbaseIdParams,
       responses: { 204: { description: 'Deleted.' } },
+      errors: [
+        'not_found',
+        'context_in_use',
+        'unsupported_option',
+        'provider_rate_limited',
+        ...PROVIDER_FAULTS,
+      ],
       handle: async ({ caller, params }) => {
         await deps.delete.execute({ caller, projectId: keyProject(caller), contextId: params.id });
         return { status: 204 };

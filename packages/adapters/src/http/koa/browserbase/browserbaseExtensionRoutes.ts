@@ -7,6 +7,7 @@ import {
 } from '../api/extensions/extensionRoutes.ts';
 import { timestamp } from '../api/shared/commonSchemas.ts';
 import { isoTimestamp } from '../api/shared/isoTimestamp.ts';
+import { PROVIDER_FAULTS } from '../api/shared/providerScope.ts';
 import { fileBody } from '../kernel/routing/fileBody.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
 import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
@@ -55,6 +56,14 @@ export function browserbaseExtensionRoutes(deps: ExtensionRouteDeps): AnyRoute[]
       }),
       extraTimeMs: EXTENSION_UPLOAD_EXTRA_TIME_MS,
       responses: { 201: { description: 'The stored extension.', schema: BrowserbaseExtensionSchema } },
+      errors: [
+        'not_found',
+        'project_archived',
+        'extension_limit_reached',
+        'extension_invalid',
+        'provider_rate_limited',
+        ...PROVIDER_FAULTS,
+      ],
       handle: async ({ caller, body }) => {
         const extension = await deps.upload.execute({
           caller,
@@ -73,6 +82,7 @@ export function browserbaseExtensionRoutes(deps: ExtensionRouteDeps): AnyRoute[]
       summary: 'Read an extension (Browserbase)',
       params: browserbaseIdParams,
       responses: { 200: { description: 'The extension.', schema: BrowserbaseExtensionSchema } },
+      errors: ['not_found'],
       handle: async ({ caller, params }) => {
         const extension = await deps.get.execute({
           caller,
@@ -90,6 +100,7 @@ export function browserbaseExtensionRoutes(deps: ExtensionRouteDeps): AnyRoute[]
       summary: 'Delete an extension (Browserbase)',
       params: browserbaseIdParams,
       responses: { 204: { description: 'Deleted.' } },
+      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_FAULTS],
       handle: async ({ caller, params }) => {
         await deps.delete.execute({ caller, projectId: keyProject(caller), extensionId: params.id });
         return { status: 204 };

@@ -44,6 +44,7 @@ export function browserbaseFunctionRoutes(deps: BrowserbaseFunctionRouteDeps): A
       params: browserbaseIdParams,
       body: BrowserbaseInvokeBody,
       responses: { 202: { description: 'The invocation, PENDING.', schema: BrowserbaseInvocationSchema } },
+      errors: ['not_found', 'project_archived', 'agent_inactive', 'script_empty', 'run_queue_full'],
       handle: async ({ caller, params, body }) => {
         const options = body.sessionCreateParams ?? {};
         const projectId = keyProject(caller, options.projectId);
@@ -64,6 +65,7 @@ export function browserbaseFunctionRoutes(deps: BrowserbaseFunctionRouteDeps): A
       summary: 'Read an invocation (Browserbase): an agent run',
       params: browserbaseIdParams,
       responses: { 200: { description: 'The invocation.', schema: BrowserbaseInvocationSchema } },
+      errors: ['not_found'],
       handle: async ({ caller, params }) => {
         const run = await deps.get.execute({
           caller,
@@ -83,6 +85,7 @@ export function browserbaseFunctionRoutes(deps: BrowserbaseFunctionRouteDeps): A
       summary: 'List a function’s secrets (Browserbase): refused',
       params: browserbaseIdParams,
       responses: secrets,
+      errors: ['unsupported_option'],
       handle: refuseSecrets,
     }),
     defineRoute({
@@ -93,6 +96,7 @@ export function browserbaseFunctionRoutes(deps: BrowserbaseFunctionRouteDeps): A
       summary: 'Attach a secret to a function (Browserbase): refused',
       params: browserbaseIdParams,
       responses: secrets,
+      errors: ['unsupported_option'],
       handle: refuseSecrets,
     }),
     defineRoute({
@@ -103,6 +107,7 @@ export function browserbaseFunctionRoutes(deps: BrowserbaseFunctionRouteDeps): A
       summary: 'Detach a secret from a function (Browserbase): refused',
       params: browserbaseIdParams.extend({ secret_id: browserbaseIdParams.shape.id }),
       responses: secrets,
+      errors: ['unsupported_option'],
       handle: refuseSecrets,
     }),
   ];

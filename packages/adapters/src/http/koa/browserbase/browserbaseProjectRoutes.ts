@@ -1,6 +1,7 @@
-import type { GetProject, GetSessionStats, ListProjects, Project } from '@browserdeck/domain';
+import type { Project } from '@browserdeck/domain';
 import type { z } from 'zod';
 import { isoTimestamp } from '../api/shared/isoTimestamp.ts';
+import type { UseCasesOf } from '../api/shared/UseCasesOf.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
 import {
   BrowserbaseProjectListSchema,
@@ -12,11 +13,8 @@ import { browserbaseIdParams } from './browserbaseSchemas.ts';
 import { keyProject } from './requireApiKey.ts';
 
 /** The use cases behind Browserbase's `/v1/projects`. */
-export interface BrowserbaseProjectRouteDeps {
-  list: Pick<ListProjects, 'execute'>;
-  get: Pick<GetProject, 'execute'>;
-  stats: Pick<GetSessionStats, 'execute'>;
-}
+export type BrowserbaseProjectRouteDeps = UseCasesOf<'projects', 'list' | 'get'> &
+  UseCasesOf<'sessions', 'stats'>;
 
 /** What Browserbase's project shape needs beyond the project: the provider's limits. */
 export interface BrowserbaseProjectSettings {
@@ -74,6 +72,7 @@ export function browserbaseProjectRoutes(
       summary: 'A project (Browserbase)',
       params: browserbaseIdParams,
       responses: { 200: { description: 'The project.', schema: BrowserbaseProjectSchema } },
+      errors: ['not_found'],
       handle: async ({ caller, params }) => {
         const project = await deps.get.execute({ caller, projectId: keyProject(caller, params.id) });
         return { status: 200, body: present(project, settings) };
@@ -93,6 +92,7 @@ export function browserbaseProjectRoutes(
           schema: BrowserbaseUsageSchema,
         },
       },
+      errors: ['not_found'],
       handle: async ({ caller, params }) => {
         const stats = await deps.stats.execute({ caller, projectId: keyProject(caller, params.id) });
         return {

@@ -6,6 +6,7 @@ import {
   uploadMaxBytesOf,
 } from '../api/sessions/sessionFileRoutes.ts';
 import { UploadedFileSchema } from '../api/sessions/sessionFileSchemas.ts';
+import { PROVIDER_FAULTS } from '../api/shared/providerScope.ts';
 import { fileBody } from '../kernel/routing/fileBody.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
 import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
@@ -34,6 +35,13 @@ export function browserbaseSessionFileRoutes(deps: SessionFileRouteDeps): AnyRou
       summary: 'A session’s downloads as a zip (Browserbase)',
       params: browserbaseIdParams,
       responses: { 200: { description: 'A zip of the downloaded files.', contentType: 'application/zip' } },
+      errors: [
+        'not_found',
+        'session_on_other_instance',
+        'not_implemented',
+        'provider_rate_limited',
+        ...PROVIDER_FAULTS,
+      ],
       handle: async ({ caller, params }) => {
         const { session, archive } = await deps.downloads.execute({
           caller,
@@ -53,6 +61,16 @@ export function browserbaseSessionFileRoutes(deps: SessionFileRouteDeps): AnyRou
       body: fileBody({ field: 'file', maxBytes: uploadMaxBytesOf(deps), description: 'The file.' }),
       extraTimeMs: UPLOAD_EXTRA_TIME_MS,
       responses: { 200: { description: 'Where the file was put.', schema: BrowserbaseUploadSchema } },
+      errors: [
+        'not_found',
+        'project_archived',
+        'session_ended',
+        'upload_limit_reached',
+        'session_on_other_instance',
+        'not_implemented',
+        'provider_rate_limited',
+        ...PROVIDER_FAULTS,
+      ],
       handle: async ({ caller, params, body }) => {
         const uploaded = await deps.upload.execute({
           caller,

@@ -1,5 +1,4 @@
 import {
-  type GetContext,
   NotFoundError,
   SESSION_LIST_MAX_LIMIT,
   SESSION_LOGS_MAX_LIMIT,
@@ -10,6 +9,8 @@ import { z } from 'zod';
 import { type LiveUrlDeps, presentLiveUrls } from '../api/live-view/presentLiveUrls.ts';
 import type { SessionRouteDeps } from '../api/sessions/sessionRoutes.ts';
 import { SessionLiveUrlsQuery, SessionLiveUrlsSchema } from '../api/sessions/sessionSchemas.ts';
+import { PROVIDER_FAULTS } from '../api/shared/providerScope.ts';
+import type { UseCasesOf } from '../api/shared/UseCasesOf.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
 import { BrowserbaseSessionListSchema, BrowserbaseSessionSchema } from './browserbaseResponseSchemas.ts';
 import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
@@ -26,7 +27,7 @@ import { streamJsonArray } from './streamJsonArray.ts';
 /** The use cases behind Browserbase's `/v1/sessions`: §5's, and the context read. */
 export interface BrowserbaseSessionRouteDeps extends SessionRouteDeps {
   /** A context must exist before a session opens it, as at Browserbase. */
-  contexts: { get: Pick<GetContext, 'execute'> };
+  contexts: UseCasesOf<'contexts', 'get'>;
   /** Where the live-view links of `/debug` point (§5's `…/debug` answers the same). */
   live: LiveUrlDeps;
 }
@@ -58,6 +59,14 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       responses: {
         201: { description: 'The session, with its connectUrl.', schema: BrowserbaseSessionSchema },
       },
+      errors: [
+        'not_found',
+        'extension_not_found',
+        'project_archived',
+        'unsupported_option',
+        'provider_rate_limited',
+        ...PROVIDER_FAULTS,
+      ],
       handle: async ({ caller, body }) => {
         const projectId = keyProject(caller, body.projectId);
         const settings = body.browserSettings ?? {};
@@ -96,6 +105,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
           schema: BrowserbaseSessionListSchema,
         },
       },
+      errors: ['not_found'],
       handle: async ({ caller, query }) => {
         const projectId = keyProject(caller);
         const sessions = [];
@@ -124,6 +134,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       responses: {
         200: { description: 'The session, refreshed from the provider.', schema: BrowserbaseSessionSchema },
       },
+      errors: ['not_found'],
       handle: async ({ caller, params }) => {
         const { session } = await deps.get.execute({
           caller,
@@ -142,6 +153,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       params: browserbaseIdParams,
       body: BrowserbaseUpdateSessionBody,
       responses: { 200: { description: 'The session, ended.', schema: BrowserbaseSessionSchema } },
+      errors: ['not_found', 'session_on_other_instance', 'provider_rate_limited', ...PROVIDER_FAULTS],
       handle: async ({ caller, params, body }) => {
         const session = await deps.release.execute({
           caller,
@@ -161,6 +173,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       responses: { 200: { description: 'Every recorded CDP event, oldest first.' } },
       // Browserbase answers one bare array: it is streamed page by page (the logs are bounded by
       // their byte budget, and the body is never built whole in memory).
+      errors: ['not_found', 'session_on_other_instance', 'provider_rate_limited', ...PROVIDER_FAULTS],
       handle: async ({ caller, params }) => {
         const input = { caller, projectId: keyProject(caller), sessionId: sessionIdOf(params.id) };
         const withId = (logs: readonly SessionLogEntry[]) =>
@@ -193,6 +206,16 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       responses: {
         200: { description: 'The live-view URLs (§5’s `…/debug` answer).', schema: SessionLiveUrlsSchema },
       },
+      errors: [
+        'not_found',
+        'project_archived',
+        'session_ended',
+        'session_on_other_instance',
+        'not_implemented',
+        'unsupported_option',
+        'provider_rate_limited',
+        ...PROVIDER_FAULTS,
+      ],
       handle: async ({ caller, params, query }) => {
         const sessionId = sessionIdOf(params.id);
         const view = await deps.liveView.execute({

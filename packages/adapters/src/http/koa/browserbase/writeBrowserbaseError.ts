@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
-import type { DomainError } from '@browserdeck/domain';
 import type { Context } from 'koa';
 import { ERROR_STATUS } from '../kernel/errors/errorStatus.ts';
+import type { AnsweredError } from '../kernel/errors/HttpError.ts';
+import type { ProblemCode } from '../kernel/errors/problemCodes.ts';
 
 /** Browserbase's error body, which its SDKs read (`message` becomes the error's message). */
 export interface BrowserbaseErrorBody {
@@ -10,7 +11,7 @@ export interface BrowserbaseErrorBody {
   error: string;
   message: string;
   /** Browserdeck's stable error code and request id, beside Browserbase's fields. */
-  code: DomainError['code'];
+  code: ProblemCode;
   requestId: string;
 }
 
@@ -26,7 +27,7 @@ const BROWSERBASE_FIELD_NAMES: Readonly<Record<string, string>> = {
  * come from the status; its message from `message`), with `Retry-After` when the error carries one.
  * A validation failure's message lists its fields, named as Browserbase names them.
  */
-export function writeBrowserbaseError(ctx: Context, error: DomainError, requestId: string): void {
+export function writeBrowserbaseError(ctx: Context, error: AnsweredError, requestId: string): void {
   const { status } = ERROR_STATUS[error.code];
   const fields = (error.errors ?? []).map(
     (e) => `${BROWSERBASE_FIELD_NAMES[e.path] ?? e.path}: ${e.message}`,

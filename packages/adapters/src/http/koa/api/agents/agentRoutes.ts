@@ -1,7 +1,7 @@
-import type { CreateAgent, DeleteAgent, GetAgent, ListAgents, UpdateAgent } from '@browserdeck/domain';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { providerProjectParams } from '../shared/commonSchemas.ts';
 import { PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
+import type { UseCasesOf } from '../shared/UseCasesOf.ts';
 import {
   AgentListSchema,
   AgentSchema,
@@ -13,13 +13,7 @@ import {
 import { presentAgent } from './presentAgent.ts';
 
 /** The use cases behind `/v1/{provider}/projects/{project_id}/agents`. */
-export interface AgentRouteDeps {
-  create: Pick<CreateAgent, 'execute'>;
-  list: Pick<ListAgents, 'execute'>;
-  get: Pick<GetAgent, 'execute'>;
-  update: Pick<UpdateAgent, 'execute'>;
-  delete: Pick<DeleteAgent, 'execute'>;
-}
+export type AgentRouteDeps = UseCasesOf<'agents', 'create' | 'list' | 'get' | 'update' | 'delete'>;
 
 /** These routes' OpenAPI tag and what it groups. */
 export const AGENTS_TAG = {

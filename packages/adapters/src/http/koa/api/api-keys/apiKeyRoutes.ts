@@ -1,15 +1,11 @@
-import type { CreateApiKey, ListApiKeys, RevokeApiKey } from '@browserdeck/domain';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { projectIdParams } from '../shared/commonSchemas.ts';
+import type { UseCasesOf } from '../shared/UseCasesOf.ts';
 import { ApiKeyListSchema, apiKeyParams, CreateApiKeyBody, CreatedApiKeySchema } from './apiKeySchemas.ts';
 import { presentApiKey } from './presentApiKey.ts';
 
 /** The use cases behind `/v1/projects/{project_id}/api-keys`. */
-export interface ApiKeyRouteDeps {
-  create: Pick<CreateApiKey, 'execute'>;
-  list: Pick<ListApiKeys, 'execute'>;
-  revoke: Pick<RevokeApiKey, 'execute'>;
-}
+export type ApiKeyRouteDeps = UseCasesOf<'apiKeys', 'create' | 'list' | 'revoke'>;
 
 /** These routes' OpenAPI tag and what it groups. */
 export const API_KEYS_TAG = {

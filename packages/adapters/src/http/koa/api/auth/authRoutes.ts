@@ -1,15 +1,7 @@
-import {
-  type Authenticate,
-  type GetCurrentUser,
-  type RefreshSession,
-  type SignIn,
-  type SignOut,
-  type SignUp,
-  type SyncUser,
-  signInOf,
-} from '@browserdeck/domain';
+import { signInOf } from '@browserdeck/domain';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { emptyBody } from '../shared/commonSchemas.ts';
+import type { UseCasesOf } from '../shared/UseCasesOf.ts';
 import {
   RefreshBody,
   SignInBody,
@@ -21,17 +13,14 @@ import {
 } from './authSchemas.ts';
 import { presentTokenGrant } from './presentTokenGrant.ts';
 
-/** The use cases behind `/v1/auth`. */
-export interface AuthRouteDeps {
-  /** Turns a bearer access token into its principal (401 `unauthorized` otherwise). */
-  authenticate: Pick<Authenticate, 'execute'>;
-  signUp: Pick<SignUp, 'execute'>;
-  signIn: Pick<SignIn, 'execute'>;
-  refreshSession: Pick<RefreshSession, 'execute'>;
-  signOut: Pick<SignOut, 'execute'>;
-  getCurrentUser: Pick<GetCurrentUser, 'execute'>;
-  syncUser: Pick<SyncUser, 'execute'>;
-}
+/**
+ * The use cases behind `/v1/auth`; `authenticate` turns a bearer access token into its principal
+ * (401 `unauthorized` otherwise).
+ */
+export type AuthRouteDeps = UseCasesOf<
+  'auth',
+  'authenticate' | 'signUp' | 'signIn' | 'refreshSession' | 'signOut' | 'getCurrentUser' | 'syncUser'
+>;
 
 /** These routes' OpenAPI tag and what it groups. */
 export const AUTH_TAG = {

@@ -1,4 +1,3 @@
-import { DomainError } from '@browserdeck/domain';
 import type { Context, Middleware } from 'koa';
 import { httpState } from '../../HttpState.ts';
 import { httpError } from '../../kernel/errors/toDomainError.ts';
@@ -76,14 +75,14 @@ export function serveConsole(options: ServeConsoleOptions): Middleware {
     const segments = consolePath(below);
     if (!segments) throw httpError('not_found', `There is no console file at ${path}.`);
     if (!files) {
-      throw new DomainError(
+      throw httpError(
         'console_unavailable',
         `The web console is not installed: add the ${CONSOLE_PACKAGE} package (or point the console setting's dir at a built console).`,
       );
     }
     const index = await files.read(['index.html']);
     if (!index) {
-      throw new DomainError(
+      throw httpError(
         'console_unavailable',
         `The web console is not built: run \`${BUILD_COMMAND}\` (npm ci and npm install run it), then reload.`,
       );

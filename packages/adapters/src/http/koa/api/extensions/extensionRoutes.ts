@@ -1,27 +1,19 @@
 import {
-  type DeleteExtension,
   EXTENSION_ARCHIVE_MAX_BYTES,
   EXTENSION_MAX_ENTRIES,
   EXTENSION_UNPACKED_MAX_BYTES,
   EXTENSIONS_PER_PROJECT_MAX,
-  type GetExtension,
-  type ListExtensions,
-  type UploadExtension,
 } from '@browserdeck/domain';
 import { fileBody } from '../../kernel/routing/fileBody.ts';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { projectIdParams } from '../shared/commonSchemas.ts';
 import { PROVIDER_FAULTS } from '../shared/providerScope.ts';
+import type { UseCasesOf } from '../shared/UseCasesOf.ts';
 import { ExtensionListSchema, ExtensionSchema, extensionParams } from './extensionSchemas.ts';
 import { presentExtension } from './presentExtension.ts';
 
 /** The use cases behind `/v1/projects/{project_id}/extensions`. */
-export interface ExtensionRouteDeps {
-  upload: Pick<UploadExtension, 'execute'>;
-  list: Pick<ListExtensions, 'execute'>;
-  get: Pick<GetExtension, 'execute'>;
-  delete: Pick<DeleteExtension, 'execute'>;
-}
+export type ExtensionRouteDeps = UseCasesOf<'extensions', 'upload' | 'list' | 'get' | 'delete'>;
 
 /** These routes' OpenAPI tag and what it groups. */
 export const EXTENSIONS_TAG = {

@@ -45,9 +45,9 @@ describe('/metrics', () => {
       providerProjectId: 'x',
       timeoutSec: 60,
     });
-    await provider.create(request);
+    await provider.sessions.create(request);
     t.provider.failNext('create', 'provider_rate_limited', 3);
-    await expect(provider.create(request)).rejects.toMatchObject({ code: 'provider_rate_limited' });
+    await expect(provider.sessions.create(request)).rejects.toMatchObject({ code: 'provider_rate_limited' });
     let active = 7;
     metrics.gauge('browserdeck_active_sessions', 'Sessions PENDING or RUNNING.', () => active);
     metrics.gauge('browserdeck_broken', 'A gauge that fails.', () => Promise.reject(new Error('db down')));

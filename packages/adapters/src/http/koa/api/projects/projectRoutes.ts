@@ -1,13 +1,6 @@
-import type {
-  ArchiveProject,
-  CreateProject,
-  DeleteProject,
-  GetProject,
-  ListProjects,
-  UpdateProject,
-} from '@browserdeck/domain';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { emptyBody, projectIdParams } from '../shared/commonSchemas.ts';
+import type { UseCasesOf } from '../shared/UseCasesOf.ts';
 import { presentProject } from './presentProject.ts';
 import {
   CreateProjectBody,
@@ -18,14 +11,10 @@ import {
 } from './projectSchemas.ts';
 
 /** The use cases behind `/v1/projects`. */
-export interface ProjectRouteDeps {
-  create: Pick<CreateProject, 'execute'>;
-  list: Pick<ListProjects, 'execute'>;
-  get: Pick<GetProject, 'execute'>;
-  update: Pick<UpdateProject, 'execute'>;
-  archive: Pick<ArchiveProject, 'execute'>;
-  delete: Pick<DeleteProject, 'execute'>;
-}
+export type ProjectRouteDeps = UseCasesOf<
+  'projects',
+  'create' | 'list' | 'get' | 'update' | 'archive' | 'delete'
+>;
 
 /** These routes' OpenAPI tag and what it groups. */
 export const PROJECTS_TAG = {

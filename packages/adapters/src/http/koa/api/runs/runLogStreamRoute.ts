@@ -1,14 +1,14 @@
-import type { FollowRunLogs } from '@browserdeck/domain';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
+import type { UseCasesOf } from '../shared/UseCasesOf.ts';
 import { EventStreamConnection } from './EventStreamConnection.ts';
 import { RunLogStreamHeaders, RunLogStreamQuery, runParams } from './runSchemas.ts';
 import { RUN_LOG_HEARTBEAT_MS, streamRunLogs } from './streamRunLogs.ts';
 
-/** The use cases behind `GET …/runs/{run_id}/logs/stream`. */
-export interface RunLogStreamRouteDeps {
-  /** Checks the run is the caller's first (its errors are ordinary answers), then follows it. */
-  followLogs: Pick<FollowRunLogs, 'execute'>;
-}
+/**
+ * The use case behind `GET …/runs/{run_id}/logs/stream`: `followLogs` checks the run is the
+ * caller's first (its errors are ordinary answers), then follows it.
+ */
+export type RunLogStreamRouteDeps = UseCasesOf<'runs', 'followLogs'>;
 
 /** Where the route sits: its tag, auth and the `{provider}` values, as the other run routes. */
 interface StreamRouteScope {

@@ -1,19 +1,10 @@
-import {
-  type Caller,
-  type CancelRun,
-  type GetRun,
-  type GetRunLogs,
-  type ListRuns,
-  RUN_WAIT_MAX_SEC,
-  type Run,
-  type StartAgentRun,
-  type StartSessionRun,
-} from '@browserdeck/domain';
+import { type Caller, RUN_WAIT_MAX_SEC, type Run } from '@browserdeck/domain';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { agentParams } from '../agents/agentSchemas.ts';
 import { IdempotencyHeaders, sessionParams } from '../sessions/sessionSchemas.ts';
 import { emptyBody, providerProjectParams } from '../shared/commonSchemas.ts';
 import { PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
+import type { UseCasesOf } from '../shared/UseCasesOf.ts';
 import { presentRun, presentRunLogLine } from './presentRun.ts';
 import { type RunLogStreamRouteDeps, runLogStreamRoute } from './runLogStreamRoute.ts';
 import {
@@ -29,14 +20,8 @@ import {
 } from './runSchemas.ts';
 
 /** The use cases behind `/v1/{provider}/projects/{project_id}/…/runs` (http-api.md §11). */
-export interface RunRouteDeps extends RunLogStreamRouteDeps {
-  startAgentRun: Pick<StartAgentRun, 'execute'>;
-  startSessionRun: Pick<StartSessionRun, 'execute'>;
-  get: Pick<GetRun, 'execute'>;
-  list: Pick<ListRuns, 'execute'>;
-  cancel: Pick<CancelRun, 'execute'>;
-  logs: Pick<GetRunLogs, 'execute'>;
-}
+export type RunRouteDeps = RunLogStreamRouteDeps &
+  UseCasesOf<'runs', 'startAgentRun' | 'startSessionRun' | 'get' | 'list' | 'cancel' | 'logs'>;
 
 /** How the run routes behave beyond their use cases. */
 export interface RunRouteOptions {

@@ -1,26 +1,21 @@
 import { Readable } from 'node:stream';
-import {
-  type GetSessionDownloads,
-  UPLOAD_MAX_BYTES_DEFAULT,
-  UPLOADS_PER_SESSION_MAX,
-  type UploadSessionFile,
-} from '@browserdeck/domain';
+import { UPLOAD_MAX_BYTES_DEFAULT, UPLOADS_PER_SESSION_MAX } from '@browserdeck/domain';
 import { fileBody } from '../../kernel/routing/fileBody.ts';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { PROVIDER_FAULTS, PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
+import type { UseCasesOf } from '../shared/UseCasesOf.ts';
 import { UploadedFileSchema } from './sessionFileSchemas.ts';
 import { SESSIONS_TAG } from './sessionRoutes.ts';
 import { sessionParams } from './sessionSchemas.ts';
 
 /** The use cases behind a session's files: its downloads (a zip) and uploads. */
-export interface SessionFileRouteDeps {
-  downloads: Pick<GetSessionDownloads, 'execute'>;
+export type SessionFileRouteDeps = UseCasesOf<'sessions', 'downloads' | 'upload'> & {
   /**
    * `maxBytes`: the upload limit, which the body's reader enforces while it reads (absent, as in a
    * replacement that has only `execute`: `UPLOAD_MAX_BYTES_DEFAULT`).
    */
-  upload: Pick<UploadSessionFile, 'execute'> & { readonly maxBytes?: number | undefined };
-}
+  upload: { readonly maxBytes?: number | undefined };
+};
 
 /** The upload limit the body's reader enforces for `deps`. */
 export function uploadMaxBytesOf(deps: SessionFileRouteDeps): number {

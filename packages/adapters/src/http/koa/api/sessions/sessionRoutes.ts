@@ -1,20 +1,9 @@
-import {
-  type Caller,
-  type CheckLiveViewGrant,
-  type CreateSession,
-  type GetSession,
-  type GetSessionLiveView,
-  type GetSessionLogs,
-  type GetSessionStats,
-  type ListSessions,
-  type OpenLiveView,
-  type ReleaseSession,
-  STATS_SERIES_MAX_BUCKETS,
-} from '@browserdeck/domain';
+import { type Caller, STATS_SERIES_MAX_BUCKETS } from '@browserdeck/domain';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { type LiveUrlDeps, presentLiveUrls } from '../live-view/presentLiveUrls.ts';
 import { emptyBody, providerProjectParams } from '../shared/commonSchemas.ts';
 import { PROVIDER_FAULTS, PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
+import type { UseCasesOf } from '../shared/UseCasesOf.ts';
 import { presentSession } from './presentSession.ts';
 import { presentSessionStats } from './presentSessionStats.ts';
 import {
@@ -32,21 +21,23 @@ import {
   sessionParams,
 } from './sessionSchemas.ts';
 
-/** The use cases behind `/v1/{provider}/projects/{project_id}/sessions`. */
-export interface SessionRouteDeps {
-  create: Pick<CreateSession, 'execute'>;
-  list: Pick<ListSessions, 'execute'>;
-  get: Pick<GetSession, 'execute'>;
-  release: Pick<ReleaseSession, 'execute'>;
-  logs: Pick<GetSessionLogs, 'execute'>;
-  stats: Pick<GetSessionStats, 'execute'>;
-  /** The live-view URLs (`…/debug`, http-api.md §14). */
-  liveView: Pick<GetSessionLiveView, 'execute'>;
-  /** Admits a live-view viewer by its token (the page and its WebSocket). */
-  openLiveView: Pick<OpenLiveView, 'execute'>;
-  /** Re-checks an open viewer's grant (its WebSocket is closed once it no longer holds). */
-  checkLiveViewGrant: Pick<CheckLiveViewGrant, 'execute'>;
-}
+/**
+ * The use cases behind `/v1/{provider}/projects/{project_id}/sessions`, with the live view's: its
+ * URLs (`…/debug`, http-api.md §14), admitting a viewer by its token (the page and its WebSocket),
+ * and re-checking an open viewer's grant (its WebSocket is closed once it no longer holds).
+ */
+export type SessionRouteDeps = UseCasesOf<
+  'sessions',
+  | 'create'
+  | 'list'
+  | 'get'
+  | 'release'
+  | 'logs'
+  | 'stats'
+  | 'liveView'
+  | 'openLiveView'
+  | 'checkLiveViewGrant'
+>;
 
 /** These routes' OpenAPI tag and what it groups. */
 export const SESSIONS_TAG = {
@@ -101,6 +92,8 @@ export function sessionRoutes(
         'idempotency_key_reused',
         'provider_rate_limited',
         ...PROVIDER_FAULTS,
+        'extension_not_found',
+        'unsupported_option',
       ],
       handle: async ({ caller, params, headers, body }) => {
         const { session, replayed } = await deps.create.execute({
@@ -198,7 +191,7 @@ export function sessionRoutes(
       params: sessionParams,
       body: emptyBody,
       responses: { 200: { description: 'The session, ended.', schema: SessionSchema } },
-      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_FAULTS],
+      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_FAULTS, 'session_on_other_instance'],
       handle: async ({ caller, params }) => ({
         status: 200,
         body: presentSession(
@@ -223,7 +216,7 @@ export function sessionRoutes(
       responses: {
         200: { description: 'One page of log entries, oldest first.', schema: SessionLogsSchema },
       },
-      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_FAULTS],
+      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_FAULTS, 'session_on_other_instance'],
       handle: async ({ caller, params, query }) => ({
         status: 200,
         body: await deps.logs.execute({

@@ -1,12 +1,12 @@
-import type { DomainError } from '@browserdeck/domain';
 import type { Context } from 'koa';
+import type { AnsweredError } from './HttpError.ts';
 
 /**
  * Writes one error answer in a dialect's shape: RFC 9457 problems (`writeProblem`, the default) or,
  * say, Browserbase's `{ statusCode, error, message }`. A route carries its writer (`writeError`);
  * the kernel knows none but the default.
  */
-export type ErrorWriter = (ctx: Context, error: DomainError, requestId: string) => void;
+export type ErrorWriter = (ctx: Context, error: AnsweredError, requestId: string) => void;
 
 /**
  * The error writer of requests no route has taken yet (404, 405, a failure before matching) whose

@@ -1,5 +1,5 @@
-import { ERROR_CODES } from '@browserdeck/domain';
 import { z } from 'zod';
+import { PROBLEM_CODES } from './problemCodes.ts';
 
 /** One field that failed validation (a problem's `errors`); named `FieldError` in the OpenAPI document. */
 export const FieldErrorSchema = z
@@ -19,7 +19,7 @@ export const ProblemSchema = z
     title: z.string(),
     status: z.int(),
     detail: z.string().meta({ description: 'For people; never carries secrets, SQL or stack traces.' }),
-    code: z.enum(ERROR_CODES).meta({ description: 'Stable, machine-readable error code.' }),
+    code: z.enum(PROBLEM_CODES).meta({ description: 'Stable, machine-readable error code.' }),
     requestId: z.string().meta({ description: 'The X-Request-Id of the request.' }),
     errors: z.array(FieldErrorSchema).optional(),
   })

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@browserdeck/domain';
+import type { ProblemCode } from './problemCodes.ts';
 
 /** How one error code is answered over HTTP. */
 export interface ErrorStatus {
@@ -7,10 +7,11 @@ export interface ErrorStatus {
 }
 
 /**
- * Every error code mapped to its HTTP status and problem title (http-api.md §2). The `Record` type makes this
- * table exhaustive: adding a code to the domain's `ERROR_CODES` without a row here fails typecheck.
+ * Every error code, the domain's and the transport's (`PROBLEM_CODES`), mapped to its HTTP status and
+ * problem title (http-api.md §2). The `Record` type makes this table exhaustive: adding a code to the
+ * domain's `ERROR_CODES` or to `HTTP_ERROR_CODES` without a row here fails typecheck.
  */
-export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
+export const ERROR_STATUS: Record<ProblemCode, ErrorStatus> = {
   validation_failed: { status: 400, title: 'Validation failed' },
   malformed_json: { status: 400, title: 'Malformed JSON' },
   unsupported_option: { status: 400, title: 'Unsupported option' },
@@ -57,6 +58,6 @@ export const ERROR_STATUS: Record<ErrorCode, ErrorStatus> = {
  * The `type` URI of a problem: the error's entry in the `/docs` reference page of an app mounted
  * under `mountPrefix` (`''` at the root; see `mountPrefix(ctx)`).
  */
-export function problemType(code: ErrorCode, mountPrefix = ''): string {
+export function problemType(code: ProblemCode, mountPrefix = ''): string {
   return `${mountPrefix}/docs#error-${code}`;
 }

@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { DomainError, type ErrorCode } from '@browserdeck/domain';
 import { pickRequestId } from '../middleware/requestContext.ts';
 import { SECURITY_HEADERS } from '../middleware/securityHeaders.ts';
+import type { ProblemCode } from './problemCodes.ts';
+import { httpError } from './toDomainError.ts';
 import { problemBody } from './writeProblem.ts';
 
 /**
@@ -15,13 +16,13 @@ import { problemBody } from './writeProblem.ts';
 export function refuseUpgrade(
   req: IncomingMessage,
   client: Duplex,
-  code: ErrorCode,
+  code: ProblemCode,
   detail: string,
   mountPrefix = '',
 ): void {
   const header = req.headers['x-request-id'];
   const requestId = pickRequestId(typeof header === 'string' ? header : undefined);
-  const problem = problemBody(new DomainError(code, detail), requestId, mountPrefix);
+  const problem = problemBody(httpError(code, detail), requestId, mountPrefix);
   const body = JSON.stringify(problem);
   const security = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`);
   client.on('error', () => {});

@@ -1,4 +1,6 @@
-import { DomainError, ERROR_CODES, type ErrorCode } from '@browserdeck/domain';
+import { DomainError, ERROR_CODES } from '@browserdeck/domain';
+import { type AnsweredError, HttpError } from './HttpError.ts';
+import type { ProblemCode } from './problemCodes.ts';
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
 
@@ -28,7 +30,12 @@ export function toDomainError(
   }
 }
 
-/** A domain error raised by the HTTP layer itself (bad media type, oversize body, unknown route, …). */
-export function httpError(code: ErrorCode, message: string): DomainError {
-  return new DomainError(code, message);
+/** Whether `error` is answered as itself: a domain error or an `HttpError`. */
+export function isAnsweredError(error: unknown): error is AnsweredError {
+  return error instanceof HttpError || isDomainError(error);
+}
+
+/** An error raised by the HTTP layer itself (bad media type, oversize body, unknown route, …). */
+export function httpError(code: ProblemCode, message: string): HttpError {
+  return new HttpError(code, message);
 }

@@ -1,7 +1,9 @@
-import type { DomainError, FieldError } from '@browserdeck/domain';
+import type { FieldError } from '@browserdeck/domain';
 import type { Context } from 'koa';
 import { mountPrefix } from '../routing/mountPrefix.ts';
 import { ERROR_STATUS, problemType } from './errorStatus.ts';
+import type { AnsweredError } from './HttpError.ts';
+import type { ProblemCode } from './problemCodes.ts';
 
 /** The RFC 9457 body of every error answer (http-api.md §2). */
 export interface ProblemBody {
@@ -9,7 +11,7 @@ export interface ProblemBody {
   title: string;
   status: number;
   detail: string;
-  code: DomainError['code'];
+  code: ProblemCode;
   requestId: string;
   errors?: FieldError[];
 }
@@ -18,7 +20,7 @@ export interface ProblemBody {
  * Builds the problem body for `error`. `detail` is the error's message, written for people; `type`
  * links the error's entry in `/docs` under `mountPrefix` (`''` at the root).
  */
-export function problemBody(error: DomainError, requestId: string, mountPrefix = ''): ProblemBody {
+export function problemBody(error: AnsweredError, requestId: string, mountPrefix = ''): ProblemBody {
   const { status, title } = ERROR_STATUS[error.code];
   const body: ProblemBody = {
     type: problemType(error.code, mountPrefix),
@@ -39,7 +41,7 @@ export function problemBody(error: DomainError, requestId: string, mountPrefix =
  * carries one and `WWW-Authenticate` on 401 `unauthorized` (RFC 6750). Its `type` follows the prefix
  * the app is mounted under.
  */
-export function writeProblem(ctx: Context, error: DomainError, requestId: string): void {
+export function writeProblem(ctx: Context, error: AnsweredError, requestId: string): void {
   const body = problemBody(error, requestId, mountPrefix(ctx));
   ctx.status = body.status;
   ctx.body = body;

@@ -5,7 +5,7 @@ import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { httpState } from '../../HttpState.ts';
-import { isDomainError } from '../errors/toDomainError.ts';
+import { isAnsweredError } from '../errors/toDomainError.ts';
 import { buildRouter } from '../routing/buildRouter.ts';
 import { type AnyRoute, defineRoute, type HttpMethod } from '../routing/RouteDefinition.ts';
 import { resolveRoute } from './resolveRoute.ts';
@@ -51,7 +51,7 @@ beforeAll(async () => {
     try {
       await next();
     } catch (error) {
-      if (!isDomainError(error)) throw error;
+      if (!isAnsweredError(error)) throw error;
       ctx.status = error.code === 'not_found' ? 404 : 405;
       ctx.body = { code: error.code };
     }

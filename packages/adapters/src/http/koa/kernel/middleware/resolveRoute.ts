@@ -56,6 +56,7 @@ export function resolveRoute(
       throw httpError('method_not_allowed', `${ctx.method} is not allowed on ${path}; allowed: ${allow}.`);
     }
     httpState(ctx).routePath = chosen.path;
+    httpState(ctx).route = byName.get(chosen.name);
     httpState(ctx).writeError = byName.get(chosen.name)?.writeError;
     httpState(ctx).extraTimeMs = byName.get(chosen.name)?.extraTimeMs;
     const routed = ctx as RouterContext;

@@ -1,7 +1,8 @@
-import type { ErrorCode } from '@browserdeck/domain';
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors/errorStatus.ts';
 import { ProblemSchema } from '../errors/ProblemSchema.ts';
+import type { ProblemCode } from '../errors/problemCodes.ts';
+import { documentedErrorCodes } from '../routing/documentedErrorCodes.ts';
 import { fileBodySpec } from '../routing/fileBody.ts';
 import type { AnyRoute, RouteAuth } from '../routing/RouteDefinition.ts';
 import { inlineDefs } from './inlineDefs.ts';
@@ -55,6 +56,8 @@ const SECURITY: Readonly<Record<RouteAuth, Array<Record<string, string[]>>>> = {
   user: [{ bearerAuth: [] }],
   userOrKey: [{ bearerAuth: [] }, { apiKey: [] }],
   key: [{ apiKey: [] }],
+  // The calls between instances are never in the document (their routes are undocumented).
+  instance: [],
 };
 
 /**
@@ -145,7 +148,7 @@ function operationOf(route: AnyRoute, schemas: ResponseJsonSchemas): OpenApiOper
     ],
     responses: {
       ...successResponses(route, schemas),
-      ...errorResponses(errorCodesOf(route), schemas.of(ProblemSchema)),
+      ...errorResponses(documentedErrorCodes(route), schemas.of(ProblemSchema)),
       431: { $ref: '#/components/responses/HeadersTooLarge' },
     },
   };
@@ -221,27 +224,8 @@ function successResponses(route: AnyRoute, schemas: ResponseJsonSchemas): Record
   return responses;
 }
 
-/** Every code the route can answer: its own, plus those implied by its input, body and auth. */
-export function errorCodesOf(route: AnyRoute): ErrorCode[] {
-  const codes = new Set<ErrorCode>();
-  if (route.params || route.query || route.body) codes.add('validation_failed');
-  if (fileBodySpec(route.body))
-    for (const c of ['payload_too_large', 'unsupported_media_type'] as const) codes.add(c);
-  else if (route.body)
-    for (const c of ['malformed_json', 'payload_too_large', 'unsupported_media_type'] as const) codes.add(c);
-  if (route.auth !== 'none') {
-    codes.add('unauthorized');
-    // A key is refused on any route when its project is archived, and on any other project's routes.
-    codes.add('forbidden_for_api_key');
-  }
-  for (const code of route.errors ?? []) codes.add(code);
-  codes.add('request_timeout');
-  codes.add('internal');
-  return [...codes];
-}
-
-function errorResponses(codes: readonly ErrorCode[], problem: JsonObject): Record<string, JsonObject> {
-  const byStatus = new Map<number, ErrorCode[]>();
+function errorResponses(codes: readonly ProblemCode[], problem: JsonObject): Record<string, JsonObject> {
+  const byStatus = new Map<number, ProblemCode[]>();
   for (const code of codes) {
     const { status } = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ERROR_CODES } from '@browserdeck/domain';
 import { ERROR_STATUS } from '../errors/errorStatus.ts';
+import { PROBLEM_CODES } from '../errors/problemCodes.ts';
 import type { JsonObject, OpenApiDocument, OpenApiOperation } from './OpenApiDocument.ts';
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -107,7 +107,9 @@ export function renderDocsHtml(document: OpenApiDocument, mountPrefix = ''): str
     ([name, schema]) =>
       `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${pre(schema)}</section>`,
   );
-  const errorRows = ERROR_CODES.map(
+  // By status, so a transport code stands beside the domain codes of its status.
+  const byStatus = [...PROBLEM_CODES].sort((a, b) => ERROR_STATUS[a].status - ERROR_STATUS[b].status);
+  const errorRows = byStatus.map(
     (code) =>
       `<tr id="error-${code}"><td><code>${code}</code></td><td>${ERROR_STATUS[code].status}</td>` +
       `<td>${escapeHtml(ERROR_STATUS[code].title)}</td></tr>`,

@@ -1,10 +1,13 @@
-import type { ApiKeyCaller, Caller, ErrorCode, UserCaller } from '@browserdeck/domain';
+import type { ApiKeyCaller, Caller, UserCaller } from '@browserdeck/domain';
 import type { z } from 'zod';
 import type { PassthroughOutcome, PassthroughRequest } from '../../../../shared/PassthroughEndpoint.ts';
 import type { UpgradeOutcome, UpgradeRequest } from '../../../../shared/UpgradeEndpoint.ts';
 import type { ErrorWriter } from '../errors/ErrorWriter.ts';
+import type { ProblemCode } from '../errors/problemCodes.ts';
+import type { InstanceCaller } from './InstanceCaller.ts';
 import type { AnyRouteResult, ResponseSpec, ResponseSpecs, RouteResult } from './RouteResult.ts';
 
+export type { AuthenticateInstance, InstanceCaller } from './InstanceCaller.ts';
 export type { AnyRouteResult, ResponseSpec, ResponseSpecs, RouteResult } from './RouteResult.ts';
 
 /** The methods routes are registered for (`HEAD` follows `GET` automatically). */
@@ -16,9 +19,11 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
  * Who may call a route (http-api.md §3, §12): anyone (`none`), a user's access token only (`user`; a
  * project API key is 403 `forbidden_for_api_key`), a user or a project API key (`userOrKey`: the work
  * inside a project), or a project API key only (`key`: the Browserbase-compatible API; a user's token
- * is 401). The router enforces it and the OpenAPI document states it, from this one declaration.
+ * is 401), or another instance of the deployment (`instance`: the calls between instances, signed
+ * with the shared secret key; `InstanceCaller`). The router enforces it and the OpenAPI document
+ * states it, from this one declaration.
  */
-export const ROUTE_AUTHS = ['none', 'user', 'userOrKey', 'key'] as const;
+export const ROUTE_AUTHS = ['none', 'user', 'userOrKey', 'key', 'instance'] as const;
 /** One of `ROUTE_AUTHS`. */
 export type RouteAuth = (typeof ROUTE_AUTHS)[number];
 
@@ -29,7 +34,9 @@ export type CallerOf<A extends RouteAuth> = A extends 'user'
     ? ApiKeyCaller
     : A extends 'userOrKey'
       ? Caller
-      : undefined;
+      : A extends 'instance'
+        ? InstanceCaller
+        : undefined;
 
 /** What a route handler receives: validated input and who is calling. */
 export interface RouteRequest<P, Q, B, A extends RouteAuth, H = undefined> {
@@ -90,8 +97,12 @@ export interface RouteMetadata<
    * the request only when it answers true (e.g. a Browserbase client's `X-BB-API-Key`).
    */
   when?: (headers: Readonly<Record<string, string | string[] | undefined>>) => boolean;
-  /** Error codes this operation answers beyond the ones implied by its input, auth and body. */
-  errors?: readonly ErrorCode[];
+  /**
+   * Error codes this operation answers beyond the ones its input, auth and body imply
+   * (`documentedErrorCodes`); the OpenAPI document lists them, and in tests answering any other
+   * code is a 500 naming the route and the code (`HttpSettings.validateResponses`).
+   */
+  errors?: readonly ProblemCode[];
   /**
    * How much longer than the app's request cut-off this operation may take: a long poll that holds
    * its answer (a run's `wait`) is cut off only this many milliseconds after the others would be.

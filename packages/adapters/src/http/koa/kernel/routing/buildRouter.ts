@@ -1,4 +1,4 @@
-import type { Authenticate } from '@browserdeck/domain';
+import { AuthError, type Authenticate } from '@browserdeck/domain';
 import { Router, type RouterMiddleware } from '@koa/router';
 import { httpState } from '../../HttpState.ts';
 import { MultipartFile, readMultipartFile } from '../readMultipartFile.ts';
@@ -10,8 +10,10 @@ import { parseJsonBody } from './parseJsonBody.ts';
 import { parseRequest } from './parseRequest.ts';
 import {
   type AnyRoute,
+  type AuthenticateInstance,
   type HttpMethod,
   type HttpRoute,
+  type InstanceCaller,
   isPassthroughRoute,
   isUpgradeRoute,
 } from './RouteDefinition.ts';
@@ -21,6 +23,8 @@ import { validateResponse } from './validateResponse.ts';
 /** What the route handlers need beyond the routes themselves. */
 export interface BuildRouterDeps {
   authenticate: Pick<Authenticate, 'execute'>;
+  /** Checks the calls of `instance` routes; without it they are all 401 `unauthorized`. */
+  authenticateInstance?: AuthenticateInstance | undefined;
   /** Check every answer against its route's declared responses (`HttpSettings.validateResponses`). */
   validateResponses?: boolean | undefined;
 }
@@ -64,7 +68,9 @@ function routeHandler(route: HttpRoute, deps: BuildRouterDeps): RouterMiddleware
     const caller =
       route.auth === 'none'
         ? undefined
-        : authorizeRoute(await authenticateRequest(ctx, deps.authenticate), route.auth);
+        : route.auth === 'instance'
+          ? await authenticateInstance(ctx, deps.authenticateInstance)
+          : authorizeRoute(await authenticateRequest(ctx, deps.authenticate), route.auth);
     const file = fileBodySpec(route.body);
     const body = !route.body
       ? undefined
@@ -102,4 +108,13 @@ function declaredHeaders(
   headers: Record<string, string | string[] | undefined>,
 ): Record<string, string | string[] | undefined> {
   return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, headers[name.toLowerCase()]]));
+}
+
+/** The caller of an `instance` route, or 401 when this app serves no calls between instances. */
+function authenticateInstance(
+  request: Parameters<AuthenticateInstance>[0],
+  authenticate: AuthenticateInstance | undefined,
+): Promise<InstanceCaller> {
+  if (!authenticate) throw new AuthError('unauthorized', 'This route is for other Browserdeck instances.');
+  return authenticate(request);
 }

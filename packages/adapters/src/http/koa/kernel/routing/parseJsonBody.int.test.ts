@@ -3,7 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDomainError } from '../errors/toDomainError.ts';
+import { isAnsweredError } from '../errors/toDomainError.ts';
 import { MAX_BODY_BYTES, parseJsonBody } from './parseJsonBody.ts';
 
 let server: Server;
@@ -16,7 +16,7 @@ beforeAll(async () => {
       const body = await parseJsonBody(ctx);
       ctx.body = { absent: body === undefined, body: body ?? null, protoIsOwn: hasOwnProto(body) };
     } catch (error) {
-      if (!isDomainError(error)) throw error;
+      if (!isAnsweredError(error)) throw error;
       ctx.status = 400;
       ctx.body = { code: error.code, message: error.message };
     }

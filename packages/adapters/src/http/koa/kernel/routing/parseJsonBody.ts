@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
-import { httpError, isDomainError } from '../errors/toDomainError.ts';
+import { httpError, isAnsweredError } from '../errors/toDomainError.ts';
 import { HTTP_METHODS } from './RouteDefinition.ts';
 
 /** http-api.md §1: bodies over 1 MiB are refused with 413. */
@@ -51,7 +51,7 @@ export async function parseJsonBody(ctx: Context): Promise<unknown> {
     if (ctx.request.rawBody === '') throw notJson();
     return ctx.request.body;
   } catch (error) {
-    if (isDomainError(error)) throw error;
+    if (isAnsweredError(error)) throw error;
     const { status, body } = Object(error) as { status?: unknown; body?: unknown };
     if (status === 413) {
       // The parser stops reading at the limit: drain the rest, so the client reads the answer.

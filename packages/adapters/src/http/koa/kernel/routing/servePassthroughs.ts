@@ -36,6 +36,7 @@ export function servePassthroughs(
     const { route, params, rest } = match;
     const state = httpState(ctx);
     state.routePath = route.path;
+    state.route = route;
     state.writeError = route.writeError;
     state.logPath = redactedPath(route, params, rest);
     if (forwarding && (await forwarding(ctx.req, ctx.res, params))) {

@@ -6,9 +6,9 @@ import { browserRequest, makeScratchDir, requireChromium } from '@browserdeck/te
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { Server } from 'proxy-chain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { refuseUpgrade } from '../../../http/koa/index.ts';
-import { LocalChromiumProvider } from '../LocalChromiumProvider.ts';
-import { pinnedLookup } from './pinnedLookup.ts';
+import { refuseUpgrade } from '../../http/koa/index.ts';
+import { pinnedLookup } from '../egress/pinnedLookup.ts';
+import { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 
 // Real Chromium, loopback only: a page server, an authenticated upstream proxy (proxy-chain) and a
 // stand-in for the service (the provider's connect endpoint, plus /healthz). EGRESS_ALLOW opens the

@@ -1,0 +1,36 @@
+/** How a wrapper runs one call of a wrapped object: `call` runs it, with `args`, on the object itself. */
+export type MethodWrapper = (method: string, args: unknown[], call: () => unknown) => unknown;
+
+/**
+ * `target` with every method call passed through `wrap` (which decides whether and how to run it):
+ * its other members read through unchanged. Generic over the object, so a method added to a
+ * capability is wrapped without editing the wrapper. The method runs on `target` itself (its own
+ * `this`, private fields included).
+ */
+export function wrapMethods<T extends object>(target: T, wrap: MethodWrapper): T {
+  return new Proxy(target, {
+    get(object, key) {
+      const value: unknown = Reflect.get(object, key, object);
+      if (typeof value !== 'function' || typeof key !== 'string' || key === 'constructor') return value;
+      return (...args: unknown[]) =>
+        wrap(key, args, () => (value as (...a: unknown[]) => unknown).apply(object, args));
+    },
+  });
+}
+
+/**
+ * `capabilities` with the ones `wrappers` names wrapped (`wrapMethods`); the others, and any a
+ * provider has that no wrapper names, pass through as they are.
+ */
+export function wrapCapabilities<C extends object>(
+  capabilities: C,
+  wrappers: Readonly<Record<string, MethodWrapper | undefined>>,
+): C {
+  const wrapped: Record<string, unknown> = { ...(capabilities as Record<string, unknown>) };
+  for (const [name, capability] of Object.entries(capabilities)) {
+    const wrapper = wrappers[name];
+    if (wrapper && capability && typeof capability === 'object')
+      wrapped[name] = wrapMethods(capability, wrapper);
+  }
+  return wrapped as C;
+}
