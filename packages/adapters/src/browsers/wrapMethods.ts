@@ -34,3 +34,21 @@ export function wrapCapabilities<C extends object>(
   }
   return wrapped as C;
 }
+
+/**
+ * `read()` wrapped by `wrap`, wrapped again only when `read()` answers another object than last
+ * time: a provider whose capabilities change (a test's fake) is seen as it is now, one whose
+ * capabilities object stays (every real provider) is wrapped once.
+ */
+export function rewrapWhenChanged<C extends object>(read: () => C, wrap: (capabilities: C) => C): () => C {
+  let last: C | undefined;
+  let wrapped: C | undefined;
+  return () => {
+    const current = read();
+    if (current !== last || wrapped === undefined) {
+      last = current;
+      wrapped = wrap(current);
+    }
+    return wrapped;
+  };
+}

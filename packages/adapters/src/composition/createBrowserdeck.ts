@@ -149,8 +149,8 @@ export async function composeBrowserdeck(
         ...{ settings: options.http, publicUrl, liveView: instances ? instances.liveView : hub },
       },
       {
-        upgrades: provider.capabilities?.upgrades,
-        webdriver: provider.capabilities?.webdriver,
+        upgrades: provider.capabilities.upgrades,
+        webdriver: provider.capabilities.webdriver,
         instances,
         mountPrefix: new URL(publicUrl).pathname.replace(/\/+$/, ''),
         overrides,

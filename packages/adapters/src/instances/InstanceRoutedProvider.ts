@@ -1,6 +1,11 @@
 import { ProviderError, type ProviderSessions } from '@browserdeck/domain';
 import type { AdapterCapabilities, ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
-import { type MethodWrapper, wrapCapabilities, wrapMethods } from '../browsers/wrapMethods.ts';
+import {
+  type MethodWrapper,
+  rewrapWhenChanged,
+  wrapCapabilities,
+  wrapMethods,
+} from '../browsers/wrapMethods.ts';
 import type { InstanceClient } from './InstanceClient.ts';
 import type { InstanceDirectory } from './InstanceDirectory.ts';
 import type { InstanceRecord } from './InstanceRegistry.ts';
@@ -28,8 +33,8 @@ export class InstanceRoutedProvider implements ComposableBrowserProvider {
   readonly regions: readonly string[];
   readonly defaultProviderProjectId: string;
   readonly sessions: ProviderSessions;
-  readonly capabilities: AdapterCapabilities;
   private readonly directory: InstanceDirectory;
+  private readonly wrapped: () => AdapterCapabilities;
   private readonly client: InstanceClient;
 
   constructor(deps: {
@@ -44,11 +49,20 @@ export class InstanceRoutedProvider implements ComposableBrowserProvider {
     this.regions = provider.regions;
     this.defaultProviderProjectId = provider.defaultProviderProjectId;
     this.sessions = wrapMethods(provider.sessions, this.router('sessions'));
-    const { placement } = provider.capabilities;
-    this.capabilities = {
-      ...wrapCapabilities(provider.capabilities, { files: this.router('files') }),
-      ...(placement ? { placement: { instanceId: placement.instanceId, reachesOtherInstances: true } } : {}),
-    };
+    const files = this.router('files');
+    this.wrapped = rewrapWhenChanged(
+      () => provider.capabilities,
+      (capabilities) => ({
+        ...wrapCapabilities(capabilities, { files }),
+        ...(capabilities.placement
+          ? { placement: { instanceId: capabilities.placement.instanceId, reachesOtherInstances: true } }
+          : {}),
+      }),
+    );
+  }
+
+  get capabilities(): AdapterCapabilities {
+    return this.wrapped();
   }
 
   private router(capability: RoutedMethod['capability']): MethodWrapper {

@@ -1,6 +1,11 @@
 import { DomainError, type ProviderSessions } from '@browserdeck/domain';
 import type { AdapterCapabilities, ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
-import { type MethodWrapper, wrapCapabilities, wrapMethods } from '../browsers/wrapMethods.ts';
+import {
+  type MethodWrapper,
+  rewrapWhenChanged,
+  wrapCapabilities,
+  wrapMethods,
+} from '../browsers/wrapMethods.ts';
 import type { MetricsRegistry } from './MetricsRegistry.ts';
 
 const CALLS = 'browserdeck_provider_calls_total';
@@ -26,8 +31,8 @@ export class InstrumentedBrowserProvider implements ComposableBrowserProvider {
   readonly regions: readonly string[];
   readonly defaultProviderProjectId: string;
   readonly sessions: ProviderSessions;
-  readonly capabilities: AdapterCapabilities;
   private readonly metrics: MetricsRegistry;
+  private readonly wrapped: () => AdapterCapabilities;
 
   constructor(deps: { provider: ComposableBrowserProvider; metrics: MetricsRegistry }) {
     const { provider } = deps;
@@ -37,10 +42,15 @@ export class InstrumentedBrowserProvider implements ComposableBrowserProvider {
     this.defaultProviderProjectId = provider.defaultProviderProjectId;
     const measure: MethodWrapper = (method, _args, call) => this.measure(method, call);
     this.sessions = wrapMethods(provider.sessions, measure);
-    this.capabilities = wrapCapabilities(
-      provider.capabilities,
-      Object.fromEntries(MEASURED.map((name) => [name, measure])),
+    const wrappers = Object.fromEntries(MEASURED.map((name) => [name, measure]));
+    this.wrapped = rewrapWhenChanged(
+      () => provider.capabilities,
+      (capabilities) => wrapCapabilities(capabilities, wrappers),
     );
+  }
+
+  get capabilities(): AdapterCapabilities {
+    return this.wrapped();
   }
 
   private async measure(operation: string, call: () => unknown): Promise<unknown> {

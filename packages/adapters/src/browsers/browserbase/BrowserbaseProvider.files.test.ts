@@ -52,7 +52,7 @@ describe('BrowserbaseProvider.downloads', () => {
       .get(`/v1/sessions/${ID}/downloads`)
       .matchHeader('accept', 'application/zip')
       .reply(200, ZIP, { 'Content-Type': 'application/zip' });
-    expect((await read(await build().provider.downloads(ID))).equals(ZIP)).toBe(true);
+    expect((await read(await build().provider.capabilities.files!.downloads(ID))).equals(ZIP)).toBe(true);
     expect(seen).toEqual([
       { method: 'GET', path: `/v1/sessions/${ID}/downloads`, body: undefined, apiKey: API_KEY },
     ]);
@@ -67,8 +67,8 @@ describe('BrowserbaseProvider.downloads', () => {
       .get(`/v1/sessions/${ID}/downloads`)
       .reply(200, ZIP, { 'Content-Type': 'application/zip' });
     const { provider } = build();
-    expect(await provider.downloads(ID)).toBeNull();
-    expect((await read(await provider.downloads(ID))).length).toBe(ZIP.length);
+    expect(await provider.capabilities.files!.downloads(ID)).toBeNull();
+    expect((await read(await provider.capabilities.files!.downloads(ID))).length).toBe(ZIP.length);
     expect(seen).toHaveLength(3);
   });
 });
@@ -77,7 +77,7 @@ describe('BrowserbaseProvider.upload', () => {
   it('sends the file as the multipart field "file" under its name, once, and answers where Browserbase keeps it', async () => {
     const bodies: string[] = [];
     uploadEndpoint(bodies).reply(200, uploaded, JSON_HEADERS);
-    const stored = await build().provider.upload(ID, {
+    const stored = await build().provider.capabilities.files!.upload(ID, {
       name: 'note.txt',
       content: text('hello, Browserbase'),
     });
@@ -98,7 +98,7 @@ describe('BrowserbaseProvider.upload', () => {
       if (extra) yield Buffer.alloc(extra);
     }
     const { provider } = build();
-    const tooLarge = provider.upload(ID, { name: 'big.bin', content: mebibytes(100, 1) });
+    const tooLarge = provider.capabilities.files!.upload(ID, { name: 'big.bin', content: mebibytes(100, 1) });
     await expect(tooLarge).rejects.toBeInstanceOf(UploadTooLargeError);
     await expect(tooLarge).rejects.toMatchObject({
       code: 'payload_too_large',
@@ -106,7 +106,9 @@ describe('BrowserbaseProvider.upload', () => {
     });
     // It stops reading as the byte past the limit arrives, not at the end of a 4 GiB upload.
     read = 0;
-    await expect(provider.upload(ID, { name: 'big.bin', content: mebibytes(4096) })).rejects.toMatchObject({
+    await expect(
+      provider.capabilities.files!.upload(ID, { name: 'big.bin', content: mebibytes(4096) }),
+    ).rejects.toMatchObject({
       code: 'payload_too_large',
     });
     expect(read).toBe(101 * MiB.length);
@@ -117,11 +119,11 @@ describe('BrowserbaseProvider.upload', () => {
     const bodies: string[] = [];
     uploadEndpoint(bodies).reply(404, notFound, JSON_HEADERS);
     const { provider } = build();
-    expect(await provider.upload(ID, { name: 'a.txt', content: text('x') })).toBeNull();
+    expect(await provider.capabilities.files!.upload(ID, { name: 'a.txt', content: text('x') })).toBeNull();
     uploadEndpoint(bodies).reply(500, internal, JSON_HEADERS);
-    expect((await failure(provider.upload(ID, { name: 'a.txt', content: text('x') }))).code).toBe(
-      'provider_error',
-    );
+    expect(
+      (await failure(provider.capabilities.files!.upload(ID, { name: 'a.txt', content: text('x') }))).code,
+    ).toBe('provider_error');
     expect(bodies).toHaveLength(2);
   });
 });

@@ -1,10 +1,7 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import type { Browserbase, ClientOptions } from '@browserbasehq/sdk';
+import type { Browserbase } from '@browserbasehq/sdk';
 import {
   type Clock,
   type CreateBrowserRequest,
-  type FilesCapability,
   isTerminalStatus,
   type LiveViewCapability,
   type Logger,
@@ -14,18 +11,20 @@ import {
   type SessionLogEntry,
   SystemClock,
   silentLogger,
-  type UploadedSessionFile,
-  UploadTooLargeError,
 } from '@browserdeck/domain';
 import { InMemoryOrphanSearches } from '../orphans/InMemoryOrphanSearches.ts';
-import type { OrphanSearch, OrphanSearches } from '../orphans/OrphanSearches.ts';
+import type { OrphanSearches } from '../orphans/OrphanSearches.ts';
 import { OrphanSweepLoop } from '../orphans/OrphanSweepLoop.ts';
 import type { AdapterCapabilities, ComposableBrowserProvider } from '../ProviderCapabilities.ts';
+import type { BrowserbaseCalls } from './BrowserbaseCalls.ts';
 import { BrowserbaseContextStore } from './BrowserbaseContextStore.ts';
 import { BrowserbaseExtensionStore } from './BrowserbaseExtensionStore.ts';
+import { BrowserbaseFiles } from './BrowserbaseFiles.ts';
+import { BrowserbaseOrphans } from './BrowserbaseOrphans.ts';
 import { BROWSERBASE_REGIONS } from './browserbaseRegions.ts';
 import { buildCreateSessionParams } from './buildCreateSessionParams.ts';
-import { type BrowserbaseSdk, loadBrowserbaseSdk } from './loadBrowserbaseSdk.ts';
+import type { BrowserbaseSdk } from './loadBrowserbaseSdk.ts';
+import { openBrowserbaseClient } from './openBrowserbaseClient.ts';
 import { isTransient, retryRead } from './retryRead.ts';
 import { toProviderError } from './toProviderError.ts';
 import { toProviderLiveUrls } from './toProviderLiveUrls.ts';
@@ -38,19 +37,11 @@ export const BROWSERBASE_DEFAULT_BASE_URL = 'https://api.browserbase.com';
 
 /** The least time an extension upload gets (a zip of up to 10 MiB), whatever `timeoutMs` says. */
 export const EXTENSION_UPLOAD_TIMEOUT_MS = 60_000;
-/** How long a session file upload may take at least (it may be up to the upload limit). */
-export const FILE_UPLOAD_TIMEOUT_MS = 120_000;
-/**
- * Where Browserbase's browsers keep a session's uploads, by its uploads guide: the path its
- * `setInputFiles` examples give for a file uploaded through `sessions.uploads.create`.
- */
-export const BROWSERBASE_UPLOADS_DIR = '/tmp/.uploads';
-/**
- * The largest session file this provider passes on (100 MiB), whatever `UPLOAD_MAX_MB` allows: the
- * SDK sends a multipart body of known length, so it reads every upload whole into memory first
- * (`toFile` collects a stream too), and this bounds what one upload holds there.
- */
-export const BROWSERBASE_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
+export {
+  BROWSERBASE_UPLOAD_MAX_BYTES,
+  BROWSERBASE_UPLOADS_DIR,
+  FILE_UPLOAD_TIMEOUT_MS,
+} from './BrowserbaseFiles.ts';
 
 /** What BrowserbaseProvider needs. */
 export interface BrowserbaseProviderDeps {
@@ -89,9 +80,7 @@ export interface BrowserbaseProviderDeps {
  * deadline of `timeoutMs`. Contexts are Browserbase's (`BrowserbaseContextStore`). See
  * docs/adr/0004-browserbase-provider.md.
  */
-export class BrowserbaseProvider
-  implements ComposableBrowserProvider, ProviderSessions, FilesCapability, LiveViewCapability
-{
+export class BrowserbaseProvider implements ComposableBrowserProvider, ProviderSessions, LiveViewCapability {
   readonly name = 'browserbase';
   readonly regions: readonly string[] = BROWSERBASE_REGIONS;
   readonly defaultProviderProjectId: string;
@@ -107,8 +96,7 @@ export class BrowserbaseProvider
   private readonly readRetryDelayMs: number;
   private readonly clock: Clock;
   private readonly logger: Logger;
-  private readonly orphanSearches: OrphanSearches;
-  private readonly orphanDelaysMs: readonly number[];
+  private readonly orphans: BrowserbaseOrphans;
   /** Its core is itself (`create`, `get`, `release`, `logs`). */
   readonly sessions: ProviderSessions = this;
   /**
@@ -128,8 +116,17 @@ export class BrowserbaseProvider
     this.clock = deps.clock ?? new SystemClock();
     this.logger = deps.logger ?? silentLogger;
     this.deps = deps;
-    this.orphanSearches = deps.orphanSearches ?? new InMemoryOrphanSearches();
-    this.orphanDelaysMs = deps.orphanSweepDelaysMs ?? [0, 10_000, 60_000];
+    const calls: BrowserbaseCalls = {
+      read: (operation, run) => this.read(operation, run),
+      call: (operation, run, notFoundIsNull) => this.call(operation, run, notFoundIsNull),
+    };
+    this.orphans = new BrowserbaseOrphans({
+      ...{ calls, clock: this.clock, logger: this.logger },
+      searches: deps.orphanSearches ?? new InMemoryOrphanSearches(),
+      delaysMs: deps.orphanSweepDelaysMs ?? [0, 10_000, 60_000],
+      release: (id, projectId) => this.release(id, projectId),
+      readBudgetMs: this.timeoutMs * (this.readRetries + 3),
+    });
     const loop = new OrphanSweepLoop({
       pass: () => this.sweepOrphans(),
       intervalMs: deps.orphanSweepIntervalMs ?? 5_000,
@@ -151,7 +148,7 @@ export class BrowserbaseProvider
       background: { start: () => loop.start(), stop: () => loop.stop() },
       contexts: this.contexts,
       extensions: this.extensions,
-      files: this,
+      files: new BrowserbaseFiles({ calls, timeoutMs: this.timeoutMs }),
       liveView: this,
     };
   }
@@ -166,7 +163,7 @@ export class BrowserbaseProvider
     } catch (error) {
       // Unless Browserbase refused, it may have started the browser although we never learnt of it
       // (a timeout, a reset connection, a 5xx from a proxy, an answer we could not read): end it.
-      if (!isRefusal(error)) await this.recordOrphanSearch(request);
+      if (!isRefusal(error)) await this.orphans.record(request);
       throw error;
     }
   }
@@ -220,156 +217,9 @@ export class BrowserbaseProvider
     return body === null ? null : toProviderLiveUrls(body);
   }
 
-  /**
-   * Browserbase's zip of the session's downloads (`GET /v1/sessions/{id}/downloads`), passed through
-   * as it streams; null on 404. A read: retried like the others until its answer starts.
-   */
-  async downloads(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
-    const id = encodeURIComponent(providerSessionId);
-    const response = (await this.read('read session downloads', (client, signal) =>
-      client.sessions.downloads.list(id, { signal }),
-    )) as Response | null;
-    if (response === null) return null;
-    return response.body
-      ? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>)
-      : Readable.from([]);
-  }
-
-  /**
-   * Uploads the file to Browserbase (`POST /v1/sessions/{id}/uploads`, multipart field `file`), once
-   * (never retried: it could store it twice), under `FILE_UPLOAD_TIMEOUT_MS`. Browserbase answers
-   * only `{ message }`: the path is where its browsers keep uploads (`BROWSERBASE_UPLOADS_DIR`).
-   * The file is read whole first (the SDK sends only bodies of known length), so at most
-   * `BROWSERBASE_UPLOAD_MAX_BYTES`: past it, `payload_too_large` before anything is sent. Null on 404.
-   */
-  async upload(
-    providerSessionId: string,
-    file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> },
-  ): Promise<UploadedSessionFile | null> {
-    const { toFile } = await loadBrowserbaseSdk();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of file.content) {
-      size += chunk.byteLength;
-      if (size > BROWSERBASE_UPLOAD_MAX_BYTES) {
-        throw new UploadTooLargeError(
-          BROWSERBASE_UPLOAD_MAX_BYTES,
-          `The Browserbase provider takes files of up to ${BROWSERBASE_UPLOAD_MAX_BYTES} bytes (100 MiB).`,
-        );
-      }
-      chunks.push(chunk);
-    }
-    const bytes = Buffer.concat(chunks, size);
-    const upload = await toFile(bytes, file.name);
-    const id = encodeURIComponent(providerSessionId);
-    const timeoutMs = Math.max(this.timeoutMs, FILE_UPLOAD_TIMEOUT_MS);
-    const body = await this.call(
-      'upload a file to a session',
-      (client) =>
-        withDeadline(timeoutMs, (signal) =>
-          client.sessions.uploads.create(id, { file: upload }, { maxRetries: 0, signal }),
-        ),
-      true,
-    );
-    if (body === null) return null;
-    return { name: file.name, size: bytes.length, path: `${BROWSERBASE_UPLOADS_DIR}/${file.name}` };
-  }
-
-  /**
-   * One pass of the search for browsers left by creates whose outcome is unknown: claims the due
-   * searches of this provider (leased, so instances sharing the store never run the same one at
-   * once), and for each looks for a browser of its session (`userMetadata.browserdeckSessionId`),
-   * releases it while it is active, and forgets the search once a browser is found or its last look
-   * (`orphanSweepDelaysMs`) is done; otherwise the search waits for its next look. Runs in the
-   * background every `orphanSweepIntervalMs` (`capabilities.background`); public for tests.
-   * Returns how many searches it carried out.
-   */
-  async sweepOrphans(now: Date = this.clock.now()): Promise<number> {
-    const leaseUntil = new Date(now.getTime() + ORPHAN_BATCH * this.timeoutMs * (this.readRetries + 3));
-    const due = await this.orphanSearches.claimDue(this.name, now, leaseUntil, ORPHAN_BATCH);
-    for (const search of due) {
-      try {
-        await this.searchOnce(search);
-      } catch (error) {
-        // The store failed: the lease ends and the search is claimed again.
-        this.logger.error(
-          { sessionId: search.sessionId, error: String(error) },
-          'could not keep track of the search for a Browserbase browser left by a failed create',
-        );
-      }
-    }
-    return due.length;
-  }
-
-  /** Records the search after a create whose outcome is unknown; never hides the create's failure. */
-  private async recordOrphanSearch(request: CreateBrowserRequest): Promise<void> {
-    const first = this.orphanDelaysMs[0];
-    if (first === undefined) return;
-    const now = this.clock.now();
-    try {
-      await this.orphanSearches.add({
-        sessionId: request.sessionId,
-        provider: this.name,
-        providerProjectId: request.providerProjectId,
-        attempt: 0,
-        nextAt: new Date(now.getTime() + first),
-        createdAt: now,
-      });
-    } catch (error) {
-      this.logger.error(
-        { sessionId: request.sessionId, error: String(error) },
-        'could not record the search for a Browserbase browser left by a failed create',
-      );
-    }
-  }
-
-  /** One look for the browser of `search`'s session, then the search is forgotten or rescheduled. */
-  private async searchOnce(search: OrphanSearch): Promise<void> {
-    const { sessionId, attempt } = search;
-    const nextDelay = this.orphanDelaysMs[attempt + 1];
-    const next = () =>
-      nextDelay === undefined
-        ? this.orphanSearches.remove(sessionId)
-        : this.orphanSearches.reschedule(
-            sessionId,
-            attempt + 1,
-            new Date(search.createdAt.getTime() + nextDelay),
-          );
-    const q = `user_metadata['browserdeckSessionId']:'${sessionId}'`;
-    let found: ProviderSessionSnapshot[];
-    try {
-      const body = await this.read('find a session', (client, signal) =>
-        client.sessions.list({ q }, { signal }),
-      );
-      // Checked here as well: a filter the API ignored must never release other sessions.
-      found = (Array.isArray(body) ? body : [])
-        .filter((session) => session?.userMetadata?.browserdeckSessionId === sessionId)
-        .map((session) => toProviderSnapshot(session));
-    } catch (error) {
-      if (nextDelay === undefined) {
-        this.logger.error(
-          { sessionId, error: String(error) },
-          'could not look for a Browserbase browser left by a failed create',
-        );
-      }
-      return next();
-    }
-    if (found.length === 0) return next();
-    for (const orphan of found.filter((snapshot) => !isTerminalStatus(snapshot.status))) {
-      try {
-        await this.release(orphan.providerSessionId, orphan.providerProjectId);
-        this.logger.warn(
-          { sessionId, providerSessionId: orphan.providerSessionId },
-          'released a Browserbase browser left by a failed create',
-        );
-      } catch (error) {
-        this.logger.error(
-          { sessionId, providerSessionId: orphan.providerSessionId, error: String(error) },
-          'could not release a Browserbase browser left by a failed create',
-        );
-      }
-    }
-    await this.orphanSearches.remove(sessionId);
+  /** One pass of the search for browsers left by failed creates (`BrowserbaseOrphans.sweep`); public for tests. */
+  sweepOrphans(now: Date = this.clock.now()): Promise<number> {
+    return this.orphans.sweep(now);
   }
 
   /** A read: each attempt under the deadline, retried on connection errors and 5xx; 404 → null. */
@@ -409,27 +259,13 @@ export class BrowserbaseProvider
     }
   }
 
-  /** Loads the SDK and builds the client, once. */
+  /** Loads the SDK and builds the client, once (again after a failure). */
   private connect(): Promise<{ sdk: BrowserbaseSdk; client: Browserbase }> {
-    this.connection ??= loadBrowserbaseSdk().then((sdk) => ({
-      sdk,
-      client: new sdk.Browserbase({
-        apiKey: this.apiKey,
-        // Explicit, so the SDK never falls back to reading BROWSERBASE_BASE_URL itself.
-        baseURL: this.deps.baseUrl ?? BROWSERBASE_DEFAULT_BASE_URL,
-        timeout: this.timeoutMs,
-        maxRetries: 0,
-        // The SDK captures `globalThis.fetch` when it loads; look it up per call instead, so fetch
-        // instrumentation (tracing, nock) installed after the import still sees our requests.
-        // A multipart upload (an extension) comes as a Node stream, which fetch sends only half-duplex.
-        fetch: ((url, init) =>
-          globalThis.fetch(
-            url,
-            // `duplex` is Node's (undici's) RequestInit field; the DOM's type does not know it.
-            streamed(init) ? ({ ...init, duplex: 'half' } as RequestInit) : init,
-          )) as typeof fetch as unknown as ClientOptions['fetch'],
-      }),
-    }));
+    this.connection ??= openBrowserbaseClient({
+      apiKey: this.apiKey,
+      baseUrl: this.deps.baseUrl ?? BROWSERBASE_DEFAULT_BASE_URL,
+      timeoutMs: this.timeoutMs,
+    });
     this.connection.catch(() => {
       this.connection = undefined;
     });
@@ -437,21 +273,10 @@ export class BrowserbaseProvider
   }
 }
 
-/** Orphan searches claimed per pass; each claim's lease covers their looks (reads with retries, releases). */
-const ORPHAN_BATCH = 5;
-
 /** A failure that says Browserbase did not start a browser: an answer with a 4xx status (429 too). */
 function isRefusal(error: unknown): boolean {
   const status = (error as { cause?: { status?: unknown } } | null)?.cause?.status;
   return typeof status === 'number' && status >= 400 && status < 500;
-}
-
-/** Whether a request's body is a stream (the SDK's multipart bodies), which fetch needs `duplex` for. */
-function streamed(init: RequestInit | undefined): boolean {
-  const body = init?.body as unknown;
-  return (
-    typeof body === 'object' && body !== null && Symbol.asyncIterator in body && !(body instanceof Uint8Array)
-  );
 }
 
 function retryReason(error: unknown, sdk: BrowserbaseSdk): string {

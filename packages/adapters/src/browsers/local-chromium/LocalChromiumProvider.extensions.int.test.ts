@@ -67,7 +67,7 @@ describe('LocalChromiumProvider: a session’s extension (real Chromium)', () =>
   });
 
   it('loads it unpacked, cold, into the session’s own profile: its content script marks the page Playwright sees', async () => {
-    expect(provider.loadsExtensions).toBe(true);
+    expect(provider.capabilities.accepts?.extensions).toBe(true);
     const extension = await markingExtension();
     const session = await provider.create(browserRequest({ extensionId: extension.id, extension }));
     try {
@@ -202,7 +202,7 @@ describe('LocalChromiumProvider without a Chromium that loads extensions', () =>
   it('says so (loadsExtensions false) and refuses a create with one, saying what to install', async () => {
     const started = await startLocalProvider({ extensionsChromiumPath: null });
     try {
-      expect(started.provider.loadsExtensions).toBe(false);
+      expect(started.provider.capabilities.accepts?.extensions).toBe(false);
       const extension = await markingExtension();
       await expect(
         started.provider.create(browserRequest({ extensionId: extension.id, extension })),

@@ -70,7 +70,7 @@ describe('LocalChromiumProvider: downloads and uploads (real Chromium)', () => {
     const request = browserRequest({ keepAlive: true });
     const session = await provider.create(request);
     const id = session.providerSessionId;
-    expect(await read(await provider.downloads(id))).toEqual({});
+    expect(await read(await provider.capabilities.files!.downloads(id))).toEqual({});
     const browser = await chromium.connectOverCDP(session.connectUrl);
     try {
       const context = browser.contexts()[0]!;
@@ -82,16 +82,19 @@ describe('LocalChromiumProvider: downloads and uploads (real Chromium)', () => {
         // Completed in the browser; saveAs() would look for it on this machine's disk instead.
         expect(await (await download).failure()).toBeNull();
       }
-      expect(await read(await provider.downloads(id))).toEqual({
+      expect(await read(await provider.capabilities.files!.downloads(id))).toEqual({
         'one.txt': 'the first file',
         'two.csv': 'a,b\n1,2\n',
       });
 
-      const first = await provider.upload(id, {
+      const first = await provider.capabilities.files!.upload(id, {
         name: 'note.txt',
         content: text('uploaded through the API'),
       });
-      const second = await provider.upload(id, { name: 'note.txt', content: text('the second note') });
+      const second = await provider.capabilities.files!.upload(id, {
+        name: 'note.txt',
+        content: text('the second note'),
+      });
       expect(first).toEqual({
         name: 'note.txt',
         size: 24,
@@ -103,16 +106,21 @@ describe('LocalChromiumProvider: downloads and uploads (real Chromium)', () => {
       await page.setInputFiles('#pick', second!.path);
       await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('read: the second note');
       // Uploads are not downloads.
-      expect(Object.keys(await read(await provider.downloads(id)))).toEqual(['one.txt', 'two.csv']);
+      expect(Object.keys(await read(await provider.capabilities.files!.downloads(id)))).toEqual([
+        'one.txt',
+        'two.csv',
+      ]);
     } finally {
       await browser.close().catch(() => {});
     }
 
     const profileDir = provider.inspect(id)?.profileDir;
     await provider.release(id);
-    expect(await provider.upload(id, { name: 'late.txt', content: text('x') })).toBeNull();
+    expect(
+      await provider.capabilities.files!.upload(id, { name: 'late.txt', content: text('x') }),
+    ).toBeNull();
     // Kept past the session's end, in the data folder, while its profile (with its uploads) is gone.
-    expect(await read(await provider.downloads(id))).toEqual({
+    expect(await read(await provider.capabilities.files!.downloads(id))).toEqual({
       'one.txt': 'the first file',
       'two.csv': 'a,b\n1,2\n',
     });
@@ -123,12 +131,15 @@ describe('LocalChromiumProvider: downloads and uploads (real Chromium)', () => {
   }, 90_000);
 
   it('answers null for a session it never had, and an empty zip for an ended one without downloads', async () => {
-    expect(await provider.downloads('0190b000-0000-7000-8000-00000000dead')).toBeNull();
+    expect(await provider.capabilities.files!.downloads('0190b000-0000-7000-8000-00000000dead')).toBeNull();
     expect(
-      await provider.upload('0190b000-0000-7000-8000-00000000dead', { name: 'a', content: text('x') }),
+      await provider.capabilities.files!.upload('0190b000-0000-7000-8000-00000000dead', {
+        name: 'a',
+        content: text('x'),
+      }),
     ).toBeNull();
     const session = await provider.create(browserRequest());
     await provider.release(session.providerSessionId);
-    expect(await read(await provider.downloads(session.providerSessionId))).toEqual({});
+    expect(await read(await provider.capabilities.files!.downloads(session.providerSessionId))).toEqual({});
   }, 60_000);
 });

@@ -46,7 +46,8 @@ describe('LocalChromiumProvider: selenium-webdriver’s Builder on seleniumRemot
     await first.get(`${pages.url}/`);
     expect(await first.getTitle()).toBe('deck page');
     const caps = await first.getCapabilities();
-    expect(caps.getBrowserName()).toBe('chrome-headless-shell');
+    // chromedriver names the build it drives: Debian's headless shell, or the full Chromium (CHROMIUM_PATH).
+    expect(['chrome-headless-shell', 'chrome']).toContain(caps.getBrowserName());
     expect(caps.getBrowserVersion()).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(caps.getPlatform()).toBe('linux');
     expect(caps.get('goog:chromeOptions')).toEqual({});

@@ -200,7 +200,7 @@ describe('a local session’s egress: readable refusals, ports, upstream proxies
 
   it('goes through an authenticated upstream for the hosts its pattern names, and meters the bytes', async () => {
     const { page, id } = await open([upstreamProxy('deck-pass')]);
-    provider.takeProxyBytes();
+    provider.capabilities.proxyMetering!.take();
     const site = await page.goto(`http://site.test:${pagePort}/`);
     expect(site?.status()).toBe(200);
     expect(await page.textContent('#p')).toBe('the site');
@@ -209,17 +209,19 @@ describe('a local session’s egress: readable refusals, ports, upstream proxies
     await page.goto(`http://127.0.0.1:${pagePort}/`);
     expect(upstreamSeen.every((seen) => seen.includes('@site.test:'))).toBe(true);
 
-    provider.takeProxyBytes();
+    provider.capabilities.proxyMetering!.take();
     await page.goto(`http://site.test:${pagePort}/big`);
-    const metered = provider.takeProxyBytes().find((d) => d.providerSessionId === id);
+    const metered = provider.capabilities.proxyMetering!.take().find((d) => d.providerSessionId === id);
     expect(metered?.bytes).toBeGreaterThanOrEqual(BIG_BYTES);
 
     await page.goto(`http://site.test:${pagePort}/big`);
     await provider.release(id);
     // The ended session's last bytes are reported once.
-    const final = provider.takeProxyBytes().find((d) => d.providerSessionId === id);
+    const final = provider.capabilities.proxyMetering!.take().find((d) => d.providerSessionId === id);
     expect(final?.bytes).toBeGreaterThanOrEqual(BIG_BYTES);
-    expect(provider.takeProxyBytes().find((d) => d.providerSessionId === id)).toBeUndefined();
+    expect(
+      provider.capabilities.proxyMetering!.take().find((d) => d.providerSessionId === id),
+    ).toBeUndefined();
   });
 
   it('shows a wrong password in the browser and in the logs, never the password itself', async () => {

@@ -9,30 +9,27 @@ import {
   TIMEOUT_MIN_SEC,
   UnsupportedOptionError,
 } from '@browserdeck/domain';
+import type { PassthroughEndpoint } from '../../shared/PassthroughEndpoint.ts';
 import type { UpgradeEndpoint } from '../../shared/UpgradeEndpoint.ts';
-import { checkCdpCommand } from '../cdp/cdpCommandPolicy.ts';
-import { buildProviderConnectUrl, connectPathTemplate } from '../cdp/connectUrl.ts';
+import { buildProviderConnectUrl } from '../cdp/connectUrl.ts';
 import { EndedSessionArchive } from '../cdp/EndedSessionArchive.ts';
 import { openInProcessCdpClient } from '../cdp/openInProcessCdpClient.ts';
-import { type ConnectLookup, serveConnectUpgrade } from '../cdp/serveConnectUpgrade.ts';
 import { digestSigningKey, generateSigningKey } from '../cdp/signingKey.ts';
 import { WebSocketCdpUpstream } from '../cdp/WebSocketCdpUpstream.ts';
 import type { AdapterCapabilities, ComposableBrowserProvider } from '../ProviderCapabilities.ts';
-import { type WebDriverLookup, webdriverEndpoint } from '../webdriver/webdriverEndpoint.ts';
 import { buildSeleniumRemoteUrl } from '../webdriver/webdriverPath.ts';
 import { GridBrowserSession } from './GridBrowserSession.ts';
 import { GridClient, type GridSession } from './GridClient.ts';
 import { gridCdpUrl } from './gridCdpUrl.ts';
-import { NewSessionDeadlineError } from './NewSessionDeadlineError.ts';
+import { gridEndpoints } from './gridEndpoints.ts';
+import { newGridSession } from './newGridSession.ts';
 import { newSessionCapabilities } from './newSessionCapabilities.ts';
+import { reportGridStatus } from './reportGridStatus.ts';
 import { SELENIUM_GRID_DEFAULTS, type SeleniumGridProviderOptions } from './SeleniumGridProviderOptions.ts';
 import { toGridProviderError } from './toGridProviderError.ts';
 
 /** The provider's name: the `{provider}` path segment and its connect path's. */
 const NAME = 'selenium-grid';
-
-/** The longest a new-session request is left running at the Grid after our deadline (it is deleted if it lands). */
-const NEW_SESSION_HARD_CAP_MS = 10 * 60_000;
 
 /** Entries are cut to this many JSON bytes, as the local provider's. */
 const LOG_ENTRY_MAX_BYTES = 16 * 1024;
@@ -53,27 +50,9 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
   readonly defaultProviderProjectId = NAME;
   /** Stamped on every session it starts: its proxy, recorder and timers live in this process. */
   readonly instanceId: string;
-  /** Sessions' connect endpoint, served from the HTTP adapter's route table (an upgrade route). */
-  readonly connectEndpoint: UpgradeEndpoint = {
-    path: connectPathTemplate(NAME),
-    operationId: 'connectSeleniumGridSession',
-    summary: 'Connect a CDP client to a Selenium Grid session’s browser (WebSocket)',
-    serve: (request) =>
-      serveConnectUpgrade(
-        request,
-        this.connectLookup,
-        this.options.maxConnectionsPerSession ?? SELENIUM_GRID_DEFAULTS.maxConnectionsPerSession,
-      ),
-  };
-  /**
-   * Sessions' WebDriver endpoint (`seleniumRemoteUrl`): bound to one session, sent on to the Grid's
-   * own `/session/{id}/…` with the configured headers (`browsers/webdriver/`).
-   */
-  readonly webdriverEndpoint = webdriverEndpoint({
-    providerName: NAME,
-    operationId: 'driveSeleniumGridSession',
-    lookup: (id) => this.webdriverLookup(id),
-  });
+  /** Sessions' connect endpoint and WebDriver endpoint (`gridEndpoints`), served from the HTTP adapter's table. */
+  readonly connectEndpoint: UpgradeEndpoint;
+  readonly webdriverEndpoint: PassthroughEndpoint;
   /** Its core is itself (`create`, `get`, `release`, `logs`). */
   readonly sessions: ProviderSessions = this;
   /**
@@ -96,6 +75,24 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
     this.options = options;
     this.logger = options.logger ?? silentLogger;
     this.instanceId = options.instanceId;
+    this.regions = options.regions?.length ? options.regions : SELENIUM_GRID_DEFAULTS.regions;
+    this.grid = new GridClient({
+      gridUrl: options.gridUrl,
+      headers: options.headers,
+      requestTimeoutMs: options.requestTimeoutMs ?? SELENIUM_GRID_DEFAULTS.requestTimeoutMs,
+    });
+    this.archive = new EndedSessionArchive({
+      maxSessions: options.endedSessionRetention ?? SELENIUM_GRID_DEFAULTS.endedSessionRetention,
+      maxWithLogs: options.endedLogRetention ?? SELENIUM_GRID_DEFAULTS.endedLogRetention,
+      maxLogBytes: options.endedLogMaxBytes ?? SELENIUM_GRID_DEFAULTS.endedLogMaxBytes,
+    });
+    const endpoints = gridEndpoints({
+      ...{ name: NAME, live: this.live, archive: this.archive, grid: this.grid },
+      maxConnectionsPerSession:
+        options.maxConnectionsPerSession ?? SELENIUM_GRID_DEFAULTS.maxConnectionsPerSession,
+    });
+    this.connectEndpoint = endpoints.connect;
+    this.webdriverEndpoint = endpoints.webdriver;
     this.capabilities = {
       accepts: { extensions: false, proxies: false },
       placement: { instanceId: this.instanceId, reachesOtherInstances: false },
@@ -109,42 +106,15 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
         },
       },
     };
-    this.regions = options.regions?.length ? options.regions : SELENIUM_GRID_DEFAULTS.regions;
-    this.grid = new GridClient({
-      gridUrl: options.gridUrl,
-      headers: options.headers,
-      requestTimeoutMs: options.requestTimeoutMs ?? SELENIUM_GRID_DEFAULTS.requestTimeoutMs,
-    });
-    this.archive = new EndedSessionArchive({
-      maxSessions: options.endedSessionRetention ?? SELENIUM_GRID_DEFAULTS.endedSessionRetention,
-      maxWithLogs: options.endedLogRetention ?? SELENIUM_GRID_DEFAULTS.endedLogRetention,
-      maxLogBytes: options.endedLogMaxBytes ?? SELENIUM_GRID_DEFAULTS.endedLogMaxBytes,
-    });
   }
 
   /** Says in the log whether the Grid answers (it is not required to: a Grid may come up later). */
   async start(): Promise<void> {
-    try {
-      const response = await fetch(this.grid.url('status'), {
-        headers: { accept: 'application/json', ...this.grid.headers },
-        signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? SELENIUM_GRID_DEFAULTS.requestTimeoutMs),
-      });
-      const body = (await response.json().catch(() => null)) as { value?: { ready?: unknown } } | null;
-      this.logger.info?.(
-        { grid: this.grid.baseUrl.origin, status: response.status, ready: body?.value?.ready === true },
-        'Selenium Grid answered',
-      );
-    } catch (error) {
-      this.logger.warn(
-        {
-          grid: this.grid.baseUrl.origin,
-          error: String(
-            toGridProviderError(error, { operation: 'read its status', now: this.now() }).message,
-          ),
-        },
-        'Selenium Grid does not answer yet; sessions fail with provider_unavailable until it does',
-      );
-    }
+    await reportGridStatus(
+      this.grid,
+      this.logger,
+      this.options.requestTimeoutMs ?? SELENIUM_GRID_DEFAULTS.requestTimeoutMs,
+    );
   }
 
   async create(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
@@ -213,30 +183,6 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
   }
 
-  private webdriverLookup(id: string): ReturnType<WebDriverLookup> {
-    const running = this.live.get(id);
-    if (!running) {
-      const archived = this.archive.get(id);
-      return archived ? { keyDigest: archived.keyDigest, upstream: null } : null;
-    }
-    const upstream = {
-      baseUrl: this.grid.baseUrl.toString(),
-      headers: this.grid.headers,
-      webdriverSessionId: running.id,
-      aliases: [running.browserdeckSessionId],
-      capabilities: running.webdriverCapabilities,
-      checkCdp: (raw: string) => checkCdpCommand(raw, null),
-    };
-    return { keyDigest: running.keyDigest, upstream: running.ended ? null : async () => upstream };
-  }
-
-  private readonly connectLookup: ConnectLookup = (id) => {
-    const running = this.live.get(id);
-    if (running) return { keyDigest: running.keyDigest, running };
-    const archived = this.archive.get(id);
-    return archived ? { keyDigest: archived.keyDigest, running: null } : null;
-  };
-
   private async createSession(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {
     if (request.contextId !== null)
       throw new UnsupportedOptionError(
@@ -248,7 +194,11 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
       chromeArgs: this.options.chromeArgs,
       extra: this.options.capabilities,
     });
-    const created = await this.newSession(capabilities);
+    const created = await newGridSession(this.grid, capabilities, {
+      deadlineMs: this.options.newSessionTimeoutMs ?? SELENIUM_GRID_DEFAULTS.newSessionTimeoutMs,
+      track: (work) => this.track(work),
+      now: () => this.now(),
+    });
     let session: GridBrowserSession;
     try {
       this.refuseWhenClosed();
@@ -262,27 +212,6 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
       this.refuseWhenClosed();
     }
     return session.snapshot;
-  }
-
-  /** A new WebDriver session within the new-session deadline; one that lands after it is deleted. */
-  private async newSession(capabilities: Record<string, unknown>): Promise<GridSession> {
-    const ms = this.options.newSessionTimeoutMs ?? SELENIUM_GRID_DEFAULTS.newSessionTimeoutMs;
-    const pending = this.grid.newSession(capabilities, Math.max(ms, NEW_SESSION_HARD_CAP_MS));
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new NewSessionDeadlineError(ms)), ms);
-    });
-    try {
-      return await Promise.race([pending, deadline]);
-    } catch (error) {
-      if (error instanceof NewSessionDeadlineError) {
-        // The Grid may still place the request it queued: nobody would hold that browser.
-        this.track(pending.then((late) => this.grid.deleteSession(late.sessionId)).catch(() => false));
-      }
-      throw toGridProviderError(error, { operation: 'create a session', now: this.now() });
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /** Starts holding a new Grid session: its signed connect URL, its recorder, deadline and keep-alive. */

@@ -4,7 +4,8 @@ import type {
 } from '../../identity/supabase/IssuedRefreshTokenStore.ts';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { withDatabaseErrors } from './databaseErrors.ts';
-import { nativeSqlOf } from './NativeSql.ts';
+import { SupabaseIssuedRefreshTokenSchema } from './entities/SupabaseIssuedRefreshTokenSchema.ts';
+import { type KyselyQueries, queriesOf } from './KyselyQueries.ts';
 import { pruneExpired } from './pruneExpired.ts';
 
 /** What `MikroOrmIssuedRefreshTokenStore` needs. */
@@ -12,43 +13,58 @@ export interface MikroOrmIssuedRefreshTokenStoreDeps {
   orm: BrowserdeckOrm;
 }
 
-const REMEMBER =
-  'insert into supabase_issued_refresh_tokens (token_hash, session_id, access_token_ttl_sec, expires_at) ' +
-  'values (?, ?, ?, ?) on conflict (token_hash) do update set session_id = excluded.session_id, ' +
-  'access_token_ttl_sec = excluded.access_token_ttl_sec, expires_at = excluded.expires_at';
-const FIND =
-  'select session_id, access_token_ttl_sec from supabase_issued_refresh_tokens ' +
-  'where token_hash = ? and expires_at > ?';
-
 /**
  * `IssuedRefreshTokenStore` in the service's database (`supabase_issued_refresh_tokens`), shared by
  * every instance, so refresh-token reuse is traced to its session whichever instance issued it.
- * One row per token handed out (sign-in, refresh); each write deletes up to 100 expired rows.
+ * One row per token handed out (sign-in, refresh), written once more if handed out again; each
+ * write deletes up to 100 expired rows.
  */
 export class MikroOrmIssuedRefreshTokenStore implements IssuedRefreshTokenStore {
-  private readonly deps: MikroOrmIssuedRefreshTokenStoreDeps;
+  private readonly queries: KyselyQueries;
 
   constructor(deps: MikroOrmIssuedRefreshTokenStoreDeps) {
-    this.deps = deps;
+    this.queries = queriesOf(deps.orm);
   }
 
   async remember(tokenHash: string, issued: IssuedRefreshToken, until: Date, now: Date): Promise<void> {
-    // Written on every sign-in and refresh, next to a GoTrue round trip: statements on the driver,
-    // like the reads.
-    const sql = nativeSqlOf(this.deps.orm);
+    const { sessionId, accessTokenTtlSec } = issued;
+    const { db } = this.queries;
     await withDatabaseErrors(() =>
-      sql.run(REMEMBER, [tokenHash, issued.sessionId, issued.accessTokenTtlSec, until]),
+      this.queries.run(
+        db
+          .insertInto('supabase_issued_refresh_tokens')
+          .values({
+            token_hash: tokenHash,
+            session_id: sessionId,
+            access_token_ttl_sec: accessTokenTtlSec,
+            expires_at: until,
+          })
+          .onConflict((oc) =>
+            oc.column('token_hash').doUpdateSet((eb) => ({
+              session_id: eb.ref('excluded.session_id'),
+              access_token_ttl_sec: eb.ref('excluded.access_token_ttl_sec'),
+              expires_at: eb.ref('excluded.expires_at'),
+            })),
+          ),
+      ),
     );
-    await pruneExpired(sql, 'supabase_issued_refresh_tokens', 'token_hash', 'expires_at', now);
+    await pruneExpired(this.queries, 'supabase_issued_refresh_tokens', now);
   }
 
   async find(tokenHash: string, now: Date): Promise<IssuedRefreshToken | null> {
-    const row = await withDatabaseErrors(() =>
-      nativeSqlOf(this.deps.orm).one<{ session_id: string; access_token_ttl_sec: unknown }>(FIND, [
-        tokenHash,
-        now,
-      ]),
+    const { db } = this.queries;
+    const [row] = await withDatabaseErrors(() =>
+      this.queries.entities(
+        SupabaseIssuedRefreshTokenSchema,
+        db
+          .selectFrom('supabase_issued_refresh_tokens')
+          .select(['session_id', 'access_token_ttl_sec'])
+          .where('token_hash', '=', tokenHash)
+          .where('expires_at', '>', now),
+      ),
     );
-    return row && { sessionId: row.session_id, accessTokenTtlSec: Number(row.access_token_ttl_sec) };
+    return row
+      ? { sessionId: row.sessionId as string, accessTokenTtlSec: Number(row.accessTokenTtlSec) }
+      : null;
   }
 }

@@ -10,39 +10,41 @@ import { isUniqueViolationOf, isUuid, withDatabaseErrors } from './databaseError
 import { LocalCredentialSchema } from './entities/LocalCredentialSchema.ts';
 import { LocalRefreshTokenSchema } from './entities/LocalRefreshTokenSchema.ts';
 import { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
-import { PreparedQuery, readEntities } from './PreparedQuery.ts';
+import { type KyselyQueries, type Query, queriesOf } from './KyselyQueries.ts';
+import { storedJson } from './storedJson.ts';
 
 /** What `MikroOrmLocalIdentityStore` needs. */
 export interface MikroOrmLocalIdentityStoreDeps {
   orm: BrowserdeckOrm;
 }
 
-const SIGN_IN_SESSION = new PreparedQuery<{ id: string }>((db, param) =>
-  db.selectFrom('local_sign_in_sessions').selectAll().where('id', '=', param('id')),
-);
-
 /**
- * `LocalIdentityStore` on MikroORM (SQLite, PostgreSQL). The rules that must hold across server
- * instances are single statements: a unique index for e-mails, and conditional updates
- * (`… where used_at is null`, `… where revoked_at is null`) for refresh-token use and revocation.
+ * `LocalIdentityStore` on MikroORM (SQLite, PostgreSQL), through its Kysely integration
+ * (`KyselyQueries`). The rules that must hold across server instances are single statements: a
+ * unique index for e-mails, and conditional updates (`… where used_at is null`, `… where revoked_at
+ * is null`) for refresh-token use and revocation. `findSession` runs on every authenticated request.
  */
 export class MikroOrmLocalIdentityStore implements LocalIdentityStore {
-  private readonly deps: MikroOrmLocalIdentityStoreDeps;
+  private readonly queries: KyselyQueries;
 
   constructor(deps: MikroOrmLocalIdentityStoreDeps) {
-    this.deps = deps;
+    this.queries = queriesOf(deps.orm);
   }
 
   async addCredential(credential: LocalCredential): Promise<void> {
+    const { userId, email, passwordHash, metadata, createdAt } = credential;
+    const { db } = this.queries;
     await withDatabaseErrors(async () => {
       try {
-        await this.em().insert(LocalCredentialSchema, {
-          userId: credential.userId,
-          email: credential.email,
-          passwordHash: credential.passwordHash,
-          metadata: credential.metadata,
-          createdAt: credential.createdAt,
-        });
+        await this.queries.run(
+          db.insertInto('local_credentials').values({
+            user_id: userId,
+            email,
+            password_hash: passwordHash,
+            metadata,
+            created_at: createdAt,
+          }),
+        );
       } catch (error) {
         if (
           isUniqueViolationOf(error, {
@@ -58,32 +60,37 @@ export class MikroOrmLocalIdentityStore implements LocalIdentityStore {
   }
 
   async findCredentialByEmail(email: string): Promise<LocalCredential | null> {
-    const row = await withDatabaseErrors(() => this.em().findOne(LocalCredentialSchema, { email }));
-    return row && toCredential(row);
+    const { db } = this.queries;
+    return this.credential(db.selectFrom('local_credentials').selectAll().where('email', '=', email));
   }
 
   async findCredentialByUserId(userId: string): Promise<LocalCredential | null> {
     if (!isUuid(userId)) return null;
-    const row = await withDatabaseErrors(() => this.em().findOne(LocalCredentialSchema, { userId }));
-    return row && toCredential(row);
+    const { db } = this.queries;
+    return this.credential(db.selectFrom('local_credentials').selectAll().where('user_id', '=', userId));
   }
 
   async addSession(session: LocalSignInSession): Promise<void> {
+    const { id, userId, createdAt, revokedAt } = session;
+    const { db } = this.queries;
     await withDatabaseErrors(() =>
-      this.em().insert(LocalSignInSessionSchema, {
-        id: session.id,
-        userId: session.userId,
-        createdAt: session.createdAt,
-        revokedAt: session.revokedAt,
-      }),
+      this.queries.run(
+        db
+          .insertInto('local_sign_in_sessions')
+          .values({ id, user_id: userId, created_at: createdAt, revoked_at: revokedAt }),
+      ),
     );
   }
 
   async findSession(id: string): Promise<LocalSignInSession | null> {
     if (!isUuid(id)) return null;
-    // Read on every authenticated request: a prepared query, no unit of work (see PreparedQuery).
-    const rows = await withDatabaseErrors(() => SIGN_IN_SESSION.rows(this.deps.orm, { id }));
-    const [row] = readEntities(this.deps.orm, LocalSignInSessionSchema, rows);
+    const { db } = this.queries;
+    const [row] = await withDatabaseErrors(() =>
+      this.queries.entities(
+        LocalSignInSessionSchema,
+        db.selectFrom('local_sign_in_sessions').selectAll().where('id', '=', id),
+      ),
+    );
     if (!row) return null;
     return {
       id,
@@ -95,58 +102,81 @@ export class MikroOrmLocalIdentityStore implements LocalIdentityStore {
 
   async revokeSession(id: string, at: Date): Promise<void> {
     if (!isUuid(id)) return;
+    const { db } = this.queries;
     // The first revocation wins: a later one matches no row.
     await withDatabaseErrors(() =>
-      this.em().nativeUpdate(LocalSignInSessionSchema, { id, revokedAt: null }, { revokedAt: at }),
+      this.queries.run(
+        db
+          .updateTable('local_sign_in_sessions')
+          .set({ revoked_at: at })
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null),
+      ),
     );
   }
 
   async addRefreshToken(token: LocalRefreshToken): Promise<void> {
+    const { tokenHash, sessionId, userId, createdAt, expiresAt, usedAt } = token;
+    const { db } = this.queries;
     await withDatabaseErrors(() =>
-      this.em().insert(LocalRefreshTokenSchema, {
-        tokenHash: token.tokenHash,
-        sessionId: token.sessionId,
-        userId: token.userId,
-        createdAt: token.createdAt,
-        expiresAt: token.expiresAt,
-        usedAt: token.usedAt,
-      }),
+      this.queries.run(
+        db.insertInto('local_refresh_tokens').values({
+          token_hash: tokenHash,
+          session_id: sessionId,
+          user_id: userId,
+          created_at: createdAt,
+          expires_at: expiresAt,
+          used_at: usedAt,
+        }),
+      ),
     );
   }
 
   async findRefreshToken(tokenHash: string): Promise<LocalRefreshToken | null> {
-    const row = await withDatabaseErrors(() => this.em().findOne(LocalRefreshTokenSchema, { tokenHash }));
-    return (
-      row && {
-        tokenHash: row.tokenHash,
-        sessionId: row.sessionId,
-        userId: row.userId,
-        createdAt: row.createdAt,
-        expiresAt: row.expiresAt,
-        usedAt: row.usedAt ?? null,
-      }
+    const { db } = this.queries;
+    const [row] = await withDatabaseErrors(() =>
+      this.queries.entities(
+        LocalRefreshTokenSchema,
+        db.selectFrom('local_refresh_tokens').selectAll().where('token_hash', '=', tokenHash),
+      ),
     );
+    return row
+      ? {
+          tokenHash: row.tokenHash as string,
+          sessionId: row.sessionId as string,
+          userId: row.userId as string,
+          createdAt: row.createdAt as Date,
+          expiresAt: row.expiresAt as Date,
+          usedAt: (row.usedAt as Date | null | undefined) ?? null,
+        }
+      : null;
   }
 
   async markRefreshTokenUsed(tokenHash: string, at: Date): Promise<boolean> {
+    const { db } = this.queries;
     // One conditional UPDATE: of concurrent callers, only the one that flips used_at sees a changed row.
     const changed = await withDatabaseErrors(() =>
-      this.em().nativeUpdate(LocalRefreshTokenSchema, { tokenHash, usedAt: null }, { usedAt: at }),
+      this.queries.run(
+        db
+          .updateTable('local_refresh_tokens')
+          .set({ used_at: at })
+          .where('token_hash', '=', tokenHash)
+          .where('used_at', 'is', null),
+      ),
     );
     return changed === 1;
   }
 
-  private em() {
-    return this.deps.orm.em.fork();
+  private async credential(query: Query): Promise<LocalCredential | null> {
+    const [row] = await withDatabaseErrors(() => this.queries.entities(LocalCredentialSchema, query));
+    return row
+      ? {
+          userId: row.userId as string,
+          email: row.email as string,
+          passwordHash: row.passwordHash as string,
+          metadata: storedJson(row.metadata) as Record<string, unknown>,
+          createdAt: row.createdAt as Date,
+        }
+      : null;
   }
-}
-
-function toCredential(row: LocalCredential): LocalCredential {
-  return {
-    userId: row.userId,
-    email: row.email,
-    passwordHash: row.passwordHash,
-    metadata: row.metadata,
-    createdAt: row.createdAt,
-  };
 }

@@ -2,52 +2,41 @@ import { ConflictError, Project, type ProjectRepository, type ProjectState } fro
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { isUniqueViolationOf, isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { ProjectSchema } from './entities/ProjectSchema.ts';
-import { PreparedQuery, readEntities } from './PreparedQuery.ts';
+import { type KyselyQueries, type Query, queriesOf } from './KyselyQueries.ts';
 
 /** What `MikroOrmProjectRepository` needs. */
 export interface MikroOrmProjectRepositoryDeps {
   orm: BrowserdeckOrm;
 }
 
-const FIND_OWNED = new PreparedQuery<{ id: string; ownerId: string }>((db, param) =>
-  db.selectFrom('projects').selectAll().where('id', '=', param('id')).where('ownerId', '=', param('ownerId')),
-);
-
-const LIST_OWNED = new PreparedQuery<{ ownerId: string; archived: boolean }>((db, param) =>
-  db
-    .selectFrom('projects')
-    .selectAll()
-    .where('ownerId', '=', param('ownerId'))
-    .where('archived', '=', param('archived'))
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc'),
-);
-
 /**
- * `ProjectRepository` on MikroORM (SQLite, PostgreSQL). Every call works on its own fork and
- * writes with explicit statements, so no identity map carries state between calls. The two reads
- * behind nearly every request (`findOwned`, `listOwned`) are prepared Kysely queries (`PreparedQuery`):
- * no unit of work, no per-call query building.
+ * `ProjectRepository` on MikroORM (SQLite, PostgreSQL): Kysely queries through MikroORM's Kysely
+ * integration (`KyselyQueries`), one statement per call, no unit of work or identity map between
+ * calls. The two reads behind nearly every request are `findOwned` and `listOwned`.
  */
 export class MikroOrmProjectRepository implements ProjectRepository {
-  private readonly deps: MikroOrmProjectRepositoryDeps;
+  private readonly queries: KyselyQueries;
 
   constructor(deps: MikroOrmProjectRepositoryDeps) {
-    this.deps = deps;
+    this.queries = queriesOf(deps.orm);
   }
 
   async add(project: Project): Promise<void> {
+    const { id, ownerId, name, slug, archived, createdAt, updatedAt } = project;
+    const { db } = this.queries;
     await withDatabaseErrors(async () => {
       try {
-        await this.deps.orm.em.fork().insert(ProjectSchema, {
-          id: project.id,
-          ownerId: project.ownerId,
-          name: project.name,
-          slug: project.slug,
-          archived: project.archived,
-          createdAt: project.createdAt,
-          updatedAt: project.updatedAt,
-        });
+        await this.queries.run(
+          db.insertInto('projects').values({
+            id,
+            owner_id: ownerId,
+            name,
+            slug,
+            archived,
+            created_at: createdAt,
+            updated_at: updatedAt,
+          }),
+        );
       } catch (error) {
         throw slugTaken(error, project.slug) ?? error;
       }
@@ -55,17 +44,16 @@ export class MikroOrmProjectRepository implements ProjectRepository {
   }
 
   async update(project: Project): Promise<void> {
+    const { id, ownerId, name, slug, archived, updatedAt } = project;
+    const { db } = this.queries;
     await withDatabaseErrors(async () => {
       try {
-        await this.deps.orm.em.fork().nativeUpdate(
-          ProjectSchema,
-          { id: project.id, ownerId: project.ownerId },
-          {
-            name: project.name,
-            slug: project.slug,
-            archived: project.archived,
-            updatedAt: project.updatedAt,
-          },
+        await this.queries.run(
+          db
+            .updateTable('projects')
+            .set({ name, slug, archived, updated_at: updatedAt })
+            .where('id', '=', id)
+            .where('owner_id', '=', ownerId),
         );
       } catch (error) {
         throw slugTaken(error, project.slug) ?? error;
@@ -75,46 +63,70 @@ export class MikroOrmProjectRepository implements ProjectRepository {
 
   async findOwned(ownerId: string, projectId: string): Promise<Project | null> {
     if (!isUuid(ownerId) || !isUuid(projectId)) return null;
-    const rows = await withDatabaseErrors(() => FIND_OWNED.rows(this.deps.orm, { id: projectId, ownerId }));
-    return this.toProjects(rows)[0] ?? null;
+    const { db } = this.queries;
+    const [project] = await this.read(
+      db.selectFrom('projects').selectAll().where('id', '=', projectId).where('owner_id', '=', ownerId),
+    );
+    return project ?? null;
   }
 
   async listOwned(ownerId: string, filter: { archived: boolean }): Promise<Project[]> {
     if (!isUuid(ownerId)) return [];
-    const rows = await withDatabaseErrors(() =>
-      LIST_OWNED.rows(this.deps.orm, { ownerId, archived: filter.archived }),
+    const { db } = this.queries;
+    return this.read(
+      db
+        .selectFrom('projects')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .where('archived', '=', filter.archived)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc'),
     );
-    return this.toProjects(rows);
   }
 
   async countOwned(ownerId: string): Promise<number> {
     if (!isUuid(ownerId)) return 0;
-    return withDatabaseErrors(() => this.deps.orm.em.fork().count(ProjectSchema, { ownerId }));
+    const { db } = this.queries;
+    const [row] = await withDatabaseErrors(() =>
+      this.queries.rows(
+        db
+          .selectFrom('projects')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('owner_id', '=', ownerId),
+      ),
+    );
+    // PostgreSQL answers a count as a string (bigint).
+    return Number(row?.n ?? 0);
   }
 
   async findOldestOwned(ownerId: string): Promise<Project | null> {
     if (!isUuid(ownerId)) return null;
-    const row = await withDatabaseErrors(() =>
-      this.deps.orm.em
-        .fork()
-        .findOne(ProjectSchema, { ownerId }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+    const { db } = this.queries;
+    const [project] = await this.read(
+      db
+        .selectFrom('projects')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .limit(1),
     );
-    return row && Project.restore({ ...row });
+    return project ?? null;
   }
 
   async delete(ownerId: string, projectId: string): Promise<boolean> {
     if (!isUuid(ownerId) || !isUuid(projectId)) return false;
+    const { db } = this.queries;
     // Sessions, agents and everything else a project owns go with it through ON DELETE CASCADE.
     const deleted = await withDatabaseErrors(() =>
-      this.deps.orm.em.fork().nativeDelete(ProjectSchema, { id: projectId, ownerId }),
+      this.queries.run(db.deleteFrom('projects').where('id', '=', projectId).where('owner_id', '=', ownerId)),
     );
     return deleted > 0;
   }
 
-  private toProjects(rows: Record<string, unknown>[]): Project[] {
-    return readEntities(this.deps.orm, ProjectSchema, rows).map((row) =>
-      Project.restore(row as ProjectState),
-    );
+  private async read(query: Query): Promise<Project[]> {
+    const rows = await withDatabaseErrors(() => this.queries.entities(ProjectSchema, query));
+    return rows.map((row) => Project.restore(row as ProjectState));
   }
 }
 

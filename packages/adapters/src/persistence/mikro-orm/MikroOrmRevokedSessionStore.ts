@@ -1,7 +1,7 @@
 import type { RevokedSessionStore } from '../../identity/supabase/RevokedSessionStore.ts';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { withDatabaseErrors } from './databaseErrors.ts';
-import { nativeSqlOf } from './NativeSql.ts';
+import { type KyselyQueries, queriesOf } from './KyselyQueries.ts';
 import { pruneExpired } from './pruneExpired.ts';
 
 /** What `MikroOrmRevokedSessionStore` needs. */
@@ -9,35 +9,50 @@ export interface MikroOrmRevokedSessionStoreDeps {
   orm: BrowserdeckOrm;
 }
 
-const REVOKE =
-  'insert into supabase_revoked_sessions (session_id, revoked_until) values (?, ?) ' +
-  'on conflict (session_id) do update set revoked_until = excluded.revoked_until ' +
-  'where supabase_revoked_sessions.revoked_until < excluded.revoked_until';
-const IS_REVOKED =
-  'select 1 as revoked from supabase_revoked_sessions where session_id = ? and revoked_until > ?';
-
 /**
  * `RevokedSessionStore` in the service's database (`supabase_revoked_sessions`), shared by every
- * instance. `isRevoked` runs on every authenticated request: one primary-key lookup on the driver
- * (NativeSql). A revocation is one upsert that only ever moves `revoked_until` later, so concurrent
- * sign-outs of one session keep the latest; each write also deletes up to 100 expired rows.
+ * instance. `isRevoked` runs on every authenticated request: one primary-key lookup. A revocation
+ * is one upsert that only ever moves `revoked_until` later, so concurrent sign-outs of one session
+ * keep the latest; each write also deletes up to 100 expired rows.
  */
 export class MikroOrmRevokedSessionStore implements RevokedSessionStore {
-  private readonly deps: MikroOrmRevokedSessionStoreDeps;
+  private readonly queries: KyselyQueries;
 
   constructor(deps: MikroOrmRevokedSessionStoreDeps) {
-    this.deps = deps;
+    this.queries = queriesOf(deps.orm);
   }
 
   async revoke(sessionId: string, until: Date, now: Date): Promise<void> {
-    // Upsert-if-later is no MikroORM operation: hand-written, on the driver.
-    const sql = nativeSqlOf(this.deps.orm);
-    await withDatabaseErrors(() => sql.run(REVOKE, [sessionId, until]));
-    await pruneExpired(sql, 'supabase_revoked_sessions', 'session_id', 'revoked_until', now);
+    const { db } = this.queries;
+    await withDatabaseErrors(() =>
+      this.queries.run(
+        db
+          .insertInto('supabase_revoked_sessions')
+          .values({ session_id: sessionId, revoked_until: until })
+          .onConflict((oc) =>
+            oc
+              .column('session_id')
+              .doUpdateSet((eb) => ({ revoked_until: eb.ref('excluded.revoked_until') }))
+              .where('supabase_revoked_sessions.revoked_until', '<', (eb) =>
+                eb.ref('excluded.revoked_until'),
+              ),
+          ),
+      ),
+    );
+    await pruneExpired(this.queries, 'supabase_revoked_sessions', now);
   }
 
   async isRevoked(sessionId: string, now: Date): Promise<boolean> {
-    const row = await withDatabaseErrors(() => nativeSqlOf(this.deps.orm).one(IS_REVOKED, [sessionId, now]));
-    return row !== null;
+    const { db } = this.queries;
+    const rows = await withDatabaseErrors(() =>
+      this.queries.rows(
+        db
+          .selectFrom('supabase_revoked_sessions')
+          .select('session_id')
+          .where('session_id', '=', sessionId)
+          .where('revoked_until', '>', now),
+      ),
+    );
+    return rows.length > 0;
   }
 }

@@ -1,7 +1,9 @@
 import { Agent } from '@browserdeck/domain';
+import type { EntityData } from '@mikro-orm/core';
 import type { SecretBox } from '../secrets/SecretBox.ts';
 import type { StoredAgent } from './entities/AgentSchema.ts';
 import { openSecretRecord, sealSecretRecord } from './secretRecords.ts';
+import { storedJson } from './storedJson.ts';
 
 /** The row for `agent`, `envVars` sealed. */
 export function toAgentRow(agent: Agent, secrets: SecretBox): StoredAgent {
@@ -24,8 +26,9 @@ export function toAgentRow(agent: Agent, secrets: SecretBox): StoredAgent {
   };
 }
 
-/** The `Agent` (`Agent.restore`) a loaded row holds, `envVars` opened. */
-export function toAgent(row: StoredAgent, secrets: SecretBox): Agent {
+/** The `Agent` (`Agent.restore`) a loaded row holds (MikroORM's result mapper), `envVars` opened. */
+export function toAgent(data: EntityData<StoredAgent>, secrets: SecretBox): Agent {
+  const row = data as StoredAgent;
   return Agent.restore({
     id: row.id,
     projectId: row.projectId,
@@ -37,9 +40,9 @@ export function toAgent(row: StoredAgent, secrets: SecretBox): Agent {
     contextId: row.contextId ?? null,
     extensionId: row.extensionId ?? null,
     region: row.region,
-    timeoutSec: row.timeoutSec,
+    timeoutSec: Number(row.timeoutSec),
     active: row.active,
-    metadata: row.metadata,
+    metadata: storedJson(row.metadata) as Record<string, unknown>,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   });

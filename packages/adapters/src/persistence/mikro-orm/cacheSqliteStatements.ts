@@ -3,12 +3,12 @@ export interface PreparingDatabase<S extends { readonly busy: boolean }> {
   prepare(sql: string): S;
 }
 
-/** How many distinct SQL texts keep a compiled statement (the hand-written ones are few and fixed). */
+/** How many distinct SQL texts keep a compiled statement (the repositories' are few and fixed). */
 export const SQLITE_STATEMENT_CACHE_SIZE = 500;
 
 /**
  * Makes `db.prepare` hand back an already compiled statement for SQL text it has seen, instead of
- * compiling it again on every query (see `NativeSql`). Safe because callers run a statement to
+ * compiling it again on every query (Kysely's SQLite driver prepares each one it runs). Safe because callers run a statement to
  * completion synchronously (`all` / `run`); a statement still busy in an iterator is not shared —
  * that caller gets a fresh one. Bounded: the oldest text leaves first. SQLite recompiles a cached
  * statement by itself when the schema changes.

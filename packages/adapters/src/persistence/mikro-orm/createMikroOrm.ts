@@ -1,8 +1,10 @@
+import { createRequire } from 'node:module';
 import { Migrator } from '@mikro-orm/migrations';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { cacheSqliteStatements, type PreparingDatabase } from './cacheSqliteStatements.ts';
 import { persistenceEntities } from './entities/persistenceEntities.ts';
 import { migrationsList } from './migrations/migrationsList.ts';
+import { namingStatements } from './namingStatements.ts';
 import { parseDatabaseUrl } from './parseDatabaseUrl.ts';
 import { securePrivateSqliteFiles } from './securePrivateSqliteFiles.ts';
 
@@ -26,10 +28,11 @@ const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
  * migrations of that dialect registered (apply them with `migrateToLatest`). Connects lazily: a
  * database that is down surfaces on the first query, not here. SQLite files get their parent
  * folder created (0700), mode 0600 for the database and its `-wal`/`-shm` (`securePrivateSqliteFiles`),
- * WAL journaling, foreign keys, and a busy timeout. Every value is sent as a bound parameter, never
- * spliced into SQL text (`bindingParameters.ts`). Close it with `orm.close()`. Only the dialect's driver
- * package is loaded (`@mikro-orm/postgresql` or `@mikro-orm/sqlite`, optional peers); a missing one is
- * named in the error.
+ * WAL journaling, foreign keys, and a busy timeout; PostgreSQL clients name their statements, so each
+ * is prepared once per connection (`namingStatements`). MikroORM's stock drivers: the repositories
+ * query through its Kysely integration (`KyselyQueries`), which binds every value (docs/adr/0030). Close it
+ * with `orm.close()`. Only the dialect's driver package is loaded (`@mikro-orm/postgresql` or
+ * `@mikro-orm/sqlite`, optional peers); a missing one is named in the error.
  */
 export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<BrowserdeckOrm> {
   const location = parseDatabaseUrl(options.databaseUrl);
@@ -43,27 +46,27 @@ export async function createMikroOrm(options: CreateMikroOrmOptions): Promise<Br
     discovery: { checkDuplicateTableNames: true },
   };
   if (location.dialect === 'postgresql') {
-    const [{ MikroORM }, { BoundPostgreSqlDriver }] = await loadDriver('@mikro-orm/postgresql', () =>
-      Promise.all([import('@mikro-orm/postgresql'), import('./BoundPostgreSqlDriver.ts')]),
-    );
+    const { MikroORM } = await loadDriver('@mikro-orm/postgresql', () => import('@mikro-orm/postgresql'));
+    // The `pg` MikroORM's pool is made of: its clients name their statements (`namingStatements`).
+    const mikroOrmPostgres = createRequire(import.meta.url).resolve('@mikro-orm/postgresql/package.json');
+    const pg = createRequire(mikroOrmPostgres)('pg') as typeof import('pg');
     const orm = await MikroORM.init({
       ...common,
-      driver: BoundPostgreSqlDriver,
       clientUrl: location.url,
       pool: { min: 0, max: options.poolSize ?? 10 },
-      driverOptions: { connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS },
+      driverOptions: {
+        connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+        Client: namingStatements(pg.Client),
+      },
       migrations: { migrationsList: migrationsList.postgresql, snapshot: false, silent: true },
     });
     return orm as unknown as BrowserdeckOrm;
   }
   const file = location.path === ':memory:' ? null : location.path;
-  const [{ MikroORM }, { BoundSqliteDriver }] = await loadDriver('@mikro-orm/sqlite', () =>
-    Promise.all([import('@mikro-orm/sqlite'), import('./BoundSqliteDriver.ts')]),
-  );
+  const { MikroORM } = await loadDriver('@mikro-orm/sqlite', () => import('@mikro-orm/sqlite'));
   if (file) await securePrivateSqliteFiles(file);
   const orm = await MikroORM.init({
     ...common,
-    driver: BoundSqliteDriver,
     dbName: location.path,
     // better-sqlite3's `timeout` is SQLite's busy timeout; MikroORM turns foreign keys on per connection.
     driverOptions: { timeout: SQLITE_BUSY_TIMEOUT_MS },

@@ -1,28 +1,51 @@
+import type { EntitySchemaWithMeta } from '@mikro-orm/core';
 import type { InferKyselyTable } from '@mikro-orm/sql';
+import type { AgentSchema } from './entities/AgentSchema.ts';
 import type { ApiKeySchema } from './entities/ApiKeySchema.ts';
 import type { BrowserSessionSchema } from './entities/BrowserSessionSchema.ts';
 import type { ExtensionSchema } from './entities/ExtensionSchema.ts';
+import type { IdempotencyKeySchema } from './entities/IdempotencyKeySchema.ts';
+import type { InstanceSchema } from './entities/InstanceSchema.ts';
+import type { LocalCredentialSchema } from './entities/LocalCredentialSchema.ts';
+import type { LocalRefreshTokenSchema } from './entities/LocalRefreshTokenSchema.ts';
 import type { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
+import type { OrphanSearchSchema } from './entities/OrphanSearchSchema.ts';
 import type { ProjectSchema } from './entities/ProjectSchema.ts';
+import type { RateLimitWindowSchema } from './entities/RateLimitWindowSchema.ts';
 import type { RunLogSchema } from './entities/RunLogSchema.ts';
 import type { RunSchema } from './entities/RunSchema.ts';
+import type { SupabaseIssuedRefreshTokenSchema } from './entities/SupabaseIssuedRefreshTokenSchema.ts';
+import type { SupabaseRevokedSessionSchema } from './entities/SupabaseRevokedSessionSchema.ts';
+import type { UserSchema } from './entities/UserSchema.ts';
 
 /**
- * How Browserdeck's Kysely queries name columns: by entity property (`ownerId`), which MikroORM's
- * Kysely plugin turns into the column (`owner_id`) from the entity schema, the one place it is named.
+ * A table's columns, named as MikroORM names them (a property's `fieldName`, else the underscore
+ * naming strategy `createMikroOrm` keeps: `ownerId` is `owner_id`), each typed as its property
+ * (nullable, generated when it has a default).
  */
-export const KYSELY_NAMING = { columnNamingStrategy: 'property' } as const;
+type Table<S extends EntitySchemaWithMeta> = InferKyselyTable<S>;
 
 /**
- * The tables Browserdeck reads and writes through Kysely, typed from their `defineEntity` schemas
- * (MikroORM's `InferKyselyTable`): a renamed or retyped property fails typecheck in every query.
+ * Every table Browserdeck reads and writes, typed from its `defineEntity` schema (MikroORM's
+ * `InferKyselyTable`): a renamed or retyped property fails typecheck in every query. Keyed by table
+ * name, one entry per schema of `persistenceEntities`.
  */
 export interface BrowserdeckDb {
-  projects: InferKyselyTable<typeof ProjectSchema, typeof KYSELY_NAMING>;
-  api_keys: InferKyselyTable<typeof ApiKeySchema, typeof KYSELY_NAMING>;
-  browser_sessions: InferKyselyTable<typeof BrowserSessionSchema, typeof KYSELY_NAMING>;
-  extensions: InferKyselyTable<typeof ExtensionSchema, typeof KYSELY_NAMING>;
-  local_sign_in_sessions: InferKyselyTable<typeof LocalSignInSessionSchema, typeof KYSELY_NAMING>;
-  runs: InferKyselyTable<typeof RunSchema, typeof KYSELY_NAMING>;
-  run_logs: InferKyselyTable<typeof RunLogSchema, typeof KYSELY_NAMING>;
+  users: Table<typeof UserSchema>;
+  projects: Table<typeof ProjectSchema>;
+  local_credentials: Table<typeof LocalCredentialSchema>;
+  local_sign_in_sessions: Table<typeof LocalSignInSessionSchema>;
+  local_refresh_tokens: Table<typeof LocalRefreshTokenSchema>;
+  agents: Table<typeof AgentSchema>;
+  api_keys: Table<typeof ApiKeySchema>;
+  extensions: Table<typeof ExtensionSchema>;
+  browser_sessions: Table<typeof BrowserSessionSchema>;
+  idempotency_keys: Table<typeof IdempotencyKeySchema>;
+  supabase_revoked_sessions: Table<typeof SupabaseRevokedSessionSchema>;
+  supabase_issued_refresh_tokens: Table<typeof SupabaseIssuedRefreshTokenSchema>;
+  rate_limit_windows: Table<typeof RateLimitWindowSchema>;
+  runs: Table<typeof RunSchema>;
+  run_logs: Table<typeof RunLogSchema>;
+  instances: Table<typeof InstanceSchema>;
+  provider_orphan_searches: Table<typeof OrphanSearchSchema>;
 }

@@ -5,13 +5,15 @@ import {
   type StatsSeriesQuery,
   statsSeriesBuckets,
 } from '@browserdeck/domain';
-import { type BrowserdeckOrm, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
-import { nativeSqlOf, type SqlParam, sqlDate } from './NativeSql.ts';
+import { type RawBuilder, sql } from 'kysely';
+import type { DatabaseDialect } from './BrowserdeckOrm.ts';
+import type { KyselyQueries } from './KyselyQueries.ts';
+import { statementText } from './statementText.ts';
 
 /** PostgreSQL's name of each bucket width, inlined (a closed set) so `date_bin` sees a constant. */
 const PG_INTERVAL: Record<StatsInterval, string> = { hour: "interval '1 hour'", day: "interval '1 day'" };
 
-const FINAL = "'COMPLETED', 'ERROR', 'TIMED_OUT'";
+const FINAL = sql.join(['COMPLETED', 'ERROR', 'TIMED_OUT'].map((status) => sql.lit(status)));
 
 /** A row of the statement: a bucket with something in it. */
 interface SeriesRow {
@@ -29,8 +31,8 @@ interface SeriesRow {
 }
 
 /**
- * The statement behind `querySessionStatsSeries` and its parameters (`?` placeholders), exposed so
- * that benchmarks can show its query plan. Index scans of the project's rows, added up per bucket:
+ * The aggregate behind `querySessionStatsSeries`, a `sql` template per dialect (the time arithmetic
+ * differs; every value bound). Index scans of the project's rows, added up per bucket:
  * creations and their proxy bytes by `created_at` (a range of `(project_id, created_at, id,
  * proxy_bytes)`), final statuses by
  * `ended_at`, and browser time (both from the covering `(project_id, status, …, started_at,
@@ -42,64 +44,75 @@ interface SeriesRow {
  * 3). The overlapping sessions are read once (`materialized`: SQLite would otherwise scan the index
  * for each of the three uses, 3.3 ms instead of 2 on 1M sessions). Only non-empty buckets come back.
  */
-export function sessionStatsSeriesStatement(
+function sessionStatsSeriesQuery(
   dialect: DatabaseDialect,
   projectId: string,
   query: StatsSeriesQuery,
-): { sql: string; params: SqlParam[] } {
+): RawBuilder<SeriesRow> {
   const { start, width, count } = statsSeriesBuckets(query);
-  const params: SqlParam[] = [];
-  const bind = (value: SqlParam) => {
-    params.push(value);
-    return '?';
-  };
   const sqlite = dialect === 'sqlite';
   // SQLite keeps times as epoch milliseconds and better-sqlite3 binds numbers as doubles, hence the
   // casts; PostgreSQL works on timestamptz and intervals, and `extract(epoch …)` runs once per bucket.
-  const w0 = () => (sqlite ? bind(new Date(start)) : `${bind(new Date(start))}::timestamptz`);
-  const w1 = () =>
-    sqlite ? bind(new Date(start + count * width)) : `${bind(new Date(start + count * width))}::timestamptz`;
-  const now = () => (sqlite ? bind(query.now) : `${bind(query.now)}::timestamptz`);
-  const project = () => (sqlite ? bind(projectId) : `${bind(projectId)}::uuid`);
-  const step = () => (sqlite ? bind(width) : PG_INTERVAL[query.interval]);
-  const bucketOf = (time: string) =>
+  // Each fragment binds its value again wherever it is used.
+  const time = (date: Date) => (sqlite ? sql`${date}` : sql`${date}::timestamptz`);
+  const w0 = time(new Date(start));
+  const w1 = time(new Date(start + count * width));
+  const now = time(query.now);
+  const project = sqlite ? sql`${projectId}` : sql`${projectId}::uuid`;
+  const step = sqlite ? sql`${width}` : sql.raw(PG_INTERVAL[query.interval]);
+  const bucketOf = (at: string) =>
     sqlite
-      ? `${w0()} + cast((${time} - ${w0()}) / ${step()} as integer) * ${step()}`
-      : `date_bin(${step()}, ${time}, ${w0()})`;
-  const greatest = sqlite ? 'max' : 'greatest';
-  const least = sqlite ? 'min' : 'least';
-  const flag = (status: string) => (sqlite ? `status = '${status}'` : `(status = '${status}')::int`);
-  const none = (type: string) => (sqlite ? 'null' : `null::${type}`);
-  const sql = `with spans as materialized (
+      ? sql`${w0} + cast((${sql.raw(at)} - ${w0}) / ${step} as integer) * ${step}`
+      : sql`date_bin(${step}, ${sql.raw(at)}, ${w0})`;
+  const greatest = sql.raw(sqlite ? 'max' : 'greatest');
+  const least = sql.raw(sqlite ? 'min' : 'least');
+  const flag = (status: string) =>
+    sqlite ? sql`status = ${sql.lit(status)}` : sql`(status = ${sql.lit(status)})::int`;
+  const none = (type: string) => sql.raw(sqlite ? 'null' : `null::${type}`);
+  const pieceSec = sql.raw(
+    sqlite ? 'coalesce(sum(piece), 0) / 1000.0' : 'coalesce(extract(epoch from sum(piece)), 0)',
+  );
+  return sql<SeriesRow>`with spans as materialized (
       select a, e, ${bucketOf('a')} as fa, ${bucketOf('e')} as fe
       from (
-        select ${greatest}(started_at, ${w0()}) as a, ${least}(coalesce(ended_at, ${now()}), ${w1()}) as e
+        select ${greatest}(started_at, ${w0}) as a, ${least}(coalesce(ended_at, ${now}), ${w1}) as e
         from browser_sessions
-        where project_id = ${project()} and started_at < ${w1()}
-          and coalesce(ended_at, ${now()}) > ${greatest}(started_at, ${w0()})
+        where project_id = ${project} and started_at < ${w1}
+          and coalesce(ended_at, ${now}) > ${greatest}(started_at, ${w0})
       ) as overlapping
     )
     select bucket as "start", sum(created) as "created", sum(completed) as "completed", sum(errored) as "errored",
-      sum(timed_out) as "timedOut", ${sqlite ? 'coalesce(sum(piece), 0) / 1000.0' : 'coalesce(extract(epoch from sum(piece)), 0)'} as "pieceSec",
+      sum(timed_out) as "timedOut", ${pieceSec} as "pieceSec",
       coalesce(sum(spanning), 0) as "spanning", coalesce(sum(proxy_bytes), 0) as "proxyBytes"
     from (
       select ${bucketOf('created_at')} as bucket, 1 as created, 0 as completed, 0 as errored, 0 as timed_out,
         ${none('interval')} as piece, ${none('int')} as spanning, proxy_bytes
-      from browser_sessions where project_id = ${project()} and created_at >= ${w0()} and created_at < ${w1()}
+      from browser_sessions where project_id = ${project} and created_at >= ${w0} and created_at < ${w1}
       union all
       select ${bucketOf('ended_at')}, 0, ${flag('COMPLETED')}, ${flag('ERROR')}, ${flag('TIMED_OUT')}, null, null, null
       from browser_sessions
-      where project_id = ${project()} and status in (${FINAL}) and ended_at >= ${w0()} and ended_at < ${w1()}
+      where project_id = ${project} and status in (${FINAL}) and ended_at >= ${w0} and ended_at < ${w1}
       union all
-      select fa, 0, 0, 0, 0, ${least}(e, fa + ${step()}) - a, null, null from spans
+      select fa, 0, 0, 0, 0, ${least}(e, fa + ${step}) - a, null, null from spans
       union all
-      select fe, 0, 0, 0, 0, e - fe, case when fe > fa + ${step()} then -1 else 0 end, null
-      from spans where e > fa + ${step()} and fe < ${w1()}
+      select fe, 0, 0, 0, 0, e - fe, case when fe > fa + ${step} then -1 else 0 end, null
+      from spans where e > fa + ${step} and fe < ${w1}
       union all
-      select fa + ${step()}, 0, 0, 0, 0, null, 1, null from spans where fe > fa + ${step()}
+      select fa + ${step}, 0, 0, 0, 0, null, 1, null from spans where fe > fa + ${step}
     ) as counted
     group by bucket order by bucket`;
-  return { sql, params };
+}
+
+/**
+ * The statement behind `querySessionStatsSeries`, `?` placeholders and its values as stored,
+ * exposed so that benchmarks can show its query plan.
+ */
+export function sessionStatsSeriesStatement(
+  dialect: DatabaseDialect,
+  projectId: string,
+  query: StatsSeriesQuery,
+): { sql: string; params: unknown[] } {
+  return statementText(dialect, () => sessionStatsSeriesQuery(dialect, projectId, query));
 }
 
 /**
@@ -107,17 +120,18 @@ export function sessionStatsSeriesStatement(
  * database counts and sums per bucket, no session is loaded; empty buckets are filled in here.
  */
 export async function querySessionStatsSeries(
-  orm: BrowserdeckOrm,
+  queries: KyselyQueries,
   projectId: string,
   query: StatsSeriesQuery,
 ): Promise<StatsBucket[]> {
-  const { sql, params } = sessionStatsSeriesStatement(dialectOf(orm), projectId, query);
-  const rows = await nativeSqlOf(orm).all<SeriesRow>(sql, params);
+  const rows = (await queries.rows(
+    sessionStatsSeriesQuery(queries.dialect, projectId, query),
+  )) as unknown as SeriesRow[];
   const { start, width } = statsSeriesBuckets(query);
   const series = emptyStatsSeries(query);
   const filled = new Map<number, SeriesRow>();
   for (const row of rows) {
-    const index = Math.round((sqlDate(row.start).getTime() - start) / width);
+    const index = Math.round((storedDate(row.start).getTime() - start) / width);
     if (!series[index])
       throw new Error(`The stats series answered a bucket outside its window: ${String(row.start)}`);
     filled.set(index, row);
@@ -139,4 +153,14 @@ export async function querySessionStatsSeries(
       proxyBytes: Number(row?.proxyBytes ?? 0),
     };
   });
+}
+
+/**
+ * A bucket's start as the driver answers it: epoch milliseconds on SQLite; on PostgreSQL the
+ * `timestamptz` text (`2026-03-04 05:06:07.089+00`), as MikroORM's pool keeps dates.
+ */
+function storedDate(value: unknown): Date {
+  const date = value instanceof Date ? value : new Date(typeof value === 'string' ? value : Number(value));
+  if (Number.isNaN(date.getTime())) throw new Error(`Not a stored date: ${String(value)}`);
+  return date;
 }

@@ -3,11 +3,10 @@ import type { EntityData } from '@mikro-orm/core';
 import type { SecretBox } from '../secrets/SecretBox.ts';
 import type { DatabaseDialect } from './BrowserdeckOrm.ts';
 import type { StoredRun } from './entities/RunSchema.ts';
-import type { QueryValue } from './PreparedQuery.ts';
 import { openSecretRecord, sealSecretRecord } from './secretRecords.ts';
 
-/** A `runs` row as the prepared statements bind it, every column named by its property. */
-export type RunRow = { [K in keyof StoredRun]: QueryValue };
+/** A `runs` row as the statements write it, every column named by its property; JSON as its text. */
+export type RunRow = { [K in keyof StoredRun]: StoredRun[K] | string | null };
 
 /**
  * The row for `run`: `env` sealed, and so is the `env` of its session request (the agent's
@@ -40,7 +39,7 @@ export function toRunRow(run: Run, secrets: SecretBox): RunRow {
 }
 
 /**
- * The `Run` (`Run.restore`) a row holds, as `readEntities` maps it (dates and numbers converted).
+ * The `Run` (`Run.restore`) a row holds, as MikroORM's result mapper reads it (dates converted).
  * JSON columns come back parsed from PostgreSQL (`jsonb`) and as JSON text from SQLite.
  */
 export function toRun(row: EntityData<StoredRun>, secrets: SecretBox, dialect: DatabaseDialect): Run {

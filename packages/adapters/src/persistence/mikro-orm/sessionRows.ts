@@ -7,6 +7,7 @@ import {
   type StoredBrowserSession,
 } from './entities/BrowserSessionSchema.ts';
 import { openConnectUrl, openSecretRecord, sealSecretRecord } from './secretRecords.ts';
+import { storedJson } from './storedJson.ts';
 
 /**
  * The row for `session`, no sync lease, no upload counted (a new session's; `update` never writes
@@ -28,7 +29,7 @@ export function toSessionRow(session: BrowserSession, secrets: SecretBox): Store
 
 /**
  * The `BrowserSession` (`BrowserSession.restore`) a loaded row holds, property-named (MikroORM's
- * result mapper or an entity it loaded): every property of the entity schema, a missing one read as
+ * result mapper): every property of the entity schema, a missing one read as
  * null, so a new column needs no line here; then the columns stored differently from the domain:
  * `env`, `proxies` and `connectUrl` opened (a plain connect URL of an older row read as it is), JSON columns
  * parsed where the SQLite driver hands back their text, the sync lease and the upload count left behind.
@@ -56,12 +57,4 @@ export function toBrowserSession(
     // A row the column's default filled (bench seeds) reads as the default.
     keepAlive: session.keepAlive ?? true,
   });
-}
-
-/**
- * A JSON column as it comes back: the value when MikroORM or `pg` parsed it, the JSON text when the
- * SQLite driver returns it raw, null on a row without it.
- */
-function storedJson(value: unknown): unknown {
-  return typeof value === 'string' ? JSON.parse(value) : value;
 }

@@ -34,9 +34,6 @@ const runProperties = {
   heartbeatAt: p.datetime(3).nullable(),
 };
 
-/** Every property of `runs`, in schema order: what an insert and a compare-and-set update write. */
-export const RUN_PROPERTIES = Object.keys(runProperties) as Array<keyof StoredRun>;
-
 /**
  * Maps the domain `Run` onto `runs` (http-api.md §11). `projectId` is a foreign key with
  * `on delete cascade` (a deleted project takes its runs and their logs along); `agentId` and

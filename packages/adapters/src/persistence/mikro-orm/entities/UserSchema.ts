@@ -1,18 +1,20 @@
 import { User } from '@browserdeck/domain';
 import { defineEntity, type EntityCtor, p } from '@mikro-orm/core';
 
+/** The columns of `users`, each named once: the Kysely queries are typed from them too. */
+const userProperties = {
+  id: p.uuid().primary(),
+  email: p.text(),
+  createdAt: p.datetime(3),
+};
+
 /**
  * Maps the domain `User` onto the `users` table from outside: no decorators on the domain class.
- * MikroORM hydrates loaded rows through `Object.create(User.prototype)`, so the private constructor
- * is never called.
+ * The repository rebuilds users through `User.restore`, so the private constructor is never called.
  */
-export const UserSchema = defineEntity<User>({
+export const UserSchema = defineEntity<User, typeof userProperties>({
   // The domain keeps its constructor private; MikroORM only needs the prototype.
   class: User as unknown as EntityCtor<User>,
   tableName: 'users',
-  properties: {
-    id: p.uuid().primary(),
-    email: p.text(),
-    createdAt: p.datetime(3),
-  },
+  properties: userProperties,
 });
