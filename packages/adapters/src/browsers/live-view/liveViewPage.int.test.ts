@@ -24,7 +24,7 @@ async function startPageServer(
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const asset = /^\/v1\/live\/assets\/(live\.(js|css))$/.exec(path);
+    const asset = /^\/v1\/live\/assets\/([A-Za-z]+\.(js|css))$/.exec(path);
     if (asset) {
       res.writeHead(200, { 'content-type': TYPES[asset[2]!]! }).end(await readFile(`${ASSETS}${asset[1]}`));
     } else if (/^\/v1\/live\/[^/]+$/.test(path)) {
