@@ -211,7 +211,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
         await browser.dispose();
         throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
       }
-      const session = this.open(browser, request, plans);
+      const session = this.open(browser, request, plans, plan);
       this.registry.add(session, claim);
       opened = true;
       return session.snapshot;
@@ -264,19 +264,24 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
     process.off('exit', this.killAllNow);
   }
 
-  private open(browser: PreparedBrowser, request: CreateBrowserRequest, plans: readonly FeaturePlan[]) {
+  private open(
+    browser: PreparedBrowser,
+    request: CreateBrowserRequest,
+    plans: readonly FeaturePlan[],
+    plan: ReturnType<typeof mergePlans>,
+  ) {
     const session = LocalBrowserSession.start({
       browser,
       request,
       instanceId: this.instanceId,
       publicUrl: this.options.publicUrl,
-      webdriver: mergePlans(plans).webdriver,
+      webdriver: plan.webdriver,
       clock: this.options.clock,
       timeoutSec: Math.max(request.timeoutSec, this.options.minTimeoutSec ?? TIMEOUT_MIN_SEC),
       // A session that reads as ended frees its account's share at once; its browser counts against
       // the provider's total until it is gone.
       onEnding: (ending) => this.admission.free(ending.ownerId),
-      holdDownloads: mergePlans(plans).holdDownloads,
+      holdDownloads: plan.holdDownloads,
       onEnded: (ended) => {
         for (const plan of plans) plan.ended?.(ended);
         this.registry.retire(ended);
