@@ -160,8 +160,7 @@ describe('PgBossRunQueue (postgresql)', () => {
     const A = '0190e000-0000-7000-8000-0000000000aa';
     const B = '0190e000-0000-7000-8000-0000000000bb';
     for (let i = 0; i < 300; i++) await a.enqueue(ticket(`fair-a-${i}`, A));
-    // One after the other: pg-boss counts a group's active jobs as it fetches, so two fetches in
-    // the same instant could both pass (the bound is soft across instances at that instant).
+    // One after the other, so that A's first run is the one fetched first.
     await a.start(worker.consumer, { concurrency: 1 });
     await worker.untilStarted(1);
     await b.start(worker.consumer, { concurrency: 1 });
@@ -179,6 +178,38 @@ describe('PgBossRunQueue (postgresql)', () => {
     worker.finish('fair-b-0');
     await worker.untilStarted(4);
     expect(worker.ids()[3]).toBe('fair-b-1');
+  });
+
+  it('never runs more of an account’s runs at once than its bound, however many workers fetch at once', async () => {
+    // Four workers over two instances, woken together by every send: their fetches overlap, and
+    // each would see none of the account's jobs active as it starts.
+    const [a, b] = [await open(1, 'bounded-runs'), await open(1, 'bounded-runs')];
+    const ids = Array.from({ length: 12 }, (_, i) => `bounded-${i}`);
+    let active = 0;
+    let most = 0;
+    const done: string[] = [];
+    let allDone: () => void = () => {};
+    const finished = new Promise<void>((resolve) => {
+      allDone = resolve;
+    });
+    const consumer: RunQueueConsumer = {
+      run: async ({ runId }) => {
+        active++;
+        most = Math.max(most, active);
+        // The run's work: long enough for the other workers' fetches to land while it holds its slot.
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        active--;
+        done.push(runId);
+        if (done.length === ids.length) allDone();
+      },
+      interrupt: () => {},
+    };
+    await a.start(consumer, { concurrency: 2 });
+    await b.start(consumer, { concurrency: 2 });
+    await Promise.all(ids.map((id, i) => (i % 2 ? a : b).enqueue(ticket(id))));
+    await finished;
+    expect(most).toBe(1);
+    expect([...done].sort()).toEqual([...ids].sort());
   });
 
   it('stops handing out runs once it stops taking them', async () => {

@@ -1,5 +1,5 @@
 import { RUN_TIMEOUT_MAX_SEC, type RunTicket } from '@browserdeck/domain';
-import { PgBoss } from 'pg-boss';
+import { PgBoss, type WorkOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { RunQueueConsumer, RunWorkQueue } from './RunWorkQueue.ts';
 
@@ -26,7 +26,7 @@ export interface PgBossRunQueueOptions {
   pollingIntervalSec?: number | undefined;
   /**
    * Runs of one account executed at once over every instance (`RUN_MAX_ACTIVE_PER_OWNER`): pg-boss's
-   * group concurrency, counted in the database. Default: no bound.
+   * group concurrency, counted in the database, and admitted one at a time (`admit`). Default: no bound.
    */
   maxActivePerOwner?: number | undefined;
 }
@@ -36,6 +36,9 @@ export interface PgBossRunQueueOptions {
  * before pg-boss fails the job: a dead instance's runs stop counting against their account's share.
  */
 const JOB_HEARTBEAT_SEC = 30;
+
+/** The mark of a job admitted to run under its account's bound (`PgBossRunQueue.admit`). */
+const ADMITTED = '{"browserdeckAdmitted":true}';
 
 /** The job's data: the run's ticket, nothing else (the script and env stay in the runs table). */
 interface RunJob {
@@ -98,13 +101,15 @@ export class PgBossRunQueue implements RunWorkQueue {
     return queue;
   }
 
-  async enqueue({ runId, ownerId }: RunTicket, options: { delayMs?: number } = {}): Promise<void> {
-    const delayMs = options.delayMs ?? 0;
+  async enqueue(ticket: RunTicket, options: { delayMs?: number } = {}): Promise<void> {
+    await this.send(ticket, -(await this.queuedOf(ticket.ownerId)), options.delayMs ?? 0);
+  }
+
+  private async send({ runId, ownerId }: RunTicket, priority: number, delayMs: number): Promise<void> {
     const data: RunJob = { runId, ownerId };
-    const ahead = await this.queuedOf(ownerId);
     await this.boss.send(this.name, data, {
       group: { id: ownerId },
-      priority: -ahead,
+      priority,
       ...(delayMs > 0 ? { startAfter: Math.ceil(delayMs / 1000) } : {}),
     });
     if (delayMs <= 0) this.wakeWorkers();
@@ -140,7 +145,7 @@ export class PgBossRunQueue implements RunWorkQueue {
     if (this.consumer) return;
     this.consumer = consumer;
     const pollingIntervalSeconds = this.options.pollingIntervalSec ?? 2;
-    this.workId = await this.boss.work<RunJob>(
+    this.workId = await this.boss.work<RunJob, void, WorkOptions & { includeMetadata: true }>(
       this.name,
       {
         localConcurrency: Math.max(1, options.concurrency),
@@ -148,15 +153,65 @@ export class PgBossRunQueue implements RunWorkQueue {
           ? {}
           : { groupConcurrency: Math.max(1, this.options.maxActivePerOwner) }),
         batchSize: 1,
+        includeMetadata: true,
         pollingIntervalSeconds,
         // A job sent with a back-off is not announced when it comes due: keep looking as often.
         notifyPollingIntervalSeconds: pollingIntervalSeconds,
       },
       async (jobs) => {
-        for (const job of jobs)
-          await consumer.run({ runId: job.data.runId, ownerId: job.data.ownerId ?? job.groupId ?? '' });
+        for (const job of jobs) {
+          const ticket = { runId: job.data.runId, ownerId: job.data.ownerId ?? job.groupId ?? '' };
+          const admitted = await this.admit(job.id, ticket.ownerId).catch((error: unknown) => {
+            this.options.logger.warn(
+              { err: error, runId: ticket.runId },
+              'could not admit a run: queued again',
+            );
+            return 'retry' as const;
+          });
+          if (admitted === true) await consumer.run(ticket);
+          // Its place kept (same priority): fetched again once the account's slot is free.
+          else await this.send(ticket, job.priority, admitted === 'retry' ? 1_000 : 0);
+        }
       },
     );
+  }
+
+  /**
+   * Whether a fetched job may run: fewer than `maxActivePerOwner` of its account's active jobs are
+   * admitted. pg-boss's group filter reads the active jobs as each fetch starts, so fetches in the same
+   * instant (two workers woken by one send, or two instances) can all pass it. Admission is decided one
+   * at a time per account (an advisory lock for the transaction) and marked on the job's `output`,
+   * which pg-boss replaces when the job settles; a job whose instance died stops counting when its
+   * heartbeat fails it. A refused job is queued again and this one completes.
+   */
+  private async admit(jobId: string, ownerId: string): Promise<boolean> {
+    const limit = this.options.maxActivePerOwner;
+    if (limit === undefined) return true;
+    const tx = await this.transaction();
+    try {
+      await tx.db.executeSql('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.name}/${ownerId}`]);
+      const { rows } = await tx.db.executeSql(
+        `SELECT count(*)::int AS n FROM ${this.schema}.job WHERE name = $1 AND group_id = $2 AND state = 'active' AND id <> $3 AND output @> '${ADMITTED}'::jsonb`,
+        [this.name, ownerId, jobId],
+      );
+      const admitted = Number(rows[0]?.n ?? 0) < Math.max(1, limit);
+      if (admitted)
+        await tx.db.executeSql(
+          `UPDATE ${this.schema}.job SET output = '${ADMITTED}'::jsonb WHERE name = $1 AND id = $2 AND state = 'active'`,
+          [this.name, jobId],
+        );
+      await tx.commit();
+      return admitted;
+    } catch (error) {
+      await tx.rollback();
+      throw error;
+    }
+  }
+
+  private transaction() {
+    const db = this.boss.getDb();
+    if (!db.beginTransaction) throw new Error('the run queue needs a database it can open transactions on');
+    return db.beginTransaction();
   }
 
   async stopTaking(): Promise<void> {
