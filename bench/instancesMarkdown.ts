@@ -147,7 +147,7 @@ export function instancesMarkdown(f: InstancesFigures, o: InstancesOptions, star
     );
     const hs = quantiles(g.seCdpHandshakes);
     out.push(
-      `**Where the time goes, Grid create.** Browserdeck's create is the Grid's new session, then the provider's log recorder opens its WebSocket to the session's \`se:cdp\` (through the Grid's router to the node) and the create answers once it is open, then the API's own work (the session's row, its answer). A bare handshake to \`se:cdp\`, timed apart after each Grid direct flow: p50 ${fmt(hs.p50, 1)} ms, p95 ${fmt(hs.p95, 1)} ms; create − new session p50: ${signed(h.gridCreateAdded, 1)} ms. A client connecting through Browserdeck then opens its own upstream WebSocket to \`se:cdp\` (the proxy holds one per client), as a direct client does.`,
+      `**Where the time goes, Grid create.** Browserdeck's create is the Grid's new session, then the API's own work (the session's row, its answer); the provider's log recorder opens its WebSocket to the session's \`se:cdp\` (through the Grid's router to the node) in the background, and a client's connect waits for it, its own handshake running alongside (since issue 35; before, the create answered once it was open). A bare handshake to \`se:cdp\`, timed apart after each Grid direct flow: p50 ${fmt(hs.p50, 1)} ms, p95 ${fmt(hs.p95, 1)} ms; create − new session p50: ${signed(h.gridCreateAdded, 1)} ms. A client connecting through Browserdeck then opens its own upstream WebSocket to \`se:cdp\` (the proxy holds one per client), as a direct client does.`,
       '',
     );
     out.push(

@@ -58,6 +58,8 @@ export class GridBrowserSession implements ConnectTarget {
   private readonly logger: Logger;
   private readonly onEnded: (session: GridBrowserSession) => void;
   private recorderCdp: CdpClient | null = null;
+  /** Resolves true once the recorder records (`connectRecorder`), false if it never will. */
+  readonly recorderConnected: Promise<boolean>;
   private timer: NodeJS.Timeout | null = null;
   private keepAliveTimer: NodeJS.Timeout | null = null;
   private closedByClient = false;
@@ -97,19 +99,30 @@ export class GridBrowserSession implements ConnectTarget {
       onLastGone: () => void this.end('COMPLETED'),
     });
     const upstream = deps.upstream;
-    // A client's `Browser.close` ends the browser on purpose: the session then ends COMPLETED.
+    this.recorderConnected = this.connectRecorder(upstream);
+    // A client's handshake runs beside the recorder's; its commands go once the recorder's
+    // auto-attach is on the wire, so every page it opens is recorded. A client's `Browser.close`
+    // ends the browser on purpose: the session then ends COMPLETED.
     this.cdpUpstream = {
-      openClient: async (deliver, onEnd) =>
-        this.noticeBrowserClose(await upstream.openClient(deliver, onEnd)),
+      openClient: async (deliver, onEnd) => {
+        const opening = upstream.openClient(deliver, onEnd);
+        const [connected, connection] = await Promise.all([this.recorderConnected, opening]);
+        if (!connected) {
+          connection.close();
+          throw new Error(ENDED_REASON);
+        }
+        return this.noticeBrowserClose(connection);
+      },
     };
   }
 
   /**
-   * Starts holding a new Grid session: connects the log recorder to its `se:cdp` (throwing if the
-   * connection cannot be opened; the caller deletes the WebDriver session then), arms its deadline
-   * (`timeoutSec` from now) and its keep-alive.
+   * Starts holding a new Grid session: arms its deadline (`timeoutSec` from now) and its keep-alive,
+   * and connects the log recorder to its `se:cdp` in the background (`recorderConnected`): the create
+   * does not wait for that handshake, a client's connect does. A recorder that cannot connect ends
+   * the session `ERROR` (and deletes it at the Grid).
    */
-  static async open(options: {
+  static open(options: {
     snapshot: ProviderSessionSnapshot;
     browserdeckSessionId: string;
     /** The capabilities the Grid answered the new session with. */
@@ -124,17 +137,8 @@ export class GridBrowserSession implements ConnectTarget {
     clock: Clock;
     logger: Logger;
     onEnded: (session: GridBrowserSession) => void;
-  }): Promise<GridBrowserSession> {
+  }): GridBrowserSession {
     const session = new GridBrowserSession(options);
-    const cdp = new CdpClient();
-    cdp.attach(await options.upstream.openClient(cdp.receive, cdp.receiveClose));
-    session.recorderCdp = cdp;
-    // The recorder's connection closing means the browser (or the Grid's way to it) went away.
-    cdp.onClose(() => void session.end(session.closedByClient ? 'COMPLETED' : 'ERROR'));
-    // Its auto-attach is on the wire before any client can connect (a client's own handshake takes
-    // longer than the browser takes to read it); its answer is not waited for, saving a round trip
-    // on every create. A browser that refuses it ends the session.
-    session.recorder.start(cdp).catch(() => void session.end('ERROR'));
     session.timer = setTimeout(() => void session.end('TIMED_OUT'), options.timeoutSec * 1000);
     session.timer.unref();
     session.keepAliveTimer = setInterval(
@@ -143,6 +147,34 @@ export class GridBrowserSession implements ConnectTarget {
     );
     session.keepAliveTimer.unref();
     return session;
+  }
+
+  /**
+   * Opens the recorder's own connection to `se:cdp` and starts recording; true once its auto-attach
+   * is on the wire (its answer is not waited for: a browser that refuses it ends the session), false
+   * when the session ended first or the connection could not be opened (the session then ends ERROR).
+   */
+  private async connectRecorder(upstream: WebSocketCdpUpstream): Promise<boolean> {
+    const cdp = new CdpClient();
+    try {
+      cdp.attach(await upstream.openClient(cdp.receive, cdp.receiveClose));
+    } catch (error) {
+      this.logger.warn(
+        { providerSessionId: this.id, error: String(error) },
+        'the Grid started a session whose CDP endpoint (se:cdp) could not be reached; it ends ERROR',
+      );
+      void this.end('ERROR');
+      return false;
+    }
+    if (this.ending) {
+      cdp.close();
+      return false;
+    }
+    this.recorderCdp = cdp;
+    // The recorder's connection closing means the browser (or the Grid's way to it) went away.
+    cdp.onClose(() => void this.end(this.closedByClient ? 'COMPLETED' : 'ERROR'));
+    this.recorder.start(cdp).catch(() => void this.end('ERROR'));
+    return true;
   }
 
   /** What the provider reports for this session now. */

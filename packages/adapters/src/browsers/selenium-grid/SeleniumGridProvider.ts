@@ -237,37 +237,28 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
       expiresAt: new Date(now.getTime() + timeoutSec * 1000),
       instanceId: this.instanceId,
     };
-    let session: GridBrowserSession;
-    try {
-      session = await GridBrowserSession.open({
-        snapshot,
-        browserdeckSessionId: request.sessionId,
-        capabilities: created.capabilities,
-        keyDigest: digestSigningKey(key),
-        upstream: new WebSocketCdpUpstream(cdpUrl, { headers: this.grid.headers }),
-        keepAlive: request.keepAlive ?? true,
-        timeoutSec,
-        keepAliveIntervalMs: this.options.keepAliveIntervalMs ?? SELENIUM_GRID_DEFAULTS.keepAliveIntervalMs,
-        logLimits: {
-          maxEntryBytes: LOG_ENTRY_MAX_BYTES,
-          maxBytes: this.options.sessionLogMaxBytes ?? SELENIUM_GRID_DEFAULTS.sessionLogMaxBytes,
-        },
-        grid: this.grid,
-        clock: this.options.clock,
-        logger: this.logger,
-        onEnded: (ended) => {
-          this.live.delete(ended.id);
-          this.archive.add(ended.snapshot, ended.keyDigest, ended.boundedLogs());
-          this.track(ended.deleted);
-        },
-      });
-    } catch (error) {
-      throw new ProviderError(
-        'provider_error',
-        `The Selenium Grid started a session whose CDP endpoint (se:cdp) could not be reached: ${(error as Error).message}`,
-        { cause: error },
-      );
-    }
+    const session = GridBrowserSession.open({
+      snapshot,
+      browserdeckSessionId: request.sessionId,
+      capabilities: created.capabilities,
+      keyDigest: digestSigningKey(key),
+      upstream: new WebSocketCdpUpstream(cdpUrl, { headers: this.grid.headers }),
+      keepAlive: request.keepAlive ?? true,
+      timeoutSec,
+      keepAliveIntervalMs: this.options.keepAliveIntervalMs ?? SELENIUM_GRID_DEFAULTS.keepAliveIntervalMs,
+      logLimits: {
+        maxEntryBytes: LOG_ENTRY_MAX_BYTES,
+        maxBytes: this.options.sessionLogMaxBytes ?? SELENIUM_GRID_DEFAULTS.sessionLogMaxBytes,
+      },
+      grid: this.grid,
+      clock: this.options.clock,
+      logger: this.logger,
+      onEnded: (ended) => {
+        this.live.delete(ended.id);
+        this.archive.add(ended.snapshot, ended.keyDigest, ended.boundedLogs());
+        this.track(ended.deleted);
+      },
+    });
     this.live.set(sessionId, session);
     return session;
   }

@@ -36,7 +36,12 @@ export function gridEndpoints(deps: {
       capabilities: running.webdriverCapabilities,
       checkCdp: (raw: string) => checkCdpCommand(raw, null),
     };
-    return { keyDigest: running.keyDigest, upstream: running.ended ? null : async () => upstream };
+    // WebDriver commands go once the log recorder records, so the pages they open are recorded.
+    const whenRecording = async () => {
+      if (!(await running.recorderConnected)) throw new Error('the browser session has ended');
+      return upstream;
+    };
+    return { keyDigest: running.keyDigest, upstream: running.ended ? null : whenRecording };
   };
   return {
     connect: {
