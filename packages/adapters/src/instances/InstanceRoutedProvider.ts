@@ -14,7 +14,7 @@ import { INSTANCE_CALLS, type InstanceCall, type RoutedMethod } from './instance
 /** The registry's calls that carry a provider method, by capability and method. */
 const ROUTED = Map.groupBy(
   Object.values(INSTANCE_CALLS as Record<string, InstanceCall>).filter((call) => call.routes),
-  (call) => call.routes?.capability ?? '',
+  (call) => call.routes?.capability ?? 'sessions',
 );
 
 /**
@@ -49,11 +49,14 @@ export class InstanceRoutedProvider implements ComposableBrowserProvider {
     this.regions = provider.regions;
     this.defaultProviderProjectId = provider.defaultProviderProjectId;
     this.sessions = wrapMethods(provider.sessions, this.router('sessions'));
-    const files = this.router('files');
+    // Every capability the registry routes a method of, by name: a new one needs no edit here.
+    const routers = Object.fromEntries(
+      [...ROUTED.keys()].filter((name) => name !== 'sessions').map((name) => [name, this.router(name)]),
+    );
     this.wrapped = rewrapWhenChanged(
       () => provider.capabilities,
       (capabilities) => ({
-        ...wrapCapabilities(capabilities, { files }),
+        ...wrapCapabilities(capabilities, routers),
         ...(capabilities.placement
           ? { placement: { instanceId: capabilities.placement.instanceId, reachesOtherInstances: true } }
           : {}),

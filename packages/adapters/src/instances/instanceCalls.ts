@@ -1,4 +1,9 @@
-import type { BrowserProvider, ProviderError, ProviderSessionSnapshot } from '@browserdeck/domain';
+import type {
+  BrowserProvider,
+  ProviderCapabilities,
+  ProviderError,
+  ProviderSessionSnapshot,
+} from '@browserdeck/domain';
 import { z } from 'zod';
 import type { LiveViewHub } from '../browsers/live-view/LiveViewHub.ts';
 import {
@@ -28,7 +33,8 @@ export interface InstanceCallTargets {
  * (`run` asks this instance's own provider).
  */
 export interface RoutedMethod {
-  readonly capability: 'sessions' | 'files';
+  /** `sessions`, or the name of the capability whose method this is (any: routing is by name). */
+  readonly capability: 'sessions' | keyof ProviderCapabilities;
   readonly method: string;
   toInput(args: readonly unknown[]): {
     params: unknown;

@@ -1968,7 +1968,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `slug_taken`. */
+      /** @description Problem: `slug_taken`, `project_limit_reached`. */
       409: {
         headers: {
           [name: string]: unknown;

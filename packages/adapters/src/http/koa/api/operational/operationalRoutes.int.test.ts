@@ -173,7 +173,7 @@ describe('/openapi.json', () => {
       expect.arrayContaining(['201', '400', '401', '409', '413', '415', '500']),
     );
     expect(create?.responses['409']).toMatchObject({
-      'x-error-codes': ['slug_taken'],
+      'x-error-codes': ['slug_taken', 'project_limit_reached'],
       content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
     });
     expect(doc.paths['/v1/auth/signin']?.post?.security).toEqual([]);

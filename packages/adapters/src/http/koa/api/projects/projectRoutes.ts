@@ -37,7 +37,7 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       auth: 'user',
       body: CreateProjectBody,
       responses: { 201: { description: 'The new project.', schema: ProjectSchema } },
-      errors: ['slug_taken'],
+      errors: ['slug_taken', 'project_limit_reached'],
       handle: async ({ caller, body }) => ({
         status: 201,
         body: presentProject(await deps.create.execute({ caller, ...body })),

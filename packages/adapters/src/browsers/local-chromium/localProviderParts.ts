@@ -1,0 +1,112 @@
+import type { Logger } from '@browserdeck/domain';
+import { LocalConnect } from './connect/LocalConnect.ts';
+import { RetainedDownloads } from './files/RetainedDownloads.ts';
+import { LOCAL_DEFAULTS, type LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
+import { BrowserSupply } from './launch/BrowserSupply.ts';
+import { ContextLocks } from './profiles/ContextLocks.ts';
+import { LocalContextStore } from './profiles/LocalContextStore.ts';
+import { extensionsFeature } from './session/features/extensionsFeature.ts';
+import { filesFeature } from './session/features/filesFeature.ts';
+import { upstreamProxiesFeature } from './session/features/upstreamProxiesFeature.ts';
+import { webdriverFeature } from './session/features/webdriverFeature.ts';
+import { SessionAdmission } from './session/SessionAdmission.ts';
+import type { SessionFeature } from './session/SessionFeature.ts';
+import { SessionProxyBytes } from './session/SessionProxyBytes.ts';
+import { SessionRegistry } from './session/SessionRegistry.ts';
+import { LocalWebDriver } from './webdriver/LocalWebDriver.ts';
+
+/** The parts the local provider is made of, wired to each other (`localProviderParts`). */
+export interface LocalProviderParts {
+  /** Running and ended sessions, and the connect endpoint's lookup. */
+  readonly registry: SessionRegistry;
+  /** Slots per account and in all, for creates under way and sessions. */
+  readonly admission: SessionAdmission;
+  /** Warm and launched browsers, the egress proxy, the confinement. */
+  readonly browsers: BrowserSupply;
+  /** Sessions' connect endpoint (an upgrade route of the HTTP adapter's table) and in-process CDP. */
+  readonly connect: LocalConnect;
+  /** The project's context profiles under `<dataDir>/contexts` (http-api.md §7). */
+  readonly contexts: LocalContextStore;
+  readonly contextLocks: ContextLocks;
+  /** Ended sessions' downloads, kept for `downloadsRetentionSec` under `<dataDir>/downloads`. */
+  readonly retained: RetainedDownloads;
+  /** Sessions' WebDriver side: whether a chromedriver matches the browser, and their chromedrivers. */
+  readonly webdriver: LocalWebDriver;
+  /** Bytes through each session's upstream proxies, metered at the egress proxy. */
+  readonly proxyBytes: SessionProxyBytes;
+  /** What sessions add to the core, in the order they are prepared (`SessionFeature`). */
+  readonly features: readonly SessionFeature[];
+}
+
+/** Builds the local provider's parts from its options; nothing starts until the provider's `start`. */
+export function localProviderParts(
+  options: LocalChromiumProviderOptions,
+  logger: Logger,
+): LocalProviderParts {
+  const contextLocks = new ContextLocks();
+  const retained = new RetainedDownloads({
+    dataDir: options.dataDir,
+    retentionSec: options.downloadsRetentionSec,
+    maxBytes: options.downloadsMaxBytes,
+    maxBytesPerOwner: options.downloadsMaxBytesPerOwner,
+    clock: options.clock,
+    logger,
+  });
+  const contexts = new LocalContextStore({
+    dataDir: options.dataDir,
+    locks: contextLocks,
+    maxPerProject: options.maxContextsPerProject ?? LOCAL_DEFAULTS.maxContextsPerProject,
+  });
+  const registry = new SessionRegistry({
+    maxSessions: options.endedSessionRetention ?? LOCAL_DEFAULTS.endedSessionRetention,
+    maxWithLogs: options.endedLogRetention ?? LOCAL_DEFAULTS.endedLogRetention,
+    maxLogBytes: options.endedLogMaxBytes ?? LOCAL_DEFAULTS.endedLogMaxBytes,
+  });
+  // The warm pool fills the slots neither sessions nor creates under way hold.
+  const browsers: BrowserSupply = new BrowserSupply(
+    options,
+    logger,
+    () => options.maxSessions - registry.size - admission.reserved,
+  );
+  const admission = new SessionAdmission({
+    ...{ maxSessions: options.maxSessions, maxSessionsPerOwner: options.maxSessionsPerOwner },
+    registry,
+    warm: () => browsers.warm,
+    clock: options.clock,
+  });
+  const connect = new LocalConnect({
+    registry,
+    publicUrl: options.publicUrl,
+    maxConnectionsPerSession: options.maxConnectionsPerSession ?? LOCAL_DEFAULTS.maxConnectionsPerSession,
+  });
+  const { extensionsBuild } = browsers;
+  const webdriver = new LocalWebDriver({
+    browserBuild: () => browsers.browserBuild(),
+    chromedriver: {
+      chromedriverPath: options.chromedriverPath,
+      env: options.chromiumSearch?.env,
+      chromedriverPaths: options.chromiumSearch?.chromedriverPaths,
+    },
+    logger,
+    lookup: (id) => registry.connectLookup(id),
+  });
+  const proxyBytes = new SessionProxyBytes(() => registry.all());
+  const features = [
+    extensionsFeature(extensionsBuild),
+    upstreamProxiesFeature({ egress: browsers.egress, onEnded: (ended) => proxyBytes.keepFinal(ended) }),
+    filesFeature(retained),
+    webdriverFeature({ webdriver, browsers, extensionsBuild }),
+  ];
+  return {
+    registry,
+    admission,
+    browsers,
+    connect,
+    contexts,
+    contextLocks,
+    retained,
+    webdriver,
+    proxyBytes,
+    features,
+  };
+}

@@ -1,0 +1,92 @@
+import { type CreateBrowserRequest, ProviderError, TIMEOUT_MIN_SEC } from '@browserdeck/domain';
+import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
+import type { PreparedBrowser } from '../launch/PreparedBrowser.ts';
+import type { LocalProviderParts } from '../localProviderParts.ts';
+import { ContextClaim } from '../profiles/ContextClaim.ts';
+import { LocalBrowserSession } from './LocalBrowserSession.ts';
+import { type FeaturePlan, mergePlans } from './SessionFeature.ts';
+
+/**
+ * How a local session starts, as one pipeline: every feature prepares (in order, before any slot,
+ * browser or context is taken, so a refusal holds nothing), the context is claimed, the session is
+ * admitted, a browser acquired (warm, or launched with what the plans ask), the session opened and
+ * each feature told; a create that fails on the way gives back what it took.
+ */
+export class SessionStarter {
+  private readonly parts: LocalProviderParts;
+  private readonly options: LocalChromiumProviderOptions;
+  private readonly instanceId: string;
+  private readonly isClosed: () => boolean;
+
+  constructor(deps: {
+    parts: LocalProviderParts;
+    options: LocalChromiumProviderOptions;
+    instanceId: string;
+    isClosed: () => boolean;
+  }) {
+    this.parts = deps.parts;
+    this.options = deps.options;
+    this.instanceId = deps.instanceId;
+    this.isClosed = deps.isClosed;
+  }
+
+  async start(request: CreateBrowserRequest): Promise<LocalBrowserSession> {
+    this.refuseWhenClosed();
+    const { features, browsers, admission, registry, contextLocks } = this.parts;
+    const plans: FeaturePlan[] = [];
+    for (const feature of features) plans.push(await feature.prepare(request));
+    const plan = mergePlans(plans);
+    const claim = ContextClaim.of(request, this.options.dataDir, contextLocks);
+    await browsers.ready();
+    const admitted = admission.admit(request, claim, plan.warmFits);
+    let opened = false;
+    try {
+      const browser = await browsers.acquire(admitted, claim, request.viewport, plan.extension, plan.routes);
+      if (this.isClosed()) {
+        await browser.dispose();
+        this.refuseWhenClosed();
+      }
+      const session = this.open(browser, request, plans, plan);
+      registry.add(session, claim);
+      opened = true;
+      return session;
+    } finally {
+      admission.settle(request, claim, opened);
+      browsers.refill();
+    }
+  }
+
+  private open(
+    browser: PreparedBrowser,
+    request: CreateBrowserRequest,
+    plans: readonly FeaturePlan[],
+    plan: ReturnType<typeof mergePlans>,
+  ): LocalBrowserSession {
+    const { admission, registry, browsers } = this.parts;
+    const session = LocalBrowserSession.start({
+      browser,
+      request,
+      instanceId: this.instanceId,
+      publicUrl: this.options.publicUrl,
+      webdriver: plan.webdriver,
+      clock: this.options.clock,
+      timeoutSec: Math.max(request.timeoutSec, this.options.minTimeoutSec ?? TIMEOUT_MIN_SEC),
+      // A session that reads as ended frees its account's share at once; its browser counts against
+      // the provider's total until it is gone.
+      onEnding: (ending) => admission.free(ending.ownerId),
+      holdDownloads: plan.holdDownloads,
+      onEnded: (ended) => {
+        for (const each of plans) each.ended?.(ended);
+        registry.retire(ended);
+        browsers.refill();
+      },
+    });
+    for (const each of plans) each.open?.(session);
+    return session;
+  }
+
+  private refuseWhenClosed(): void {
+    if (this.isClosed())
+      throw new ProviderError('provider_unavailable', 'The local provider is shutting down.');
+  }
+}
