@@ -170,10 +170,10 @@ module.exports = {
       name: 'providers-know-no-http',
       comment:
         'Browser providers (browsers/) expose capabilities (upgrade endpoints, WebDriver endpoints, CDP) ' +
-        'and import nothing of the HTTP adapter (http/): the HTTP adapter serves them. Tests and test ' +
-        'kits may drive a provider through the HTTP kernel.',
+        'and import nothing of the HTTP adapter (http/): the HTTP adapter serves them. Tests may drive ' +
+        'a provider through the HTTP app; its kits live in @browserdeck/testing (serveProvider).',
       severity: 'error',
-      from: { path: '^packages/adapters/src/browsers/', pathNot: [TEST_FILE, TEST_SUPPORT] },
+      from: { path: '^packages/adapters/src/browsers/', pathNot: [TEST_FILE] },
       to: { path: '^packages/adapters/src/http/' },
     },
     {

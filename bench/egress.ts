@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { EgressPolicy, EgressProxy, LocalChromiumProvider } from '@browserdeck/adapters/local-chromium';
 import { type CreateBrowserRequest, type SessionExtension, SystemClock } from '@browserdeck/domain';
 import { browserRequest } from '@browserdeck/testing';
-import { ZipArchive } from 'archiver';
+import { extensionZip } from '@browserdeck/testing/adapters';
 import { chromium } from 'playwright-core';
 import { Server as ProxyServer } from 'proxy-chain';
 
@@ -146,7 +146,7 @@ try {
     id: 'bench-extension',
     name: 'bench',
     providerExtensionId: null,
-    archive: await zipOf({
+    archive: await extensionZip({
       'manifest.json': JSON.stringify({ manifest_version: 3, name: 'bench', version: '1.0' }),
     }),
   };
@@ -195,19 +195,6 @@ async function throughput(readEveryMs: number | null): Promise<number> {
   return bytes / 1024 / 1024 / THROUGHPUT_SEC;
 }
 /** A zip of `files` (path → text) at its root: an extension archive as a client uploads one. */
-async function zipOf(files: Record<string, string>): Promise<Buffer> {
-  const archive = new ZipArchive({ zlib: { level: 6 } });
-  const chunks: Buffer[] = [];
-  archive.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    archive.on('end', resolve);
-    archive.on('error', reject);
-  });
-  for (const [name, content] of Object.entries(files)) archive.append(content, { name });
-  await archive.finalize();
-  await ended;
-  return Buffer.concat(chunks);
-}
 /** proxy-chain alone, no policy and no meter: the floor the egress proxy is built on. */
 async function bareProxy() {
   const server = new ProxyServer({ host: '127.0.0.1', port: 0 });

@@ -122,6 +122,21 @@ const FILES: Record<string, { source: string; expected?: string[] }> = {
   'packages/adapters/src/http/koa/kernel/openapi/document.int.test.ts': {
     source: `import '../../routeTable.ts';`,
   },
+  // providers expose capabilities; the HTTP adapter serves them, never the other way round
+  'packages/adapters/src/browsers/local/LocalProvider.ts': {
+    source: `import '../../http/koa/kernel/errors/ProblemSchema.ts';`,
+    expected: ['providers-know-no-http'],
+  },
+  'packages/adapters/src/browsers/local/testing/providerKit.ts': {
+    source: `import '../../../http/koa/routeTable.ts';`,
+    expected: ['providers-know-no-http'],
+  },
+  'packages/adapters/src/browsers/local/LocalProvider.int.test.ts': {
+    source: `import '../../http/koa/routeTable.ts';`,
+  },
+  'packages/adapters/src/http/koa/api/sessions/servesProvider.ts': {
+    source: `import '../../../../browsers/local/LocalProvider.ts';`,
+  },
   // examples, tests, benchmarks, scripts
   'examples/server/src/main.ts': {
     source: `import 'inversify';\nimport '@browserdeck/adapters';\nimport '@browserdeck/domain';`,

@@ -1,6 +1,6 @@
 import { EXTENSION_MAX_ENTRIES, EXTENSION_UNPACKED_MAX_BYTES } from '@browserdeck/domain';
+import { extensionZip, manifestJson, rawZip } from '@browserdeck/testing/adapters';
 import { describe, expect, it } from 'vitest';
-import { extensionZip, manifestJson, rawZip } from './testing/extensionZip.ts';
 import { ZipExtensionArchiveInspector } from './ZipExtensionArchiveInspector.ts';
 
 const inspector = new ZipExtensionArchiveInspector();

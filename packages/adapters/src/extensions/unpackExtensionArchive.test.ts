@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { extensionZip, manifestJson, rawZip } from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { extensionZip, manifestJson, rawZip } from './testing/extensionZip.ts';
 import { unpackExtensionArchive } from './unpackExtensionArchive.ts';
 
 const modeOf = async (path: string) => (await stat(path)).mode & 0o7777;

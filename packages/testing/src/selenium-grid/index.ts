@@ -1,2 +1,3 @@
+export * from './gridProviderKit.ts';
 export * from './seleniumGridPrerequisites.ts';
 export * from './startSeleniumGrid.ts';

@@ -1,4 +1,5 @@
 import type { SessionExtension } from '@browserdeck/domain';
+import { extensionZip, manifestJson } from '@browserdeck/testing/adapters';
 import {
   browserRequest,
   type EventedCdp,
@@ -6,7 +7,6 @@ import {
   startLocalProvider,
 } from '@browserdeck/testing/local-chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extensionZip, manifestJson } from '../../extensions/testing/extensionZip.ts';
 import { opensBrowserPage } from '../cdp/opensBrowserPage.ts';
 import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 

@@ -2,11 +2,11 @@ import { once } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionExtension } from '@browserdeck/domain';
+import { extensionZip, manifestJson } from '@browserdeck/testing/adapters';
 import { browserRequest, startLocalProvider, startPageServer } from '@browserdeck/testing/local-chromium';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { extensionZip, manifestJson } from '../../extensions/testing/extensionZip.ts';
 import { EXTENSION_DIR_NAME } from './extensions/stageExtension.ts';
 import type { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 

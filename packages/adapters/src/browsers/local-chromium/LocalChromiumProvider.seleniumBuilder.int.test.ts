@@ -1,11 +1,16 @@
 import { Agent, type ClientRequest } from 'node:http';
 import type { ProviderSessionSnapshot } from '@browserdeck/domain';
-import { browserRequest, startPageServer } from '@browserdeck/testing/local-chromium';
+import {
+  browserRequest,
+  callWebDriver,
+  requirePairedBuild,
+  startPageServer,
+  startWebDriverProvider,
+} from '@browserdeck/testing/local-chromium';
 import { chromium } from 'playwright-core';
 import { Builder, type WebDriver } from 'selenium-webdriver';
 import { Options } from 'selenium-webdriver/chrome.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callWebDriver, requirePairedBuild, startWebDriverProvider } from './testing/webdriverProviderKit.ts';
 
 /** An HTTP agent that sets `x-bb-signing-key` on every request, as Browserbase's Selenium quick start does. */
 function signingKeyAgent(key: string): Agent {

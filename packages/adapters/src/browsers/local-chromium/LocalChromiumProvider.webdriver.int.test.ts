@@ -4,19 +4,17 @@ import { join } from 'node:path';
 import type { ProviderSessionSnapshot } from '@browserdeck/domain';
 import {
   browserRequest,
+  callWebDriver as call,
   eventually,
   makeScratchDir,
   processTree,
+  requirePairedBuild,
   startPageServer,
+  startWebDriverProvider as startProvider,
 } from '@browserdeck/testing/local-chromium';
 import { chromium } from 'playwright-core';
 import { By, Session, WebDriver } from 'selenium-webdriver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  callWebDriver as call,
-  requirePairedBuild,
-  startWebDriverProvider as startProvider,
-} from './testing/webdriverProviderKit.ts';
 
 // The package has no `exports`: its `http` folder is loaded as CommonJS, typed by @types/selenium-webdriver.
 const { Executor, HttpClient } = createRequire(import.meta.url)(

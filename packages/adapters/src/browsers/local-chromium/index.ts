@@ -24,6 +24,12 @@ export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from '../egress
 export type { EgressLookup } from '../egress/resolveDestination.ts';
 export { extractNpmChromium, type NpmChromiumUnpack } from './chromium/extractNpmChromium.ts';
 export {
+  type FindChromedriverOptions,
+  findChromedriver,
+  HOW_TO_PROVIDE_CHROMEDRIVER,
+  SYSTEM_CHROMEDRIVER_PATHS,
+} from './chromium/findChromedriver.ts';
+export {
   CHROMIUM_COMMAND_NAMES,
   type ChromiumSource,
   type FindChromiumOptions,

@@ -1,7 +1,6 @@
 import { describeBrowserProviderContract } from '@browserdeck/testing';
-import { type SeleniumGrid, startSeleniumGrid } from '@browserdeck/testing/selenium-grid';
+import { type SeleniumGrid, startGridProvider, startSeleniumGrid } from '@browserdeck/testing/selenium-grid';
 import { afterAll } from 'vitest';
-import { startGridProvider } from './testing/gridProviderKit.ts';
 
 let grid: Promise<SeleniumGrid> | null = null;
 

@@ -1,5 +1,11 @@
 import { createRequire } from 'node:module';
-import { type SeleniumGrid, startSeleniumGrid } from '@browserdeck/testing/selenium-grid';
+import {
+  gridRequest,
+  gridSessionIds,
+  type SeleniumGrid,
+  startGridProvider,
+  startSeleniumGrid,
+} from '@browserdeck/testing/selenium-grid';
 import { chromium } from 'playwright-core';
 import { By, Session, WebDriver } from 'selenium-webdriver';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -7,7 +13,6 @@ import WebSocket from 'ws';
 import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
 import { DISCONNECT_GRACE_MS } from '../cdp/SessionClients.ts';
 import type { SeleniumGridProvider } from './SeleniumGridProvider.ts';
-import { gridRequest, gridSessionIds, startGridProvider } from './testing/gridProviderKit.ts';
 
 // The package has no `exports`: its `http` folder is loaded as CommonJS, typed by @types/selenium-webdriver.
 const { Executor, HttpClient } = createRequire(import.meta.url)(

@@ -1,10 +1,15 @@
-import { type SeleniumGrid, startSeleniumGrid } from '@browserdeck/testing/selenium-grid';
+import {
+  gridRequest,
+  gridSessionIds,
+  type SeleniumGrid,
+  startGridProvider,
+  startSeleniumGrid,
+} from '@browserdeck/testing/selenium-grid';
 import { chromium } from 'playwright-core';
 import { Builder, By, type WebDriver } from 'selenium-webdriver';
 import { Options } from 'selenium-webdriver/chrome.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeleniumGridProvider } from './SeleniumGridProvider.ts';
-import { gridRequest, gridSessionIds, startGridProvider } from './testing/gridProviderKit.ts';
 
 const PAGE = 'data:text/html,<title>Grid page</title><p id="x">hello</p>';
 

@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ProviderError, UnsupportedOptionError } from '@browserdeck/domain';
 import { ManualClock } from '@browserdeck/testing';
+import { gridRequest } from '@browserdeck/testing/selenium-grid';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SeleniumGridProvider } from './SeleniumGridProvider.ts';
-import { gridRequest } from './testing/gridProviderKit.ts';
 
 interface Seen {
   method: string;

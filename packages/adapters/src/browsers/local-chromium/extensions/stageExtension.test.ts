@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { extensionZip, manifestJson } from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { extensionZip, manifestJson } from '../../../extensions/testing/extensionZip.ts';
 import { EXTENSION_DIR_NAME, stageExtension } from './stageExtension.ts';
 
 describe('stageExtension', () => {

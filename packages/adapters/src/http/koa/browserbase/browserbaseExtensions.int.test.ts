@@ -1,8 +1,14 @@
 import Browserbase, { BadRequestError, ConflictError, NotFoundError, toFile } from '@browserbasehq/sdk';
 import { EXTENSIONS_PER_PROJECT_MAX, Extension } from '@browserdeck/domain';
-import { createTestApp, type TestApp, type TestUser } from '@browserdeck/testing/adapters';
+import {
+  createTestApp,
+  extensionZip,
+  manifestJson,
+  rawZip,
+  type TestApp,
+  type TestUser,
+} from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { extensionZip, manifestJson, rawZip } from '../../../extensions/testing/extensionZip.ts';
 
 let t: TestApp;
 let alice: TestUser;

@@ -1,7 +1,13 @@
 import type { ErrorCode } from '@browserdeck/domain';
-import { assertProblem, createTestApp, type TestApp, type TestUser } from '@browserdeck/testing/adapters';
+import {
+  assertProblem,
+  createTestApp,
+  extensionZip,
+  manifestJson,
+  type TestApp,
+  type TestUser,
+} from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { extensionZip, manifestJson } from '../../../../extensions/testing/extensionZip.ts';
 import type { OpenApiDocument } from '../../kernel/openapi/OpenApiDocument.ts';
 import { fileBodySpec } from '../../kernel/routing/fileBody.ts';
 import type { AnyRoute } from '../../kernel/routing/RouteDefinition.ts';

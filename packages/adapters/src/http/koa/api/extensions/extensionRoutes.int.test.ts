@@ -1,7 +1,14 @@
 import { EXTENSION_ARCHIVE_MAX_BYTES, EXTENSIONS_PER_PROJECT_MAX, Extension } from '@browserdeck/domain';
-import { assertProblem, createTestApp, type TestApp, type TestUser } from '@browserdeck/testing/adapters';
+import {
+  assertProblem,
+  createTestApp,
+  extensionZip,
+  manifestJson,
+  rawZip,
+  type TestApp,
+  type TestUser,
+} from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { extensionZip, manifestJson, rawZip } from '../../../../extensions/testing/extensionZip.ts';
 import type { OpenApiDocument } from '../../kernel/openapi/OpenApiDocument.ts';
 import { ExtensionSchema } from './extensionSchemas.ts';
 import type { ExtensionJson } from './presentExtension.ts';
