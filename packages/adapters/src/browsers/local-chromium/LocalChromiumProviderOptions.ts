@@ -12,6 +12,8 @@ export const LOCAL_DEFAULTS = {
   endedLogRetention: 100,
   /** The logs of ended sessions kept together (JSON bytes). */
   endedLogMaxBytes: 64 * 1024 * 1024,
+  /** How long after a warm browser is handed out its replacement starts (clear of the first connection). */
+  warmRefillDelayMs: 250,
 } as const;
 
 /** How the local provider is set up (http-api.md §9: `PUBLIC_URL`, `DATA_DIR`, `CHROMIUM_PATH`, `LOCAL_*`). */
@@ -39,6 +41,11 @@ export interface LocalChromiumProviderOptions {
   readonly maxSessions: number;
   /** Browsers kept started ahead (`LOCAL_WARM_BROWSERS`); they yield their slots to sessions. */
   readonly warmBrowsers: number;
+  /**
+   * How long after a warm browser is handed out its replacement starts (default 250 ms): a launch
+   * shares the cores and the event loop with the new session's first connection (docs/benchmarks.md §10).
+   */
+  readonly warmRefillDelayMs?: number | undefined;
   /**
    * Most sessions one account holds at once (`LOCAL_MAX_SESSIONS_PER_OWNER`; default half of
    * `maxSessions`, at least 1), so one tenant cannot take every slot: counted per project owner

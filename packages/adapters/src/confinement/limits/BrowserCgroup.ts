@@ -27,6 +27,7 @@ export class BrowserCgroup {
   private readonly logger: Logger;
   private readonly removeDir: RemoveCgroupDir;
   private removal: Promise<void> | null = null;
+  private cpuWrites: Promise<void> = Promise.resolve();
 
   constructor(parts: {
     version: 1 | 2;
@@ -79,8 +80,16 @@ export class BrowserCgroup {
     await this.writeCpu(cpuWeightSetting(this.version, weight));
   }
 
-  private async writeCpu([file, value]: [string, string]): Promise<void> {
-    await Promise.all(this.dirs.map((dir) => writeFile(join(dir, file), value).catch(() => {})));
+  /**
+   * Writes one CPU setting, after the ones asked for before it: a caller that does not wait (a warm
+   * browser's `foreground`, off the create's path) cannot have its write land after a later one
+   * (the `yieldCpu` of its teardown).
+   */
+  private writeCpu([file, value]: [string, string]): Promise<void> {
+    const write = () =>
+      Promise.all(this.dirs.map((dir) => writeFile(join(dir, file), value).catch(() => {})));
+    this.cpuWrites = this.cpuWrites.then(write, write).then(() => {});
+    return this.cpuWrites;
   }
 
   /** Pids of the processes in the browser's cgroup now (its first folder). */

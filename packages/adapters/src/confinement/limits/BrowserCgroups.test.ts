@@ -70,6 +70,10 @@ describe('BrowserCgroups (on a fake cgroup file system)', () => {
       // Torn down, it yields the CPU.
       await browser.yieldCpu();
       expect(await read(join(dir!, 'cpu.weight'))).toBe('1');
+      // Writes apply in the order asked, also when the first is not waited for.
+      void browser.setCpuWeight(300);
+      await browser.yieldCpu();
+      expect(await read(join(dir!, 'cpu.weight'))).toBe('1');
       expect(browser.procsFiles).toEqual([join(dir!, 'cgroup.procs')]);
       expect(browser.memoryLimitBytes).toBe(256 * MIB);
 

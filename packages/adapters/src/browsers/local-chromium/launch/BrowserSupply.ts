@@ -4,7 +4,7 @@ import type { EgressPolicy } from '../../egress/EgressPolicy.ts';
 import type { UpstreamRoute } from '../../egress/UpstreamRoute.ts';
 import type { LocatedChromium } from '../chromium/ChromiumLocator.ts';
 import type { ExtensionsChromium } from '../extensions/ExtensionsChromium.ts';
-import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
+import { LOCAL_DEFAULTS, type LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
 import type { ContextClaim } from '../profiles/ContextClaim.ts';
 import { BrowserLauncher } from './BrowserLauncher.ts';
 import type { PreparedBrowser } from './PreparedBrowser.ts';
@@ -30,6 +30,7 @@ export class BrowserSupply {
       max: options.maxSessions,
       freeSlots: () => (this.closed || !this.launcher.searched ? 0 : freeSlots() - this.pool.size),
       logger,
+      refillAfterTakeMs: options.warmRefillDelayMs ?? LOCAL_DEFAULTS.warmRefillDelayMs,
     });
   }
 
@@ -87,7 +88,9 @@ export class BrowserSupply {
     const warm = admitted.browser === 'warm' && !extension ? await this.pool.take() : null;
     if (warm) {
       warm.recorder.clear();
-      await warm.foreground();
+      // Not waited for: writing a cgroup's CPU weight takes 5–10 ms on cgroup v1 (the warm side's
+      // whole create is about as long), and the browser is usable at its low weight meanwhile.
+      void warm.foreground();
       return warm;
     }
     if (admitted.evictWarm) this.pool.evictOne();

@@ -120,7 +120,10 @@ export class PreparedBrowser {
     this.foregroundCpuWeight = parts.foregroundCpuWeight;
   }
 
-  /** Gives a warm browser its full CPU weight: a session holds it now. */
+  /**
+   * Gives a warm browser its full CPU weight: a session holds it now. Resolves once written; a
+   * caller need not wait (the writes of one browser's cgroup apply in the order asked).
+   */
   async foreground(): Promise<void> {
     if (this.foregroundCpuWeight !== null) await this.lease?.cgroup?.setCpuWeight(this.foregroundCpuWeight);
   }

@@ -9,7 +9,7 @@ interface FakeLaunch {
   finish(): void;
 }
 
-function givenPool(options: { min: number; max: number; slots?: number }) {
+function givenPool(options: { min: number; max: number; slots?: number; refillAfterTakeMs?: number }) {
   const launches: FakeLaunch[] = [];
   const pool: WarmPool = new WarmPool({
     min: options.min,
@@ -17,6 +17,7 @@ function givenPool(options: { min: number; max: number; slots?: number }) {
     freeSlots: () => (options.slots ?? 4) - pool.size,
     logger: silentLogger,
     idleShrinkMs: 1_000,
+    refillAfterTakeMs: options.refillAfterTakeMs,
     launch: () =>
       new Promise<PreparedBrowser>((resolve) => {
         const browser = {
@@ -49,6 +50,37 @@ describe('WarmPool', () => {
     expect(await pool.take()).toBe(launches[0]!.browser);
     expect(launches).toHaveLength(2);
     expect(pool.size).toBe(1);
+  });
+
+  it('starts a taken ready browser’s replacement `refillAfterTakeMs` later, and `settled` waits for it', async () => {
+    vi.useFakeTimers();
+    const { pool, launches, finishAll } = givenPool({ min: 1, max: 4, refillAfterTakeMs: 250 });
+    pool.refill();
+    await finishAll();
+    expect(await pool.take()).toBe(launches[0]!.browser);
+    // Clear of the new session's first connection: nothing launches yet, not even on a refill call.
+    pool.refill();
+    expect(launches).toHaveLength(1);
+    let settled = false;
+    const settling = pool.settled().then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(249);
+    expect(launches).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(launches).toHaveLength(2);
+    expect(settled).toBe(false);
+    launches[1]!.finish();
+    await settling;
+    expect(pool.size).toBe(1);
+  });
+
+  it('refills at once after a miss, whatever `refillAfterTakeMs`', async () => {
+    const { pool, launches } = givenPool({ min: 1, max: 4, refillAfterTakeMs: 250 });
+    pool.refill();
+    // The one browser is still launching: a miss, which grows the pool to two and refills now.
+    const taking = pool.take();
+    expect(launches).toHaveLength(3);
+    launches[0]!.finish();
+    expect(await taking).toBe(launches[0]!.browser);
   });
 
   it('grows by one on each miss, up to max, and shrinks back one step per idle lapse', async () => {

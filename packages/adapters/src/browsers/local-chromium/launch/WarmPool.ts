@@ -23,6 +23,12 @@ export interface WarmPoolDeps {
   logger: Logger;
   /** Idle time before shrinking by one (default 30 s). */
   idleShrinkMs?: number;
+  /**
+   * How long after handing out a ready browser its replacement starts (default 0: at once). A
+   * launch shares the host's cores and the service's event loop with the new session's first
+   * connection, which it would slow (docs/benchmarks.md, section 10).
+   */
+  refillAfterTakeMs?: number;
 }
 
 /**
@@ -30,7 +36,8 @@ export interface WarmPoolDeps {
  * its launch starts, so capacity accounting sees launching browsers too. A pooled browser that
  * dies is dropped and replaced.
  *
- * The pool keeps up with demand: a take starts its replacement at once, and a take that finds no
+ * The pool keeps up with demand: a take starts its replacement (`refillAfterTakeMs` later, so the
+ * launch keeps clear of the new session's first connection), and a take that finds no
  * ready browser (a miss: the create waits for a launch) raises the target by one, up to `max`, so
  * creates in a row find more browsers ready. After `idleShrinkMs` without a take the target falls by
  * one, back down to `min`, and a ready browser beyond it is stopped. `refill` only ever starts
@@ -42,6 +49,8 @@ export class WarmPool {
   private target: number;
   private pausedUntil = 0;
   private shrinkTimer: NodeJS.Timeout | null = null;
+  /** A refill held back after a take (`refillAfterTakeMs`), and its timer; `settled` waits for it. */
+  private heldRefill: { timer: NodeJS.Timeout; done: Promise<void>; release(): void } | null = null;
   private closed = false;
 
   constructor(deps: WarmPoolDeps) {
@@ -60,7 +69,8 @@ export class WarmPool {
       !this.closed &&
       this.entries.length < this.target &&
       this.deps.freeSlots() > 0 &&
-      Date.now() >= this.pausedUntil
+      Date.now() >= this.pausedUntil &&
+      this.heldRefill === null
     )
       this.add();
   }
@@ -99,12 +109,14 @@ export class WarmPool {
 
   /**
    * A live warm browser (waiting for one still launching if need be); null when the pool is empty.
-   * Its replacement starts at once; a miss (none was ready) grows the pool by one.
+   * A ready one's replacement starts `refillAfterTakeMs` later; a miss (none was ready) grows the
+   * pool by one and refills at once.
    */
   async take(): Promise<PreparedBrowser | null> {
     if (this.deps.min === 0) return null;
     const ready = this.entries.findIndex((e) => e.browser !== null);
     if (ready === -1 && this.target < this.deps.max) this.target++;
+    if (ready !== -1) this.holdRefill(this.deps.refillAfterTakeMs ?? 0);
     this.armShrink();
     for (let index = ready; ; index = this.entries.findIndex((e) => e.browser !== null)) {
       const entry = this.entries.splice(index === -1 ? 0 : index, 1)[0];
@@ -125,14 +137,19 @@ export class WarmPool {
     void entry?.promise.then((browser) => browser?.dispose());
   }
 
-  /** Resolves when no launch is in progress. */
+  /** Resolves when no launch is in progress, nor held back after a take. */
   async settled(): Promise<void> {
+    await this.heldRefill?.done;
     await Promise.all(this.entries.map((e) => e.promise));
   }
 
   /** Stops every pooled browser and refuses new ones. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.heldRefill) {
+      clearTimeout(this.heldRefill.timer);
+      this.heldRefill.release();
+    }
     if (this.shrinkTimer) clearTimeout(this.shrinkTimer);
     this.shrinkTimer = null;
     const entries = this.entries.splice(0);
@@ -142,6 +159,23 @@ export class WarmPool {
   /** Browsers pooled right now (ready ones), for the exit hook. */
   readyBrowsers(): PreparedBrowser[] {
     return this.entries.flatMap((e) => (e.browser ? [e.browser] : []));
+  }
+
+  /**
+   * Holds refills back for `ms` (none: 0), then refills. A hold under way is not extended: takes in
+   * a row (back-to-back creates) get their replacements at most `ms` after the first.
+   */
+  private holdRefill(ms: number): void {
+    if (ms <= 0 || this.heldRefill) return;
+    let release = () => {};
+    const done = new Promise<void>((resolve) => (release = resolve));
+    const timer = setTimeout(() => {
+      this.heldRefill = null;
+      this.refill();
+      release();
+    }, ms);
+    timer.unref();
+    this.heldRefill = { timer, done, release };
   }
 
   /** (Re)starts the idle countdown: each lapse without a take gives one grown browser back. */
