@@ -13,7 +13,7 @@ export const LOCAL_DEFAULTS = {
   /** The logs of ended sessions kept together (JSON bytes). */
   endedLogMaxBytes: 64 * 1024 * 1024,
   /** How long after a warm browser is handed out its replacement starts (clear of the first connection). */
-  warmRefillDelayMs: 250,
+  warmRefillDelayMs: 100,
 } as const;
 
 /** How the local provider is set up (http-api.md §9: `PUBLIC_URL`, `DATA_DIR`, `CHROMIUM_PATH`, `LOCAL_*`). */
@@ -42,8 +42,9 @@ export interface LocalChromiumProviderOptions {
   /** Browsers kept started ahead (`LOCAL_WARM_BROWSERS`); they yield their slots to sessions. */
   readonly warmBrowsers: number;
   /**
-   * How long after a warm browser is handed out its replacement starts (default 250 ms): a launch
-   * shares the cores and the event loop with the new session's first connection (docs/benchmarks.md §10).
+   * How long after a warm browser is handed out its replacement starts (default 100 ms, sooner when a
+   * session is released): a launch shares the cores and the event loop with the new session's first
+   * connection (docs/benchmarks.md §10).
    */
   readonly warmRefillDelayMs?: number | undefined;
   /**

@@ -108,6 +108,11 @@ export class BrowserSupply {
     this.pool.refill();
   }
 
+  /** A session is being released: a replacement held back after its take starts now (`WarmPool.endHold`). */
+  sessionEnding(): void {
+    this.pool.endHold();
+  }
+
   /** Resolves when no warm browser is launching. */
   settled(): Promise<void> {
     return this.pool.settled();

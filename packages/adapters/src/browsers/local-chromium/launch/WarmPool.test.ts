@@ -73,6 +73,20 @@ describe('WarmPool', () => {
     expect(pool.size).toBe(1);
   });
 
+  it('ends the hold when a session is released (`endHold`): the next create may follow at once', async () => {
+    vi.useFakeTimers();
+    const { pool, launches, finishAll } = givenPool({ min: 1, max: 4, refillAfterTakeMs: 250 });
+    pool.refill();
+    await finishAll();
+    await pool.take();
+    expect(launches).toHaveLength(1);
+    pool.endHold();
+    expect(launches).toHaveLength(2);
+    // Its timer is gone with it: no second replacement later.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(launches).toHaveLength(2);
+  });
+
   it('refills at once after a miss, whatever `refillAfterTakeMs`', async () => {
     const { pool, launches } = givenPool({ min: 1, max: 4, refillAfterTakeMs: 250 });
     pool.refill();

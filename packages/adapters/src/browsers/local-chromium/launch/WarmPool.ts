@@ -37,7 +37,8 @@ export interface WarmPoolDeps {
  * dies is dropped and replaced.
  *
  * The pool keeps up with demand: a take starts its replacement (`refillAfterTakeMs` later, so the
- * launch keeps clear of the new session's first connection), and a take that finds no
+ * launch keeps clear of the new session's first connection, or as a session is released, when the
+ * next create may follow at once), and a take that finds no
  * ready browser (a miss: the create waits for a launch) raises the target by one, up to `max`, so
  * creates in a row find more browsers ready. After `idleShrinkMs` without a take the target falls by
  * one, back down to `min`, and a ready browser beyond it is stopped. `refill` only ever starts
@@ -161,6 +162,16 @@ export class WarmPool {
     return this.entries.flatMap((e) => (e.browser ? [e.browser] : []));
   }
 
+  /** Ends a hold after a take now (a session was released: the next create may come at once) and refills. */
+  endHold(): void {
+    const held = this.heldRefill;
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.heldRefill = null;
+    this.refill();
+    held.release();
+  }
+
   /**
    * Holds refills back for `ms` (none: 0), then refills. A hold under way is not extended: takes in
    * a row (back-to-back creates) get their replacements at most `ms` after the first.
@@ -169,11 +180,7 @@ export class WarmPool {
     if (ms <= 0 || this.heldRefill) return;
     let release = () => {};
     const done = new Promise<void>((resolve) => (release = resolve));
-    const timer = setTimeout(() => {
-      this.heldRefill = null;
-      this.refill();
-      release();
-    }, ms);
+    const timer = setTimeout(() => this.endHold(), ms);
     timer.unref();
     this.heldRefill = { timer, done, release };
   }

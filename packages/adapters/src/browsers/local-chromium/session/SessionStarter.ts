@@ -73,7 +73,10 @@ export class SessionStarter {
       timeoutSec: Math.max(request.timeoutSec, this.options.minTimeoutSec ?? TIMEOUT_MIN_SEC),
       // A session that reads as ended frees its account's share at once; its browser counts against
       // the provider's total until it is gone.
-      onEnding: (ending) => admission.free(ending.ownerId),
+      onEnding: (ending) => {
+        admission.free(ending.ownerId);
+        browsers.sessionEnding();
+      },
       holdDownloads: plan.holdDownloads,
       onEnded: (ended) => {
         for (const each of plans) each.ended?.(ended);
