@@ -7,7 +7,11 @@ import {
 } from '@browserdeck/domain';
 import { z } from 'zod';
 import { type LiveUrlDeps, presentLiveUrls } from '../api/live-view/presentLiveUrls.ts';
-import type { SessionRouteDeps } from '../api/sessions/sessionRoutes.ts';
+import {
+  LIVE_URLS_ERRORS,
+  SESSION_PROVIDER_CALL_ERRORS,
+  type SessionRouteDeps,
+} from '../api/sessions/sessionRoutes.ts';
 import { SessionLiveUrlsQuery, SessionLiveUrlsSchema } from '../api/sessions/sessionSchemas.ts';
 import { PROVIDER_FAULTS } from '../api/shared/providerScope.ts';
 import type { UseCasesOf } from '../api/shared/UseCasesOf.ts';
@@ -153,7 +157,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       params: browserbaseIdParams,
       body: BrowserbaseUpdateSessionBody,
       responses: { 200: { description: 'The session, ended.', schema: BrowserbaseSessionSchema } },
-      errors: ['not_found', 'session_on_other_instance', 'provider_rate_limited', ...PROVIDER_FAULTS],
+      errors: SESSION_PROVIDER_CALL_ERRORS,
       handle: async ({ caller, params, body }) => {
         const session = await deps.release.execute({
           caller,
@@ -173,7 +177,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       responses: { 200: { description: 'Every recorded CDP event, oldest first.' } },
       // Browserbase answers one bare array: it is streamed page by page (the logs are bounded by
       // their byte budget, and the body is never built whole in memory).
-      errors: ['not_found', 'session_on_other_instance', 'provider_rate_limited', ...PROVIDER_FAULTS],
+      errors: SESSION_PROVIDER_CALL_ERRORS,
       handle: async ({ caller, params }) => {
         const input = { caller, projectId: keyProject(caller), sessionId: sessionIdOf(params.id) };
         const withId = (logs: readonly SessionLogEntry[]) =>
@@ -206,16 +210,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       responses: {
         200: { description: 'The live-view URLs (§5’s `…/debug` answer).', schema: SessionLiveUrlsSchema },
       },
-      errors: [
-        'not_found',
-        'project_archived',
-        'session_ended',
-        'session_on_other_instance',
-        'not_implemented',
-        'unsupported_option',
-        'provider_rate_limited',
-        ...PROVIDER_FAULTS,
-      ],
+      errors: LIVE_URLS_ERRORS,
       handle: async ({ caller, params, query }) => {
         const sessionId = sessionIdOf(params.id);
         const view = await deps.liveView.execute({

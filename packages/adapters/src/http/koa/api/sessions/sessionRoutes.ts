@@ -26,6 +26,26 @@ import {
  * URLs (`…/debug`, http-api.md §14), admitting a viewer by its token (the page and its WebSocket),
  * and re-checking an open viewer's grant (its WebSocket is closed once it no longer holds).
  */
+/** What releasing a session and reading its logs may answer, in both dialects (§5 and §13). */
+export const SESSION_PROVIDER_CALL_ERRORS = [
+  'not_found',
+  'provider_rate_limited',
+  ...PROVIDER_FAULTS,
+  'session_on_other_instance',
+] as const;
+
+/** What asking for a session's live-view URLs may answer, in both dialects (§5's `…/debug` too). */
+export const LIVE_URLS_ERRORS = [
+  'not_found',
+  'project_archived',
+  'session_ended',
+  'session_on_other_instance',
+  'not_implemented',
+  'unsupported_option',
+  'provider_rate_limited',
+  ...PROVIDER_FAULTS,
+] as const;
+
 export type SessionRouteDeps = UseCasesOf<
   'sessions',
   | 'create'
@@ -191,7 +211,7 @@ export function sessionRoutes(
       params: sessionParams,
       body: emptyBody,
       responses: { 200: { description: 'The session, ended.', schema: SessionSchema } },
-      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_FAULTS, 'session_on_other_instance'],
+      errors: SESSION_PROVIDER_CALL_ERRORS,
       handle: async ({ caller, params }) => ({
         status: 200,
         body: presentSession(
@@ -216,7 +236,7 @@ export function sessionRoutes(
       responses: {
         200: { description: 'One page of log entries, oldest first.', schema: SessionLogsSchema },
       },
-      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_FAULTS, 'session_on_other_instance'],
+      errors: SESSION_PROVIDER_CALL_ERRORS,
       handle: async ({ caller, params, query }) => ({
         status: 200,
         body: await deps.logs.execute({
@@ -246,16 +266,7 @@ export function sessionRoutes(
       responses: {
         200: { description: 'The live-view URLs.', schema: SessionLiveUrlsSchema },
       },
-      errors: [
-        'not_found',
-        'project_archived',
-        'session_ended',
-        'session_on_other_instance',
-        'not_implemented',
-        'unsupported_option',
-        'provider_rate_limited',
-        ...PROVIDER_FAULTS,
-      ],
+      errors: LIVE_URLS_ERRORS,
       handle: async ({ caller, params, query }) => {
         const view = await deps.liveView.execute({
           ...ids(params, caller),
