@@ -1,19 +1,10 @@
-import { IncomingMessage, ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
 import { ConflictError, NotFoundError } from '@browserdeck/domain';
-import Koa from 'koa';
-import compose from 'koa-compose';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MetricsRegistry } from '../../../../observability/MetricsRegistry.ts';
-import { errorHandler } from '../middleware/errorHandler.ts';
-import { requestContext } from '../middleware/requestContext.ts';
-import { resolveRoute } from '../middleware/resolveRoute.ts';
-import { buildRouter } from './buildRouter.ts';
 import { documentedErrorCodes, EVERY_ROUTE_ERRORS } from './documentedErrorCodes.ts';
 import { errorContractBreach } from './errorContractBreach.ts';
 import { type AnyRoute, defineRoute, type HttpRoute } from './RouteDefinition.ts';
+import { getThroughKernel } from './testing/getThroughKernel.ts';
 
 const Params = z.object({ thing_id: z.string() });
 const route = (operationId: string, fails: Error, errors?: AnyRoute['errors']) =>
@@ -36,22 +27,7 @@ const routes: AnyRoute[] = [
   route('undocumented', new ConflictError('slug_taken', 'Taken.'), ['not_found']),
 ];
 
-/** Runs one GET through the kernel (request context, error handler, router) in process. */
-async function get(path: string, validateErrors: boolean) {
-  const lines: Array<Record<string, unknown>> = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-  const app = new Koa();
-  const authenticate = { execute: () => Promise.reject(new Error('no credentials in this test')) };
-  app.use(requestContext(logger, new MetricsRegistry()));
-  app.use(errorHandler({ validateErrors }));
-  app.use(resolveRoute(buildRouter(routes, { authenticate }), routes));
-  const req = new IncomingMessage(new Socket());
-  req.method = 'GET';
-  req.url = path;
-  const ctx = app.createContext(req, new ServerResponse(req));
-  await compose(app.middleware)(ctx);
-  return { status: ctx.status, body: ctx.body as Record<string, unknown>, lines };
-}
+const get = (path: string, validateErrors: boolean) => getThroughKernel(routes, path, { validateErrors });
 
 describe('error contract (validateErrors)', () => {
   it('answers a code the route documents as it is', async () => {

@@ -1,16 +1,7 @@
-import { IncomingMessage, ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
-import Koa from 'koa';
-import compose from 'koa-compose';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MetricsRegistry } from '../../../../observability/MetricsRegistry.ts';
-import { errorHandler } from '../middleware/errorHandler.ts';
-import { requestContext } from '../middleware/requestContext.ts';
-import { resolveRoute } from '../middleware/resolveRoute.ts';
-import { buildRouter } from './buildRouter.ts';
 import { type AnyRoute, defineRoute } from './RouteDefinition.ts';
+import { getThroughKernel } from './testing/getThroughKernel.ts';
 
 const Thing = z.object({ id: z.string(), created_at: z.iso.datetime() });
 
@@ -59,22 +50,8 @@ const routes: AnyRoute[] = [
   }),
 ];
 
-/** Runs one GET through the kernel (request context, error handler, router) in process. */
-async function get(path: string, validateResponses: boolean) {
-  const lines: Array<Record<string, unknown>> = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-  const app = new Koa();
-  const authenticate = { execute: () => Promise.reject(new Error('no credentials in this test')) };
-  app.use(requestContext(logger, new MetricsRegistry()));
-  app.use(errorHandler());
-  app.use(resolveRoute(buildRouter(routes, { authenticate, validateResponses }), routes));
-  const req = new IncomingMessage(new Socket());
-  req.method = 'GET';
-  req.url = path;
-  const ctx = app.createContext(req, new ServerResponse(req));
-  await compose(app.middleware)(ctx);
-  return { status: ctx.status, body: ctx.body as Record<string, unknown>, lines };
-}
+const get = (path: string, validateResponses: boolean) =>
+  getThroughKernel(routes, path, { validateResponses });
 
 describe('validateResponses', () => {
   it('passes an answer that matches its declared schema', async () => {
