@@ -1,3 +1,6 @@
+import type { ProviderSessions } from '@browserdeck/domain';
+import type { AdapterCapabilities, ComposableBrowserProvider } from './ProviderCapabilities.ts';
+
 /** How a wrapper runs one call of a wrapped object: `call` runs it, with `args`, on the object itself. */
 export type MethodWrapper = (method: string, args: unknown[], call: () => unknown) => unknown;
 
@@ -51,4 +54,43 @@ export function rewrapWhenChanged<C extends object>(read: () => C, wrap: (capabi
     }
     return wrapped;
   };
+}
+
+/** How a `WrappingProvider` wraps the provider it is made over. */
+export interface ProviderWrappers {
+  /** Runs every call of the provider's `sessions`. */
+  readonly sessions: MethodWrapper;
+  /** Runs every call of the capabilities it names (`wrapCapabilities`). */
+  readonly capabilities: Readonly<Record<string, MethodWrapper | undefined>>;
+  /** Edits the wrapped capabilities (each time the provider's capabilities object changes). */
+  readonly adjust?: ((capabilities: AdapterCapabilities) => AdapterCapabilities) | undefined;
+}
+
+/**
+ * A provider made over another, wrapping its calls generically: its name, regions and default
+ * project are the inner provider's, its `sessions` and named capabilities the inner ones with every
+ * method passed through the wrappers (the instrumented and the instance-routed providers).
+ */
+export class WrappingProvider implements ComposableBrowserProvider {
+  readonly name: string;
+  readonly regions: readonly string[];
+  readonly defaultProviderProjectId: string;
+  readonly sessions: ProviderSessions;
+  private readonly wrapped: () => AdapterCapabilities;
+
+  constructor(provider: ComposableBrowserProvider, wrappers: ProviderWrappers) {
+    this.name = provider.name;
+    this.regions = provider.regions;
+    this.defaultProviderProjectId = provider.defaultProviderProjectId;
+    this.sessions = wrapMethods(provider.sessions, wrappers.sessions);
+    const adjust = wrappers.adjust ?? ((capabilities: AdapterCapabilities) => capabilities);
+    this.wrapped = rewrapWhenChanged(
+      () => provider.capabilities,
+      (capabilities) => adjust(wrapCapabilities(capabilities, wrappers.capabilities)),
+    );
+  }
+
+  get capabilities(): AdapterCapabilities {
+    return this.wrapped();
+  }
 }

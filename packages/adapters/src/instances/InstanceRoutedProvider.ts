@@ -1,11 +1,6 @@
-import { ProviderError, type ProviderSessions } from '@browserdeck/domain';
-import type { AdapterCapabilities, ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
-import {
-  type MethodWrapper,
-  rewrapWhenChanged,
-  wrapCapabilities,
-  wrapMethods,
-} from '../browsers/wrapMethods.ts';
+import { ProviderError } from '@browserdeck/domain';
+import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
+import { type MethodWrapper, WrappingProvider } from '../browsers/wrapMethods.ts';
 import type { InstanceClient } from './InstanceClient.ts';
 import type { InstanceDirectory } from './InstanceDirectory.ts';
 import type { InstanceRecord } from './InstanceRegistry.ts';
@@ -28,73 +23,67 @@ const ROUTED = Map.groupBy(
  * are none; `release` asks the inner provider, which frees a Grid session from any instance, and
  * reports the session `ERROR`).
  */
-export class InstanceRoutedProvider implements ComposableBrowserProvider {
-  readonly name: string;
-  readonly regions: readonly string[];
-  readonly defaultProviderProjectId: string;
-  readonly sessions: ProviderSessions;
-  private readonly directory: InstanceDirectory;
-  private readonly wrapped: () => AdapterCapabilities;
-  private readonly client: InstanceClient;
-
+export class InstanceRoutedProvider extends WrappingProvider {
   constructor(deps: {
     provider: ComposableBrowserProvider;
     directory: InstanceDirectory;
     client: InstanceClient;
   }) {
-    const { provider } = deps;
-    this.directory = deps.directory;
-    this.client = deps.client;
-    this.name = provider.name;
-    this.regions = provider.regions;
-    this.defaultProviderProjectId = provider.defaultProviderProjectId;
-    this.sessions = wrapMethods(provider.sessions, this.router('sessions'));
-    // Every capability the registry routes a method of, by name: a new one needs no edit here.
-    const routers = Object.fromEntries(
-      [...ROUTED.keys()].filter((name) => name !== 'sessions').map((name) => [name, this.router(name)]),
-    );
-    this.wrapped = rewrapWhenChanged(
-      () => provider.capabilities,
-      (capabilities) => ({
-        ...wrapCapabilities(capabilities, routers),
+    const routing: Routing = { directory: deps.directory, client: deps.client };
+    super(deps.provider, {
+      sessions: router(routing, 'sessions'),
+      // Every capability the registry routes a method of, by name: a new one needs no edit here.
+      capabilities: Object.fromEntries(
+        [...ROUTED.keys()].filter((name) => name !== 'sessions').map((name) => [name, router(routing, name)]),
+      ),
+      adjust: (capabilities) => ({
+        ...capabilities,
         ...(capabilities.placement
           ? { placement: { instanceId: capabilities.placement.instanceId, reachesOtherInstances: true } }
           : {}),
       }),
-    );
+    });
   }
+}
 
-  get capabilities(): AdapterCapabilities {
-    return this.wrapped();
-  }
+/** Where a routed call finds its session's holder, and how it reaches it. */
+interface Routing {
+  readonly directory: InstanceDirectory;
+  readonly client: InstanceClient;
+}
 
-  private router(capability: RoutedMethod['capability']): MethodWrapper {
-    const calls = new Map((ROUTED.get(capability) ?? []).map((call) => [call.routes?.method, call]));
-    return (method, args, call) => {
-      const routed = calls.get(method);
-      return routed ? this.route(routed, args, () => call() as Promise<unknown>) : call();
-    };
-  }
+/** Runs the registry's methods of `capability` at the holder of their session; the others here. */
+function router(routing: Routing, capability: RoutedMethod['capability']): MethodWrapper {
+  const calls = new Map((ROUTED.get(capability) ?? []).map((call) => [call.routes?.method, call]));
+  return (method, args, call) => {
+    const routed = calls.get(method);
+    return routed ? route(routing, routed, args, () => call() as Promise<unknown>) : call();
+  };
+}
 
-  private async route(call: InstanceCall, args: unknown[], here: () => Promise<unknown>): Promise<unknown> {
-    const routes = call.routes as RoutedMethod;
-    const holder = await this.directory.liveHolder({ providerSessionId: String(args[0]) });
-    if (!holder) return here();
-    if (!holder.record) return routes.whenHolderLost(lost(holder.id, this.directory.lostAfterMs), here);
-    return routes.fromAnswer(await this.forward(holder.record, call, routes.toInput(args)));
-  }
+async function route(
+  { directory, client }: Routing,
+  call: InstanceCall,
+  args: unknown[],
+  here: () => Promise<unknown>,
+): Promise<unknown> {
+  const routes = call.routes as RoutedMethod;
+  const holder = await directory.liveHolder({ providerSessionId: String(args[0]) });
+  if (!holder) return here();
+  if (!holder.record) return routes.whenHolderLost(lost(holder.id, directory.lostAfterMs), here);
+  return routes.fromAnswer(await forward(client, holder.record, call, routes.toInput(args)));
+}
 
-  private forward(
-    peer: InstanceRecord,
-    call: InstanceCall,
-    input: ReturnType<RoutedMethod['toInput']>,
-  ): Promise<unknown> {
-    if (call.kind === 'download') return this.client.download(peer, call, input.params);
-    if (call.kind === 'upload') {
-      return this.client.upload(peer, call, input, input.content ?? (async function* () {})());
-    }
-    return this.client.json(peer, call, input);
-  }
+function forward(
+  client: InstanceClient,
+  peer: InstanceRecord,
+  call: InstanceCall,
+  input: ReturnType<RoutedMethod['toInput']>,
+): Promise<unknown> {
+  if (call.kind === 'download') return client.download(peer, call, input.params);
+  if (call.kind === 'upload')
+    return client.upload(peer, call, input, input.content ?? (async function* () {})());
+  return client.json(peer, call, input);
 }
 
 function lost(instanceId: string, lostAfterMs: number): ProviderError {

@@ -1,11 +1,6 @@
-import { DomainError, type ProviderSessions } from '@browserdeck/domain';
+import { DomainError } from '@browserdeck/domain';
 import type { AdapterCapabilities, ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
-import {
-  type MethodWrapper,
-  rewrapWhenChanged,
-  wrapCapabilities,
-  wrapMethods,
-} from '../browsers/wrapMethods.ts';
+import { type MethodWrapper, WrappingProvider } from '../browsers/wrapMethods.ts';
 import type { MetricsRegistry } from './MetricsRegistry.ts';
 
 const CALLS = 'browserdeck_provider_calls_total';
@@ -26,34 +21,19 @@ const MEASURED = ['files', 'liveView'] as const satisfies ReadonlyArray<keyof Ad
  * method a capability gains is measured without editing this class. A call answering a stream
  * (`downloads`) is measured up to the answer that opens it, not its streaming.
  */
-export class InstrumentedBrowserProvider implements ComposableBrowserProvider {
-  readonly name: string;
-  readonly regions: readonly string[];
-  readonly defaultProviderProjectId: string;
-  readonly sessions: ProviderSessions;
-  private readonly metrics: MetricsRegistry;
-  private readonly wrapped: () => AdapterCapabilities;
-
+export class InstrumentedBrowserProvider extends WrappingProvider {
   constructor(deps: { provider: ComposableBrowserProvider; metrics: MetricsRegistry }) {
-    const { provider } = deps;
-    this.metrics = deps.metrics;
-    this.name = provider.name;
-    this.regions = provider.regions;
-    this.defaultProviderProjectId = provider.defaultProviderProjectId;
-    const measure: MethodWrapper = (method, _args, call) => this.measure(method, call);
-    this.sessions = wrapMethods(provider.sessions, measure);
-    const wrappers = Object.fromEntries(MEASURED.map((name) => [name, measure]));
-    this.wrapped = rewrapWhenChanged(
-      () => provider.capabilities,
-      (capabilities) => wrapCapabilities(capabilities, wrappers),
-    );
+    const measure = measuring(deps.metrics, deps.provider.name);
+    super(deps.provider, {
+      sessions: measure,
+      capabilities: Object.fromEntries(MEASURED.map((name) => [name, measure])),
+    });
   }
+}
 
-  get capabilities(): AdapterCapabilities {
-    return this.wrapped();
-  }
-
-  private async measure(operation: string, call: () => unknown): Promise<unknown> {
+/** Counts a call's outcome and times it, labelled by the provider and the method (`operation`). */
+function measuring(metrics: MetricsRegistry, provider: string): MethodWrapper {
+  return async (operation, _args, call) => {
     const startedAt = performance.now();
     let outcome = 'ok';
     try {
@@ -62,9 +42,9 @@ export class InstrumentedBrowserProvider implements ComposableBrowserProvider {
       outcome = error instanceof DomainError ? error.code : 'internal';
       throw error;
     } finally {
-      const labels = { provider: this.name, operation };
-      this.metrics.inc(CALLS, CALLS_HELP, { ...labels, outcome });
-      this.metrics.observe(LATENCY, LATENCY_HELP, labels, (performance.now() - startedAt) / 1000);
+      const labels = { provider, operation };
+      metrics.inc(CALLS, CALLS_HELP, { ...labels, outcome });
+      metrics.observe(LATENCY, LATENCY_HELP, labels, (performance.now() - startedAt) / 1000);
     }
-  }
+  };
 }
