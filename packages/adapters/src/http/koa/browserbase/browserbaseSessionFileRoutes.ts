@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import {
+  DOWNLOADS_ERRORS,
   downloadsAnswer,
   type SessionFileRouteDeps,
+  UPLOAD_ERRORS,
   UPLOAD_EXTRA_TIME_MS,
   uploadMaxBytesOf,
 } from '../api/sessions/sessionFileRoutes.ts';
 import { UploadedFileSchema } from '../api/sessions/sessionFileSchemas.ts';
-import { PROVIDER_FAULTS } from '../api/shared/providerScope.ts';
 import { fileBody } from '../kernel/routing/fileBody.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
 import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
@@ -35,13 +36,7 @@ export function browserbaseSessionFileRoutes(deps: SessionFileRouteDeps): AnyRou
       summary: 'A session’s downloads as a zip (Browserbase)',
       params: browserbaseIdParams,
       responses: { 200: { description: 'A zip of the downloaded files.', contentType: 'application/zip' } },
-      errors: [
-        'not_found',
-        'session_on_other_instance',
-        'not_implemented',
-        'provider_rate_limited',
-        ...PROVIDER_FAULTS,
-      ],
+      errors: DOWNLOADS_ERRORS,
       handle: async ({ caller, params }) => {
         const { session, archive } = await deps.downloads.execute({
           caller,
@@ -61,16 +56,7 @@ export function browserbaseSessionFileRoutes(deps: SessionFileRouteDeps): AnyRou
       body: fileBody({ field: 'file', maxBytes: uploadMaxBytesOf(deps), description: 'The file.' }),
       extraTimeMs: UPLOAD_EXTRA_TIME_MS,
       responses: { 200: { description: 'Where the file was put.', schema: BrowserbaseUploadSchema } },
-      errors: [
-        'not_found',
-        'project_archived',
-        'session_ended',
-        'upload_limit_reached',
-        'session_on_other_instance',
-        'not_implemented',
-        'provider_rate_limited',
-        ...PROVIDER_FAULTS,
-      ],
+      errors: UPLOAD_ERRORS,
       handle: async ({ caller, params, body }) => {
         const uploaded = await deps.upload.execute({
           caller,

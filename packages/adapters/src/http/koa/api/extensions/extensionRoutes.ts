@@ -7,7 +7,7 @@ import {
 import { fileBody } from '../../kernel/routing/fileBody.ts';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { projectIdParams } from '../shared/commonSchemas.ts';
-import { PROVIDER_FAULTS } from '../shared/providerScope.ts';
+import { PROVIDER_CALL_ERRORS } from '../shared/providerScope.ts';
 import type { UseCasesOf } from '../shared/UseCasesOf.ts';
 import { ExtensionListSchema, ExtensionSchema, extensionParams } from './extensionSchemas.ts';
 import { presentExtension } from './presentExtension.ts';
@@ -32,8 +32,6 @@ export const EXTENSION_UPLOAD_EXTRA_TIME_MS = 2 * 60_000;
 export const EXTENSION_FILE_DESCRIPTION =
   'The extension as a zip, `manifest.json` at its root (Manifest V2 or V3, with `name` and `version`); ' +
   `at most ${EXTENSION_MAX_ENTRIES} entries and ${EXTENSION_UNPACKED_MAX_BYTES} bytes unpacked.`;
-
-const PROVIDER_ERRORS = ['provider_rate_limited', ...PROVIDER_FAULTS] as const;
 
 /**
  * `/v1/projects/{project_id}/extensions`: a project's uploaded extensions (http-api.md §5).
@@ -68,7 +66,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps): AnyRoute[] {
         'project_archived',
         'extension_limit_reached',
         'extension_invalid',
-        ...PROVIDER_ERRORS,
+        ...PROVIDER_CALL_ERRORS,
       ],
       handle: async ({ caller, params, body }) => {
         const extension = await deps.upload.execute({
@@ -125,7 +123,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps): AnyRoute[] {
         'naming it are a 404 `extension_not_found`.',
       params: extensionParams,
       responses: { 204: { description: 'Deleted; no body.' } },
-      errors: ['not_found', ...PROVIDER_ERRORS],
+      errors: ['not_found', ...PROVIDER_CALL_ERRORS],
       handle: async ({ caller, params }) => {
         await deps.delete.execute({ caller, projectId: params.project_id, extensionId: params.extension_id });
         return { status: 204 };

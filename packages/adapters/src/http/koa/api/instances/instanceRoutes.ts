@@ -7,14 +7,12 @@ import {
   type InstanceCallTargets,
 } from '../../../../instances/instanceCalls.ts';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
-import { PROVIDER_FAULTS } from '../shared/providerScope.ts';
+import { PROVIDER_CALL_ERRORS } from '../shared/providerScope.ts';
 
 /** The tag of the calls between instances (left out of the OpenAPI document). */
 const INTERNAL_TAG = 'Internal';
 /** How much longer than the request cut-off an upload from another instance may take (as the client's). */
 const UPLOAD_EXTRA_TIME_MS = 10 * 60_000;
-const PROVIDER_ERRORS = ['provider_rate_limited', ...PROVIDER_FAULTS] as const;
-
 /**
  * The calls other instances make to this one (`INSTANCE_CALLS`), as routes of the one table under
  * the `instance` auth kind: their path and query parsed with the registry's schemas, their JSON
@@ -37,7 +35,7 @@ export function instanceRoutes(targets: InstanceCallTargets): AnyRoute[] {
       return defineRoute({
         ...meta,
         responses: { 200: { description: 'A zip.', contentType: 'application/zip' } },
-        errors: ['not_found', ...PROVIDER_ERRORS],
+        errors: ['not_found', ...PROVIDER_CALL_ERRORS],
         handle: async ({ params }) => {
           const archive = await call.serve(targets, { params });
           if (!archive) throw new NotFoundError('The session’s downloads');
@@ -56,7 +54,7 @@ export function instanceRoutes(targets: InstanceCallTargets): AnyRoute[] {
         query: call.query,
         responses,
         extraTimeMs: UPLOAD_EXTRA_TIME_MS,
-        errors: ['payload_too_large', ...PROVIDER_ERRORS],
+        errors: ['payload_too_large', ...PROVIDER_CALL_ERRORS],
         handle: async ({ params, query, caller }) => {
           try {
             return {
@@ -75,7 +73,7 @@ export function instanceRoutes(targets: InstanceCallTargets): AnyRoute[] {
       ...meta,
       query: call.query,
       responses,
-      errors: [...PROVIDER_ERRORS],
+      errors: [...PROVIDER_CALL_ERRORS],
       handle: async ({ params, query }) => ({
         status: 200 as const,
         body: await call.serve(targets, { params, query }),

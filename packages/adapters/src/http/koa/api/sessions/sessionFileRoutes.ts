@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { UPLOAD_MAX_BYTES_DEFAULT, UPLOADS_PER_SESSION_MAX } from '@browserdeck/domain';
 import { fileBody } from '../../kernel/routing/fileBody.ts';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
-import { PROVIDER_FAULTS, PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
+import { PROVIDER_CALL_ERRORS, PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
 import type { UseCasesOf } from '../shared/UseCasesOf.ts';
 import { UploadedFileSchema } from './sessionFileSchemas.ts';
 import { SESSIONS_TAG } from './sessionRoutes.ts';
@@ -25,7 +25,24 @@ export function uploadMaxBytesOf(deps: SessionFileRouteDeps): number {
 /** How much longer than the request cut-off an upload may take to arrive (50 MiB over a slow link). */
 export const UPLOAD_EXTRA_TIME_MS = 5 * 60_000;
 
-const PROVIDER_ERRORS = ['provider_rate_limited', ...PROVIDER_FAULTS] as const;
+/** What reading a session's downloads may answer, in both dialects. */
+export const DOWNLOADS_ERRORS = [
+  'not_found',
+  'session_on_other_instance',
+  'not_implemented',
+  ...PROVIDER_CALL_ERRORS,
+] as const;
+
+/** What uploading a file to a session may answer, in both dialects. */
+export const UPLOAD_ERRORS = [
+  'not_found',
+  'project_archived',
+  'session_ended',
+  'upload_limit_reached',
+  'session_on_other_instance',
+  'not_implemented',
+  ...PROVIDER_CALL_ERRORS,
+] as const;
 
 /**
  * A session's downloads as the answer both dialects give: the zip, streamed, as an attachment named
@@ -74,7 +91,7 @@ export function sessionFileRoutes(deps: SessionFileRouteDeps, providerName: stri
           },
         },
       },
-      errors: ['not_found', 'session_on_other_instance', 'not_implemented', ...PROVIDER_ERRORS],
+      errors: DOWNLOADS_ERRORS,
       handle: async ({ caller, params }) => {
         const { session, archive } = await deps.downloads.execute({
           caller,
@@ -100,15 +117,7 @@ export function sessionFileRoutes(deps: SessionFileRouteDeps, providerName: stri
       body: fileBody({ field: 'file', maxBytes: uploadMaxBytesOf(deps), description: 'The file.' }),
       extraTimeMs: UPLOAD_EXTRA_TIME_MS,
       responses: { 201: { description: 'Where the file was put.', schema: UploadedFileSchema } },
-      errors: [
-        'not_found',
-        'project_archived',
-        'session_ended',
-        'upload_limit_reached',
-        'session_on_other_instance',
-        'not_implemented',
-        ...PROVIDER_ERRORS,
-      ],
+      errors: UPLOAD_ERRORS,
       handle: async ({ caller, params, body }) => {
         const uploaded = await deps.upload.execute({
           caller,

@@ -14,3 +14,6 @@ export function providerPathValues(providerName: string): { provider: readonly s
 
 /** The provider faults (§2) a route that calls the provider may answer, besides its rate limit. */
 export const PROVIDER_FAULTS = ['provider_error', 'provider_unavailable', 'provider_timeout'] as const;
+
+/** What a route that calls the provider may answer of it: its rate limit and its faults. */
+export const PROVIDER_CALL_ERRORS = ['provider_rate_limited', ...PROVIDER_FAULTS] as const;
