@@ -34,6 +34,17 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // The container image, built and run with podman (`npm run test:image`, last in `npm test`:
+        // the build takes both cores for minutes, so it runs alone).
+        extends: true,
+        test: {
+          name: 'image',
+          include: ['test/**/*.image.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 40 * 60_000,
+        },
+      },
     ],
   },
 });

@@ -5,7 +5,7 @@ import type { ServerProcess } from './serverProcess.ts';
  * Signs a user up on `server`, syncs their default project and creates a project API key for it,
  * all through the HTTP API as a user would (http-api.md §3, §12).
  */
-export async function givenProjectApiKey(server: ServerProcess, email: string) {
+export async function givenProjectApiKey(server: Pick<ServerProcess, 'url'>, email: string) {
   const post = async (path: string, body: unknown, token?: string) => {
     const res = await fetch(`${server.url}${path}`, {
       method: 'POST',
@@ -21,5 +21,5 @@ export async function givenProjectApiKey(server: ServerProcess, email: string) {
   const projectId = (sync.body.project as { id: string }).id;
   const created = await post(`/v1/projects/${projectId}/api-keys`, { name: 'test' }, token);
   expect(created.status).toBe(201);
-  return { token, projectId, key: created.body.key as string };
+  return { email, token, projectId, key: created.body.key as string };
 }

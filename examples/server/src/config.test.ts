@@ -13,7 +13,6 @@ describe('loadConfig', () => {
       databaseUrl: `sqlite:${resolve('./data/browserdeck.sqlite')}`,
       IDENTITY_PROVIDER: 'local',
       BROWSER_PROVIDER: 'local',
-      LOCAL_MAX_SESSIONS: 4,
       LOCAL_WARM_BROWSERS: 1,
       ACCESS_TOKEN_TTL_SEC: 900,
       REFRESH_TOKEN_TTL_SEC: 2_592_000,
@@ -27,6 +26,9 @@ describe('loadConfig', () => {
         signUpPerEmail: { limit: 10, windowSec: 60 },
       },
     });
+    // Unset: sized to the host's cores and memory by the local provider.
+    expect(cfg.LOCAL_MAX_SESSIONS).toBeUndefined();
+    expect(loadConfig({ LOCAL_MAX_SESSIONS: '12' }).LOCAL_MAX_SESSIONS).toBe(12);
   });
 
   it('reads the auth rate limits (attempts a minute) and refuses a bad one, naming it', () => {
@@ -59,9 +61,12 @@ describe('loadConfig', () => {
       loadConfig({ LOCAL_MAX_SESSIONS_PER_OWNER: '2', LOCAL_MAX_SESSIONS_PER_PROJECT: '1' })
         .localMaxSessionsPerOwner,
     ).toBe(2);
-    expect(() => loadConfig({ LOCAL_MAX_SESSIONS_PER_OWNER: '5' })).toThrow(
+    expect(() => loadConfig({ LOCAL_MAX_SESSIONS: '4', LOCAL_MAX_SESSIONS_PER_OWNER: '5' })).toThrow(
       /LOCAL_MAX_SESSIONS_PER_OWNER: must be at most LOCAL_MAX_SESSIONS \(4\)/,
     );
+    // Unset, LOCAL_MAX_SESSIONS is sized to the host by the provider, which lowers a larger share to it.
+    const hostSized = loadConfig({ LOCAL_MAX_SESSIONS_PER_OWNER: '5' });
+    expect([hostSized.LOCAL_MAX_SESSIONS, hostSized.localMaxSessionsPerOwner]).toEqual([undefined, 5]);
     expect(() => loadConfig({ LOCAL_MAX_SESSIONS_PER_OWNER: '0' })).toThrow(/LOCAL_MAX_SESSIONS_PER_OWNER/);
   });
 
@@ -300,5 +305,33 @@ describe('loadConfig: /metrics protection and the request cut-off', () => {
   ])('refuses %j naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+});
+
+describe('loadConfig: TRUST_PROXY', () => {
+  it('is false by default, and reads true, a hop count and a list of addresses, CIDRs and names', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: ' loopback, 10.0.0.0/8, fd00::/8, 192.0.2.7 ' }).TRUST_PROXY).toBe(
+      'loopback, 10.0.0.0/8, fd00::/8, 192.0.2.7',
+    );
+  });
+
+  it.each([
+    ['0', 'hop count'],
+    ['1.5', '"1.5"'],
+    ['yes', '"yes"'],
+    ['10.0.0.0/33', '"10.0.0.0/33"'],
+    ['10.0.0.0/8,300.0.0.1', '"300.0.0.1"'],
+    ['::1/129', '"::1/129"'],
+    [',', 'at least one'],
+  ])('refuses TRUST_PROXY=%j, naming it and %s', (value, detail) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+      /\n {2}TRUST_PROXY: must be false, true, a hop count/,
+    );
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(detail);
   });
 });

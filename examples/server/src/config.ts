@@ -21,6 +21,7 @@ import {
   listenAddress,
   metricsToken,
   optionalText,
+  trustProxy,
 } from './configFields.ts';
 
 /** Environment variables of http-api.md §9, with their defaults. */
@@ -58,7 +59,8 @@ const EnvSchema = z.object({
   // The full Chromium sessions with an extension run; `off` refuses them (docs/adr/0025).
   CHROMIUM_EXTENSIONS_PATH: optionalText,
   CHROMEDRIVER_PATH: optionalText,
-  LOCAL_MAX_SESSIONS: integer(1, 1000).default(4),
+  // Unset: what the host's cores and memory hold (the provider's; said at start-up).
+  LOCAL_MAX_SESSIONS: integer(1, 1000).optional(),
   LOCAL_WARM_BROWSERS: integer(0, 100).default(1),
   // Default: half of LOCAL_MAX_SESSIONS, at least 1 (the provider's). The per-project name is the
   // old one: still read when the per-owner one is unset.
@@ -117,6 +119,8 @@ const EnvSchema = z.object({
   SHUTDOWN_GRACE_SEC: integer(1, 3600).default(10),
   METRICS_TOKEN: metricsToken,
   METRICS_LISTEN: listenAddress,
+  // Which proxies may say who the client is and how it came (X-Forwarded-*); docs/adr/0032.
+  TRUST_PROXY: trustProxy,
   // http-api.md §10's cut-off (30 s); lower it for tests, raise it behind a proxy that waits longer.
   REQUEST_TIMEOUT_SEC: integer(1, 3600).default(30),
   // Attempts a minute (http-api.md §3 defaults); raised for load tests that sign in from one address.
@@ -179,7 +183,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ? 'LOCAL_MAX_SESSIONS_PER_PROJECT'
       : 'LOCAL_MAX_SESSIONS_PER_OWNER';
   const localMaxSessionsPerOwner = cfg.LOCAL_MAX_SESSIONS_PER_OWNER ?? cfg.LOCAL_MAX_SESSIONS_PER_PROJECT;
-  if (localMaxSessionsPerOwner !== undefined && localMaxSessionsPerOwner > cfg.LOCAL_MAX_SESSIONS)
+  // Against a host-sized LOCAL_MAX_SESSIONS the provider lowers the share to it (and warns).
+  if (
+    localMaxSessionsPerOwner !== undefined &&
+    cfg.LOCAL_MAX_SESSIONS !== undefined &&
+    localMaxSessionsPerOwner > cfg.LOCAL_MAX_SESSIONS
+  )
     throw new ConfigError(
       `Invalid configuration:\n  ${perOwnerName}: must be at most LOCAL_MAX_SESSIONS (${cfg.LOCAL_MAX_SESSIONS})`,
     );

@@ -1,4 +1,5 @@
 // The value types of the environment variables (`config.ts`): their parsing and checks, one per kind.
+import { parseTrustProxy } from '@browserdeck/adapters/http-koa';
 import { EgressPolicy } from '@browserdeck/adapters/local-chromium';
 import { z } from 'zod';
 
@@ -95,3 +96,23 @@ export const listenAddress = z
     return { host: (match[1] ?? match[2]) as string, port };
   })
   .optional();
+
+/**
+ * `TRUST_PROXY`: `false` (default), `true` (every hop), a hop count (the proxies nearest the server),
+ * or comma-separated addresses, CIDRs (IPv4, IPv6) and `loopback`, `linklocal`, `uniquelocal`.
+ */
+export const trustProxy = z
+  .string()
+  .trim()
+  .default('false')
+  .transform((text, ctx) => {
+    try {
+      return parseTrustProxy(text);
+    } catch (error) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be false, true, a hop count or a comma-separated list of addresses and CIDRs (${(error as Error).message})`,
+      });
+      return z.NEVER;
+    }
+  });

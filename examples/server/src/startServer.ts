@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { type Config, instanceUrlOf } from './config.ts';
 import { createContainer } from './createContainer.ts';
+import { warnIfMetricsWithheld } from './httpSettings.ts';
 import { TOKENS } from './tokens.ts';
 
 /** A running server. */
@@ -61,6 +62,7 @@ export async function startServer(
     await browserdeck.close();
     throw error;
   }
+  warnIfMetricsWithheld(config, logger);
   browserdeck.start();
   let stopping: Promise<void> | undefined;
   return {

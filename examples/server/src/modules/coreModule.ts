@@ -2,6 +2,7 @@ import type { BrowserdeckOptions } from '@browserdeck/adapters';
 import { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { httpSettings } from '../httpSettings.ts';
 import { TOKENS as T } from '../tokens.ts';
 
 /** Configuration, logging, and the settings of `createBrowserdeck` that are not an adapter. */
@@ -37,11 +38,7 @@ export function coreModule(config: Config, logger: Logger): ContainerModule {
         // A quarter of SIGTERM's grace: requests have half, and canceled runs release their sessions after.
         shutdownGraceSec: config.SHUTDOWN_GRACE_SEC / 4,
       },
-      http: {
-        corsOrigins: config.CORS_ORIGINS,
-        requestTimeoutMs: config.REQUEST_TIMEOUT_SEC * 1000,
-        metricsEndpoint: { token: config.METRICS_TOKEN, separate: config.METRICS_LISTEN !== undefined },
-      },
+      http: httpSettings(config),
     } satisfies BrowserdeckOptions);
   });
 }

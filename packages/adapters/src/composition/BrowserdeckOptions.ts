@@ -123,7 +123,8 @@ export interface BrowserdeckOptions {
   /**
    * Where clients reach this API, with the prefix a host mounts it under (e.g.
    * `https://app.example.com/browserdeck`): local sessions' `connectUrl`s are built from it.
-   * Default `http://127.0.0.1:3000`.
+   * Default `http://127.0.0.1:3000`, whose scheme and host a proxy that `http.trustProxy` trusts may
+   * then replace per request (`http.publicUrlFromProxy`, on by default only when this is absent).
    */
   publicUrl?: string | undefined;
   /** Seals secrets at rest and signs log cursors (base64 of 32 bytes, or any passphrase); default: `secret.key` in the data folder, made once. */

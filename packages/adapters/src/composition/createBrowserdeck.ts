@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { RUN_CONCURRENCY_DEFAULT, runMaxActivePerOwnerFor, SystemClock } from '@browserdeck/domain';
 import { pino } from 'pino';
+import type { HttpSettings } from '../http/koa/HttpAppDeps.ts';
 import { MetricsRegistry } from '../observability/MetricsRegistry.ts';
 import { loadOrCreateSecretKey } from '../persistence/secrets/loadOrCreateSecretKey.ts';
 import { SecretBox } from '../persistence/secrets/SecretBox.ts';
@@ -146,7 +147,7 @@ export async function composeBrowserdeck(
     const http = composeHttp(
       {
         ...{ useCases, providerName: provider.name, database: storage.database, logger, metrics },
-        ...{ settings: options.http, publicUrl, liveView: instances ? instances.liveView : hub },
+        ...{ settings: httpSettingsOf(options), publicUrl, liveView: instances ? instances.liveView : hub },
       },
       {
         upgrades: provider.capabilities.upgrades,
@@ -187,4 +188,10 @@ export async function composeBrowserdeck(
       );
     throw error;
   }
+}
+
+/** The HTTP settings, with handed-out URLs following a trusted proxy's origin when no `publicUrl` was given. */
+function httpSettingsOf(options: BrowserdeckOptions): HttpSettings {
+  const publicUrlFromProxy = options.http?.publicUrlFromProxy ?? options.publicUrl === undefined;
+  return { ...options.http, publicUrlFromProxy };
 }

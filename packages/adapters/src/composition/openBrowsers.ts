@@ -4,8 +4,11 @@ import type { OrphanSearches } from '../browsers/orphans/OrphanSearches.ts';
 import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
 import type { BrowsersOption } from './BrowserdeckOptions.ts';
 
-/** Local Chromium's defaults: sessions at once, and browsers kept started ahead of demand. */
-export const LOCAL_BROWSER_DEFAULTS = { maxSessions: 4, warmBrowsers: 1 } as const;
+/**
+ * Local Chromium's defaults: browsers kept started ahead of demand. Sessions at once default to what
+ * the host holds (the provider's `resolveSessionCapacity`).
+ */
+export const LOCAL_BROWSER_DEFAULTS = { warmBrowsers: 1 } as const;
 
 /**
  * Resolves the `browsers` option, loading only the chosen provider's module (a Browserbase or

@@ -10,14 +10,20 @@ import {
   silentLogger,
 } from '@browserdeck/domain';
 import type { IsolationLevel } from '../../confinement/isolation/IsolationLevel.ts';
+import { readHostResources } from '../../confinement/limits/hostResources.ts';
 import type { ConnectRefusal } from '../cdp/serveConnectUpgrade.ts';
 import type { AdapterCapabilities, ComposableBrowserProvider } from '../ProviderCapabilities.ts';
 import type { LocalConnect } from './connect/LocalConnect.ts';
 import { HOW_TO_LOAD_EXTENSIONS } from './extensions/findExtensionsChromium.ts';
 import { LocalSessionFiles } from './files/LocalSessionFiles.ts';
-import type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
+import type { LocalChromiumProviderOptions, SizedLocalOptions } from './LocalChromiumProviderOptions.ts';
 import { type LocalProviderParts, localProviderParts } from './localProviderParts.ts';
 import type { LocalContextStore } from './profiles/LocalContextStore.ts';
+import {
+  describeSessionCapacity,
+  resolveSessionCapacity,
+  type SessionCapacity,
+} from './session/SessionCapacity.ts';
 import { SessionStarter } from './session/SessionStarter.ts';
 
 /**
@@ -48,7 +54,10 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
   readonly capabilities: AdapterCapabilities;
   /** The project's context profiles under `<dataDir>/contexts` (http-api.md §7). */
   readonly contexts: LocalContextStore;
+  /** Sessions at once and per account, sized to the host unless configured (`resolveSessionCapacity`). */
+  readonly capacity: SessionCapacity;
   private readonly parts: LocalProviderParts;
+  private readonly logger: Logger;
   private readonly starter: SessionStarter;
   /** Creates under way, which `close` waits for (a browser they launch is stopped as they see it closed). */
   private readonly creating = new Set<Promise<unknown>>();
@@ -59,10 +68,14 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
     this.parts.browsers.killAllNow();
   };
 
-  constructor(options: LocalChromiumProviderOptions) {
-    if (!Number.isInteger(options.maxSessions) || options.maxSessions < 1)
-      throw new RangeError('maxSessions must be a positive integer');
+  constructor(given: LocalChromiumProviderOptions) {
+    const hostResources = given.hostResources ?? readHostResources();
+    // Throws a RangeError for a count that is not a positive integer, or a share above the maximum.
+    this.capacity = resolveSessionCapacity(given, hostResources);
+    const { maxSessions, maxSessionsPerOwner } = this.capacity;
+    const options: SizedLocalOptions = { ...given, maxSessions, maxSessionsPerOwner, hostResources };
     const logger: Logger = options.logger ?? silentLogger;
+    this.logger = logger;
     this.instanceId = options.instanceId ?? randomUUID();
     const parts = localProviderParts(options, logger);
     this.parts = parts;
@@ -96,6 +109,9 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
 
   /** Sets up confinement and limits (throwing when no isolation level can be), fills the warm pool. */
   async start(): Promise<void> {
+    const line = describeSessionCapacity(this.capacity);
+    if (this.capacity.perOwnerLowered === null) this.logger.info?.({ capacity: this.capacity }, line);
+    else this.logger.warn({ capacity: this.capacity }, line);
     await this.parts.browsers.start();
     this.parts.retained.start();
     // Said at start-up: whether sessions get a seleniumRemoteUrl, and if not what to install.

@@ -1,5 +1,6 @@
 import type { Clock, Logger } from '@browserdeck/domain';
 import type { IsolationSetting } from '../../confinement/isolation/IsolationLevel.ts';
+import type { HostResources } from '../../confinement/limits/hostResources.ts';
 import type { EgressPolicyOptions } from '../egress/EgressPolicy.ts';
 import type { FindChromiumOptions } from './chromium/findChromium.ts';
 
@@ -37,8 +38,17 @@ export interface LocalChromiumProviderOptions {
    * or `seleniumRemoteUrl` is null (docs/adr/0023).
    */
   readonly chromedriverPath?: string | undefined;
-  /** Most browsers at once (`LOCAL_MAX_SESSIONS`): running sessions plus warm browsers. */
-  readonly maxSessions: number;
+  /**
+   * Most browsers at once (`LOCAL_MAX_SESSIONS`): running sessions plus warm browsers. Default: what
+   * the host holds, the lower of 2 a core and (memory − 1 GiB − 10 %) ÷ 512 MiB, at least 1
+   * (`resolveSessionCapacity`); said at start-up.
+   */
+  readonly maxSessions?: number | undefined;
+  /**
+   * The cores and memory the defaults (`maxSessions`, `browserMemoryMb`) are sized from. Default:
+   * this machine's, lowered to its cgroup's limits (`readHostResources`). Tests inject it.
+   */
+  readonly hostResources?: HostResources | undefined;
   /** Browsers kept started ahead (`LOCAL_WARM_BROWSERS`); they yield their slots to sessions. */
   readonly warmBrowsers: number;
   /**
@@ -49,7 +59,8 @@ export interface LocalChromiumProviderOptions {
   readonly warmRefillDelayMs?: number | undefined;
   /**
    * Most sessions one account holds at once (`LOCAL_MAX_SESSIONS_PER_OWNER`; default half of
-   * `maxSessions`, at least 1), so one tenant cannot take every slot: counted per project owner
+   * `maxSessions`, at least 1; above a host-sized `maxSessions`, lowered to it), so one tenant
+   * cannot take every slot: counted per project owner
    * (`CreateBrowserRequest.ownerId`), whichever of its projects and credentials asked.
    */
   readonly maxSessionsPerOwner?: number | undefined;
@@ -117,7 +128,7 @@ export interface LocalChromiumProviderOptions {
   /**
    * Memory limit of each browser's whole process tree in MiB, tmpfs it writes included, no swap
    * beyond it (`LOCAL_BROWSER_MEMORY_MB`; 0: none). At the limit the kernel kills it and its session
-   * ends `ERROR`. Default min(2048, 80% of RAM / `maxSessions`), at least 256. See `limits/`.
+   * ends `ERROR`. Default min(2048, 80% of the host's memory / `maxSessions`), at least 256. See `limits/`.
    */
   readonly browserMemoryMb?: number | undefined;
   /** Most tasks (processes and threads) of each browser (`LOCAL_BROWSER_PIDS`; 0: none; default 512). */
@@ -133,3 +144,10 @@ export interface LocalChromiumProviderOptions {
   /** Where else to look for a browser (environment, system paths, npm fallback); tests narrow it. */
   readonly chromiumSearch?: Omit<FindChromiumOptions, 'chromiumPath' | 'chromedriverPath'>;
 }
+
+/** The options with the capacity and the host resolved: what the provider's parts are built from. */
+export type SizedLocalOptions = LocalChromiumProviderOptions & {
+  readonly maxSessions: number;
+  readonly maxSessionsPerOwner: number;
+  readonly hostResources: HostResources;
+};

@@ -1,6 +1,13 @@
 export { BrowserConfinement } from '../../confinement/isolation/BrowserConfinement.ts';
 export type { IsolationLevel, IsolationSetting } from '../../confinement/isolation/IsolationLevel.ts';
 export {
+  type HostReadings,
+  type HostResources,
+  hostResourcesOf,
+  readCgroupLimits,
+  readHostResources,
+} from '../../confinement/limits/hostResources.ts';
+export {
   RESOURCE_LIMIT_BOUNDS,
   type ResourceLimitSettings,
   type ResourceLimits,
@@ -43,3 +50,9 @@ export { LocalChromiumProvider } from './LocalChromiumProvider.ts';
 export type { LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
 export { CONTEXT_ID_PATTERN, contextProfileDir } from './profiles/contextProfileDir.ts';
 export { TEMP_PROFILE_PREFIX } from './profiles/TemporaryProfiles.ts';
+export {
+  describeSessionCapacity,
+  resolveSessionCapacity,
+  SESSION_CAPACITY_PLANNING,
+  type SessionCapacity,
+} from './session/SessionCapacity.ts';

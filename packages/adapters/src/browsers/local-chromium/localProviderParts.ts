@@ -1,7 +1,7 @@
 import type { Logger } from '@browserdeck/domain';
 import { LocalConnect } from './connect/LocalConnect.ts';
 import { RetainedDownloads } from './files/RetainedDownloads.ts';
-import { LOCAL_DEFAULTS, type LocalChromiumProviderOptions } from './LocalChromiumProviderOptions.ts';
+import { LOCAL_DEFAULTS, type SizedLocalOptions } from './LocalChromiumProviderOptions.ts';
 import { BrowserSupply } from './launch/BrowserSupply.ts';
 import { ContextLocks } from './profiles/ContextLocks.ts';
 import { LocalContextStore } from './profiles/LocalContextStore.ts';
@@ -39,10 +39,7 @@ export interface LocalProviderParts {
 }
 
 /** Builds the local provider's parts from its options; nothing starts until the provider's `start`. */
-export function localProviderParts(
-  options: LocalChromiumProviderOptions,
-  logger: Logger,
-): LocalProviderParts {
+export function localProviderParts(options: SizedLocalOptions, logger: Logger): LocalProviderParts {
   const contextLocks = new ContextLocks();
   const retained = new RetainedDownloads({
     dataDir: options.dataDir,

@@ -1,6 +1,8 @@
-import { chmod, chown, realpath } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, chown, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Logger } from '@browserdeck/domain';
 import { browserEnv } from './browserEnv.ts';
 import { type BrowserUser, resolveBrowserUser } from './browserUser.ts';
@@ -77,12 +79,21 @@ export class BrowserConfinement {
       missing.push(`root, to run browsers as BROWSER_USER=${options.browserUser}`);
     }
     const candidates: IsolationLevel[] = setting === 'on' ? ['bubblewrap', 'namespaces'] : [setting];
-    for (const level of candidates) {
-      const problem =
-        missing.length > 0 ? null : await probeIsolationLevel(level, isRoot, user, tools, binds);
-      if (missing.length === 0 && problem === null)
-        return new BrowserConfinement(level, user, hidden, tools, binds);
-      if (problem) missing.push(problem);
+    // What every level needs (the switch of user) first; then each level in turn, the first that launches.
+    const needsFirst = missing.length > 0;
+    for (const level of needsFirst ? [] : candidates) {
+      const problem = await probeIsolationLevel(level, isRoot, user, tools, binds);
+      if (problem) {
+        missing.push(problem);
+        continue;
+      }
+      const candidate = new BrowserConfinement(level, user, hidden, tools, binds);
+      const refused = await trialLaunch(candidate);
+      if (refused === null) return candidate;
+      missing.push(
+        `the ${level} level's launch was refused here (${refused}); in a container it needs ` +
+          '--cap-add=SYS_ADMIN, --security-opt seccomp=unconfined and unmasked /proc paths (docs/deploy.md)',
+      );
     }
     throw new Error(
       `Local browser isolation (LOCAL_ISOLATION=${setting}) cannot be set up: ${[...new Set(missing)].join('; ')}. ` +
@@ -122,5 +133,29 @@ export class BrowserConfinement {
     if (this.level === 'bubblewrap')
       return bubblewrapCommand({ ...common, binds: this.binds, staged: this.user !== null });
     return namespacesCommand({ ...common, hidden: this.hidden });
+  }
+}
+
+const run = promisify(execFile);
+
+/**
+ * Runs `true` through the whole confined launch chain of `confinement`, as a browser starts: the
+ * staging mount namespace, the switch of user, bubblewrap or the namespaces with a fresh /proc. The
+ * tool checks alone pass in a container that then refuses the real launch (no CAP_SYS_ADMIN for the
+ * staging, a masked /proc), and every session would fail. Null when it ran; else why not.
+ */
+async function trialLaunch(confinement: BrowserConfinement): Promise<string | null> {
+  const profileDir = await mkdtemp(join(tmpdir(), 'browserdeck-isolation-probe-'));
+  try {
+    await confinement.claim(profileDir);
+    const wrapped = await confinement.wrap({ executablePath: '/bin/true', args: [], profileDir });
+    await run(wrapped.command, wrapped.args, { env: wrapped.env, timeout: 15_000 });
+    return null;
+  } catch (error) {
+    const stderr = (error as { stderr?: unknown }).stderr;
+    const said = typeof stderr === 'string' ? stderr.trim().split('\n').at(-1) : '';
+    return said || (error as Error).message.split('\n')[0] || 'it failed';
+  } finally {
+    await rm(profileDir, { recursive: true, force: true }).catch(() => {});
   }
 }

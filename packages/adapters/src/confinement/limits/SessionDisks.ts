@@ -1,5 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rmdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from '@browserdeck/domain';
 import { isProcessAlive } from './isProcessAlive.ts';
@@ -37,6 +39,14 @@ export class SessionDisks {
         problem: 'mounting a size-limited tmpfs for each profile needs the service to run as root',
       };
     await sweepStaleMounts();
+    const refused = await probeMount();
+    if (refused)
+      return {
+        disks: null,
+        problem:
+          `mounting a size-limited tmpfs was refused (${refused}); in a container it needs ` +
+          'CAP_SYS_ADMIN (docker/podman run --cap-add=SYS_ADMIN, docs/deploy.md)',
+      };
     return { disks: new SessionDisks(options.bytes, options.logger), problem: null };
   }
 
@@ -80,6 +90,25 @@ export class SessionDisks {
     } catch {
       // Exiting: nothing more can be done.
     }
+  }
+}
+
+/**
+ * Root is not enough: a container's root lacks CAP_SYS_ADMIN unless it was given, and then every
+ * session's mount would fail. So one tiny tmpfs is mounted and unmounted at start-up; the reason it
+ * was refused, or null.
+ */
+async function probeMount(): Promise<string | null> {
+  const dir = await mkdtemp(join(tmpdir(), 'browserdeck-disk-probe-'));
+  try {
+    await run('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', `${SOURCE_PREFIX}${process.pid}`, dir]);
+    await run('umount', [dir]);
+    return null;
+  } catch (error) {
+    const stderr = (error as { stderr?: unknown }).stderr;
+    return (typeof stderr === 'string' && stderr.trim()) || (error as Error).message;
+  } finally {
+    await rmdir(dir).catch(() => {});
   }
 }
 

@@ -29,16 +29,21 @@ interface Mount {
  * Reads the layout from the text of /proc/self/mountinfo and /proc/self/cgroup. v1 is chosen when
  * any of the limit controllers is mounted as a v1 hierarchy (a hybrid host's cgroup2 mount then has
  * none of them); else v2 when a cgroup2 file system is mounted. Null when neither is, or the mounts
- * are read-only, or this process's cgroup lies outside what is mounted (a container that sees only
- * part of the tree).
+ * are read-only (unless `readOnlyToo`: enough to read limits), or this process's cgroup lies outside
+ * what is mounted (a container that sees only part of the tree).
  */
-export function cgroupLayout(mountinfo: string, procSelfCgroup: string): CgroupLayout | null {
+export function cgroupLayout(
+  mountinfo: string,
+  procSelfCgroup: string,
+  options: { readOnlyToo?: boolean } = {},
+): CgroupLayout | null {
+  const usable = (m: Mount) => options.readOnlyToo === true || !m.readOnly;
   const mounts = mountinfo.split('\n').flatMap((line) => parseMount(line) ?? []);
   const own = parseProcCgroup(procSelfCgroup);
   const v1: Partial<Record<LimitController, { mountPoint: string; ownDir: string }>> = {};
   for (const controller of LIMIT_CONTROLLERS) {
     const mount = mounts.find(
-      (m) => m.fsType === 'cgroup' && !m.readOnly && m.superOptions.includes(controller),
+      (m) => m.fsType === 'cgroup' && usable(m) && m.superOptions.includes(controller),
     );
     const path = own.v1.get(controller);
     if (!mount || path === undefined) continue;
@@ -46,7 +51,7 @@ export function cgroupLayout(mountinfo: string, procSelfCgroup: string): CgroupL
     if (ownDir !== null) v1[controller] = { mountPoint: mount.mountPoint, ownDir };
   }
   if (Object.keys(v1).length > 0) return { version: 1, v1 };
-  const unified = mounts.find((m) => m.fsType === 'cgroup2' && !m.readOnly);
+  const unified = mounts.find((m) => m.fsType === 'cgroup2' && usable(m));
   if (!unified || own.v2 === null) return null;
   const ownDir = dirWithin(unified, own.v2);
   return ownDir === null ? null : { version: 2, mountPoint: unified.mountPoint, ownDir };

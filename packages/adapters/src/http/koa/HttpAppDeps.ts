@@ -17,6 +17,7 @@ import type { RunRouteDeps } from './api/runs/runRoutes.ts';
 import type { SessionFileRouteDeps } from './api/sessions/sessionFileRoutes.ts';
 import type { SessionRouteDeps } from './api/sessions/sessionRoutes.ts';
 import type { BrowserbaseContextRouteDeps } from './browserbase/browserbaseContextRoutes.ts';
+import type { TrustProxy } from './kernel/proxy/TrustProxy.ts';
 import type { AuthenticateInstance } from './kernel/routing/InstanceCaller.ts';
 import type { PassthroughForwarding } from './kernel/routing/servePassthroughs.ts';
 
@@ -59,8 +60,20 @@ export interface HttpSettings {
   corsOrigins?: string[] | undefined;
   /** Requests running longer are cut off with 503 `request_timeout`. Default 30 000. */
   requestTimeoutMs?: number | undefined;
-  /** Take the client address from `X-Forwarded-For` (last hop only). Only behind a trusted proxy. */
-  trustProxy?: boolean | undefined;
+  /**
+   * Which proxies in front may say who the client is (`X-Forwarded-For`: rate limits and logs read
+   * the address) and how it came (`X-Forwarded-Proto`/`-Host`, with `publicUrlFromProxy`): `true`
+   * (every hop), a hop count, or addresses and CIDRs (docs/adr/0032). Default `false`: none, the
+   * socket's peer is the client.
+   */
+  trustProxy?: TrustProxy | undefined;
+  /**
+   * Whether a trusted proxy's `X-Forwarded-Proto` and `X-Forwarded-Host` give the scheme and host of
+   * the URLs handed to its requests (`connectUrl`, `seleniumRemoteUrl`, live-view links), in place of
+   * `publicUrl`'s (its path prefix kept). For a `publicUrl` that is a default, not configured:
+   * `createBrowserdeck` turns it on when its `publicUrl` option is absent. No effect without `trustProxy`.
+   */
+  publicUrlFromProxy?: boolean | undefined;
   /**
    * Who may read `/metrics` (`token`: a bearer token of its own) and whether this app serves it
    * (`separate`: no, `createMetricsApp` does, on another address). Default: served here, open.

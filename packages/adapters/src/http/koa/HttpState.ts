@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { ErrorWriter } from './kernel/errors/ErrorWriter.ts';
 import type { ProblemCode } from './kernel/errors/problemCodes.ts';
+import type { PublicUrls } from './kernel/proxy/PublicUrls.ts';
 import type { AnyRoute } from './kernel/routing/RouteDefinition.ts';
 
 /** What the HTTP middleware keeps on `ctx.state` for one request. */
@@ -27,6 +28,8 @@ export interface HttpState {
   timedOut?: boolean;
   /** The matched route's `extraTimeMs`: how much later than usual `requestTimeout` cuts it off. */
   extraTimeMs?: number | undefined;
+  /** Where this client reaches the API (`forwardedRequest`: forwarded origin only from a trusted proxy). */
+  publicUrls?: PublicUrls | undefined;
 }
 
 /** The typed view of `ctx.state`. */

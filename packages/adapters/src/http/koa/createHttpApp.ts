@@ -11,6 +11,8 @@ import { requestContext } from './kernel/middleware/requestContext.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeout } from './kernel/middleware/requestTimeout.ts';
 import { resolveRoute } from './kernel/middleware/resolveRoute.ts';
 import { securityHeaders } from './kernel/middleware/securityHeaders.ts';
+import { forwardedRequest } from './kernel/proxy/forwardedRequest.ts';
+import { DEFAULT_PUBLIC_URL } from './kernel/proxy/PublicUrls.ts';
 import { buildRouter } from './kernel/routing/buildRouter.ts';
 import type { AnyRoute } from './kernel/routing/RouteDefinition.ts';
 import { servePassthroughs } from './kernel/routing/servePassthroughs.ts';
@@ -81,12 +83,12 @@ export function createMetricsApp(deps: MetricsAppDeps): Koa {
 
 /** The middleware every app of the adapter has, around `routes`; `inner` adds more before routing. */
 function composeApp(
-  deps: MetricsAppDeps & Pick<HttpAppDeps, 'instanceCalls'>,
+  deps: MetricsAppDeps & Pick<HttpAppDeps, 'instanceCalls' | 'publicUrl'>,
   routes: readonly AnyRoute[],
   inner: (app: Koa) => void = () => {},
 ): Koa {
-  const trustProxy = deps.settings?.trustProxy ?? false;
-  const app = new Koa({ proxy: trustProxy, maxIpsCount: trustProxy ? 1 : 0 });
+  // Koa's `proxy` stays off: `forwardedRequest` decides the client's address and origin, per hop.
+  const app = new Koa();
   app.silent = true;
   const log = deps.logger.child({ component: 'http' }, { redact: { paths: REDACTED_LOG_PATHS } });
   const router = buildRouter(routes, {
@@ -94,6 +96,13 @@ function composeApp(
     validateResponses: deps.settings?.validateResponses,
     authenticateInstance: deps.instanceCalls?.authenticate,
   });
+  app.use(
+    forwardedRequest({
+      trust: deps.settings?.trustProxy,
+      publicUrl: deps.publicUrl ?? DEFAULT_PUBLIC_URL,
+      publicUrlFromProxy: deps.settings?.publicUrlFromProxy,
+    }),
+  );
   app.use(requestContext(log, deps.metrics));
   app.use(securityHeaders());
   app.use(

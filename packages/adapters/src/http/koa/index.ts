@@ -30,6 +30,13 @@ export { CUT_OFF_FLUSH_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './kernel/middlewar
 export { buildOpenApiDocument } from './kernel/openapi/buildOpenApiDocument.ts';
 export type { OpenApiDocument, OpenApiOperation } from './kernel/openapi/OpenApiDocument.ts';
 export { renderDocsHtml } from './kernel/openapi/renderDocsHtml.ts';
+export type { ForwardedOrigin, PublicUrls } from './kernel/proxy/PublicUrls.ts';
+export {
+  compileTrustProxy,
+  parseTrustProxy,
+  type TrustProxy,
+  type TrustsHop,
+} from './kernel/proxy/TrustProxy.ts';
 export { MAX_BODY_BYTES } from './kernel/routing/parseJsonBody.ts';
 export {
   type AnyRoute,

@@ -1,4 +1,4 @@
-import { networkInterfaces, tmpdir, totalmem } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import {
   type Logger,
@@ -15,7 +15,7 @@ import { EgressPolicy } from '../../egress/EgressPolicy.ts';
 import type { UpstreamRoute } from '../../egress/UpstreamRoute.ts';
 import { ChromiumLocator, type LocatedChromium } from '../chromium/ChromiumLocator.ts';
 import { ExtensionsChromium } from '../extensions/ExtensionsChromium.ts';
-import type { LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
+import type { SizedLocalOptions } from '../LocalChromiumProviderOptions.ts';
 import { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';
 import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
 
@@ -28,7 +28,7 @@ import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
 export class BrowserLauncher {
   /** Fresh temporary profiles (and staged copies of context profiles), removed as browsers stop. */
   readonly profiles: TemporaryProfiles;
-  private readonly options: LocalChromiumProviderOptions;
+  private readonly options: SizedLocalOptions;
   private readonly logger: Logger;
   /** What browsers may reach: also what a session's upstream proxies are checked against. */
   readonly egress: EgressPolicy;
@@ -40,7 +40,7 @@ export class BrowserLauncher {
   private limits: Promise<BrowserLimits> | null = null;
   private limitsInForce: BrowserLimits | null = null;
 
-  constructor(options: LocalChromiumProviderOptions, logger: Logger) {
+  constructor(options: SizedLocalOptions, logger: Logger) {
     this.options = options;
     this.logger = logger;
     this.profiles = new TemporaryProfiles(options.tempDir ?? tmpdir(), logger);
@@ -68,7 +68,8 @@ export class BrowserLauncher {
         diskMb: options.sessionDiskMb,
         cpuWeight: options.browserCpuWeight,
       },
-      { totalMemoryBytes: totalmem(), maxSessions: options.maxSessions },
+      // The memory this process may use: a container's or unit's limit when lower than the machine's.
+      { totalMemoryBytes: options.hostResources.memoryBytes, maxSessions: options.maxSessions },
     );
   }
 

@@ -4,7 +4,7 @@ import type { EgressPolicy } from '../../egress/EgressPolicy.ts';
 import type { UpstreamRoute } from '../../egress/UpstreamRoute.ts';
 import type { LocatedChromium } from '../chromium/ChromiumLocator.ts';
 import type { ExtensionsChromium } from '../extensions/ExtensionsChromium.ts';
-import { LOCAL_DEFAULTS, type LocalChromiumProviderOptions } from '../LocalChromiumProviderOptions.ts';
+import { LOCAL_DEFAULTS, type SizedLocalOptions } from '../LocalChromiumProviderOptions.ts';
 import type { ContextClaim } from '../profiles/ContextClaim.ts';
 import { BrowserLauncher } from './BrowserLauncher.ts';
 import type { PreparedBrowser } from './PreparedBrowser.ts';
@@ -20,7 +20,7 @@ export class BrowserSupply {
   private closed = false;
 
   /** `freeSlots`: browsers the provider may still start (its cap minus sessions and creates under way). */
-  constructor(options: LocalChromiumProviderOptions, logger: Logger, freeSlots: () => number) {
+  constructor(options: SizedLocalOptions, logger: Logger, freeSlots: () => number) {
     if (!Number.isInteger(options.warmBrowsers) || options.warmBrowsers < 0)
       throw new RangeError('warmBrowsers must be a non-negative integer');
     this.launcher = new BrowserLauncher(options, logger);

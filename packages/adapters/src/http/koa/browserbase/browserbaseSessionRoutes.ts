@@ -71,7 +71,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
         'provider_rate_limited',
         ...PROVIDER_FAULTS,
       ],
-      handle: async ({ caller, body }) => {
+      handle: async ({ caller, body, publicUrls }) => {
         const projectId = keyProject(caller, body.projectId);
         const settings = body.browserSettings ?? {};
         const request: SessionRequest = {
@@ -93,7 +93,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
           await deps.contexts.get.execute({ caller, projectId, contextId: request.contextId });
         }
         const { session } = await deps.create.execute({ caller, projectId, request });
-        return { status: 201, body: presentBrowserbaseSession(session) };
+        return { status: 201, body: presentBrowserbaseSession(session, publicUrls) };
       },
     }),
     defineRoute({
@@ -110,7 +110,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
         },
       },
       errors: ['not_found'],
-      handle: async ({ caller, query }) => {
+      handle: async ({ caller, query, publicUrls }) => {
         const projectId = keyProject(caller);
         const sessions = [];
         for (let offset = 0; offset < BROWSERBASE_LIST_MAX; offset += SESSION_LIST_MAX_LIMIT) {
@@ -125,7 +125,10 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
           sessions.push(...page.sessions);
           if (offset + page.sessions.length >= page.total || page.sessions.length === 0) break;
         }
-        return { status: 200, body: sessions.map(presentBrowserbaseSession) };
+        return {
+          status: 200,
+          body: sessions.map((session) => presentBrowserbaseSession(session, publicUrls)),
+        };
       },
     }),
     defineRoute({
@@ -139,13 +142,13 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
         200: { description: 'The session, refreshed from the provider.', schema: BrowserbaseSessionSchema },
       },
       errors: ['not_found'],
-      handle: async ({ caller, params }) => {
+      handle: async ({ caller, params, publicUrls }) => {
         const { session } = await deps.get.execute({
           caller,
           projectId: keyProject(caller),
           sessionId: sessionIdOf(params.id),
         });
-        return { status: 200, body: presentBrowserbaseSession(session) };
+        return { status: 200, body: presentBrowserbaseSession(session, publicUrls) };
       },
     }),
     defineRoute({
@@ -158,13 +161,13 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       body: BrowserbaseUpdateSessionBody,
       responses: { 200: { description: 'The session, ended.', schema: BrowserbaseSessionSchema } },
       errors: SESSION_PROVIDER_CALL_ERRORS,
-      handle: async ({ caller, params, body }) => {
+      handle: async ({ caller, params, body, publicUrls }) => {
         const session = await deps.release.execute({
           caller,
           projectId: keyProject(caller, body.projectId),
           sessionId: sessionIdOf(params.id),
         });
-        return { status: 200, body: presentBrowserbaseSession(session) };
+        return { status: 200, body: presentBrowserbaseSession(session, publicUrls) };
       },
     }),
     defineRoute({
@@ -211,7 +214,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
         200: { description: 'The live-view URLs (§5’s `…/debug` answer).', schema: SessionLiveUrlsSchema },
       },
       errors: LIVE_URLS_ERRORS,
-      handle: async ({ caller, params, query }) => {
+      handle: async ({ caller, params, query, publicUrls }) => {
         const sessionId = sessionIdOf(params.id);
         const view = await deps.liveView.execute({
           caller,
@@ -219,7 +222,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
           sessionId,
           readOnly: query.readOnly,
         });
-        return { status: 200, body: await presentLiveUrls(view, deps.live) };
+        return { status: 200, body: await presentLiveUrls(view, deps.live, publicUrls) };
       },
     }),
   ];

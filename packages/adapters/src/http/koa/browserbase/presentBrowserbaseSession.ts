@@ -1,14 +1,19 @@
 import type { BrowserSession } from '@browserdeck/domain';
 import type { z } from 'zod';
 import { isoTimestamp } from '../api/shared/isoTimestamp.ts';
+import type { PublicUrls } from '../kernel/proxy/PublicUrls.ts';
 import type { BrowserbaseSessionSchema } from './browserbaseResponseSchemas.ts';
 
 /**
  * A session in Browserbase's shape (its SDK's `Session`, plus `connectUrl`, `seleniumRemoteUrl` and
  * `signingKey`, which Browserbase answers on create and read). Same row as http-api.md §5's session.
- * `userMetadata` is the client's own metadata here, not §5's script and env.
+ * `userMetadata` is the client's own metadata here, not §5's script and env. Its URLs are handed out
+ * as `urls` says (under the origin a trusted proxy forwards); as stored without them.
  */
-export function presentBrowserbaseSession(session: BrowserSession): z.input<typeof BrowserbaseSessionSchema> {
+export function presentBrowserbaseSession(
+  session: BrowserSession,
+  urls?: PublicUrls,
+): z.input<typeof BrowserbaseSessionSchema> {
   return {
     id: session.id,
     createdAt: isoTimestamp(session.createdAt),
@@ -25,8 +30,9 @@ export function presentBrowserbaseSession(session: BrowserSession): z.input<type
     contextId: session.contextId,
     region: session.region,
     userMetadata: { ...session.metadata },
-    connectUrl: session.connectUrl,
-    seleniumRemoteUrl: session.seleniumRemoteUrl,
+    connectUrl: urls ? urls.handOut(session.connectUrl) : session.connectUrl,
+    seleniumRemoteUrl:
+      urls && session.seleniumRemoteUrl ? urls.handOut(session.seleniumRemoteUrl) : session.seleniumRemoteUrl,
     signingKey: signingKeyOf(session.connectUrl),
   };
 }

@@ -388,6 +388,33 @@ describe('client address', () => {
     // A fresh forwarded address has its own 60 attempts.
     expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.2' })).toBe(61);
   });
+
+  it('with a hop count of 1 (TRUST_PROXY=1), counts per address the nearest proxy forwarded', async () => {
+    await start({ overrides: { http: { trustProxy: 1 } } });
+    expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.1' })).toBe(61);
+    expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.2' })).toBe(61);
+    // Only one hop is trusted: what the client itself put before it does not count.
+    expect(await signInsUntilLimited({ 'X-Forwarded-For': '198.51.100.9, 203.0.113.2' })).toBe(1);
+    const line = t.logs.find((l) => l.msg === 'request completed' && l.status === 429);
+    expect(line).toMatchObject({ clientAddress: '203.0.113.1' });
+  });
+
+  it('with a CIDR list, takes a forwarded address only through listed peers', async () => {
+    await start({ overrides: { http: { trustProxy: '10.0.0.0/8, fd00::/8' } } });
+    // The peer (127.0.0.1) is not listed: X-Forwarded-For is ignored, one bucket for both.
+    expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.1' })).toBe(61);
+    expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.2' })).toBe(1);
+  });
+
+  it('walks a CIDR list hop by hop: the nearest untrusted address is the client', async () => {
+    await start({ overrides: { http: { trustProxy: 'loopback,10.0.0.0/8' } } });
+    // 127.0.0.1 and 10.1.2.3 are trusted proxies: the clients are 203.0.113.1 and .2.
+    expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.1, 10.1.2.3' })).toBe(61);
+    expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.2, 10.1.2.3' })).toBe(61);
+    // 192.0.2.50 is not trusted: it is the client, whatever it says came before it.
+    expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.3, 192.0.2.50' })).toBe(61);
+    expect(await signInsUntilLimited({ 'X-Forwarded-For': '203.0.113.4, 192.0.2.50' })).toBe(1);
+  });
 });
 
 describe('requestScope', () => {

@@ -257,6 +257,64 @@ describe('GET …/sessions/{session_id}/debug', () => {
   });
 });
 
+describe('…/debug behind a reverse proxy (TRUST_PROXY, PUBLIC_URL)', () => {
+  const FORWARDED = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'deck.example.com' };
+  async function viewerVia(headers: Record<string, string>): Promise<{ live: LiveUrls; connectUrl: string }> {
+    const session = await startSession();
+    const res = await t.request(`${base}/${session.id}/debug`, { token: alice.accessToken, headers });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const read = await t.request(`${base}/${session.id}`, { token: alice.accessToken, headers });
+    return {
+      live: (await res.json()) as LiveUrls,
+      connectUrl: ((await read.json()) as SessionJson).connectUrl,
+    };
+  }
+
+  it('hands out the forwarded scheme and host when the proxy (the socket’s peer) is trusted', async () => {
+    await setUp({ overrides: { http: { trustProxy: 'loopback', publicUrlFromProxy: true } } });
+    const { live, connectUrl } = await viewerVia(FORWARDED);
+    expect(live.debuggerUrl).toMatch(/^https:\/\/deck\.example\.com\/v1\/live\/[0-9a-f-]{36}\?token=/);
+    expect(live.pages[0]?.debuggerFullscreenUrl).toMatch(/^https:\/\/deck\.example\.com\/v1\/live\//);
+    // The fake provider's connectUrl is not under the public URL: handed out as it is.
+    expect(connectUrl).toMatch(/^wss:\/\/fake\.invalid\//);
+    expect(live.wsUrl).toBe(connectUrl);
+  });
+
+  it('ignores forwarded scheme and host when no proxy is trusted (the default)', async () => {
+    await setUp({ overrides: { http: { publicUrlFromProxy: true } } });
+    const { live } = await viewerVia(FORWARDED);
+    expect(live.debuggerUrl.startsWith(`${t.baseUrl}/v1/live/`)).toBe(true);
+  });
+
+  it('ignores them from a peer outside the trusted CIDRs', async () => {
+    await setUp({ overrides: { http: { trustProxy: '10.0.0.0/8, fd00::/8', publicUrlFromProxy: true } } });
+    const { live } = await viewerVia(FORWARDED);
+    expect(live.debuggerUrl.startsWith(`${t.baseUrl}/v1/live/`)).toBe(true);
+  });
+
+  it('keeps a configured public URL (PUBLIC_URL wins) even behind a trusted proxy', async () => {
+    // createTestApp gives createBrowserdeck a publicUrl: publicUrlFromProxy stays off.
+    await setUp({ overrides: { http: { trustProxy: true } } });
+    const { live } = await viewerVia(FORWARDED);
+    expect(live.debuggerUrl.startsWith(`${t.baseUrl}/v1/live/`)).toBe(true);
+  });
+
+  it('ignores a malformed forwarded host or a scheme other than http(s)', async () => {
+    await setUp({ overrides: { http: { trustProxy: 1, publicUrlFromProxy: true } } });
+    const malformed: Record<string, string>[] = [
+      { 'X-Forwarded-Host': 'evil.example/path' },
+      { 'X-Forwarded-Host': 'deck.example.com:99999' },
+      { 'X-Forwarded-Proto': 'javascript' },
+    ];
+    for (const headers of malformed) {
+      const { live } = await viewerVia(headers);
+      expect(live.debuggerUrl.startsWith(`${t.baseUrl}/v1/live/`), JSON.stringify(headers)).toBe(true);
+    }
+    const { live } = await viewerVia({ 'X-Forwarded-Proto': 'https, http' });
+    expect(live.debuggerUrl.startsWith(`${t.baseUrl.replace('http:', 'https:')}/v1/live/`)).toBe(true);
+  });
+});
+
 describe('the live-view page', () => {
   it('answers the viewer page for a good token, with its own CSP, no referrer, no store', async () => {
     await setUp();

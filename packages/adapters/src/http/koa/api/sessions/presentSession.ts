@@ -1,5 +1,6 @@
 import type { BrowserSession } from '@browserdeck/domain';
 import type { z } from 'zod';
+import type { PublicUrls } from '../../kernel/proxy/PublicUrls.ts';
 import { isoTimestamp } from '../shared/isoTimestamp.ts';
 import type { SessionSchema } from './sessionSchemas.ts';
 
@@ -9,16 +10,18 @@ export type SessionJson = z.output<typeof SessionSchema>;
 /**
  * A session as the API shows it: camelCase, ISO 8601 UTC timestamps with milliseconds, nulls as
  * null, `userMetadata` holding the script and env the session runs with, and `metadata` the client's
- * own JSON object (the Browserbase API's `userMetadata`).
+ * own JSON object (the Browserbase API's `userMetadata`). Its URLs are handed out as `urls` says
+ * (under the origin a trusted proxy forwards); as stored without them.
  */
-export function presentSession(session: BrowserSession): SessionJson {
+export function presentSession(session: BrowserSession, urls?: PublicUrls): SessionJson {
   return {
     id: session.id,
     providerSessionId: session.providerSessionId,
     providerProjectId: session.providerProjectId,
     status: session.status,
-    connectUrl: session.connectUrl,
-    seleniumRemoteUrl: session.seleniumRemoteUrl,
+    connectUrl: urls ? urls.handOut(session.connectUrl) : session.connectUrl,
+    seleniumRemoteUrl:
+      urls && session.seleniumRemoteUrl ? urls.handOut(session.seleniumRemoteUrl) : session.seleniumRemoteUrl,
     createdAt: isoTimestamp(session.createdAt),
     updatedAt: isoTimestamp(session.updatedAt),
     startedAt: isoTimestamp(session.startedAt),

@@ -115,14 +115,14 @@ export function sessionRoutes(
         'extension_not_found',
         'unsupported_option',
       ],
-      handle: async ({ caller, params, headers, body }) => {
+      handle: async ({ caller, params, headers, body, publicUrls }) => {
         const { session, replayed } = await deps.create.execute({
           ...ids(params, caller),
           request: body,
           idempotencyKey: headers['Idempotency-Key'],
         });
         const replay = replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {};
-        return { status: 201, body: presentSession(session), ...replay };
+        return { status: 201, body: presentSession(session, publicUrls), ...replay };
       },
     }),
     defineRoute({
@@ -139,11 +139,19 @@ export function sessionRoutes(
       query: ListSessionsQuery,
       responses: { 200: { description: 'One page of sessions.', schema: SessionPageSchema } },
       errors: ['not_found'],
-      handle: async ({ caller, params, query }) => {
+      handle: async ({ caller, params, query, publicUrls }) => {
         const { q, ...paging } = query;
         const page = await deps.list.execute({ ...ids(params, caller), ...paging, metadataQuery: q });
         const { total, limit, offset } = page;
-        return { status: 200, body: { sessions: page.sessions.map(presentSession), total, limit, offset } };
+        return {
+          status: 200,
+          body: {
+            sessions: page.sessions.map((session) => presentSession(session, publicUrls)),
+            total,
+            limit,
+            offset,
+          },
+        };
       },
     }),
     defineRoute({
@@ -192,13 +200,13 @@ export function sessionRoutes(
         },
       },
       errors: ['not_found'],
-      handle: async ({ caller, params }) => {
+      handle: async ({ caller, params, publicUrls }) => {
         const { session, syncError } = await deps.get.execute({
           ...ids(params, caller),
           sessionId: params.session_id,
         });
         const headers = syncError ? { 'X-Sync-Error': syncError } : undefined;
-        return { status: 200, body: presentSession(session), ...(headers ? { headers } : {}) };
+        return { status: 200, body: presentSession(session, publicUrls), ...(headers ? { headers } : {}) };
       },
     }),
     defineRoute({
@@ -212,13 +220,14 @@ export function sessionRoutes(
       body: emptyBody,
       responses: { 200: { description: 'The session, ended.', schema: SessionSchema } },
       errors: SESSION_PROVIDER_CALL_ERRORS,
-      handle: async ({ caller, params }) => ({
+      handle: async ({ caller, params, publicUrls }) => ({
         status: 200,
         body: presentSession(
           await deps.release.execute({
             ...ids(params, caller),
             sessionId: params.session_id,
           }),
+          publicUrls,
         ),
       }),
     }),
@@ -267,13 +276,13 @@ export function sessionRoutes(
         200: { description: 'The live-view URLs.', schema: SessionLiveUrlsSchema },
       },
       errors: LIVE_URLS_ERRORS,
-      handle: async ({ caller, params, query }) => {
+      handle: async ({ caller, params, query, publicUrls }) => {
         const view = await deps.liveView.execute({
           ...ids(params, caller),
           sessionId: params.session_id,
           readOnly: query.readOnly,
         });
-        return { status: 200, body: await presentLiveUrls(view, live) };
+        return { status: 200, body: await presentLiveUrls(view, live, publicUrls) };
       },
     }),
   ];

@@ -14,7 +14,8 @@ export function pickRequestId(header: string | undefined): string {
 
 /**
  * Outermost middleware: gives the request its id (echoed in `X-Request-Id` on every response) and a
- * bound logger, counts it in the metrics, and writes one log line per request. Bodies and headers are never logged.
+ * bound logger, counts it in the metrics, and writes one log line per request (with the client's
+ * address, `ctx.ip`). Bodies and headers are never logged.
  */
 export function requestContext(log: Logger, metrics: MetricsRegistry): Middleware {
   return async (ctx, next) => {
@@ -56,6 +57,8 @@ export function requestContext(log: Logger, metrics: MetricsRegistry): Middlewar
             route: state.routePath,
             status: ctx.status,
             code: state.errorCode,
+            // `forwardedRequest`'s decision: forwarded only through trusted proxies.
+            clientAddress: ctx.ip,
             durationMs: Math.round(seconds * 10_000) / 10,
           },
           'request completed',

@@ -4,6 +4,7 @@ import type { PassthroughOutcome, PassthroughRequest } from '../../../../shared/
 import type { UpgradeOutcome, UpgradeRequest } from '../../../../shared/UpgradeEndpoint.ts';
 import type { ErrorWriter } from '../errors/ErrorWriter.ts';
 import type { ProblemCode } from '../errors/problemCodes.ts';
+import type { PublicUrls } from '../proxy/PublicUrls.ts';
 import type { InstanceCaller } from './InstanceCaller.ts';
 import type { AnyRouteResult, ResponseSpec, ResponseSpecs, RouteResult } from './RouteResult.ts';
 
@@ -47,8 +48,13 @@ export interface RouteRequest<P, Q, B, A extends RouteAuth, H = undefined> {
   headers: H;
   /** The authenticated caller, of the kind the route's `auth` admits; `undefined` for `none`. */
   caller: CallerOf<A>;
-  /** The client's address (`ctx.ip`; proxy headers only when `trustProxy`). */
+  /** The client's address (`ctx.ip`: from `X-Forwarded-For` only through hops `trustProxy` trusts). */
   clientAddress: string;
+  /**
+   * Where this client reaches the API: the public URL, or its scheme and host as a trusted proxy
+   * forwards them (`publicUrlFromProxy`). Hand out URLs through `publicUrls.handOut`.
+   */
+  publicUrls: PublicUrls;
   requestId: string;
   /** The path prefix the app is mounted under (`''` at the root), for links the answer carries. */
   mountPrefix: string;

@@ -1,6 +1,7 @@
 import { AuthError, type Authenticate } from '@browserdeck/domain';
 import { Router, type RouterMiddleware } from '@koa/router';
 import { httpState } from '../../HttpState.ts';
+import { DEFAULT_PUBLIC_URL, publicUrlsFor } from '../proxy/PublicUrls.ts';
 import { MultipartFile, readMultipartFile } from '../readMultipartFile.ts';
 import { authenticateRequest } from './authenticateRequest.ts';
 import { authorizeRoute } from './authorizeRoute.ts';
@@ -19,6 +20,9 @@ import {
 } from './RouteDefinition.ts';
 import { toKoaPath } from './toKoaPath.ts';
 import { validateResponse } from './validateResponse.ts';
+
+/** For a router used without `forwardedRequest`: the default public URL, URLs handed out as they are. */
+const NO_FORWARDED_URLS = publicUrlsFor(DEFAULT_PUBLIC_URL);
 
 /** What the route handlers need beyond the routes themselves. */
 export interface BuildRouterDeps {
@@ -85,6 +89,7 @@ function routeHandler(route: HttpRoute, deps: BuildRouterDeps): RouterMiddleware
         ...input,
         caller,
         clientAddress: ctx.ip,
+        publicUrls: state.publicUrls ?? NO_FORWARDED_URLS,
         requestId: state.requestId,
         mountPrefix: mountPrefix(ctx),
       });

