@@ -39,19 +39,32 @@ RUN set -eu; \
   /opt/node/bin/node --version
 ENV PATH=/opt/node/bin:$PATH
 
-# --- The application: every workspace's dependencies to build the console (install scripts off:
-# none is needed, and the `node` one would fetch a second Node), then only what the server runs
-# on: the server workspace's production dependencies. The npm package's Chromium binary goes too:
-# the image runs Debian's.
-FROM node AS build
+# --- The workspace manifests, alone, so that the dependency layers below are rebuilt only when
+# they or the lockfile change (a new workspace must be listed here: `npm ci` refuses a lockfile
+# that names a workspace it cannot find).
+FROM node AS manifests
 WORKDIR /app
-COPY . .
+COPY package.json package-lock.json ./
+COPY packages/domain/package.json packages/domain/
+COPY packages/adapters/package.json packages/adapters/
+COPY packages/console/package.json packages/console/
+COPY packages/testing/package.json packages/testing/
+COPY examples/server/package.json examples/server/
+COPY examples/embedded/package.json examples/embedded/
+
+# --- What the server runs on: the server workspace's production dependencies, install scripts off
+# (none is needed; the `node` one would fetch a second Node). The npm package's Chromium binary
+# goes: the image runs Debian's.
+FROM manifests AS deps
 RUN --mount=type=cache,target=/root/.npm \
-  npm ci --ignore-scripts --no-audit --no-fund \
-  && npm run build -w @browserdeck/console \
-  && rm -rf node_modules packages/*/node_modules examples/*/node_modules \
-  && npm ci --omit=dev --ignore-scripts --no-audit --no-fund -w @browserdeck/example-server \
+  npm ci --omit=dev --ignore-scripts --no-audit --no-fund -w @browserdeck/example-server \
   && rm -rf node_modules/@sparticuz/chromium/bin node_modules/.cache
+
+# --- The console, built with every workspace's dependencies.
+FROM manifests AS console
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --no-audit --no-fund
+COPY . .
+RUN npm run build -w @browserdeck/console
 
 # --- What runs: Debian's Chromium headless shell and its paired chromedriver, bubblewrap for the
 # browsers' isolation, ffmpeg for recordings, tini as PID 1.
@@ -60,11 +73,14 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends \
     ca-certificates chromium-headless-shell chromium-driver bubblewrap ffmpeg tini \
     fonts-liberation fonts-noto-color-emoji \
-  && rm -rf /var/lib/apt/lists/* \
+  && apt-get clean \
+  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
   && useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin --user-group browserdeck-browser
 COPY --from=node /opt/node/bin/node /usr/local/bin/node
-COPY --from=build /app /app
 WORKDIR /app
+COPY --from=deps /app ./
+COPY . .
+COPY --from=console /app/packages/console/dist packages/console/dist
 ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   PORT=3000 \

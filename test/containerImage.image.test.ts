@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './freePort.ts';
 import {
   BASE_TAG,
+  BUBBLEWRAP_SETTINGS,
   buildImage,
   containerLogs,
   ensureBaseImage,
@@ -26,14 +27,6 @@ import { givenProjectApiKey } from './projectApiKey.ts';
 
 const TAG = 'localhost/browserdeck:test';
 const GRACE_SEC = 10;
-/** docs/deploy.md, "Isolation levels in a container": what the `bubblewrap` level needs. */
-const BUBBLEWRAP_SETTINGS = [
-  '--cap-add=SYS_ADMIN',
-  '--security-opt',
-  'seccomp=unconfined',
-  '--security-opt',
-  'unmask=ALL',
-];
 
 const log = (line: string) => console.log(`[image] ${line}`);
 const scratch = mkdtempSync(join(tmpdir(), 'browserdeck-image-'));

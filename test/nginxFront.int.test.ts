@@ -1,128 +1,27 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import tls from 'node:tls';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aptGetInstall, succeeds } from './aptGetInstall.ts';
 import { readEventStream, type StreamEvent } from './eventStream.ts';
-import { freePort } from './freePort.ts';
+import { type NginxFront, startNginxFront } from './nginxFront.ts';
 import { type RunJson, type RunsUser, signUpUser, until } from './runsApi.ts';
 import { type ServerProcess, startServerProcess } from './serverProcess.ts';
 
 /**
  * Browserdeck behind the nginx configuration it ships (deploy/nginx/browserdeck.conf, SPEC §16):
  * that very file, with only its marked lines rewritten (loopback ports, a self-signed certificate,
- * the server's port), in front of the server started as `npm start` starts it with TRUST_PROXY=1 and
- * no PUBLIC_URL. Through nginx over TLS: handed-out URLs point at nginx (wss://), Playwright drives
- * a session over it, the live view's socket upgrades, a run's log lines arrive while it runs, and
- * two client addresses get two sign-in limits.
+ * the server's port; test/nginxFront.ts derives it and checks the markers), in front of the server
+ * started as `npm start` starts it with TRUST_PROXY=1 and no PUBLIC_URL. Through nginx over TLS:
+ * handed-out URLs point at nginx (wss://), Playwright drives a session over it, the live view's
+ * socket upgrades, a run's log lines arrive while it runs, and two client addresses get two
+ * sign-in limits.
  */
 
-const ROOT = resolve(import.meta.dirname, '..');
-const SHIPPED = join(ROOT, 'deploy/nginx/browserdeck.conf');
-/** Debian's nginx package installs /usr/sbin/nginx. */
-const findNginx = () => ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
-let NGINX = findNginx();
 const AUTH_LIMIT = 5;
-
-/** What the test puts where the shipped file has production values. */
-interface TestValues {
-  tlsPort: number;
-  httpPort: number;
-  upstreamPort: number;
-  certificate: string;
-  certificateKey: string;
-}
-
-/** How often each `# browserdeck-test:` marker must occur in the shipped file. */
-const MARKERS: Record<string, number> = {
-  upstream: 1,
-  'http-listen': 2,
-  'tls-listen': 2,
-  certificate: 1,
-  'certificate-key': 1,
-};
-
-/**
- * The shipped configuration as the test runs it: each line marked `# browserdeck-test: <name>` is
- * checked to be exactly the production line the test expects (else this throws, so the file and
- * the test cannot drift apart) and rewritten; an unmarked `listen`, certificate or upstream
- * `server` line throws too. Everything else is the file as shipped.
- */
-function renderForTest(shipped: string, values: TestValues): string {
-  const seen: Record<string, number> = {};
-  const rendered = shipped.split('\n').map((line, index) => {
-    const where = `${SHIPPED}:${index + 1}`;
-    const marked = /\s*# browserdeck-test: ([a-z-]+)$/.exec(line);
-    if (!marked) {
-      if (/^\s*(listen\s|ssl_certificate(_key)?\s|server\s+[\d[])/.test(line))
-        throw new Error(`${where}: the test must rewrite this line but it has no browserdeck-test marker`);
-      return line;
-    }
-    const name = marked[1] as string;
-    seen[name] = (seen[name] ?? 0) + 1;
-    const code = line.slice(0, marked.index);
-    const rewrite = (pattern: RegExp, replace: (...groups: string[]) => string) => {
-      const match = pattern.exec(code);
-      if (!match) throw new Error(`${where}: the line marked ${name} is not what the test rewrites: ${code}`);
-      return replace(...(match.slice(1) as string[]));
-    };
-    // Production listens on every address; the test on loopback only, same parameters.
-    const listen = (productionPort: number, port: number) =>
-      rewrite(
-        new RegExp(`^(\\s*listen )(\\[::\\]:)?${productionPort}((?: [a-z0-9]+)*);$`),
-        (lead, v6, params) => `${lead}${v6 ? '[::1]' : '127.0.0.1'}:${port}${params};`,
-      );
-    switch (name) {
-      case 'upstream':
-        return rewrite(
-          /^(\s*server )127\.0\.0\.1:3000;$/,
-          (lead) => `${lead}127.0.0.1:${values.upstreamPort};`,
-        );
-      case 'http-listen':
-        return listen(80, values.httpPort);
-      case 'tls-listen':
-        return listen(443, values.tlsPort);
-      case 'certificate':
-        return rewrite(/^(\s*ssl_certificate )\S+;$/, (lead) => `${lead}${values.certificate};`);
-      case 'certificate-key':
-        return rewrite(/^(\s*ssl_certificate_key )\S+;$/, (lead) => `${lead}${values.certificateKey};`);
-      default:
-        throw new Error(`${where}: unknown browserdeck-test marker ${name}`);
-    }
-  });
-  expect(seen, `the browserdeck-test markers in ${SHIPPED}`).toEqual(MARKERS);
-  return rendered.join('\n');
-}
-
-/**
- * The test's own main nginx.conf: everything nginx writes in `dir`, workers as www-data (as
- * Debian's nginx.conf has them) when started as root, compression on for the types an operator may
- * well have listed (the SSE location must undo it), and the rendered server blocks included.
- */
-function mainConfig(dir: string): string {
-  return [
-    process.getuid?.() === 0 ? 'user www-data;' : '',
-    'worker_processes 1;',
-    `pid ${dir}/nginx.pid;`,
-    `error_log ${dir}/error.log info;`,
-    'events { worker_connections 512; }',
-    'http {',
-    `  access_log ${dir}/access.log;`,
-    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
-      (kind) => `  ${kind}_temp_path ${dir}/${kind};`,
-    ),
-    '  gzip on;',
-    '  gzip_types text/event-stream application/json text/plain;',
-    `  include ${dir}/browserdeck.conf;`,
-    '}',
-    '',
-  ].join('\n');
-}
 
 /** An answer read whole: status, headers and the body parsed as JSON when it is. */
 interface Answer {
@@ -193,11 +92,8 @@ function onNginx(url: string): string {
 const ports = { tls: 0, http: 0, server: 0 };
 let certificatePem = '';
 let defaultCas: string[] = [];
-let dir = '';
 let dataDir = '';
-let nginx: ChildProcess | undefined;
-let nginxExited: Promise<number | null> | undefined;
-let nginxOutput = '';
+let front: NginxFront | undefined;
 let server: ServerProcess | undefined;
 let user: RunsUser;
 let nginxUrl = '';
@@ -206,35 +102,7 @@ let connectUrl = '';
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  // `npm ci && npm test` needs nothing installed first: nginx and openssl come from apt-get (as root).
-  if (!NGINX || !(await succeeds('openssl', ['version']))) {
-    await aptGetInstall(['nginx', 'openssl'], 'the nginx front test');
-    NGINX = findNginx();
-  }
-  if (!NGINX)
-    throw new Error(
-      'nginx is not installed (looked for /usr/sbin/nginx and /usr/bin/nginx): `apt-get install -y nginx` ' +
-        '(Debian 12) to run this test of deploy/nginx/browserdeck.conf',
-    );
-  // Under /tmp, whatever TMPDIR says: nginx's workers (www-data) must reach the temp folders here,
-  // which they cannot in a private (0700) checkout.
-  dir = mkdtempSync('/tmp/browserdeck-nginx-');
-  chmodSync(dir, 0o755);
   dataDir = mkdtempSync(join(tmpdir(), 'browserdeck-nginx-data-'));
-
-  const certificate = join(dir, 'certificate.pem');
-  const certificateKey = join(dir, 'key.pem');
-  const subject = '-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1,IP:::1';
-  const openssl = `req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 ${subject}`;
-  execFileSync('openssl', [...openssl.split(' '), '-keyout', certificateKey, '-out', certificate], {
-    stdio: 'pipe',
-  });
-  certificatePem = readFileSync(certificate, 'utf8');
-  // Every TLS client of this test (fetch, Playwright's WebSocket, WebSocket) trusts that certificate
-  // and verifies it as usual: no NODE_TLS_REJECT_UNAUTHORIZED=0.
-  defaultCas = tls.getCACertificates('default');
-  tls.setDefaultCACertificates([...defaultCas, certificatePem]);
-
   server = await startServerProcess(
     {
       DATA_DIR: dataDir,
@@ -246,37 +114,17 @@ beforeAll(async () => {
     60_000,
   );
   ports.server = Number(new URL(server.url).port);
-  ports.tls = await freePort();
-  ports.http = await freePort();
-  nginxUrl = `https://127.0.0.1:${ports.tls}`;
-  const values = {
-    tlsPort: ports.tls,
-    httpPort: ports.http,
-    upstreamPort: ports.server,
-    certificate,
-    certificateKey,
-  };
-  writeFileSync(join(dir, 'browserdeck.conf'), renderForTest(readFileSync(SHIPPED, 'utf8'), values));
-  writeFileSync(join(dir, 'nginx.conf'), mainConfig(dir));
-
-  const child = spawn(
-    NGINX,
-    ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  nginx = child;
-  nginxExited = new Promise((done) => child.once('exit', (code) => done(code)));
-  const output = (chunk: Buffer) => {
-    nginxOutput += chunk.toString();
-  };
-  child.stdout?.on('data', output);
-  child.stderr?.on('data', output);
-  let exited = false;
-  void nginxExited.then(() => {
-    exited = true;
-  });
+  // `npm ci && npm test` needs nothing installed first: nginx and openssl come from apt-get (as root).
+  front = await startNginxFront({ upstreamPort: ports.server, why: 'the nginx front test' });
+  ports.tls = front.tlsPort;
+  ports.http = front.httpPort;
+  nginxUrl = front.url;
+  certificatePem = front.certificatePem;
+  // Every TLS client of this test (fetch, Playwright's WebSocket, WebSocket) trusts that certificate
+  // and verifies it as usual: no NODE_TLS_REJECT_UNAUTHORIZED=0.
+  defaultCas = tls.getCACertificates('default');
+  tls.setDefaultCACertificates([...defaultCas, certificatePem]);
   await until('nginx to answer on its TLS port', async () => {
-    if (exited) throw new Error(`nginx exited:\n${nginxOutput}\n${errorLog()}`);
     const answer = await throughNginx('GET', '/healthz').catch(() => undefined);
     return answer?.status === 200 ? true : undefined;
   });
@@ -287,22 +135,13 @@ afterAll(async () => {
   await browser?.close().catch(() => {});
   if (sessionId && user)
     await user.call('POST', `${user.base}/sessions/${sessionId}:release`).catch(() => undefined);
-  nginx?.kill('SIGTERM');
-  const nginxCode = await nginxExited;
+  const nginxCode = await front?.stop();
   const serverCode = await server?.stop();
   if (defaultCas.length > 0) tls.setDefaultCACertificates(defaultCas);
-  for (const folder of [dir, dataDir]) if (folder) rmSync(folder, { recursive: true, force: true });
-  if (nginx) expect(nginxCode, `nginx's exit (${nginxOutput})`).toBe(0);
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (front) expect(nginxCode, `nginx's exit (${front.output()})`).toBe(0);
   if (server) expect(serverCode, 'the server’s exit').toBe(0);
 }, 60_000);
-
-function errorLog(): string {
-  try {
-    return readFileSync(join(dir, 'error.log'), 'utf8');
-  } catch {
-    return '';
-  }
-}
 
 describe('Browserdeck behind deploy/nginx/browserdeck.conf (TLS, TRUST_PROXY=1, no PUBLIC_URL)', () => {
   it('hands out URLs on nginx (wss://, from X-Forwarded-Proto/Host) that Playwright drives', async () => {

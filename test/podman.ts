@@ -16,6 +16,15 @@ const ROOT = resolve(import.meta.dirname, '..');
 export const PODMAN_GLOBAL = ['--storage-driver=overlay'];
 export const PODMAN_RUN = ['--runtime=runc', '--cgroup-manager=cgroupfs', ...ulimits()];
 
+/** docs/deploy.md, "Isolation levels in a container": what the `bubblewrap` level needs of `podman run`. */
+export const BUBBLEWRAP_SETTINGS = [
+  '--cap-add=SYS_ADMIN',
+  '--security-opt',
+  'seccomp=unconfined',
+  '--security-opt',
+  'unmask=ALL',
+];
+
 /** The base image the test builds from Debian's packages (deploy/debian-base.sh). */
 export const BASE_TAG = 'localhost/debian:bookworm-slim';
 
