@@ -33,7 +33,7 @@ import {
   PODMAN_RUN,
   podman,
 } from '../test/podman.ts';
-import { type ServerProcess, startServerProcess } from '../test/serverProcess.ts';
+import { startServerProcess } from '../test/serverProcess.ts';
 import { call, newUser } from './api.ts';
 import { fmt, median, percentile, table } from './stats.ts';
 
@@ -65,6 +65,8 @@ export interface DeployOptions {
   runs: number;
   /** Untimed pause before each round, for the warm browser to refill. */
   pauseMs: number;
+  /** `absent`: build the image only when the tag is missing; `always`: rebuild it (podman's cache makes an unchanged checkout quick). */
+  build: 'absent' | 'always';
   log: (line: string) => void;
 }
 
@@ -116,50 +118,82 @@ async function untilReady(url: string, alive: () => Promise<void>): Promise<void
 }
 
 /** The image, built if absent; its size and the layers that hold bytes. */
-async function imageFigures(scratch: string, log: (line: string) => void): Promise<DeployFigures['image']> {
+async function imageFigures(
+  scratch: string,
+  build: DeployOptions['build'],
+  log: (line: string) => void,
+): Promise<DeployFigures['image']> {
   await ensurePodman(log);
   const exists = await podman(['image', 'exists', DEPLOY_TAG]).then(
     () => true,
     () => false,
   );
-  if (!exists) {
+  const built = !exists || build === 'always';
+  if (built) {
     await ensureBaseImage(log);
     log(`  [deploy] building ${DEPLOY_TAG} from the Dockerfile on ${BASE_TAG}…`);
     await buildImage(DEPLOY_TAG, scratch, (line) => log(`  [deploy] ${line}`));
   }
   const [size, id, created] = (
-    await podman(['image', 'inspect', '--format', '{{.Size}} {{.Id}} {{.Created}}', DEPLOY_TAG])
+    await podman(['image', 'inspect', '--format', '{{.Size}}|{{.Id}}|{{.Created}}', DEPLOY_TAG])
   )
     .trim()
-    .split(' ');
+    .split('|');
   const history = JSON.parse(await podman(['history', '--format', 'json', DEPLOY_TAG])) as Array<{
     size: number;
     CreatedBy: string;
   }>;
-  const layers = history
+  const copies = finalStageCopies();
+  const bottomUp = [...history].reverse();
+  // The image's last COPY layers are the final stage's COPY lines, when the Dockerfile still has as many.
+  const copyLayers = bottomUp
+    .filter((layer) => /\bCOPY (?:file|dir):/.test(layer.CreatedBy))
+    .slice(-copies.length);
+  const named = copies.length > 0 && copyLayers.length === copies.length;
+  const layers = bottomUp
     .filter((layer) => layer.size > 0)
-    .reverse()
-    .map((layer) => ({ label: layerLabel(layer.CreatedBy), bytes: layer.size }));
+    .map((layer) => ({
+      label: layerLabel(layer.CreatedBy, named ? copies[copyLayers.indexOf(layer)] : undefined),
+      bytes: layer.size,
+    }));
   return {
     tag: DEPLOY_TAG,
     id: (id ?? '').slice(0, 12),
-    created: created ?? '',
-    built: !exists,
+    created: (created ?? '').replace(/\.\d+/, '').replace(' +0000 UTC', ' UTC'),
+    built,
     size: Number(size),
     layers,
   };
 }
 
-/** What a layer is, from the instruction that made it. */
-function layerLabel(createdBy: string): string {
+/** The COPY instructions of the Dockerfile's last stage, in order (continuation lines joined, flags but --from dropped). */
+function finalStageCopies(): string[] {
+  const lines = readFileSync(resolve(import.meta.dirname, '../Dockerfile'), 'utf8')
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim());
+  const last = lines.findLastIndex((line) => /^FROM\s/i.test(line));
+  return lines
+    .slice(last + 1)
+    .filter((line) => /^COPY\s/i.test(line))
+    .map((line) =>
+      line
+        .split(/\s+/)
+        .filter((word) => !word.startsWith('--') || word.startsWith('--from='))
+        .join(' '),
+    );
+}
+
+/** What a layer is, from the instruction that made it (and, for a COPY, the Dockerfile's line). */
+function layerLabel(createdBy: string, copy: string | undefined): string {
   if (/\bapt-get install\b/.test(createdBy)) {
     const packages = /--no-install-recommends\s+(.*?)\s+&&/.exec(createdBy)?.[1]?.split(/\s+/) ?? [];
     return `apt layer (\`apt-get install\` ${packages.join(' ')})`;
   }
   if (/\bADD file:\S+ in \/\s*$/.test(createdBy)) return `Debian 12 base (${BASE_TAG})`;
-  const copy = /\bCOPY (?:file|dir):\S+ in (\S+)/.exec(createdBy);
-  if (copy?.[1] === '/usr/local/bin/node') return 'node (`/usr/local/bin/node`)';
-  if (copy) return `app: \`COPY\` into \`${copy[1] === '.' || copy[1] === './' ? '/app' : copy[1]}\``;
+  const into = /\bCOPY (?:file|dir):\S+ in (\S+)/.exec(createdBy)?.[1];
+  if (into === '/usr/local/bin/node') return `node (\`${copy ?? 'COPY … /usr/local/bin/node'}\`)`;
+  if (into) return `app: \`${copy ?? `COPY … ${into}`}\``;
   return createdBy.replace(/^\/bin\/sh -c (#\(nop\) )?/, '').slice(0, 80);
 }
 
@@ -269,9 +303,9 @@ export async function runDeployBench(options: DeployOptions): Promise<DeployResu
   const defaultCas = tls.getCACertificates('default');
   try {
     // ---- the image -------------------------------------------------------------------------------
-    const image = await imageFigures(scratch, log);
+    const image = await imageFigures(scratch, options.build, log);
     log(
-      `  [deploy] ${DEPLOY_TAG} (${image.id}, created ${image.created}${image.built ? ', built now' : ''}): ${fmt(image.size / 1e6, 0)} MB; ${image.layers.map((l) => `${l.label.split(' (')[0]} ${fmt(l.bytes / 1e6, 0)} MB`).join(', ')}`,
+      `  [deploy] ${DEPLOY_TAG} (${image.id}, created ${image.created}${image.built ? ', built now' : ''}): ${fmt(image.size / 1e6, 0)} MB; ${image.layers.map((l) => `${l.label} ${MB(l.bytes)} MB`).join('; ')}`,
     );
 
     // ---- cold start to /readyz 200, interleaved ---------------------------------------------------
@@ -423,7 +457,7 @@ export async function runDeployBench(options: DeployOptions): Promise<DeployResu
   }
 }
 
-const MB = (bytes: number) => fmt(bytes / 1e6, 0);
+const MB = (bytes: number) => fmt(bytes / 1e6, bytes < 10e6 ? 1 : 0);
 
 const PHASE_LABELS: Record<DeployPhase, string> = {
   create: 'create (`POST …/sessions` → connectUrl)',
@@ -441,12 +475,14 @@ function deployMarkdown(f: DeployFigures, o: DeployOptions, started: Date): stri
   const { image, starts, sessions: s, ratio, loads } = f;
   const out = ['## 15. Deploy: the container image, its cold start, and nginx in front', ''];
   out.push(
-    `Measured ${started.toISOString()} (bench/deploy.ts; BENCH_DEPLOY_STARTS=${o.starts} BENCH_DEPLOY_RUNS=${o.runs} BENCH_DEPLOY_PAUSE_MS=${o.pauseMs}); ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, playwright-core ${playwrightVersion}; podman as test/podman.ts runs it (overlay, runc, cgroupfs); Chromium \`${HEADLESS_SHELL}\` on both sides: host \`${f.chromium.host}\`, container \`${f.chromium.container}\`; isolation \`${f.isolation.host}\` (host) and \`${f.isolation.container}\` (container). 1-min load average ${fmt(loads.start, 2)} at the start, ${fmt(loads.afterStarts, 2)} after the cold starts, ${fmt(loads.end, 2)} at the end (a load near the core count means the figures are depressed).`,
+    `Measured ${started.toISOString()} (bench/deploy.ts; BENCH_DEPLOY_STARTS=${o.starts} BENCH_DEPLOY_RUNS=${o.runs} BENCH_DEPLOY_PAUSE_MS=${o.pauseMs} BENCH_DEPLOY_BUILD=${o.build}); ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, playwright-core ${playwrightVersion}; podman as test/podman.ts runs it (overlay, runc, cgroupfs); Chromium \`${HEADLESS_SHELL}\` on both sides: host \`${f.chromium.host}\`, container \`${f.chromium.container}\`; isolation \`${f.isolation.host}\` (host) and \`${f.isolation.container}\` (container). 1-min load average ${fmt(loads.start, 2)} at the start, ${fmt(loads.afterStarts, 2)} after the cold starts, ${fmt(loads.end, 2)} at the end (a load near the core count means the figures are depressed).`,
     '',
   );
-  const appBytes = image.layers.filter((l) => l.label.startsWith('app:')).reduce((sum, l) => sum + l.bytes, 0);
+  const appBytes = image.layers
+    .filter((l) => l.label.startsWith('app:'))
+    .reduce((sum, l) => sum + l.bytes, 0);
   out.push(
-    `**The image.** \`${image.tag}\` (${image.id}, created ${image.created}${image.built ? ', built by this run' : ', already built: delete the tag to rebuild it from the checkout'}), the repository's Dockerfile on \`${BASE_TAG}\` (deploy/debian-base.sh): **${MB(image.size)} MB** (\`podman image inspect --format {{.Size}}\`, decimal MB as podman prints them). The layers that hold bytes (\`podman history\`), bottom up:`,
+    `**The image.** \`${image.tag}\` (${image.id}, created ${image.created}${image.built ? ', built by this run from the checkout' : ', already there and not rebuilt: BENCH_DEPLOY_BUILD=always rebuilds it from the checkout'}), the repository's Dockerfile on \`${BASE_TAG}\` (deploy/debian-base.sh): **${MB(image.size)} MB** (\`podman image inspect --format {{.Size}}\`, decimal MB as podman prints them). The layers that hold bytes (\`podman history\`), bottom up:`,
     '',
   );
   out.push(
@@ -491,10 +527,18 @@ function deployMarkdown(f: DeployFigures, o: DeployOptions, started: Date): stri
     `**Create → connected → first evaluate.** Three ways in, one playwright-core: **direct** on an \`npm start\` server as above (TRUST_PROXY=1, so it can sit behind nginx; no PUBLIC_URL); **nginx**: the shipped deploy/nginx/browserdeck.conf (test/nginxFront.ts: only its marked lines rewritten to loopback ports and a fresh self-signed certificate) in front of that same server, over TLS, the connectUrl handed out as \`wss://\` on nginx; **container**: a container as above. One account per server (direct and nginx share the host server's). Each round: an untimed ${o.pauseMs}-ms pause (the warm browser the previous round took is replaced), \`POST /v1/local/projects/{id}/sessions\` with a sign-in token (fetch, keep-alive), \`chromium.connectOverCDP(connectUrl)\`, \`page.evaluate('1 + 1')\` in its first page; then, untimed, the disconnect and \`POST …:release\`. One untimed round per way, then ${o.runs} timed rounds per way, the three ways' order turning each round. Client-side wall time; p95 is the nearest rank.`,
     '',
   );
-  const q = (way: DeployWay, phase: DeployPhase) => `${fmt(s[way][phase].p50, 1)} / ${fmt(s[way][phase].p95, 1)}`;
+  const q = (way: DeployWay, phase: DeployPhase) =>
+    `${fmt(s[way][phase].p50, 1)} / ${fmt(s[way][phase].p95, 1)}`;
   out.push(
     table(
-      ['phase (p50 / p95 ms)', 'direct (`npm start`)', 'nginx (TLS) → same server', 'container', 'nginx ÷ direct (p50)', 'container ÷ direct (p50)'],
+      [
+        'phase (p50 / p95 ms)',
+        'direct (`npm start`)',
+        'nginx (TLS) → same server',
+        'container',
+        'nginx ÷ direct (p50)',
+        'container ÷ direct (p50)',
+      ],
       PHASES.map((phase) => [
         PHASE_LABELS[phase],
         q('direct', phase),
@@ -510,29 +554,42 @@ function deployMarkdown(f: DeployFigures, o: DeployOptions, started: Date): stri
   return out.join('\n');
 }
 
+const SPLIT = ['create', 'connect', 'evaluate'] as const;
+const NOISE_MS = 2;
+const NOISE_SHARE = 0.15;
+
 /** The "where the time goes" paragraph, from the figures: which phase carries each difference. */
 function whereTheTimeGoes(f: DeployFigures): string {
   const { sessions: s, starts, image } = f;
+  const ratio = (way: 'nginx' | 'container', phase: DeployPhase) => f.ratio[way][phase];
   const diff = (way: 'nginx' | 'container', phase: DeployPhase) => s[way][phase].p50 - s.direct[phase].p50;
-  const signed = (ms: number) => `${ms >= 0 ? '+' : '−'}${fmt(Math.abs(ms), 1)} ms`;
+  const signed = (ms: number) =>
+    Math.abs(ms) < 0.05 ? '±0.0 ms' : `${ms > 0 ? '+' : '−'}${fmt(Math.abs(ms), 1)} ms`;
   const split = (way: 'nginx' | 'container') =>
-    (['create', 'connect', 'evaluate'] as const).map((phase) => `${phase} ${signed(diff(way, phase))}`).join(', ');
-  const largest = (way: 'nginx' | 'container') =>
-    (['create', 'connect', 'evaluate'] as const).reduce((a, b) =>
-      Math.abs(diff(way, a)) >= Math.abs(diff(way, b)) ? a : b,
-    );
+    SPLIT.map((phase) => `${phase} ${signed(diff(way, phase))}`).join(', ');
+  // A phase differs when its p50 moved by more than NOISE_MS and NOISE_SHARE of direct's p50.
+  const differing = (way: 'nginx' | 'container') =>
+    SPLIT.filter(
+      (phase) => Math.abs(diff(way, phase)) > Math.max(NOISE_MS, NOISE_SHARE * s.direct[phase].p50),
+    ).sort((a, b) => Math.abs(diff(way, b)) - Math.abs(diff(way, a)));
+  const verdict = (way: 'nginx' | 'container', where: string) => {
+    const phases = differing(way);
+    return phases.length === 0
+      ? `${where} no phase differs by more than ${NOISE_MS} ms or ${NOISE_SHARE * 100} % of direct's p50, within the spread of these runs`
+      : `${where} what differs is **${phases.join('** and **')}** (${phases.map((phase) => `${signed(diff(way, phase))}, ${fmt(ratio(way, phase), 2)}×`).join('; ')})`;
+  };
   const apt = image.layers.find((l) => l.label.startsWith('apt layer'));
   const containerStart = median(starts.container.ready);
   const containerUp = median(starts.container.up);
   const npmReady = median(starts.npmStart.ready);
   const npmUp = median(starts.npmStart.up);
   return [
-    `**Where the time goes.** Against direct, at p50: nginx ${split('nginx')} (total ${signed(diff('nginx', 'total'))}); the container ${split('container')} (total ${signed(diff('container', 'total'))}). The part that differs most is **${largest('nginx')}** through nginx and **${largest('container')}** on the container.`,
-    `Through nginx, a create is one more hop on a kept-alive TLS connection (fetch reuses it, so the handshake is paid once, in the warm-up), and nginx's upstream keepalive spares the server a new TCP connection; connect is a new TCP connection, a TLS handshake (ECDSA P-256) and the WebSocket upgrade proxied to the server, then Playwright's several CDP round trips, each crossing nginx twice; the first evaluate is CDP messages only, each through the proxied WebSocket.`,
-    `The container runs the same server and the same headless shell under the same confinement, with \`--network=host\` (no NAT, no port proxy): what is left to differ is the image's own build of everything (NODE_ENV=production, the lockfile's Node, Debian's libraries at the image's versions), the container's cgroup and seccomp-free runc settings, and the overlay filesystem under the browser's profile.`,
-    `Cold, the container pays ${fmt(containerUp, 0)} ms before its process even runs (podman creating the container, mounting the overlay and starting runc), against ${fmt(npmUp, 0)} ms for \`npm start\` to log "listening" (module loading under --conditions=source, the database's migrations, the trial launch that picks the isolation level); from up to \`/readyz\` 200 take ${fmt(containerStart - containerUp, 0)} ms in the container and ${fmt(npmReady - npmUp, 0)} ms for \`npm start\`.`,
+    `**Where the time goes.** Against direct, at p50: nginx ${split('nginx')} (total ${signed(diff('nginx', 'total'))}); the container ${split('container')} (total ${signed(diff('container', 'total'))}; the p50 of the totals is not the sum of the phases' p50s). ${verdict('nginx', 'Through nginx')}; ${verdict('container', 'on the container')}.`,
+    `Through nginx, a create is one more proxied hop over TLS (fetch pools its connection, but a way's rounds are seconds apart and an idle pooled socket may have closed in between, so some creates pay a TLS handshake too); connect is always a new TCP connection, a TLS handshake (ECDSA P-256) and the WebSocket upgrade proxied to the server, then Playwright's several CDP round trips, each crossing nginx both ways; the first evaluate is CDP messages only, through the already-open proxied WebSocket, which is why it barely moves.`,
+    `The container runs the same server code and the same headless shell at the same isolation level, with \`--network=host\` (no NAT, no port proxy, the same loopback): what is left to differ is the image's own copies (the lockfile's Node, Debian's libraries at the image's versions, NODE_ENV=production), the container's settings (runc, its own PID namespace and cgroup, seccomp off as the bubblewrap level asks) and the overlay filesystem the image's files are read from (the data folder is the bind-mounted volume).`,
+    `Cold, the container spends ${fmt(containerUp, 0)} ms in \`podman run -d\` alone (podman creating the container and its overlay mount, runc starting tini), then ${fmt(containerStart - containerUp, 0)} ms from there to \`/readyz\` 200 (node starting the server as \`npm start\` does: module loading under --conditions=source, a fresh SQLite database migrated, the local provider set up); \`npm start\` logs "listening" after ${fmt(npmUp, 0)} ms and answers \`/readyz\` ${fmt(npmReady - npmUp, 0)} ms later.`,
     apt
-      ? `Of the image's ${MB(image.size)} MB, the apt layer is ${MB(apt.bytes)} MB (${fmt((apt.bytes / image.size) * 100, 0)} %): the headless shell with its shared libraries, chromedriver, ffmpeg's codecs and the fonts; node and the app are what the repository adds.`
+      ? `Of the image's ${MB(image.size)} MB, the apt layer is ${MB(apt.bytes)} MB (${fmt((apt.bytes / image.size) * 100, 0)} %): the headless shell with its shared libraries, chromedriver and the full Chromium that Debian's chromedriver package depends on, ffmpeg's codecs and the fonts; node and the app are what the repository adds.`
       : '',
   ]
     .filter(Boolean)

@@ -13,10 +13,13 @@
  * sustained runs at RUN_CONCURRENCY=2), and several instances (instances.ts: a forwarded request and CDP
  * round trip against direct ones on two instances sharing PostgreSQL; the Selenium Grid provider's
  * create → first evaluate against the Grid's own new session, and sessions per second on 1 and 2
- * instances). Every
+ * instances), and deployment (deploy.ts: the container image's size and layers, cold start to
+ * /readyz of a container against `npm start`, and create → connected → first evaluate directly,
+ * through the shipped nginx front over TLS, and on a container; needs podman, builds
+ * `localhost/browserdeck:bench` when absent). Every
  * server runs in its own process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS
  * (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
- * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs,instances,egress,waiters),
+ * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs,instances,egress,waiters,deploy),
  * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections | none), and the scenarios' own:
  * BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES (200),
  * SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
@@ -41,11 +44,14 @@
  * BENCH_EGRESS_LOADS (30, interleaved page loads per side; bench/egress.ts, which also reads
  * BENCH_EGRESS_THROUGHPUT_SEC, BENCH_EGRESS_THROUGHPUT_ROUNDS and BENCH_EGRESS_CREATES),
  * BENCH_WAITERS_STREAMS (1000, idle log streams held open; bench/runWaiters.ts, which also reads
- * BENCH_WAITERS_WINDOW_SEC and BENCH_WAITERS_ROUNDS).
+ * BENCH_WAITERS_WINDOW_SEC and BENCH_WAITERS_ROUNDS), BENCH_DEPLOY_STARTS (3, cold starts per side:
+ * container, `npm start`), BENCH_DEPLOY_RUNS (10, timed rounds per way: direct, nginx, container),
+ * BENCH_DEPLOY_PAUSE_MS (1500, before each round: the warm browser refills), BENCH_DEPLOY_BUILD (absent:
+ * build `localhost/browserdeck:bench` only when missing | always: rebuild it, cached).
  *
  * BENCH_WRITE: `all` regenerates docs/benchmarks.md down to the hand-written analysis; `sections`
  * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`,
- * `bbsdk`, `liveview`, `console`, `capacity`, `runs`, `instances` and `egress`) of the scenarios this run measured, and leaves every other line as it was. The
+ * `bbsdk`, `liveview`, `console`, `capacity`, `runs`, `instances`, `egress`, `waiters` and `deploy`) of the scenarios this run measured, and leaves every other line as it was. The
  * default is `all` for a run of every scenario and `sections` for a partial run, so measuring one
  * scenario never blanks the others' figures. `none` only prints the report (the smoke run in
  * `npm test`, test/benchSmoke.int.test.ts, must not touch docs/benchmarks.md).
@@ -70,6 +76,7 @@ import { CAPACITY_TARGETS, type CapacityResult, runCapacity } from './capacity.t
 import { type Child, startChild } from './childProcess.ts';
 import { type ConsoleBenchResult, runConsoleBench } from './console.ts';
 import { CONSOLE_FIRST_LIST_TARGET_MS } from './consoleFigures.ts';
+import { type DeployResult, runDeployBench } from './deploy.ts';
 import {
   INSTANCES_TARGETS,
   type InstancesResult,
@@ -110,6 +117,7 @@ const ALL_SCENARIOS = [
   'instances',
   'egress',
   'waiters',
+  'deploy',
 ];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(','));
 const WRITE = process.env.BENCH_WRITE ?? (ALL_SCENARIOS.every((s) => SCENARIOS.has(s)) ? 'all' : 'sections');
@@ -155,6 +163,12 @@ const INSTANCES_OPTIONS = {
   slotsPerNode: num('BENCH_INSTANCES_SLOTS', 2),
 };
 const EGRESS_LOADS = num('BENCH_EGRESS_LOADS', 30);
+const DEPLOY_OPTIONS = {
+  starts: num('BENCH_DEPLOY_STARTS', 3),
+  runs: num('BENCH_DEPLOY_RUNS', 10),
+  pauseMs: num('BENCH_DEPLOY_PAUSE_MS', 1500),
+  build: process.env.BENCH_DEPLOY_BUILD === 'always' ? ('always' as const) : ('absent' as const),
+};
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
 const TARGET_RATIO = 0.35;
 const TARGET_P99_MS = 20;
@@ -224,6 +238,7 @@ let runsBench: RunsResult | undefined;
 let egressTable: string | undefined;
 let waitersTable: string | undefined;
 let instancesBench: InstancesResult | undefined;
+let deployBench: DeployResult | undefined;
 let profile: ProfileTop[] | undefined;
 let profileNote = '';
 
@@ -403,6 +418,12 @@ try {
       failures.push(`instances (Grid): ${instancesBench.figures.gridError}`);
     if (instancesBench?.figures.standInError)
       failures.push(`instances (Grid stand-in): ${instancesBench.figures.standInError}`);
+  }
+  if (SCENARIOS.has('deploy')) {
+    deployBench = await scenario(
+      `Deploy: the container image, cold starts and nginx (${DEPLOY_OPTIONS.starts} starts, ${DEPLOY_OPTIONS.runs} rounds per side)`,
+      () => runDeployBench({ ...DEPLOY_OPTIONS, log }),
+    );
   }
 
   const sqlite = throughput.find((t) => t.db === 'sqlite');
@@ -660,6 +681,12 @@ sections.waiters = markedSection(
     ? `## 14. Idle log streams: what waiting costs\n\n\`bench/runWaiters.ts ${WAITERS_STREAMS}\`, spawned:\n\n${waitersTable.trimEnd()}\n\nCommand: ${sectionCommand}.`
     : '## 14. Idle log streams: what waiting costs\n\nNot measured in this run.',
 );
+sections.deploy = markedSection(
+  'deploy',
+  deployBench
+    ? `${deployBench.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
+    : '## 15. Deploy: the container image, its cold start, and nginx in front\n\nNot measured in this run.',
+);
 out.push(
   sections.apikey,
   '',
@@ -678,6 +705,8 @@ out.push(
   sections.egress,
   '',
   sections.waiters,
+  '',
+  sections.deploy,
   '',
 );
 if (apiKeys) {
@@ -824,6 +853,16 @@ if (instancesBench) {
     ]);
 }
 
+if (deployBench) {
+  const { sessions, ratio } = deployBench.figures;
+  targets.push([
+    'deploy: create → connected → first evaluate p50, nginx (TLS) ÷ direct / container ÷ direct',
+    `${fmt(ratio.nginx.total, 2)}× / ${fmt(ratio.container.total, 2)}×`,
+    `(info; direct ${fmt(sessions.direct.total.p50, 1)} ms)`,
+    '',
+  ]);
+}
+
 out.push('## Targets', '');
 out.push(table(['target', 'measured', 'goal', 'verdict'], targets), '');
 
@@ -873,7 +912,8 @@ if (WRITE === 'none') {
       (name === 'runs' && runsBench) ||
       (name === 'instances' && instancesBench) ||
       (name === 'egress' && egressTable) ||
-      (name === 'waiters' && waitersTable),
+      (name === 'waiters' && waitersTable) ||
+      (name === 'deploy' && deployBench),
   );
   const unmarked = [...SCENARIOS].filter((name) => !(name in sections));
   if (unmarked.length)
