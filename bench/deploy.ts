@@ -221,7 +221,12 @@ async function runContainer(scratch: string, name: string, port: number) {
     ...Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]),
     ...BUBBLEWRAP_SETTINGS,
     DEPLOY_TAG,
-  ]);
+  ]).catch(async (error: unknown) => {
+    // A container created but not started keeps its name and volume: nothing is left behind.
+    await podman(['rm', '-f', '-t', '0', name]).catch(() => {});
+    rmSync(volume, { recursive: true, force: true });
+    throw error;
+  });
   const alive = async () => {
     const state = (await podman(['inspect', '-f', '{{.State.Status}}', name])).trim();
     if (state !== 'running')

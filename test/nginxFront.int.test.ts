@@ -167,6 +167,20 @@ describe('Browserdeck behind deploy/nginx/browserdeck.conf (TLS, TRUST_PROXY=1, 
     if (!context) throw new Error('the session’s browser has no context');
     const page = await context.newPage();
     expect(await page.evaluate(() => 1 + 1)).toBe(2);
+
+    // WebDriver through its own location: a new session attaches to the same browser, and a
+    // command on it answers (W3C, as selenium-webdriver sends it).
+    const webdriver = created.body.seleniumRemoteUrl.replace(/\/+$/, '');
+    const attached = await fetch(`${webdriver}/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ capabilities: { alwaysMatch: {} } }),
+    });
+    expect(attached.status).toBe(200);
+    const { value } = (await attached.json()) as { value: { sessionId: string } };
+    const url = await fetch(`${webdriver}/session/${value.sessionId}/url`);
+    expect(url.status).toBe(200);
+    expect(((await url.json()) as { value: unknown }).value).toEqual(expect.any(String));
   });
 
   it('upgrades the live view’s WebSocket and carries its messages', async () => {
@@ -311,9 +325,12 @@ describe('Browserdeck behind deploy/nginx/browserdeck.conf (TLS, TRUST_PROXY=1, 
     expect(redirect.statusCode).toBe(301);
     expect(redirect.headers.location).toBe('https://127.0.0.1/v1/projects?archived=false');
 
-    expect((await throughNginx('GET', '/metrics')).status).toBe(403);
-    // The server itself, on loopback, still serves it: nginx is what refuses.
-    expect((await fetch(`${server?.url}/metrics`)).status).toBe(200);
+    // nginx refuses it in any letter case (the server's router matches paths regardless of case)…
+    for (const path of ['/metrics', '/METRICS', '/Metrics/'])
+      expect((await throughNginx('GET', path)).status).toBe(403);
+    // …and the server withholds it too: behind a trusted proxy, without METRICS_TOKEN or METRICS_LISTEN.
+    expect((await fetch(`${server?.url}/metrics`)).status).toBe(404);
+    expect(server?.output()).toContain('/metrics is not served');
   });
 });
 

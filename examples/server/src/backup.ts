@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { parseDatabaseUrl } from '@browserdeck/adapters/mikro-orm';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 
 /** Left out of the copy of the data folder: per-run scratch folders, swept at start-up. */
@@ -33,13 +34,24 @@ export interface BackupManifest {
 export function backup(config: Config, dest: string, env: NodeJS.ProcessEnv = process.env): BackupManifest {
   const target = resolve(dest);
   const inside = relative(config.dataDir, target);
-  if (inside === '' || !inside.startsWith('..'))
+  if (inside === '' || (!isAbsolute(inside) && inside.split(sep)[0] !== '..'))
     throw new Error(`${target} is inside the data folder ${config.dataDir}: back up somewhere else`);
   if (existsSync(target) && readdirSync(target).length > 0)
     throw new Error(`${target} is not empty: give a new folder for the backup`);
   mkdirSync(target, { recursive: true, mode: 0o700 });
   chmodSync(target, 0o700);
-  const sqlite = config.databaseUrl.startsWith('postgres') ? null : sqlitePath(config.databaseUrl);
+  try {
+    return backupInto(config, target, env);
+  } catch (error) {
+    // No half backup left behind (it would hold the keys and look complete but for backup.json).
+    rmSync(target, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function backupInto(config: Config, target: string, env: NodeJS.ProcessEnv): BackupManifest {
+  const location = parseDatabaseUrl(config.databaseUrl);
+  const sqlite = location.dialect === 'sqlite' ? resolve(location.path) : null;
   const skipped = new Set([
     ...SCRATCH.map((name) => join(config.dataDir, name)),
     ...(sqlite ? SQLITE_SIDE_FILES.map((suffix) => `${sqlite}${suffix}`) : []),
@@ -65,10 +77,6 @@ export function backup(config: Config, dest: string, env: NodeJS.ProcessEnv = pr
   return manifest;
 }
 
-function sqlitePath(url: string): string {
-  return resolve(url.replace(/^(sqlite|file):(\/\/)?/, ''));
-}
-
 /** `VACUUM INTO`: one read transaction, so the copy is consistent while the server writes. */
 function snapshotSqlite(file: string, into: string): string | null {
   if (!existsSync(file)) throw new Error(`no SQLite database at ${file}`);
@@ -90,10 +98,15 @@ function snapshotSqlite(file: string, into: string): string | null {
   }
 }
 
-function dumpPostgres(url: string, into: string, env: NodeJS.ProcessEnv): null {
+/** `pg_dump -Fc`; the password goes in `PGPASSWORD`, never on the command line (`ps` shows that). */
+function dumpPostgres(databaseUrl: string, into: string, env: NodeJS.ProcessEnv): null {
   const pgDump = env.PG_DUMP || 'pg_dump';
-  const done = spawnSync(pgDump, ['--format=custom', `--file=${into}`, `--dbname=${url}`], {
+  const url = new URL(databaseUrl);
+  const password = decodeURIComponent(url.password);
+  url.password = '';
+  const done = spawnSync(pgDump, ['--format=custom', `--file=${into}`, `--dbname=${url.href}`], {
     stdio: ['ignore', 'inherit', 'inherit'],
+    env: password ? { ...env, PGPASSWORD: password } : env,
   });
   if (done.error)
     throw new Error(
@@ -113,9 +126,11 @@ if (import.meta.main) {
     process.exit(2);
   }
   try {
-    const manifest = backup(loadConfig(process.env), dest);
+    // A relative folder is the caller's (npm runs scripts from the repository's root; INIT_CWD is where npm was run).
+    const target = resolve(process.env.INIT_CWD ?? process.cwd(), dest);
+    const manifest = backup(loadConfig(process.env), target);
     console.error(
-      `backup: ${manifest.dataDir} and its ${manifest.database} database (${manifest.databaseFile}) are in ${resolve(dest)}`,
+      `backup: ${manifest.dataDir} and its ${manifest.database} database (${manifest.databaseFile}) are in ${target}`,
     );
   } catch (error) {
     console.error(error instanceof ConfigError ? error.message : `backup: ${(error as Error).message}`);

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 /**
  * `npm run -s keys [-- [--shell] [file]]`: new production keys as env-file lines: `SECRET_KEY`
@@ -32,7 +33,8 @@ if (import.meta.main) {
     process.exit(2);
   }
   const text = generateKeys({ shell: args.includes('--shell') });
-  const [file] = files;
+  // A relative file is the caller's (npm runs scripts from the repository's root; INIT_CWD is where npm was run).
+  const file = files[0] === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), files[0]);
   if (file === undefined) process.stdout.write(text);
   else {
     try {

@@ -47,6 +47,19 @@ describe('httpSettings: /metrics on a public address', () => {
     },
   );
 
+  it('withholds it on loopback behind a trusted proxy (TRUST_PROXY set), which makes the address public', () => {
+    for (const TRUST_PROXY of ['1', 'true', 'loopback']) {
+      const env = { HOST: '127.0.0.1', TRUST_PROXY };
+      expect(httpSettings(loadConfig(env)).metricsEndpoint).toEqual({ token: undefined, separate: true });
+      expect(startupWarnings(env)).toEqual([
+        expect.objectContaining({ level: 40, msg: METRICS_WITHHELD_MESSAGE }),
+      ]);
+    }
+    const withToken = { HOST: '127.0.0.1', TRUST_PROXY: '1', METRICS_TOKEN: TOKEN };
+    expect(httpSettings(loadConfig(withToken)).metricsEndpoint).toEqual({ token: TOKEN, separate: false });
+    expect(startupWarnings({ HOST: '127.0.0.1', TRUST_PROXY: 'false' })).toEqual([]);
+  });
+
   it('serves it beyond loopback behind METRICS_TOKEN, or on METRICS_LISTEN only, with no start-up line', () => {
     const withToken = { HOST: '0.0.0.0', METRICS_TOKEN: TOKEN };
     expect(httpSettings(loadConfig(withToken)).metricsEndpoint).toEqual({ token: TOKEN, separate: false });

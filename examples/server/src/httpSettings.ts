@@ -22,16 +22,19 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Whether `/metrics` is withheld from the API address: the server listens beyond loopback (`HOST`
- * `0.0.0.0`, `::`, a LAN address or name) and neither `METRICS_TOKEN` nor `METRICS_LISTEN` is set.
+ * Whether `/metrics` is withheld from the API address: neither `METRICS_TOKEN` nor `METRICS_LISTEN`
+ * is set, and the API address is public: the server listens beyond loopback (`HOST` `0.0.0.0`,
+ * `::`, a LAN address or name), or a proxy forwards to it (`TRUST_PROXY` set: on loopback behind
+ * a proxy, the proxy makes the address public, whatever paths it means to keep to itself).
  */
 export function metricsWithheld(config: Config): boolean {
-  return !isLoopbackHost(config.HOST) && !config.METRICS_TOKEN && !config.METRICS_LISTEN;
+  const publicAddress = !isLoopbackHost(config.HOST) || config.TRUST_PROXY !== false;
+  return publicAddress && !config.METRICS_TOKEN && !config.METRICS_LISTEN;
 }
 
 /** The start-up line when `/metrics` is withheld: how to serve it. */
 export const METRICS_WITHHELD_MESSAGE =
-  '/metrics is not served: HOST is beyond loopback and neither METRICS_TOKEN nor METRICS_LISTEN is set. ' +
+  '/metrics is not served: the API address is public (HOST beyond loopback, or TRUST_PROXY set) and neither METRICS_TOKEN nor METRICS_LISTEN is set. ' +
   'Set METRICS_TOKEN to serve it here behind a bearer token, or METRICS_LISTEN (e.g. 127.0.0.1:9464) ' +
   'to serve it on an address of its own';
 

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { RUN_CONCURRENCY_DEFAULT, runMaxActivePerOwnerFor, SystemClock } from '@browserdeck/domain';
 import { pino } from 'pino';
 import type { HttpSettings } from '../http/koa/HttpAppDeps.ts';
+import { DEFAULT_PUBLIC_URL } from '../http/koa/kernel/proxy/PublicUrls.ts';
 import { MetricsRegistry } from '../observability/MetricsRegistry.ts';
 import { loadOrCreateSecretKey } from '../persistence/secrets/loadOrCreateSecretKey.ts';
 import { SecretBox } from '../persistence/secrets/SecretBox.ts';
@@ -87,7 +88,7 @@ export async function composeBrowserdeck(
     }
     const identityOption = options.identity ?? { local: {} };
     const identity = await openIdentity(identityOption, { storage, dataDir, clock, ids, logger });
-    const publicUrl = (options.publicUrl ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+    const publicUrl = (options.publicUrl ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, '');
     const resolvedId = lifecycle.add(
       await openInstanceId({
         dataDir,

@@ -44,7 +44,7 @@ export class SessionDisks {
       return {
         disks: null,
         problem:
-          `mounting a size-limited tmpfs was refused (${refused}); in a container it needs ` +
+          `${refused}; in a container it needs ` +
           'CAP_SYS_ADMIN (docker/podman run --cap-add=SYS_ADMIN, docs/deploy.md)',
       };
     return { disks: new SessionDisks(options.bytes, options.logger), problem: null };
@@ -100,14 +100,21 @@ export class SessionDisks {
  */
 async function probeMount(): Promise<string | null> {
   const dir = await mkdtemp(join(tmpdir(), 'browserdeck-disk-probe-'));
+  let mounted = false;
   try {
     await run('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', `${SOURCE_PREFIX}${process.pid}`, dir]);
+    mounted = true;
     await run('umount', [dir]);
+    mounted = false;
     return null;
   } catch (error) {
     const stderr = (error as { stderr?: unknown }).stderr;
-    return (typeof stderr === 'string' && stderr.trim()) || (error as Error).message;
+    const said = (typeof stderr === 'string' && stderr.trim().split('\n')[0]) || (error as Error).message;
+    return mounted
+      ? `unmounting a size-limited tmpfs failed: ${said}`
+      : `mounting a size-limited tmpfs was refused: ${said}`;
   } finally {
+    if (mounted) await run('umount', ['-l', dir]).catch(() => {});
     await rmdir(dir).catch(() => {});
   }
 }

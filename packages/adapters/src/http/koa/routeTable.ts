@@ -45,7 +45,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
     });
     return document;
   };
-  const live = { publicUrl: deps.publicUrl, hub: deps.liveView };
+  const live = { hub: deps.liveView };
   table.push(
     ...operationalRoutes({
       checkReadiness: deps.database.checkReadiness,

@@ -62,6 +62,8 @@ export class PgBossRunQueue implements RunWorkQueue {
   private readonly options: PgBossRunQueueOptions;
   private consumer: RunQueueConsumer | undefined;
   private workId: string | undefined;
+  /** False once `stopTaking` ran: a job a fetch still brings in is queued again, not run. */
+  private taking = true;
 
   private constructor(options: PgBossRunQueueOptions) {
     this.options = options;
@@ -161,6 +163,12 @@ export class PgBossRunQueue implements RunWorkQueue {
       async (jobs) => {
         for (const job of jobs) {
           const ticket = { runId: job.data.runId, ownerId: job.data.ownerId ?? job.groupId ?? '' };
+          // A fetch in flight when `stopTaking` ran still returns its jobs (pg-boss stops the loop
+          // after it): they go back to the queue, at their place, for another instance.
+          if (!this.taking) {
+            await this.send(ticket, job.priority, 0);
+            continue;
+          }
           const admitted = await this.admit(job.id, ticket.ownerId).catch((error: unknown) => {
             this.options.logger.warn(
               { err: error, runId: ticket.runId },
@@ -215,6 +223,7 @@ export class PgBossRunQueue implements RunWorkQueue {
   }
 
   async stopTaking(): Promise<void> {
+    this.taking = false;
     if (this.workId) await this.boss.offWork(this.name, { id: this.workId, wait: false });
   }
 

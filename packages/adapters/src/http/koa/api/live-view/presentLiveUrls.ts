@@ -1,6 +1,6 @@
 import { NotImplementedError, SessionEndedError, type SessionLiveView } from '@browserdeck/domain';
 import type { LiveViewHub } from '../../../../browsers/live-view/LiveViewHub.ts';
-import { DEFAULT_PUBLIC_URL, type PublicUrls } from '../../kernel/proxy/PublicUrls.ts';
+import type { PublicUrls } from '../../kernel/proxy/PublicUrls.ts';
 import { liveViewPageUrl } from './liveViewPaths.ts';
 
 /** The live-view URLs of a session, in Browserbase's `SessionLiveURLs` shape (http-api.md §14). */
@@ -18,10 +18,8 @@ export interface LiveUrlsBody {
   }>;
 }
 
-/** What turning a live view into URLs needs: where clients reach the API, and the hub, if any. */
+/** What turning a live view into URLs needs beyond the request's public URLs: the hub, if any. */
 export interface LiveUrlDeps {
-  /** The API's public URL with its path prefix (`https://host/browserdeck`); default `http://127.0.0.1:3000`. */
-  publicUrl?: string | undefined;
   /** Serves Browserdeck's own viewer; absent when no provider capability gives CDP access. */
   hub?: LiveViewHub | undefined;
 }
@@ -31,13 +29,13 @@ export interface LiveUrlDeps {
  * carrying the token (`&readOnly=true` when the token is read-only, for the page's sake;
  * `&fullscreen=true` for the full-screen one, `&page=<id>` for a tab) with the
  * tabs the hub sees, and `wsUrl` the session's CDP `connectUrl` (Browserbase's is CDP too). Without a
- * hub there is no viewer: `not_implemented`; a browser the hub cannot reach has ended. With the
- * request's `urls`, the viewer's links are under its public URL and `wsUrl` is handed out through it.
+ * hub there is no viewer: `not_implemented`; a browser the hub cannot reach has ended. The viewer's
+ * links are under the request's public URL (`urls`), and `wsUrl` is handed out through it.
  */
 export async function presentLiveUrls(
   view: SessionLiveView,
   deps: LiveUrlDeps,
-  urls?: PublicUrls,
+  urls: PublicUrls,
 ): Promise<LiveUrlsBody> {
   if (view.kind === 'provider') {
     const { debuggerUrl, debuggerFullscreenUrl, wsUrl, pages } = view.urls;
@@ -52,14 +50,14 @@ export async function presentLiveUrls(
   const { session, token } = view;
   const pages = await deps.hub.pages(session.providerSessionId);
   if (!pages) throw new SessionEndedError('The session’s browser is no longer running.');
-  const pageUrl = liveViewPageUrl(urls?.base ?? deps.publicUrl ?? DEFAULT_PUBLIC_URL, session.id, token);
+  const pageUrl = liveViewPageUrl(urls.base, session.id, token);
   // The token decides; the flag only tells the page to show a view without input.
   const debuggerUrl = view.readOnly ? `${pageUrl}&readOnly=true` : pageUrl;
   const fullscreen = (url: string) => `${url}&fullscreen=true`;
   return {
     debuggerUrl,
     debuggerFullscreenUrl: fullscreen(debuggerUrl),
-    wsUrl: urls ? urls.handOut(session.connectUrl) : session.connectUrl,
+    wsUrl: urls.handOut(session.connectUrl),
     pages: pages.map((page) => {
       const pageUrl = `${debuggerUrl}&page=${encodeURIComponent(page.id)}`;
       return {
