@@ -140,7 +140,7 @@ async function launchFloorBrowser(path: string): Promise<{ endpoint: string; clo
 }
 
 /** connectOverCDP → first page → evaluate('1 + 1'), timed from `t0` (the create's start, or the connect's). */
-async function connectAndEvaluate(endpoint: string, t0: number, t1: number): Promise<Timings> {
+export async function connectAndEvaluate(endpoint: string, t0: number, t1: number): Promise<Timings> {
   const browser = await chromium.connectOverCDP(endpoint);
   try {
     const t2 = performance.now();

@@ -20,7 +20,6 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
 import { freePort } from '../test/freePort.ts';
 import { type NginxFront, startNginxFront } from '../test/nginxFront.ts';
 import {
@@ -30,11 +29,12 @@ import {
   containerLogs,
   ensureBaseImage,
   ensurePodman,
-  PODMAN_RUN,
   podman,
+  runDetached,
 } from '../test/podman.ts';
 import { startServerProcess } from '../test/serverProcess.ts';
 import { call, newUser } from './api.ts';
+import { connectAndEvaluate } from './capacity.ts';
 import { fmt, median, percentile, table } from './stats.ts';
 
 export const DEPLOY_TAG = 'localhost/browserdeck:bench';
@@ -209,24 +209,14 @@ async function runContainer(scratch: string, name: string, port: number) {
     LOCAL_MAX_SESSIONS: String(MAX_SESSIONS),
     LOCAL_WARM_BROWSERS: String(WARM_BROWSERS),
   };
-  await podman([
-    'run',
-    '-d',
-    '--name',
-    name,
-    ...PODMAN_RUN,
-    '--network=host',
-    '-v',
-    `${volume}:/data`,
-    ...Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]),
-    ...BUBBLEWRAP_SETTINGS,
-    DEPLOY_TAG,
-  ]).catch(async (error: unknown) => {
-    // A container created but not started keeps its name and volume: nothing is left behind.
-    await podman(['rm', '-f', '-t', '0', name]).catch(() => {});
-    rmSync(volume, { recursive: true, force: true });
-    throw error;
-  });
+  await runDetached({ name, image: DEPLOY_TAG, volume, env, extra: BUBBLEWRAP_SETTINGS }).catch(
+    async (error: unknown) => {
+      // A container created but not started keeps its name and volume: nothing is left behind.
+      await podman(['rm', '-f', '-t', '0', name]).catch(() => {});
+      rmSync(volume, { recursive: true, force: true });
+      throw error;
+    },
+  );
   const alive = async () => {
     const state = (await podman(['inspect', '-f', '{{.State.Status}}', name])).trim();
     if (state !== 'running')
@@ -395,19 +385,8 @@ export async function runDeployBench(options: DeployOptions): Promise<DeployResu
       try {
         if (!session.connectUrl.startsWith(handedOut))
           throw new Error(`${way}: connectUrl ${session.connectUrl} is not on ${handedOut}`);
-        const browser = await chromium.connectOverCDP(session.connectUrl, { timeout: 30_000 });
-        try {
-          const t2 = performance.now();
-          const context = browser.contexts()[0];
-          if (!context) throw new Error('connectOverCDP found no browser context');
-          const page = context.pages()[0] ?? (await context.newPage());
-          const value = await page.evaluate('1 + 1');
-          const t3 = performance.now();
-          if (value !== 2) throw new Error(`page.evaluate('1 + 1') answered ${String(value)}`);
-          return { create: t1 - t0, connect: t2 - t1, evaluate: t3 - t2, total: t3 - t0 };
-        } finally {
-          await browser.close().catch(() => {});
-        }
+        const { create, connect, evaluate, total } = await connectAndEvaluate(session.connectUrl, t0, t1);
+        return { create, connect, evaluate, total };
       } finally {
         await api.release(origin, session.id);
       }

@@ -12,8 +12,8 @@ import {
   containerLogs,
   ensureBaseImage,
   ensurePodman,
-  PODMAN_RUN,
   podman,
+  runDetached,
 } from './podman.ts';
 import { givenProjectApiKey } from './projectApiKey.ts';
 
@@ -57,22 +57,7 @@ async function startContainer(extra: readonly string[], options: { data?: string
   const url = `http://127.0.0.1:${port}`;
   const volume = join(scratch, options.data ?? 'data');
   mkdirSync(volume, { recursive: true });
-  await podman([
-    'run',
-    '-d',
-    '--name',
-    name,
-    ...PODMAN_RUN,
-    '--network=host',
-    '-v',
-    `${volume}:/data`,
-    '-e',
-    `PORT=${port}`,
-    '-e',
-    `PUBLIC_URL=${url}`,
-    ...extra,
-    TAG,
-  ]);
+  await runDetached({ name, image: TAG, volume, env: { PORT: String(port), PUBLIC_URL: url }, extra });
   const container = { name, url, logs: () => containerLogs(name) };
   if (options.ready === false) return container;
   const deadline = Date.now() + 120_000;

@@ -42,6 +42,33 @@ export async function podman(args: readonly string[], timeoutMs = 120_000): Prom
   }
 }
 
+/**
+ * `podman run -d` of `image` as this machine kind runs it (`PODMAN_RUN`), named `name`, with the
+ * host's network (loopback only: the tests' traffic stays on this machine), `volume` as `/data`,
+ * `env`, and `extra` options (e.g. `BUBBLEWRAP_SETTINGS`).
+ */
+export async function runDetached(options: {
+  name: string;
+  image: string;
+  volume: string;
+  env: Record<string, string>;
+  extra?: readonly string[];
+}): Promise<void> {
+  await podman([
+    'run',
+    '-d',
+    '--name',
+    options.name,
+    ...PODMAN_RUN,
+    '--network=host',
+    '-v',
+    `${options.volume}:/data`,
+    ...Object.entries(options.env).flatMap(([key, value]) => ['-e', `${key}=${value}`]),
+    ...(options.extra ?? []),
+    options.image,
+  ]);
+}
+
 /** What a container printed, stdout and stderr (`podman logs` keeps them apart). */
 export async function containerLogs(name: string): Promise<string> {
   const { stdout, stderr } = await run('podman', [...PODMAN_GLOBAL, 'logs', name], {
