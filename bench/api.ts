@@ -90,3 +90,20 @@ export async function createProjects(baseUrl: string, token: string, count: numb
   }
   return ids;
 }
+
+/**
+ * A new account with one project on the server at `url`, and its local sessions: create, status
+ * and release, each through `origin` when given (a proxy in front of the same server), else `url`.
+ */
+export async function localSessionApi(url: string) {
+  const token = await newUser(url);
+  const [projectId] = await createProjects(url, token, 1);
+  const base = `/v1/local/projects/${projectId}/sessions`;
+  return {
+    create: (origin = url) =>
+      call<{ id: string; connectUrl: string }>(origin, 'POST', base, { token, body: {}, expect: 201 }),
+    status: async (id: string, origin = url) =>
+      (await call<{ status: string }>(origin, 'GET', `${base}/${id}`, { token })).status,
+    release: (id: string, origin = url) => call(origin, 'POST', `${base}/${id}:release`, { token, body: {} }),
+  };
+}

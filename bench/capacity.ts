@@ -23,7 +23,7 @@ import { findChromium } from '@browserdeck/adapters/local-chromium';
 import { chromium } from 'playwright-core';
 import { chromiumArgs } from '../packages/adapters/src/browsers/local-chromium/chromium/chromiumArgs.ts';
 import { type ServerProcess, startServerProcess } from '../test/serverProcess.ts';
-import { call, newUser } from './api.ts';
+import { localSessionApi } from './api.ts';
 import { descendantMemory, type ProcessMemory, pssOf } from './processMemory.ts';
 import { fmt, median, percentile, table } from './stats.ts';
 
@@ -158,23 +158,6 @@ export async function connectAndEvaluate(endpoint: string, t0: number, t1: numbe
   }
 }
 
-async function sessionApi(server: ServerProcess) {
-  const token = await newUser(server.url);
-  const project = await call<{ id: string }>(server.url, 'POST', '/v1/projects', {
-    token,
-    body: { name: 'Capacity bench' },
-    expect: 201,
-  });
-  const base = `/v1/local/projects/${project.id}/sessions`;
-  return {
-    create: () =>
-      call<{ id: string; connectUrl: string }>(server.url, 'POST', base, { token, body: {}, expect: 201 }),
-    status: async (id: string) =>
-      (await call<{ status: string }>(server.url, 'GET', `${base}/${id}`, { token })).status,
-    release: (id: string) => call(server.url, 'POST', `${base}/${id}:release`, { token, body: {} }),
-  };
-}
-
 /** The Chromium the server runs, as its log names it (null when the log does not say). */
 const serverChromium = (server: ServerProcess) => /"chromium":"([^"]+)"/.exec(server.output())?.[1] ?? null;
 
@@ -210,7 +193,7 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRes
   let server: ServerProcess | undefined;
   try {
     server = await startServerProcess(timingEnv);
-    const api = await sessionApi(server);
+    const api = await localSessionApi(server.url);
     const viaServer = async (): Promise<Timings> => {
       const t0 = performance.now();
       const session = await api.create();
@@ -275,9 +258,9 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRes
     if (leftover.length)
       log(`  [capacity] before the sessions the server has ${leftover.length} descendants`);
     // One account per session: an account may hold only half of LOCAL_MAX_SESSIONS by default.
-    const idle: Array<{ id: string; api: Awaited<ReturnType<typeof sessionApi>> }> = [];
+    const idle: Array<{ id: string; api: Awaited<ReturnType<typeof localSessionApi>> }> = [];
     for (let i = 0; i < maxSessions; i++) {
-      const api = await sessionApi(server);
+      const api = await localSessionApi(server.url);
       const session = await api.create();
       const t0 = performance.now();
       await connectAndEvaluate(session.connectUrl, t0, t0);

@@ -33,7 +33,7 @@ import {
   runDetached,
 } from '../test/podman.ts';
 import { startServerProcess } from '../test/serverProcess.ts';
-import { call, newUser } from './api.ts';
+import { localSessionApi } from './api.ts';
 import { connectAndEvaluate } from './capacity.ts';
 import { fmt, median, percentile, table } from './stats.ts';
 
@@ -268,23 +268,6 @@ async function startHostServer(port: number, extraEnv: Record<string, string> = 
 const isolationOf = (output: string) =>
   /isolation level ([a-z-]+)/.exec(output)?.[1] ?? /"isolation":"([a-z-]+)"/.exec(output)?.[1] ?? 'unknown';
 
-/** An account with a project on the server at `url`; its session calls through `origin` (default `url`). */
-async function sessionApi(url: string) {
-  const token = await newUser(url);
-  const project = await call<{ id: string }>(url, 'POST', '/v1/projects', {
-    token,
-    body: { name: 'Deploy bench' },
-    expect: 201,
-  });
-  const base = `/v1/local/projects/${project.id}/sessions`;
-  return {
-    create: (origin: string) =>
-      call<{ id: string; connectUrl: string }>(origin, 'POST', base, { token, body: {}, expect: 201 }),
-    release: (origin: string, id: string) =>
-      call(origin, 'POST', `${base}/${id}:release`, { token, body: {} }),
-  };
-}
-
 type Timings = Record<DeployPhase, number>;
 
 export async function runDeployBench(options: DeployOptions): Promise<DeployResult> {
@@ -364,8 +347,8 @@ export async function runDeployBench(options: DeployOptions): Promise<DeployResu
     cleanups.push(() => container.remove());
     await untilReady(container.url, container.alive);
 
-    const hostApi = await sessionApi(direct);
-    const containerApi = await sessionApi(container.url);
+    const hostApi = await localSessionApi(direct);
+    const containerApi = await localSessionApi(container.url);
     const ways: Record<DeployWay, { origin: string; handedOut: string; api: typeof hostApi }> = {
       direct: { origin: direct, handedOut: `ws://127.0.0.1:${new URL(direct).port}/`, api: hostApi },
       nginx: { origin: front.url, handedOut: `wss://127.0.0.1:${front.tlsPort}/`, api: hostApi },
@@ -388,7 +371,7 @@ export async function runDeployBench(options: DeployOptions): Promise<DeployResu
         const { create, connect, evaluate, total } = await connectAndEvaluate(session.connectUrl, t0, t1);
         return { create, connect, evaluate, total };
       } finally {
-        await api.release(origin, session.id);
+        await api.release(session.id, origin);
       }
     };
     const warmUp: string[] = [];
