@@ -1,7 +1,7 @@
 import { type BrowserContextInfo, UnsupportedOptionError } from '@browserdeck/domain';
 import type { z } from 'zod';
 import { isoTimestamp } from '../api/shared/isoTimestamp.ts';
-import { PROVIDER_FAULTS } from '../api/shared/providerScope.ts';
+import { PROVIDER_CALL_ERRORS } from '../api/shared/providerScope.ts';
 import type { UseCasesOf } from '../api/shared/UseCasesOf.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
 import { BrowserbaseContextSchema, BrowserbaseCreatedContextSchema } from './browserbaseResponseSchemas.ts';
@@ -43,8 +43,7 @@ export function browserbaseContextRoutes(deps: BrowserbaseContextRouteDeps): Any
         'project_archived',
         'unsupported_option',
         'context_limit_reached',
-        'provider_rate_limited',
-        ...PROVIDER_FAULTS,
+        ...PROVIDER_CALL_ERRORS,
       ],
       handle: async ({ caller, body }) => {
         const context = await deps.create.execute({ caller, projectId: keyProject(caller, body.projectId) });
@@ -59,7 +58,7 @@ export function browserbaseContextRoutes(deps: BrowserbaseContextRouteDeps): Any
       summary: 'Read a context (Browserbase)',
       params: browserbaseIdParams,
       responses: { 200: { description: 'The context.', schema: BrowserbaseContextSchema } },
-      errors: ['not_found', 'unsupported_option', 'provider_rate_limited', ...PROVIDER_FAULTS],
+      errors: ['not_found', 'unsupported_option', ...PROVIDER_CALL_ERRORS],
       handle: async ({ caller, params }) => {
         const context = await deps.get.execute({
           caller,
@@ -77,7 +76,7 @@ export function browserbaseContextRoutes(deps: BrowserbaseContextRouteDeps): Any
       summary: 'Upload a context profile (Browserbase): refused',
       params: browserbaseIdParams,
       responses: { 400: { description: 'Always: profiles cannot be uploaded.' } },
-      errors: ['not_found', 'unsupported_option', 'provider_rate_limited', ...PROVIDER_FAULTS],
+      errors: ['not_found', 'unsupported_option', ...PROVIDER_CALL_ERRORS],
       handle: async ({ caller, params }) => {
         await deps.get.execute({ caller, projectId: keyProject(caller), contextId: params.id });
         throw new UnsupportedOptionError(
@@ -95,13 +94,7 @@ export function browserbaseContextRoutes(deps: BrowserbaseContextRouteDeps): Any
       summary: 'Delete a context (Browserbase)',
       params: browserbaseIdParams,
       responses: { 204: { description: 'Deleted.' } },
-      errors: [
-        'not_found',
-        'context_in_use',
-        'unsupported_option',
-        'provider_rate_limited',
-        ...PROVIDER_FAULTS,
-      ],
+      errors: ['not_found', 'context_in_use', 'unsupported_option', ...PROVIDER_CALL_ERRORS],
       handle: async ({ caller, params }) => {
         await deps.delete.execute({ caller, projectId: keyProject(caller), contextId: params.id });
         return { status: 204 };

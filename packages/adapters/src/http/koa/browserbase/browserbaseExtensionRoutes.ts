@@ -7,7 +7,7 @@ import {
 } from '../api/extensions/extensionRoutes.ts';
 import { timestamp } from '../api/shared/commonSchemas.ts';
 import { isoTimestamp } from '../api/shared/isoTimestamp.ts';
-import { PROVIDER_FAULTS } from '../api/shared/providerScope.ts';
+import { PROVIDER_CALL_ERRORS } from '../api/shared/providerScope.ts';
 import { fileBody } from '../kernel/routing/fileBody.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
 import { BROWSERBASE_ROUTE } from './browserbaseRoute.ts';
@@ -61,8 +61,7 @@ export function browserbaseExtensionRoutes(deps: ExtensionRouteDeps): AnyRoute[]
         'project_archived',
         'extension_limit_reached',
         'extension_invalid',
-        'provider_rate_limited',
-        ...PROVIDER_FAULTS,
+        ...PROVIDER_CALL_ERRORS,
       ],
       handle: async ({ caller, body }) => {
         const extension = await deps.upload.execute({
@@ -100,7 +99,7 @@ export function browserbaseExtensionRoutes(deps: ExtensionRouteDeps): AnyRoute[]
       summary: 'Delete an extension (Browserbase)',
       params: browserbaseIdParams,
       responses: { 204: { description: 'Deleted.' } },
-      errors: ['not_found', 'provider_rate_limited', ...PROVIDER_FAULTS],
+      errors: ['not_found', ...PROVIDER_CALL_ERRORS],
       handle: async ({ caller, params }) => {
         await deps.delete.execute({ caller, projectId: keyProject(caller), extensionId: params.id });
         return { status: 204 };

@@ -13,7 +13,7 @@ import {
   type SessionRouteDeps,
 } from '../api/sessions/sessionRoutes.ts';
 import { SessionLiveUrlsQuery, SessionLiveUrlsSchema } from '../api/sessions/sessionSchemas.ts';
-import { PROVIDER_FAULTS } from '../api/shared/providerScope.ts';
+import { PROVIDER_CALL_ERRORS } from '../api/shared/providerScope.ts';
 import type { UseCasesOf } from '../api/shared/UseCasesOf.ts';
 import { type AnyRoute, defineRoute } from '../kernel/routing/RouteDefinition.ts';
 import { BrowserbaseSessionListSchema, BrowserbaseSessionSchema } from './browserbaseResponseSchemas.ts';
@@ -68,8 +68,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
         'extension_not_found',
         'project_archived',
         'unsupported_option',
-        'provider_rate_limited',
-        ...PROVIDER_FAULTS,
+        ...PROVIDER_CALL_ERRORS,
       ],
       handle: async ({ caller, body, publicUrls }) => {
         const projectId = keyProject(caller, body.projectId);

@@ -2,7 +2,7 @@ import { type Caller, STATS_SERIES_MAX_BUCKETS } from '@browserdeck/domain';
 import { type AnyRoute, defineRoute } from '../../kernel/routing/RouteDefinition.ts';
 import { type LiveUrlDeps, presentLiveUrls } from '../live-view/presentLiveUrls.ts';
 import { emptyBody, providerProjectParams } from '../shared/commonSchemas.ts';
-import { PROVIDER_FAULTS, PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
+import { PROVIDER_CALL_ERRORS, PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
 import type { UseCasesOf } from '../shared/UseCasesOf.ts';
 import { presentSession } from './presentSession.ts';
 import { presentSessionStats } from './presentSessionStats.ts';
@@ -29,8 +29,7 @@ import {
 /** What releasing a session and reading its logs may answer, in both dialects (§5 and §13). */
 export const SESSION_PROVIDER_CALL_ERRORS = [
   'not_found',
-  'provider_rate_limited',
-  ...PROVIDER_FAULTS,
+  ...PROVIDER_CALL_ERRORS,
   'session_on_other_instance',
 ] as const;
 
@@ -42,8 +41,7 @@ export const LIVE_URLS_ERRORS = [
   'session_on_other_instance',
   'not_implemented',
   'unsupported_option',
-  'provider_rate_limited',
-  ...PROVIDER_FAULTS,
+  ...PROVIDER_CALL_ERRORS,
 ] as const;
 
 export type SessionRouteDeps = UseCasesOf<
@@ -110,8 +108,7 @@ export function sessionRoutes(
         'project_archived',
         'agent_inactive',
         'idempotency_key_reused',
-        'provider_rate_limited',
-        ...PROVIDER_FAULTS,
+        ...PROVIDER_CALL_ERRORS,
         'extension_not_found',
         'unsupported_option',
       ],
