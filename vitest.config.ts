@@ -36,11 +36,13 @@ export default defineConfig({
       },
       {
         // The container image, built and run with podman (`npm run test:image`, last in `npm test`:
-        // the build takes both cores for minutes, so it runs alone).
+        // the build takes both cores for minutes, so it runs alone). One file at a time: the first
+        // builds the image, the next finds it in podman's store, and their containers never meet.
         extends: true,
         test: {
           name: 'image',
           include: ['test/**/*.image.test.ts'],
+          fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 40 * 60_000,
         },

@@ -12,6 +12,7 @@ import {
   containerLogs,
   ensureBaseImage,
   ensurePodman,
+  IMAGE_TAG,
   podman,
   runDetached,
 } from './podman.ts';
@@ -25,7 +26,7 @@ import { givenProjectApiKey } from './projectApiKey.ts';
  * volume still has the account and the context.
  */
 
-const TAG = 'localhost/browserdeck:test';
+const TAG = IMAGE_TAG;
 /** `docker stop`'s and `podman stop`'s default wait before SIGKILL; the image's grace is 8 s. */
 const STOP_TIMEOUT_SEC = 10;
 

@@ -28,6 +28,13 @@ export const BUBBLEWRAP_SETTINGS = [
 /** The base image the test builds from Debian's packages (deploy/debian-base.sh). */
 export const BASE_TAG = 'localhost/debian:bookworm-slim';
 
+/**
+ * The tag the image tests build the repository's Dockerfile as: one tag, so that a second test
+ * file's `buildImage` finds every layer in podman's store (the image project runs its files one
+ * at a time).
+ */
+export const IMAGE_TAG = 'localhost/browserdeck:test';
+
 /** `podman …` with the global options; resolves with stdout, rejects with stderr in the message. */
 export async function podman(args: readonly string[], timeoutMs = 120_000): Promise<string> {
   try {
@@ -179,6 +186,16 @@ function localCaBundle(scratch: string): string | null {
 
 /** `--ulimit` values a container may set here: at most the host's hard limits. */
 function ulimits(): string[] {
+  const { nofile, nproc } = hostLimits();
+  return ['--ulimit', `nofile=${nofile}:${nofile}`, '--ulimit', `nproc=${nproc}:${nproc}`];
+}
+
+/**
+ * The open-file and process limits a container may set here: the host's hard limits, capped at
+ * 65536 and 16384 (`PODMAN_RUN`'s `--ulimit`s; a `containers.conf`'s `default_ulimits` for
+ * `podman kube play`, which has no such flag).
+ */
+export function hostLimits(): { nofile: number; nproc: number } {
   const hard = (name: 'nofile' | 'nproc', fallback: number): number => {
     try {
       const line = readFileSync('/proc/self/limits', 'utf8')
@@ -190,7 +207,5 @@ function ulimits(): string[] {
       return fallback;
     }
   };
-  const nofile = Math.min(hard('nofile', 65_536), 65_536);
-  const nproc = Math.min(hard('nproc', 16_384), 16_384);
-  return ['--ulimit', `nofile=${nofile}:${nofile}`, '--ulimit', `nproc=${nproc}:${nproc}`];
+  return { nofile: Math.min(hard('nofile', 65_536), 65_536), nproc: Math.min(hard('nproc', 16_384), 16_384) };
 }
