@@ -19,7 +19,7 @@
  * `localhost/browserdeck:bench` when absent). Every
  * server runs in its own process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS
  * (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
- * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs,instances,egress,waiters,deploy),
+ * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs,instances,egress,waiters,deploy,shares,shared),
  * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections | none), and the scenarios' own:
  * BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES (200),
  * SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
@@ -44,7 +44,10 @@
  * BENCH_EGRESS_LOADS (30, interleaved page loads per side; bench/egress.ts, which also reads
  * BENCH_EGRESS_THROUGHPUT_SEC, BENCH_EGRESS_THROUGHPUT_ROUNDS and BENCH_EGRESS_CREATES),
  * BENCH_WAITERS_STREAMS (1000, idle log streams held open; bench/runWaiters.ts, which also reads
- * BENCH_WAITERS_WINDOW_SEC and BENCH_WAITERS_ROUNDS), BENCH_DEPLOY_STARTS (3, cold starts per side:
+ * BENCH_WAITERS_WINDOW_SEC and BENCH_WAITERS_ROUNDS), BENCH_SHARES_CLAIMS (500, claim + free round
+ * trips of the accounts' session shares per ledger; bench/sessionShares.ts), BENCH_SHARED_ROUNDS (10, rounds
+ * per side of bench/sharedState.ts: create → first evaluate through the holder and the other instance, a
+ * context opened from local disk and from the database), BENCH_DEPLOY_STARTS (3, cold starts per side:
  * container, `npm start`), BENCH_DEPLOY_RUNS (10, timed rounds per way: direct, nginx, container),
  * BENCH_DEPLOY_PAUSE_MS (1500, before each round: the warm browser refills), BENCH_DEPLOY_BUILD (absent:
  * build `localhost/browserdeck:bench` only when missing | always: rebuild it, cached).
@@ -118,6 +121,8 @@ const ALL_SCENARIOS = [
   'egress',
   'waiters',
   'deploy',
+  'shares',
+  'shared',
 ];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(','));
 const WRITE = process.env.BENCH_WRITE ?? (ALL_SCENARIOS.every((s) => SCENARIOS.has(s)) ? 'all' : 'sections');
@@ -151,6 +156,8 @@ const RUNS_RUNS = num('BENCH_RUNS_RUNS', 30);
 const RUNS_SUSTAIN_SEC = num('BENCH_RUNS_SUSTAIN_SEC', 60);
 const RUNS_PAUSE_MS = num('BENCH_RUNS_PAUSE_MS', 1500);
 const WAITERS_STREAMS = num('BENCH_WAITERS_STREAMS', 1000);
+const SHARES_CLAIMS = num('BENCH_SHARES_CLAIMS', 500);
+const SHARED_ROUNDS = num('BENCH_SHARED_ROUNDS', 10);
 const INSTANCES_OPTIONS = {
   requests: num('BENCH_INSTANCES_REQUESTS', 300),
   cdpRoundTrips: num('BENCH_INSTANCES_CDP', 1000),
@@ -237,6 +244,8 @@ let capacity: CapacityResult | undefined;
 let runsBench: RunsResult | undefined;
 let egressTable: string | undefined;
 let waitersTable: string | undefined;
+let sharesTable: string | undefined;
+let sharedTable: string | undefined;
 let instancesBench: InstancesResult | undefined;
 let deployBench: DeployResult | undefined;
 let profile: ProfileTop[] | undefined;
@@ -408,6 +417,20 @@ try {
       runSpawned('runWaiters.ts', WAITERS_STREAMS),
     );
     if (waitersTable) log(waitersTable);
+  }
+  if (SCENARIOS.has('shares')) {
+    sharesTable = await scenario(
+      `Session shares across instances (bench/sessionShares.ts ${SHARES_CLAIMS})`,
+      () => runSpawned('sessionShares.ts', SHARES_CLAIMS),
+    );
+    if (sharesTable) log(sharesTable);
+  }
+  if (SCENARIOS.has('shared')) {
+    sharedTable = await scenario(
+      `State no instance owns: forwarded CDP and shared contexts (bench/sharedState.ts ${SHARED_ROUNDS})`,
+      () => runSpawned('sharedState.ts', SHARED_ROUNDS),
+    );
+    if (sharedTable) log(sharedTable);
   }
   if (SCENARIOS.has('instances')) {
     instancesBench = await scenario(
@@ -681,6 +704,18 @@ sections.waiters = markedSection(
     ? `## 14. Idle log streams: what waiting costs\n\n\`bench/runWaiters.ts ${WAITERS_STREAMS}\`, spawned:\n\n${waitersTable.trimEnd()}\n\nCommand: ${sectionCommand}.`
     : '## 14. Idle log streams: what waiting costs\n\nNot measured in this run.',
 );
+sections.shares = markedSection(
+  'shares',
+  sharesTable
+    ? `## 16. Session shares across instances: what a create pays\n\n\`bench/sessionShares.ts ${SHARES_CLAIMS}\`, spawned:\n\n${sharesTable.trimEnd()}\n\nA local create claims its account's slot once (after this instance's own count) and frees it once when its session ends: the claim + free row is what the cluster-wide share adds to a session's life. Set it against section 10's create (\`POST …/sessions\` → connectUrl) figures. Command: ${sectionCommand}.`
+    : '## 16. Session shares across instances: what a create pays\n\nNot measured in this run.',
+);
+sections.shared = markedSection(
+  'shared',
+  sharedTable
+    ? `## 17. State no instance owns: a session through the other instance, a context from the database\n\n\`bench/sharedState.ts ${SHARED_ROUNDS}\`, spawned:\n\n${sharedTable.trimEnd()}\n\nA context's profile is a zip in the database (\`stored_blobs\`), one per save; each instance keeps the saves it opened unpacked under \`DATA_DIR/context-cache\`, so the second open on an instance reads local disk (as every open did before profiles were shared), the first reads the row and unpacks it. A session saving to a context runs on a staged copy; its release zips the profile and stores it before it answers. Command: ${sectionCommand}.`
+    : '## 17. State no instance owns: a session through the other instance, a context from the database\n\nNot measured in this run.',
+);
 sections.deploy = markedSection(
   'deploy',
   deployBench
@@ -707,6 +742,10 @@ out.push(
   sections.waiters,
   '',
   sections.deploy,
+  '',
+  sections.shares,
+  '',
+  sections.shared,
   '',
 );
 if (apiKeys) {
@@ -913,6 +952,8 @@ if (WRITE === 'none') {
       (name === 'instances' && instancesBench) ||
       (name === 'egress' && egressTable) ||
       (name === 'waiters' && waitersTable) ||
+      (name === 'shares' && sharesTable) ||
+      (name === 'shared' && sharedTable) ||
       (name === 'deploy' && deployBench),
   );
   const unmarked = [...SCENARIOS].filter((name) => !(name in sections));

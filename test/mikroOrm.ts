@@ -26,6 +26,7 @@ const TABLES_CHILDREN_FIRST = [
   'agents',
   'api_keys',
   'extensions',
+  'browser_contexts',
   'local_refresh_tokens',
   'local_sign_in_sessions',
   'local_credentials',
@@ -36,6 +37,8 @@ const TABLES_CHILDREN_FIRST = [
   'supabase_issued_refresh_tokens',
   'instances',
   'provider_orphan_searches',
+  'session_shares',
+  'stored_blobs',
 ];
 
 const forgotten = persistenceEntities

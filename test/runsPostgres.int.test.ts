@@ -29,11 +29,13 @@ describe('two server instances on one PostgreSQL database, both workers', () => 
     db = await createTestDatabase();
     // One data folder: both sign and verify tokens with the same generated keys.
     dataDir = mkdtempSync(join(tmpdir(), 'browserdeck-runs-pg-'));
-    // One account's runs may take every slot of both instances: sharing is what this checks, not fairness.
+    // One account's runs may take every slot of both instances: sharing is what this checks, not
+    // fairness. Its share of sessions holds across the instances (SPEC §16): 4 in all, as its runs.
     const env = {
       DATA_DIR: dataDir,
       DATABASE_URL: db.url,
       LOCAL_MAX_SESSIONS: '4',
+      LOCAL_MAX_SESSIONS_PER_OWNER: '4',
       RUN_CONCURRENCY: '2',
       RUN_MAX_ACTIVE_PER_OWNER: '4',
     };

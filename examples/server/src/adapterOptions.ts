@@ -57,6 +57,7 @@ export function browsersOption(config: Config): BrowsersOption {
       maxSessionsPerOwner: config.localMaxSessionsPerOwner,
       maxConnectionsPerSession: config.LOCAL_MAX_CONNECTIONS_PER_SESSION,
       maxContextsPerProject: config.LOCAL_MAX_CONTEXTS_PER_PROJECT,
+      contextMaxBytes: config.CONTEXT_MAX_MB * MIB,
       sessionLogMaxBytes: config.LOCAL_SESSION_LOG_MAX_MB * MIB,
       endedLogMaxBytes: config.LOCAL_ENDED_LOGS_MAX_MB * MIB,
       downloadsRetentionSec: config.DOWNLOADS_RETENTION_SEC,

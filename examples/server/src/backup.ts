@@ -5,8 +5,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { parseDatabaseUrl } from '@browserdeck/adapters/mikro-orm';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 
-/** Left out of the copy of the data folder: per-run scratch folders, swept at start-up. */
-const SCRATCH = ['runs'];
+/**
+ * Left out of the copy of the data folder: per-run scratch folders and the unpacked context
+ * profiles (the profiles are in the database), both emptied at start-up.
+ */
+const SCRATCH = ['runs', 'context-cache'];
 /** The SQLite files the snapshot replaces (the database is copied by `VACUUM INTO`, never as a file). */
 const SQLITE_SIDE_FILES = ['', '-wal', '-shm', '-journal'];
 
@@ -24,8 +27,8 @@ export interface BackupManifest {
 
 /**
  * `npm run backup -- <dest>`: a backup of the server that `config` describes, taken while it runs,
- * into a new folder `dest` (mode 0700). The data folder is copied (keys, instance id, context
- * profiles, kept downloads; not `runs/`), and the database alongside: SQLite by `VACUUM INTO`, a
+ * into a new folder `dest` (mode 0700). The data folder is copied (keys, instance id, kept
+ * downloads; not `runs/` nor `context-cache/`), and the database alongside: SQLite by `VACUUM INTO`, a
  * consistent snapshot of one transaction that includes what is still in the WAL, as
  * `browserdeck.sqlite`; PostgreSQL by `pg_dump --format=custom` (`PG_DUMP`, else `pg_dump` on
  * `PATH`), as `browserdeck.pgdump`. Restoring is the reverse, with the server stopped

@@ -1,5 +1,8 @@
 import type { UseCasePorts } from '@browserdeck/domain';
 import type { OrphanSearches } from '../browsers/orphans/OrphanSearches.ts';
+import type { BlobStore } from '../browsers/shared-state/BlobStore.ts';
+import type { ContextRecords } from '../browsers/shared-state/ContextRecords.ts';
+import type { SessionShares } from '../browsers/shared-state/SessionShares.ts';
 import type { HttpDatabaseHooks } from '../http/koa/HttpAppDeps.ts';
 import type { LocalIdentityStore } from '../identity/local/LocalIdentityStore.ts';
 import type { IssuedRefreshTokenStore } from '../identity/supabase/IssuedRefreshTokenStore.ts';
@@ -42,6 +45,17 @@ export interface BrowserdeckStorage
    * and shared by the instances: absent, the provider keeps them in memory.
    */
   orphanSearches?: OrphanSearches | undefined;
+  /**
+   * The contexts' records and holds, and the bytes every instance must read (context profiles):
+   * absent, the local provider keeps its contexts in its data folder (one instance only).
+   */
+  contexts?: ContextRecords | undefined;
+  blobs?: BlobStore | undefined;
+  /**
+   * Each account's share of local sessions, counted across the instances sharing this database
+   * (SPEC §16): absent, the local provider counts this instance's sessions only.
+   */
+  sessionShares?: SessionShares | undefined;
   /** Sessions PENDING or RUNNING in every project, for the `browserdeck_active_sessions` gauge. */
   countActiveSessions?: (() => Promise<number>) | undefined;
 }

@@ -13,6 +13,7 @@ import type { Browserdeck } from './Browserdeck.ts';
 import type { BrowserdeckOptions } from './BrowserdeckOptions.ts';
 import { composeHttp } from './composeHttp.ts';
 import { composeUseCases } from './composeUseCases.ts';
+import { instanceHoldings } from './instanceHoldings.ts';
 import { Lifecycle } from './lifecycle/Lifecycle.ts';
 import { logPrivateDataDir } from './logPrivateDataDir.ts';
 import { OwnUpgrades } from './OwnUpgrades.ts';
@@ -99,6 +100,8 @@ export async function composeBrowserdeck(
     );
     const provider = await openBrowsers(browsersOption, {
       ...{ dataDir, publicUrl, clock, logger, orphanSearches: storage.orphanSearches },
+      sessionShares: storage.sessionShares,
+      ...{ contextRecords: storage.contexts, blobs: storage.blobs, sharedDownloads: postgres !== undefined },
       instanceId: resolvedId.id,
     });
     // A provider a host built may hold its browsers under an id of its own: that id is the instance's.
@@ -115,6 +118,7 @@ export async function composeBrowserdeck(
       ? lifecycle.add(
           openInstances({
             ...{ registry: storage.instances, instanceId, secrets, provider, logger, hub },
+            holdings: instanceHoldings(storage),
             url: (options.instance?.url ?? publicUrl).replace(/\/+$/, ''),
             reconcileIntervalSec: options.reconcileIntervalSec ?? 15,
           }),

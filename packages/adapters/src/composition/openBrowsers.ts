@@ -2,6 +2,9 @@ import type { Clock } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { OrphanSearches } from '../browsers/orphans/OrphanSearches.ts';
 import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
+import type { BlobStore } from '../browsers/shared-state/BlobStore.ts';
+import type { ContextRecords } from '../browsers/shared-state/ContextRecords.ts';
+import type { SessionShares } from '../browsers/shared-state/SessionShares.ts';
 import type { BrowsersOption } from './BrowserdeckOptions.ts';
 
 /**
@@ -24,6 +27,13 @@ export async function openBrowsers(
     instanceId: string;
     /** The storage's orphan searches, for Browserbase (absent: kept in memory). */
     orphanSearches?: OrphanSearches | undefined;
+    /** The storage's session shares, for local Chromium: the account's share across instances (absent: this instance's). */
+    sessionShares?: SessionShares | undefined;
+    /** The storage's contexts and blobs, for local Chromium: contexts every instance opens (absent: the data folder's). */
+    contextRecords?: ContextRecords | undefined;
+    blobs?: BlobStore | undefined;
+    /** Whether other instances share the storage: ended sessions' downloads go to `blobs` too. */
+    sharedDownloads?: boolean | undefined;
   },
 ): Promise<ComposableBrowserProvider> {
   if ('provider' in option) return option.provider;
@@ -48,6 +58,10 @@ export async function openBrowsers(
   return new LocalChromiumProvider({
     ...LOCAL_BROWSER_DEFAULTS,
     ...option.local,
+    sessionShares: option.local.sessionShares ?? context.sessionShares,
+    contextRecords: option.local.contextRecords ?? context.contextRecords,
+    blobs: option.local.blobs ?? context.blobs,
+    downloadBlobs: option.local.downloadBlobs ?? (context.sharedDownloads ? context.blobs : undefined),
     instanceId: context.instanceId,
     dataDir: context.dataDir,
     publicUrl: context.publicUrl,

@@ -11,6 +11,7 @@ import { InstanceAuth } from '../instances/InstanceAuth.ts';
 import { InstanceClient } from '../instances/InstanceClient.ts';
 import { InstanceDirectory } from '../instances/InstanceDirectory.ts';
 import { InstanceForwarder } from '../instances/InstanceForwarder.ts';
+import type { InstanceHoldings } from '../instances/InstanceHoldings.ts';
 import { InstanceMembership } from '../instances/InstanceMembership.ts';
 import type { InstanceRegistry, SessionKey } from '../instances/InstanceRegistry.ts';
 import { InstanceRoutedLiveViewHub } from '../instances/InstanceRoutedLiveViewHub.ts';
@@ -64,6 +65,8 @@ export function openInstances(deps: {
   hub: LiveViewHub | undefined;
   reconcileIntervalSec: number;
   logger: Logger;
+  /** What instances hold for their sessions (slots, contexts): a lost instance's is let go with its sessions. */
+  holdings?: readonly InstanceHoldings[] | undefined;
 }): OpenedInstances {
   const { registry, instanceId, provider, hub, logger } = deps;
   const timings = instanceTimings(deps.reconcileIntervalSec);
@@ -92,6 +95,7 @@ export function openInstances(deps: {
     membership: (endLostInstance) =>
       new InstanceMembership({
         ...{ registry, directory, client, endLostInstance, logger, url: deps.url, bootId },
+        holdings: deps.holdings,
         heartbeatMs: timings.heartbeatMs,
       }),
   };

@@ -2,6 +2,7 @@ import type { EndLostInstanceSessions } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { InstanceClient } from './InstanceClient.ts';
 import type { InstanceDirectory } from './InstanceDirectory.ts';
+import type { InstanceHoldings } from './InstanceHoldings.ts';
 import type { InstanceRecord, InstanceRegistry } from './InstanceRegistry.ts';
 
 /** Lost instances handled per sweep. */
@@ -17,6 +18,8 @@ export class InstanceIdInUseError extends Error {}
  * previous run of it left active (its browsers died with that process: `ERROR`). Then, every
  * `heartbeatMs`, it beats and sweeps: an instance silent for `lostAfterMs` that does not answer at
  * its URL either (as the same boot) is lost; its active sessions are ended `ERROR` and its row removed.
+ * Either way, what the instance held for its sessions (`holdings`: its accounts' slots, the contexts
+ * its sessions saved to) is let go of with its sessions.
  */
 export class InstanceMembership {
   private readonly deps: {
@@ -28,6 +31,8 @@ export class InstanceMembership {
     url: string;
     bootId: string;
     heartbeatMs: number;
+    /** What instances hold for their sessions in the shared storage (absent: nothing). */
+    holdings?: readonly InstanceHoldings[] | undefined;
   };
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -55,8 +60,10 @@ export class InstanceMembership {
     }
     await registry.register({ id: this.instanceId, url, bootId, startedAt: now, seenAt: now });
     const ended = await this.deps.endLostInstance.execute({ instanceId: this.instanceId });
+    // Its previous run's browsers died with it: so did what they held.
+    const freed = await this.letGo(this.instanceId);
     this.deps.logger.info(
-      { instanceId: this.instanceId, url, endedOwnSessions: ended },
+      { instanceId: this.instanceId, url, endedOwnSessions: ended, freed },
       ended > 0
         ? 'instance joined; sessions its previous run left active were ended ERROR'
         : 'instance joined',
@@ -110,10 +117,22 @@ export class InstanceMembership {
     const answer = await this.deps.client.ping(record);
     if (answer && answer.id === record.id && answer.bootId === record.bootId) return;
     const ended = await this.deps.endLostInstance.execute({ instanceId: record.id });
+    const freed = await this.letGo(record.id);
     await this.deps.registry.remove(record.id, record.bootId);
     this.deps.logger.warn(
-      { lostInstanceId: record.id, lastSeenAt: record.seenAt.toISOString(), endedSessions: ended },
+      {
+        ...{ lostInstanceId: record.id, lastSeenAt: record.seenAt.toISOString() },
+        ...{ endedSessions: ended, freed },
+      },
       'an instance stopped answering; its sessions were ended ERROR',
     );
+  }
+
+  /** Lets go of what `instanceId` held, every kind; how many of each. */
+  private async letGo(instanceId: string): Promise<Record<string, number>> {
+    const freed: Record<string, number> = {};
+    for (const holding of this.deps.holdings ?? [])
+      freed[holding.what] = await holding.letGoOfInstance(instanceId);
+    return freed;
   }
 }

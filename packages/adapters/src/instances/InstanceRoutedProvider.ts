@@ -21,7 +21,8 @@ const ROUTED = Map.groupBy(
  * gone silent is not called: the method answers what its entry says (`whenHolderLost`: `get` is
  * `provider_unavailable`, the session answered as stored until the survivors end it `ERROR`; `logs`
  * are none; `release` asks the inner provider, which frees a Grid session from any instance, and
- * reports the session `ERROR`).
+ * reports the session `ERROR`; `downloads` are the inner provider's when it has them, as the local
+ * provider has an ended session's in the shared blob store, else `provider_unavailable`).
  */
 export class InstanceRoutedProvider extends WrappingProvider {
   constructor(deps: {

@@ -207,7 +207,10 @@ export const INSTANCE_CALLS = {
       method: 'downloads',
       toInput: ([id]) => ({ params: sessionOf(id), query: {} }),
       fromAnswer: (answer) => answer,
-      whenHolderLost: async (lost) => {
+      // An ended session's downloads outlive their holder where the provider shares them (a blob store).
+      whenHolderLost: async (lost, here) => {
+        const shared = await here();
+        if (shared) return shared;
         throw lost;
       },
     },

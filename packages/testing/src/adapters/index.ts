@@ -10,3 +10,5 @@ export * from './http/TestApp.ts';
 export * from './identity/describeIssuedRefreshTokenStoreContract.ts';
 export * from './identity/describeLocalIdentityStoreContract.ts';
 export * from './identity/describeRevokedSessionStoreContract.ts';
+export * from './local-chromium/describeSessionSharesContract.ts';
+export * from './local-chromium/describeSharedStateContract.ts';

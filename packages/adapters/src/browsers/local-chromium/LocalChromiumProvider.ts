@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
+  type BrowserContextStore,
   type CreateBrowserRequest,
   type Logger,
   type ProviderSessionSnapshot,
@@ -18,7 +19,6 @@ import { HOW_TO_LOAD_EXTENSIONS } from './extensions/findExtensionsChromium.ts';
 import { LocalSessionFiles } from './files/LocalSessionFiles.ts';
 import type { LocalChromiumProviderOptions, SizedLocalOptions } from './LocalChromiumProviderOptions.ts';
 import { type LocalProviderParts, localProviderParts } from './localProviderParts.ts';
-import type { LocalContextStore } from './profiles/LocalContextStore.ts';
 import {
   describeSessionCapacity,
   resolveSessionCapacity,
@@ -52,8 +52,8 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
    * (`seleniumRemoteUrl`, `webdriver/`).
    */
   readonly capabilities: AdapterCapabilities;
-  /** The project's context profiles under `<dataDir>/contexts` (http-api.md §7). */
-  readonly contexts: LocalContextStore;
+  /** The projects' contexts (http-api.md §7): shared through the database, or under `<dataDir>/contexts`. */
+  readonly contexts: BrowserContextStore;
   /** Sessions at once and per account, sized to the host unless configured (`resolveSessionCapacity`). */
   readonly capacity: SessionCapacity;
   private readonly parts: LocalProviderParts;
@@ -77,7 +77,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
     const logger: Logger = options.logger ?? silentLogger;
     this.logger = logger;
     this.instanceId = options.instanceId ?? randomUUID();
-    const parts = localProviderParts(options, logger);
+    const parts = localProviderParts(options, logger, this.instanceId);
     this.parts = parts;
     this.connect = parts.connect;
     this.contexts = parts.contexts;
@@ -112,6 +112,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
     const line = describeSessionCapacity(this.capacity);
     if (this.capacity.perOwnerLowered === null) this.logger.info?.({ capacity: this.capacity }, line);
     else this.logger.warn({ capacity: this.capacity }, line);
+    await this.parts.sharedContexts?.start();
     await this.parts.browsers.start();
     this.parts.retained.start();
     // Said at start-up: whether sessions get a seleniumRemoteUrl, and if not what to install.
@@ -144,6 +145,10 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
     const session = this.parts.registry.running(providerSessionId);
     if (!session) return this.parts.registry.snapshot(providerSessionId);
     await session.end('COMPLETED');
+    // A context the session saved to is stored (and free on every instance) once the release answers.
+    await this.parts.registry.claimReleased(providerSessionId);
+    // Its account's slot is free on every instance once the release answers.
+    await this.parts.share.settled();
     return session.snapshot;
   }
 
@@ -175,6 +180,10 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
     const { browsers, registry, retained } = this.parts;
     await Promise.all([browsers.closePool(), ...registry.all().map((s) => s.end('COMPLETED'))]);
     await Promise.allSettled([...this.creating]);
+    // Profiles of contexts the sessions saved to are stored before the host closes the database.
+    await registry.claimsReleased();
+    // The ended sessions' slots are freed before the host closes the database.
+    await this.parts.share.settled();
     await browsers.finish();
     await retained.stop();
     process.off('exit', this.killAllNow);

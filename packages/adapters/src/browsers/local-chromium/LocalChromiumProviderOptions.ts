@@ -2,6 +2,9 @@ import type { Clock, Logger } from '@browserdeck/domain';
 import type { IsolationSetting } from '../../confinement/isolation/IsolationLevel.ts';
 import type { HostResources } from '../../confinement/limits/hostResources.ts';
 import type { EgressPolicyOptions } from '../egress/EgressPolicy.ts';
+import type { BlobStore } from '../shared-state/BlobStore.ts';
+import type { ContextRecords } from '../shared-state/ContextRecords.ts';
+import type { SessionShares } from '../shared-state/SessionShares.ts';
 import type { FindChromiumOptions } from './chromium/findChromium.ts';
 
 /** The defaults of the optional settings below that are plain numbers. */
@@ -64,6 +67,12 @@ export interface LocalChromiumProviderOptions {
    * (`CreateBrowserRequest.ownerId`), whichever of its projects and credentials asked.
    */
   readonly maxSessionsPerOwner?: number | undefined;
+  /**
+   * Where the account's share (`maxSessionsPerOwner`) is counted across the instances sharing a
+   * database (SPEC §16): the composition passes the storage's (`MikroOrmSessionShares`). Default: in
+   * memory, this instance's sessions only.
+   */
+  readonly sessionShares?: SessionShares | undefined;
   /** `LOCAL_ISOLATION` (default `on`: the strongest level this host supports; see `BrowserConfinement`). */
   readonly isolation?: IsolationSetting | undefined;
   /** `BROWSER_USER`: who browsers run as (default: `browserdeck-browser`, created when the service is root). */
@@ -86,6 +95,21 @@ export interface LocalChromiumProviderOptions {
    * connection per session) do not count.
    */
   readonly maxConnectionsPerSession?: number | undefined;
+  /**
+   * Where contexts and their profiles live for every instance on one database (SPEC §16): the
+   * composition passes the storage's records and blobs. Without both, contexts are folders of this
+   * instance's data folder.
+   */
+  readonly contextRecords?: ContextRecords | undefined;
+  /** Bytes every instance must read (context profiles): the storage's. */
+  readonly blobs?: BlobStore | undefined;
+  /**
+   * Where ended sessions' downloads are copied for the other instances to serve (the storage's
+   * blobs, when several instances share the database); without it they are this instance's only.
+   */
+  readonly downloadBlobs?: BlobStore | undefined;
+  /** Largest stored context profile, zipped (`CONTEXT_MAX_MB`; default 64 MiB): a larger save is not stored. */
+  readonly contextMaxBytes?: number | undefined;
   /** Context profiles one project may hold (`LOCAL_MAX_CONTEXTS_PER_PROJECT`; default 100): one more is `context_limit_reached`. */
   readonly maxContextsPerProject?: number | undefined;
   /** The logs of all ended sessions kept together, in JSON bytes (`LOCAL_ENDED_LOGS_MAX_MB`; default 64 MiB). */

@@ -29,6 +29,18 @@ export {
 } from '../egress/EgressProxy.ts';
 export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from '../egress/egressRanges.ts';
 export type { EgressLookup } from '../egress/resolveDestination.ts';
+export type { BlobStore } from '../shared-state/BlobStore.ts';
+export type { ContextHolder, ContextRecord, ContextRecords } from '../shared-state/ContextRecords.ts';
+export { InMemoryBlobStore } from '../shared-state/InMemoryBlobStore.ts';
+export { InMemoryContextRecords } from '../shared-state/InMemoryContextRecords.ts';
+export { InMemorySessionShares } from '../shared-state/InMemorySessionShares.ts';
+export {
+  SESSION_SHARE_STALE_AFTER_MS,
+  type SessionShare,
+  type SessionShareAnswer,
+  type SessionShares,
+  shareCounts,
+} from '../shared-state/SessionShares.ts';
 export { extractNpmChromium, type NpmChromiumUnpack } from './chromium/extractNpmChromium.ts';
 export {
   type FindChromedriverOptions,

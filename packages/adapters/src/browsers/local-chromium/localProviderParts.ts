@@ -1,10 +1,14 @@
-import type { Logger } from '@browserdeck/domain';
+import type { BrowserContextStore, Logger } from '@browserdeck/domain';
+import { InMemorySessionShares } from '../shared-state/InMemorySessionShares.ts';
 import { LocalConnect } from './connect/LocalConnect.ts';
 import { RetainedDownloads } from './files/RetainedDownloads.ts';
 import { LOCAL_DEFAULTS, type SizedLocalOptions } from './LocalChromiumProviderOptions.ts';
 import { BrowserSupply } from './launch/BrowserSupply.ts';
 import { ContextLocks } from './profiles/ContextLocks.ts';
 import { LocalContextStore } from './profiles/LocalContextStore.ts';
+import { SharedContextProfiles } from './profiles/SharedContextProfiles.ts';
+import { SharedContextStore } from './profiles/SharedContextStore.ts';
+import { ClusterShare } from './session/ClusterShare.ts';
 import { extensionsFeature } from './session/features/extensionsFeature.ts';
 import { filesFeature } from './session/features/filesFeature.ts';
 import { upstreamProxiesFeature } from './session/features/upstreamProxiesFeature.ts';
@@ -21,13 +25,20 @@ export interface LocalProviderParts {
   readonly registry: SessionRegistry;
   /** Slots per account and in all, for creates under way and sessions. */
   readonly admission: SessionAdmission;
+  /** The account's share across the instances on one database, claimed once `admission` lets a create through. */
+  readonly share: ClusterShare;
   /** Warm and launched browsers, the egress proxy, the confinement. */
   readonly browsers: BrowserSupply;
   /** Sessions' connect endpoint (an upgrade route of the HTTP adapter's table) and in-process CDP. */
   readonly connect: LocalConnect;
-  /** The project's context profiles under `<dataDir>/contexts` (http-api.md §7). */
-  readonly contexts: LocalContextStore;
+  /**
+   * The projects' contexts (http-api.md §7): shared by every instance on the database when the
+   * options give its records and blobs, else the profile folders under `<dataDir>/contexts`.
+   */
+  readonly contexts: BrowserContextStore;
   readonly contextLocks: ContextLocks;
+  /** The shared contexts' profiles as sessions open and save them; null with contexts in the data folder. */
+  readonly sharedContexts: SharedContextProfiles | null;
   /** Ended sessions' downloads, kept for `downloadsRetentionSec` under `<dataDir>/downloads`. */
   readonly retained: RetainedDownloads;
   /** Sessions' WebDriver side: whether a chromedriver matches the browser, and their chromedrivers. */
@@ -39,7 +50,11 @@ export interface LocalProviderParts {
 }
 
 /** Builds the local provider's parts from its options; nothing starts until the provider's `start`. */
-export function localProviderParts(options: SizedLocalOptions, logger: Logger): LocalProviderParts {
+export function localProviderParts(
+  options: SizedLocalOptions,
+  logger: Logger,
+  instanceId: string,
+): LocalProviderParts {
   const contextLocks = new ContextLocks();
   const retained = new RetainedDownloads({
     dataDir: options.dataDir,
@@ -48,12 +63,22 @@ export function localProviderParts(options: SizedLocalOptions, logger: Logger): 
     maxBytesPerOwner: options.downloadsMaxBytesPerOwner,
     clock: options.clock,
     logger,
+    // Shared with the other instances: served by any of them once the session has ended.
+    blobs: options.downloadBlobs,
   });
-  const contexts = new LocalContextStore({
-    dataDir: options.dataDir,
-    locks: contextLocks,
-    maxPerProject: options.maxContextsPerProject ?? LOCAL_DEFAULTS.maxContextsPerProject,
-  });
+  const maxPerProject = options.maxContextsPerProject ?? LOCAL_DEFAULTS.maxContextsPerProject;
+  const { contextRecords: records, blobs } = options;
+  const store =
+    records && blobs ? new SharedContextStore({ records, blobs, clock: options.clock, maxPerProject }) : null;
+  const sharedContexts =
+    records && blobs && store
+      ? new SharedContextProfiles({
+          ...{ records, store, blobs, locks: contextLocks, dataDir: options.dataDir, instanceId },
+          ...{ clock: options.clock, logger, maxBytes: options.contextMaxBytes },
+        })
+      : null;
+  const contexts: BrowserContextStore =
+    store ?? new LocalContextStore({ dataDir: options.dataDir, locks: contextLocks, maxPerProject });
   const registry = new SessionRegistry({
     maxSessions: options.endedSessionRetention ?? LOCAL_DEFAULTS.endedSessionRetention,
     maxWithLogs: options.endedLogRetention ?? LOCAL_DEFAULTS.endedLogRetention,
@@ -70,6 +95,11 @@ export function localProviderParts(options: SizedLocalOptions, logger: Logger): 
     registry,
     warm: () => browsers.warm,
     clock: options.clock,
+  });
+  const share = new ClusterShare({
+    shares: options.sessionShares ?? new InMemorySessionShares(),
+    maxPerOwner: options.maxSessionsPerOwner,
+    ...{ instanceId, clock: options.clock, logger },
   });
   const connect = new LocalConnect({
     registry,
@@ -97,10 +127,12 @@ export function localProviderParts(options: SizedLocalOptions, logger: Logger): 
   return {
     registry,
     admission,
+    share,
     browsers,
     connect,
     contexts,
     contextLocks,
+    sharedContexts,
     retained,
     webdriver,
     proxyBytes,

@@ -6,6 +6,8 @@ import { checkDatabase } from './checkDatabase.ts';
 import { countActiveSessions } from './countActiveSessions.ts';
 import { MikroOrmAgentRepository } from './MikroOrmAgentRepository.ts';
 import { MikroOrmApiKeyRepository } from './MikroOrmApiKeyRepository.ts';
+import { MikroOrmBlobStore } from './MikroOrmBlobStore.ts';
+import { MikroOrmContextRecords } from './MikroOrmContextRecords.ts';
 import { MikroOrmExtensionRepository } from './MikroOrmExtensionRepository.ts';
 import { MikroOrmIdempotencyStore } from './MikroOrmIdempotencyStore.ts';
 import { MikroOrmInstanceRegistry } from './MikroOrmInstanceRegistry.ts';
@@ -18,6 +20,7 @@ import { MikroOrmRevokedSessionStore } from './MikroOrmRevokedSessionStore.ts';
 import { MikroOrmRunLogStore } from './MikroOrmRunLogStore.ts';
 import { MikroOrmRunRepository } from './MikroOrmRunRepository.ts';
 import { MikroOrmSessionRepository } from './MikroOrmSessionRepository.ts';
+import { MikroOrmSessionShares } from './MikroOrmSessionShares.ts';
 import { MikroOrmUserRepository } from './MikroOrmUserRepository.ts';
 import { toDatabaseError } from './toDatabaseError.ts';
 
@@ -52,5 +55,8 @@ export function createMikroOrmStorage(deps: {
     countActiveSessions: () => countActiveSessions(orm),
     instances: new MikroOrmInstanceRegistry({ orm }),
     orphanSearches: new MikroOrmOrphanSearches({ orm }),
+    sessionShares: new MikroOrmSessionShares({ orm }),
+    contexts: new MikroOrmContextRecords({ orm }),
+    blobs: new MikroOrmBlobStore({ orm, clock }),
   };
 }

@@ -20,6 +20,7 @@ export { persistenceEntities } from './entities/persistenceEntities.ts';
 export { RateLimitWindowSchema } from './entities/RateLimitWindowSchema.ts';
 export { RunLogSchema } from './entities/RunLogSchema.ts';
 export { RunSchema, type StoredRun } from './entities/RunSchema.ts';
+export { SessionShareSchema } from './entities/SessionShareSchema.ts';
 export { SupabaseIssuedRefreshTokenSchema } from './entities/SupabaseIssuedRefreshTokenSchema.ts';
 export { SupabaseRevokedSessionSchema } from './entities/SupabaseRevokedSessionSchema.ts';
 export { UserSchema } from './entities/UserSchema.ts';
@@ -59,6 +60,7 @@ export {
   MikroOrmSessionRepository,
   type MikroOrmSessionRepositoryDeps,
 } from './MikroOrmSessionRepository.ts';
+export { MikroOrmSessionShares } from './MikroOrmSessionShares.ts';
 export { MikroOrmUserRepository, type MikroOrmUserRepositoryDeps } from './MikroOrmUserRepository.ts';
 export { migrateToLatest } from './migrateToLatest.ts';
 export { type DatabaseLocation, parseDatabaseUrl } from './parseDatabaseUrl.ts';

@@ -2,6 +2,7 @@ import type { EntitySchemaWithMeta } from '@mikro-orm/core';
 import type { InferKyselyTable } from '@mikro-orm/sql';
 import type { AgentSchema } from './entities/AgentSchema.ts';
 import type { ApiKeySchema } from './entities/ApiKeySchema.ts';
+import type { BrowserContextSchema } from './entities/BrowserContextSchema.ts';
 import type { BrowserSessionSchema } from './entities/BrowserSessionSchema.ts';
 import type { ExtensionSchema } from './entities/ExtensionSchema.ts';
 import type { IdempotencyKeySchema } from './entities/IdempotencyKeySchema.ts';
@@ -14,6 +15,8 @@ import type { ProjectSchema } from './entities/ProjectSchema.ts';
 import type { RateLimitWindowSchema } from './entities/RateLimitWindowSchema.ts';
 import type { RunLogSchema } from './entities/RunLogSchema.ts';
 import type { RunSchema } from './entities/RunSchema.ts';
+import type { SessionShareSchema } from './entities/SessionShareSchema.ts';
+import type { StoredBlobSchema } from './entities/StoredBlobSchema.ts';
 import type { SupabaseIssuedRefreshTokenSchema } from './entities/SupabaseIssuedRefreshTokenSchema.ts';
 import type { SupabaseRevokedSessionSchema } from './entities/SupabaseRevokedSessionSchema.ts';
 import type { UserSchema } from './entities/UserSchema.ts';
@@ -48,4 +51,7 @@ export interface BrowserdeckDb {
   run_logs: Table<typeof RunLogSchema>;
   instances: Table<typeof InstanceSchema>;
   provider_orphan_searches: Table<typeof OrphanSearchSchema>;
+  session_shares: Table<typeof SessionShareSchema>;
+  browser_contexts: Table<typeof BrowserContextSchema>;
+  stored_blobs: Table<typeof StoredBlobSchema>;
 }

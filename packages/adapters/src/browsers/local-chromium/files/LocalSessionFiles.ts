@@ -17,7 +17,8 @@ export class LocalSessionFiles implements FilesCapability {
   /**
    * The session's completed downloads as a zip (`zipDownloads`): from its browser's Downloads folder
    * while it runs, then from the copy kept for `downloadsRetentionSec` after it ended (a read while
-   * it ends waits for that copy). Null for a session unknown here or past the retention.
+   * it ends waits for that copy): kept here, or, for a session another instance held, in the shared
+   * blob store (`RetainedDownloads.archive`). Null for a session unknown here or past the retention.
    */
   async downloads(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
     const running = this.registry.running(providerSessionId);

@@ -1,6 +1,7 @@
 import { lstat, mkdir, readdir, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Clock, type Logger, silentLogger } from '@browserdeck/domain';
+import type { BlobStore } from '../../shared-state/BlobStore.ts';
 import { completedDownloads } from './completedDownloads.ts';
 import {
   pruneDownloadsOwners,
@@ -10,6 +11,7 @@ import {
 } from './downloadOwners.ts';
 import { downloadsToEvict, type KeptDownloads } from './downloadsToEvict.ts';
 import { moveDownloads } from './moveDownloads.ts';
+import { SharedDownloads } from './SharedDownloads.ts';
 import { zipDownloads } from './zipDownloads.ts';
 
 /**
@@ -52,7 +54,9 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  * downloads are copied, up to the account's share). A sweep removes what is past its time; the
  * folders outlive a restart of the service. Several instances on one data folder share the folder,
  * its budgets and its sweep. A retention or a budget of 0 keeps nothing: no timer runs, and what an
- * earlier run kept goes at start and at each session's end.
+ * earlier run kept goes at start and at each session's end. With a `blobs` store, each kept folder's
+ * zip is also written there (`SharedDownloads`), goes with the folder, and serves the sessions this
+ * instance neither holds nor keeps (another instance's, also once that one has stopped).
  */
 export class RetainedDownloads {
   readonly dir: string;
@@ -61,6 +65,8 @@ export class RetainedDownloads {
   private readonly maxBytesPerOwner: number;
   private readonly clock: Clock;
   private readonly logger: Logger;
+  /** The zips every instance reads, when there is a shared store. */
+  private readonly shared: SharedDownloads | null;
   /** Sessions whose downloads are being moved here: a read waits for the move. */
   private readonly moving = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
@@ -74,6 +80,8 @@ export class RetainedDownloads {
     maxBytesPerOwner?: number | undefined;
     clock: Clock;
     logger?: Logger | undefined;
+    /** Where the kept downloads are shared with the other instances (absent: this folder only). */
+    blobs?: BlobStore | undefined;
   }) {
     this.dir = join(options.dataDir, 'downloads');
     this.retentionMs = (options.retentionSec ?? DOWNLOADS_DEFAULTS.retentionSec) * 1000;
@@ -84,6 +92,7 @@ export class RetainedDownloads {
     );
     this.clock = options.clock;
     this.logger = options.logger ?? silentLogger;
+    this.shared = options.blobs ? new SharedDownloads({ blobs: options.blobs, logger: this.logger }) : null;
   }
 
   /**
@@ -138,16 +147,17 @@ export class RetainedDownloads {
   }
 
   /**
-   * A zip of an ended session's kept downloads (see `zipDownloads`), once they are here; null when
-   * none are kept for it (never any, or past their time).
+   * A zip of an ended session's kept downloads (see `zipDownloads`), once they are here, else as the
+   * shared store holds them (a session this instance never kept); null when none are kept for it
+   * (never any, or past their time).
    */
   async archive(providerSessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
     if (!this.keeps || !SESSION_ID.test(providerSessionId)) return null;
     await this.moving.get(providerSessionId);
     const folder = join(this.dir, providerSessionId);
     const kept = await lstat(folder).catch(() => null);
-    if (!kept?.isDirectory() || this.expired(kept.mtime)) return null;
-    return zipDownloads(folder);
+    if (kept?.isDirectory()) return this.expired(kept.mtime) ? null : zipDownloads(folder);
+    return this.shared ? this.shared.read(providerSessionId, this.keptSince()) : null;
   }
 
   /** Removes the folders past their time, then those `downloadsToEvict` names for the budgets. */
@@ -174,6 +184,17 @@ export class RetainedDownloads {
         'local provider: downloads past the account’s share (DOWNLOADS_MAX_MB_PER_OWNER) were not kept',
       );
     await this.stamp(folder);
+    await this.share(providerSessionId, folder);
+  }
+
+  /**
+   * Shares the kept folder's zip with the other instances, unless the folder alone is past the
+   * account's share: the sweep that follows evicts it.
+   */
+  private async share(providerSessionId: string, folder: string): Promise<void> {
+    if (!this.shared) return;
+    const bytes = (await completedDownloads(folder)).reduce((sum, file) => sum + file.size, 0);
+    if (bytes <= this.maxBytesPerOwner) await this.shared.store(providerSessionId, folder);
   }
 
   /** Dates the folder when its session ended: the retention counts from it. */
@@ -189,6 +210,11 @@ export class RetainedDownloads {
 
   private expired(keptAt: Date): boolean {
     return this.clock.now().getTime() - keptAt.getTime() >= this.retentionMs;
+  }
+
+  /** Downloads kept before this are past their time (kept `retentionMs` ago or earlier, as `expired` says). */
+  private keptSince(): Date {
+    return new Date(this.clock.now().getTime() - this.retentionMs + 1);
   }
 
   private async sweepOnce(): Promise<void> {
@@ -218,11 +244,14 @@ export class RetainedDownloads {
     }
     const graceOver = new Date(this.clock.now().getTime() - OWNER_RECORD_GRACE_MS);
     await pruneDownloadsOwners(this.dir, present, graceOver);
+    // Shared ones past their time, those of stopped instances included.
+    await this.shared?.sweep(this.keptSince());
   }
 
   /** Removes one session's kept downloads, and the record of whose they were. */
   private async remove(providerSessionId: string): Promise<void> {
     await rm(join(this.dir, providerSessionId), { recursive: true, force: true });
     await removeDownloadsOwner(this.dir, providerSessionId);
+    await this.shared?.remove(providerSessionId);
   }
 }

@@ -30,7 +30,12 @@ import { uploadsDirOf } from '../profiles/uploadsDirOf.ts';
  */
 export type ProfileChoice =
   | { readonly kind: 'temporary'; readonly profiles: TemporaryProfiles }
-  | { readonly kind: 'persistent'; readonly dir: string }
+  | {
+      readonly kind: 'persistent';
+      readonly dir: string;
+      /** Runs on a staged copy written back when it stops, on any disk (else only on a limited one). */
+      readonly staged?: boolean | undefined;
+    }
   | { readonly kind: 'copy'; readonly profiles: TemporaryProfiles; readonly from: string };
 
 /** How long a browser with a persistent profile may take to shut down cleanly. */
@@ -138,7 +143,7 @@ export class PreparedBrowser {
     const temporary = profile.kind === 'persistent' ? null : profile.profiles;
     // On a size-limited disk a persistent profile runs on a staged copy, written back when it stops.
     const stage =
-      profile.kind === 'persistent' && limits?.limitsDisk && settings.staging
+      profile.kind === 'persistent' && (limits?.limitsDisk || profile.staged) && settings.staging
         ? { profiles: settings.staging, contextDir: profile.dir }
         : null;
     const scratch = temporary ?? stage?.profiles ?? null;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * What a copy leaves out: caches (rebuilt as needed), downloads and uploads (a session's files, not
  * browser state) and Chromium's `Singleton*` lock links of the running browser.
  */
-const SKIPPED_DIRS = new Set([
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   'Cache',
   'Code Cache',
   'GPUCache',
@@ -42,13 +42,18 @@ async function copyTree(from: string, to: string, owner: { uid: number; gid: num
     const src = join(from, entry.name);
     const dest = join(to, entry.name);
     if (entry.isDirectory()) {
-      if (SKIPPED_DIRS.has(entry.name)) continue;
+      if (!keptInProfile(entry.name, true)) continue;
       await mkdir(dest, { mode: 0o700 });
       if (owner) await lchown(dest, owner.uid, owner.gid);
       await copyTree(src, dest, owner);
-    } else if (entry.isFile() && !entry.name.startsWith('Singleton')) {
+    } else if (entry.isFile() && keptInProfile(entry.name, false)) {
       await copyFile(src, dest);
       if (owner) await lchown(dest, owner.uid, owner.gid);
     }
   }
+}
+
+/** Whether a copy of a profile keeps the folder or plain file `name` (`SKIPPED_DIRS`, lock links). */
+export function keptInProfile(name: string, directory: boolean): boolean {
+  return directory ? !SKIPPED_DIRS.has(name) : !name.startsWith('Singleton');
 }

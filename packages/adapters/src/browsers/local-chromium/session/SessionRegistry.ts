@@ -10,6 +10,8 @@ import type { LocalBrowserSession } from './LocalBrowserSession.ts';
 export class SessionRegistry {
   private readonly live = new Map<string, LocalBrowserSession>();
   private readonly claims = new Map<string, ContextClaim>();
+  /** Claims of ended sessions still being let go (a shared profile being stored). */
+  private readonly releasing = new Map<string, Promise<void>>();
   private readonly archive: EndedSessionArchive;
 
   constructor(limits: EndedSessionArchiveLimits) {
@@ -69,8 +71,22 @@ export class SessionRegistry {
   /** A session's browser is gone: its claim is let go and its final state archived. */
   retire(session: LocalBrowserSession): void {
     this.live.delete(session.id);
-    this.claims.get(session.id)?.release();
+    const releasing = this.claims.get(session.id)?.release();
     this.claims.delete(session.id);
+    if (releasing) {
+      const done = releasing.catch(() => {}).finally(() => this.releasing.delete(session.id));
+      this.releasing.set(session.id, done);
+    }
     this.archive.add(session.snapshot, session.keyDigest, session.boundedLogs());
+  }
+
+  /** Resolves once the claim of the ended session `id` is let go (its shared profile stored). */
+  async claimReleased(id: string): Promise<void> {
+    await this.releasing.get(id);
+  }
+
+  /** Resolves once every ended session's claim is let go. */
+  async claimsReleased(): Promise<void> {
+    await Promise.allSettled([...this.releasing.values()]);
   }
 }

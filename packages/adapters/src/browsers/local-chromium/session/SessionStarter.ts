@@ -9,8 +9,9 @@ import { type FeaturePlan, mergePlans } from './SessionFeature.ts';
 /**
  * How a local session starts, as one pipeline: every feature prepares (in order, before any slot,
  * browser or context is taken, so a refusal holds nothing), the context is claimed, the session is
- * admitted, a browser acquired (warm, or launched with what the plans ask), the session opened and
- * each feature told; a create that fails on the way gives back what it took.
+ * admitted (by this instance, then its account's share across instances: `ClusterShare`), a browser
+ * acquired (warm, or launched with what the plans ask), the session opened and each feature told; a
+ * create that fails on the way gives back what it took.
  */
 export class SessionStarter {
   private readonly parts: LocalProviderParts;
@@ -32,15 +33,28 @@ export class SessionStarter {
 
   async start(request: CreateBrowserRequest): Promise<LocalBrowserSession> {
     this.refuseWhenClosed();
-    const { features, browsers, admission, registry, contextLocks } = this.parts;
+    const { features, browsers, admission, registry, contextLocks, sharedContexts } = this.parts;
     const plans: FeaturePlan[] = [];
     for (const feature of features) plans.push(await feature.prepare(request));
     const plan = mergePlans(plans);
-    const claim = ContextClaim.of(request, this.options.dataDir, contextLocks);
-    await browsers.ready();
-    const admitted = admission.admit(request, claim, plan.warmFits);
-    let opened = false;
+    // A shared context is held across the cluster and unpacked here before admission; let go if refused.
+    const claim = sharedContexts
+      ? await sharedContexts.claim(request)
+      : ContextClaim.of(request, this.options.dataDir, contextLocks);
+    let admitted: ReturnType<typeof admission.admit>;
     try {
+      await browsers.ready();
+      admitted = admission.admit(request, claim, plan.warmFits);
+    } catch (error) {
+      await claim?.abandon();
+      throw error;
+    }
+    let opened = false;
+    let shared = false;
+    try {
+      // The account's share across instances, once this instance's own count let the create through.
+      await this.parts.share.claim(request, this.timeoutSecOf(request));
+      shared = true;
       const browser = await browsers.acquire(admitted, claim, request.viewport, plan.extension, plan.routes);
       if (this.isClosed()) {
         await browser.dispose();
@@ -51,6 +65,7 @@ export class SessionStarter {
       opened = true;
       return session;
     } finally {
+      if (shared && !opened) this.parts.share.free(request.sessionId);
       admission.settle(request, claim, opened);
       browsers.refill();
     }
@@ -75,6 +90,7 @@ export class SessionStarter {
       // the provider's total until it is gone.
       onEnding: (ending) => {
         admission.free(ending.ownerId);
+        this.parts.share.free(ending.browserdeckSessionId);
         browsers.sessionEnding();
       },
       holdDownloads: plan.holdDownloads,
@@ -86,6 +102,11 @@ export class SessionStarter {
     });
     for (const each of plans) each.open?.(session);
     return session;
+  }
+
+  /** The session's timeout: the request's, raised to the shortest honoured. */
+  private timeoutSecOf(request: CreateBrowserRequest): number {
+    return Math.max(request.timeoutSec, this.options.minTimeoutSec ?? TIMEOUT_MIN_SEC);
   }
 
   private refuseWhenClosed(): void {

@@ -31,7 +31,12 @@ export function admissionError(refusal: AdmissionRefusal, facts: AdmissionFacts)
       facts.ownerExpiries,
       facts.now,
     );
-  const message = `Context ${facts.contextId} is in use by another session of this project, or being deleted.`;
+  return contextBusyError(facts.contextId);
+}
+
+/** A create refused because its context is held (a session saves to it, or it is being deleted). */
+export function contextBusyError(contextId: string | null): ProviderError {
+  const message = `Context ${contextId} is in use by another session of this project, or being deleted.`;
   return new ProviderError('provider_rate_limited', message, { retryAfterSec: 5 });
 }
 

@@ -1,5 +1,6 @@
 import { AgentSchema } from './AgentSchema.ts';
 import { ApiKeySchema } from './ApiKeySchema.ts';
+import { BrowserContextSchema } from './BrowserContextSchema.ts';
 import { BrowserSessionSchema } from './BrowserSessionSchema.ts';
 import { ExtensionSchema } from './ExtensionSchema.ts';
 import { IdempotencyKeySchema } from './IdempotencyKeySchema.ts';
@@ -12,6 +13,8 @@ import { ProjectSchema } from './ProjectSchema.ts';
 import { RateLimitWindowSchema } from './RateLimitWindowSchema.ts';
 import { RunLogSchema } from './RunLogSchema.ts';
 import { RunSchema } from './RunSchema.ts';
+import { SessionShareSchema } from './SessionShareSchema.ts';
+import { StoredBlobSchema } from './StoredBlobSchema.ts';
 import { SupabaseIssuedRefreshTokenSchema } from './SupabaseIssuedRefreshTokenSchema.ts';
 import { SupabaseRevokedSessionSchema } from './SupabaseRevokedSessionSchema.ts';
 import { UserSchema } from './UserSchema.ts';
@@ -35,4 +38,7 @@ export const persistenceEntities = [
   RunLogSchema,
   InstanceSchema,
   OrphanSearchSchema,
+  BrowserContextSchema,
+  StoredBlobSchema,
+  SessionShareSchema,
 ] as const;

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type BrowserContextInfo,
+  type BrowserContextStore,
+  type Clock,
+  ConflictError,
+} from '@browserdeck/domain';
+import type { BlobStore } from '../../shared-state/BlobStore.ts';
+import type { ContextRecord, ContextRecords } from '../../shared-state/ContextRecords.ts';
+import { profileBlobKey } from './profileBlobKey.ts';
+
+/**
+ * The local provider's contexts when they are shared by every instance on one database: the records
+ * (`ContextRecords`) say which contexts exist and who holds one, the profiles are blobs
+ * (`BlobStore`). A context a session saves to, on any instance, is not deleted: `context_in_use`.
+ */
+export class SharedContextStore implements BrowserContextStore {
+  private readonly records: ContextRecords;
+  private readonly blobs: BlobStore;
+  private readonly clock: Clock;
+  private readonly maxPerProject: number;
+
+  constructor(deps: { records: ContextRecords; blobs: BlobStore; clock: Clock; maxPerProject: number }) {
+    this.records = deps.records;
+    this.blobs = deps.blobs;
+    this.clock = deps.clock;
+    this.maxPerProject = deps.maxPerProject;
+  }
+
+  /** Makes a context, while the project has fewer than `maxPerProject` (else `context_limit_reached`). */
+  async create(projectId: string): Promise<BrowserContextInfo> {
+    const record = { id: randomUUID(), projectId, createdAt: this.clock.now() };
+    await this.add(record);
+    return { ...record, updatedAt: record.createdAt };
+  }
+
+  /** Makes the context `contextId` unless the project has it (a session naming a new profile). */
+  async ensure(projectId: string, contextId: string): Promise<void> {
+    await this.add({ id: contextId, projectId, createdAt: this.clock.now() });
+  }
+
+  private async add(record: { id: string; projectId: string; createdAt: Date }): Promise<void> {
+    if ((await this.records.create(record, this.maxPerProject)) === 'limit_reached')
+      throw new ConflictError(
+        'context_limit_reached',
+        `This project has ${this.maxPerProject} contexts, the most it may hold; delete one first.`,
+      );
+  }
+
+  async get(projectId: string, contextId: string): Promise<BrowserContextInfo | null> {
+    const record = await this.records.get(projectId, contextId);
+    return record ? infoOf(record) : null;
+  }
+
+  async delete(projectId: string, contextId: string): Promise<boolean> {
+    const deleted = await this.records.delete(projectId, contextId);
+    if (deleted === null) return false;
+    if (deleted === 'busy')
+      throw new ConflictError(
+        'context_in_use',
+        `Context ${contextId} is in use by a running session; release the session first.`,
+      );
+    if (deleted.version !== null) await this.blobs.delete(profileBlobKey(deleted, deleted.version));
+    return true;
+  }
+}
+
+function infoOf(record: ContextRecord): BrowserContextInfo {
+  return {
+    id: record.id,
+    projectId: record.projectId,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}

@@ -1,0 +1,4 @@
+/** The blob of one save (`version`) of a shared context's profile. */
+export function profileBlobKey(context: { projectId: string; id: string }, version: string): string {
+  return `contexts/${context.projectId}/${context.id}/${version}`;
+}

@@ -1,0 +1,3 @@
+import { describeMikroOrmSessionShares } from '../../../../../test/describeMikroOrmSessionShares.ts';
+
+describeMikroOrmSessionShares('sqlite');

@@ -1,0 +1,3 @@
+import { describeMikroOrmSharedState } from '../../../../../test/describeMikroOrmSharedState.ts';
+
+describeMikroOrmSharedState('sqlite');
