@@ -1,6 +1,9 @@
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import yauzl from 'yauzl';
+
+/** Files written at once while unpacking. */
+const PARALLEL_WRITES = 8;
 
 /**
  * Unpacks a stored profile zip (`packProfile`) into the empty folder `dir`: folders 0700, files 0600,
@@ -18,28 +21,40 @@ export async function unpackProfile(zip: Uint8Array, dir: string, maxBytes: numb
     validateEntrySizes: true,
   });
   let inflated = 0;
+  // Each folder made once: a `mkdir -p` per file would look at every parent again.
+  const made = new Set<string>([root]);
+  const folder = async (path: string) => {
+    if (made.has(path)) return;
+    await mkdir(path, { recursive: true, mode: 0o700 });
+    made.add(path);
+  };
+  // Entries are inflated one by one, and written a few at a time: a profile is many small files,
+  // and each write is a few system calls that the file system's threads can do side by side.
+  const writing = new Set<Promise<void>>();
   try {
     for await (const entry of file.eachEntry()) {
       const target = inside(root, entry.fileName);
       if (entry.fileName.endsWith('/')) {
-        await mkdir(target, { recursive: true, mode: 0o700 });
+        await folder(target);
         continue;
       }
-      await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-      const handle = await open(target, 'wx', 0o600);
-      try {
-        for await (const chunk of await file.openReadStreamPromise(entry)) {
-          inflated += (chunk as Buffer).byteLength;
-          if (inflated > maxBytes) throw new Error(`the stored profile inflates past ${maxBytes} bytes`);
-          const bytes = chunk as Buffer;
-          for (let done = 0; done < bytes.byteLength; )
-            done += (await handle.write(bytes, done)).bytesWritten;
-        }
-      } finally {
-        await handle.close();
+      await folder(dirname(target));
+      const chunks: Buffer[] = [];
+      for await (const chunk of await file.openReadStreamPromise(entry)) {
+        inflated += (chunk as Buffer).byteLength;
+        if (inflated > maxBytes) throw new Error(`the stored profile inflates past ${maxBytes} bytes`);
+        chunks.push(chunk as Buffer);
       }
+      const write: Promise<void> = writeFile(target, Buffer.concat(chunks), {
+        flag: 'wx',
+        mode: 0o600,
+      }).finally(() => writing.delete(write));
+      writing.add(write);
+      if (writing.size >= PARALLEL_WRITES) await Promise.race(writing);
     }
+    await Promise.all(writing);
   } finally {
+    await Promise.allSettled(writing);
     file.close();
   }
 }
