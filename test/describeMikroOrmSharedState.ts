@@ -51,9 +51,9 @@ export function describeMikroOrmSharedState(dialect: DatabaseDialect): void {
       another: dialect === 'postgresql' ? async () => new MikroOrmContextRecords({ orm: other }) : undefined,
     });
     describeBlobStoreContract(`MikroOrmBlobStore (${dialect})`, {
-      create: async () => {
+      create: async (clock) => {
         await fresh();
-        return new MikroOrmBlobStore({ orm: db.orm, clock: { now: () => new Date() } });
+        return new MikroOrmBlobStore({ orm: db.orm, clock });
       },
     });
   });

@@ -7,7 +7,7 @@ import { extensionZip, manifestJson } from '@browserdeck/testing/adapters';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './freePort.ts';
-import { callInstance, sharedInstanceSecrets, through } from './instancesApi.ts';
+import { callInstance, eventually, sharedInstanceSecrets, through } from './instancesApi.ts';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 import { type RunJson, type RunsUser, runsUser, signUpUser } from './runsApi.ts';
 import { type ServerProcess, startServerProcess } from './serverProcess.ts';
@@ -187,14 +187,17 @@ describe('instances with separate data folders: what a tenant made is served by 
     const zip = () =>
       fetch(`${b.url}${sessions()}/${id}/downloads`, { headers: { Authorization: `Bearer ${user.token}` } });
     // B may still remember A as alive for a moment (its record is cached for a second).
-    const deadline = Date.now() + 15_000;
-    let answer = await zip();
-    while (answer.status !== 200 && Date.now() < deadline) {
-      await answer.arrayBuffer();
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      answer = await zip();
-    }
-    expect(answer.status, await answer.clone().text()).toBe(200);
+    const answer = await eventually(
+      'B serves the downloads of A’s ended session',
+      async () => {
+        const response = await zip();
+        if (response.status === 200) return response;
+        await response.arrayBuffer();
+        return false;
+      },
+      15_000,
+    );
+    expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('application/zip');
     expect(await zipEntries(Buffer.from(await answer.arrayBuffer()))).toEqual({
       'report.csv': 'made,on\nA,1\n',

@@ -69,7 +69,7 @@ const EnvSchema = z.object({
   LOCAL_MAX_CONNECTIONS_PER_SESSION: integer(1, 100).default(8),
   LOCAL_MAX_CONTEXTS_PER_PROJECT: integer(1, 100_000).default(100),
   // A stored context profile, zipped (in the database, for every instance); a larger save is not stored.
-  CONTEXT_MAX_MB: integer(1, 1024).default(64),
+  CONTEXT_MAX_MB: integer(1, 256).default(64),
   MAX_PROJECTS_PER_USER: integer(1, 100_000).default(100),
   LOCAL_SESSION_LOG_MAX_MB: integer(1, 1024).default(8),
   LOCAL_ENDED_LOGS_MAX_MB: integer(0, 16_384).default(64),

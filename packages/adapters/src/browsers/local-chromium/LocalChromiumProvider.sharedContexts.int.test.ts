@@ -20,6 +20,9 @@ import { LocalChromiumProvider } from './LocalChromiumProvider.ts';
  * context records and blobs. A profile saved through one opens on the other; a session that saves
  * holds the context on both; the store keeps one blob per context, its last save.
  */
+/** Projects are UUIDs in the database; the folder import takes only such names. */
+const UPGRADED_PROJECT = '0190e000-0000-7000-8000-0000000000a4';
+
 describe('LocalChromiumProvider: contexts shared by two instances (real Chromium)', () => {
   const records = new InMemoryContextRecords();
   const blobs = new InMemoryBlobStore();
@@ -104,7 +107,7 @@ describe('LocalChromiumProvider: contexts shared by two instances (real Chromium
     expect(await cookies(reader.connectUrl)).toBe('deck=from-b');
     await a.release(reader.providerSessionId);
     const cached = await readdir(
-      join(scratch.dir, 'a', 'context-cache', 'contexts', 'project-1', context.id),
+      join(scratch.dir, 'a', 'context-cache', 'instance-a', 'contexts', 'project-1', context.id),
     );
     expect(cached).toEqual([(await records.get('project-1', context.id))!.version]);
     // One blob per context: its last save.
@@ -203,25 +206,25 @@ describe('LocalChromiumProvider: contexts shared by two instances (real Chromium
       connect.attach(before);
       await before.start();
       const writer = await before.create(
-        browserRequest({ sessionId: randomUUID(), projectId: 'project-4', contextId: 'kept' }),
+        browserRequest({ sessionId: randomUUID(), projectId: UPGRADED_PROJECT, contextId: 'kept' }),
       );
       await cookies(writer.connectUrl, 'from-a-folder');
       await before.release(writer.providerSessionId);
       await before.close();
-      expect(await readdir(join(dataDir, 'contexts', 'project-4'))).toEqual(['kept']);
+      expect(await readdir(join(dataDir, 'contexts', UPGRADED_PROJECT))).toEqual(['kept']);
 
       const after = make(true, connect);
       connect.attach(after);
       await after.start();
       try {
-        expect(await records.get('project-4', 'kept')).toMatchObject({
+        expect(await records.get(UPGRADED_PROJECT, 'kept')).toMatchObject({
           version: expect.any(String),
           holder: null,
         });
         await expect(readdir(join(dataDir, 'contexts'))).resolves.toEqual([]);
         const [b] = providers as [LocalChromiumProvider];
         const reader = await b.create(
-          browserRequest({ sessionId: randomUUID(), projectId: 'project-4', contextId: 'kept' }),
+          browserRequest({ sessionId: randomUUID(), projectId: UPGRADED_PROJECT, contextId: 'kept' }),
         );
         expect(await cookies(reader.connectUrl)).toBe('deck=from-a-folder');
         await b.release(reader.providerSessionId);

@@ -30,7 +30,13 @@ export {
 export { EGRESS_RANGES, type EgressRange, type EgressRangeKind } from '../egress/egressRanges.ts';
 export type { EgressLookup } from '../egress/resolveDestination.ts';
 export type { BlobStore } from '../shared-state/BlobStore.ts';
-export type { ContextHolder, ContextRecord, ContextRecords } from '../shared-state/ContextRecords.ts';
+export {
+  type ContextHolder,
+  type ContextRecord,
+  type ContextRecords,
+  type ContextSave,
+  isHeld,
+} from '../shared-state/ContextRecords.ts';
 export { InMemoryBlobStore } from '../shared-state/InMemoryBlobStore.ts';
 export { InMemoryContextRecords } from '../shared-state/InMemoryContextRecords.ts';
 export { InMemorySessionShares } from '../shared-state/InMemorySessionShares.ts';

@@ -5,8 +5,9 @@ import { RetainedDownloads } from './files/RetainedDownloads.ts';
 import { LOCAL_DEFAULTS, type SizedLocalOptions } from './LocalChromiumProviderOptions.ts';
 import { BrowserSupply } from './launch/BrowserSupply.ts';
 import { ContextLocks } from './profiles/ContextLocks.ts';
+import { ContextProfileCache } from './profiles/ContextProfileCache.ts';
 import { LocalContextStore } from './profiles/LocalContextStore.ts';
-import { SharedContextProfiles } from './profiles/SharedContextProfiles.ts';
+import { CONTEXT_MAX_BYTES_DEFAULT, SharedContextProfiles } from './profiles/SharedContextProfiles.ts';
 import { SharedContextStore } from './profiles/SharedContextStore.ts';
 import { ClusterShare } from './session/ClusterShare.ts';
 import { extensionsFeature } from './session/features/extensionsFeature.ts';
@@ -68,13 +69,22 @@ export function localProviderParts(
   });
   const maxPerProject = options.maxContextsPerProject ?? LOCAL_DEFAULTS.maxContextsPerProject;
   const { contextRecords: records, blobs } = options;
+  if (!records !== !blobs) throw new Error('contextRecords and blobs go together: give both, or neither');
+  const cache =
+    blobs &&
+    new ContextProfileCache({
+      ...{ dataDir: options.dataDir, instanceId, blobs, logger },
+      maxBytes: options.contextMaxBytes ?? CONTEXT_MAX_BYTES_DEFAULT,
+    });
   const store =
-    records && blobs ? new SharedContextStore({ records, blobs, clock: options.clock, maxPerProject }) : null;
+    records && blobs && cache
+      ? new SharedContextStore({ records, blobs, cache, clock: options.clock, maxPerProject })
+      : null;
   const sharedContexts =
-    records && blobs && store
+    records && blobs && cache && store
       ? new SharedContextProfiles({
-          ...{ records, store, blobs, locks: contextLocks, dataDir: options.dataDir, instanceId },
-          ...{ clock: options.clock, logger, maxBytes: options.contextMaxBytes },
+          ...{ records, store, blobs, cache, locks: contextLocks, dataDir: options.dataDir, instanceId },
+          ...{ clock: options.clock, logger, maxBytes: options.contextMaxBytes ?? CONTEXT_MAX_BYTES_DEFAULT },
         })
       : null;
   const contexts: BrowserContextStore =

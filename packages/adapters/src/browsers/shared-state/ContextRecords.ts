@@ -15,9 +15,26 @@ export interface ContextRecord {
 
 /** A session that saves to a context (`contextPersist`), and where it runs. */
 export interface ContextHolder {
-  /** The provider's session id. */
+  /** Our session id (`CreateBrowserRequest.sessionId`). */
   readonly sessionId: string;
   readonly instanceId: string;
+  /**
+   * When the hold lapses: the session's deadline and a margin. A lapsed hold counts as none, so a
+   * hold whose instance stopped before it could let go (a save cut off, a database blip) ends too.
+   */
+  readonly until: Date;
+}
+
+/** A save of a context's profile: which version, how many bytes zipped, when. */
+export interface ContextSave {
+  readonly version: string;
+  readonly size: number;
+  readonly updatedAt: Date;
+}
+
+/** Whether a session saves to `record` at `now` (it has a holder whose hold has not lapsed). */
+export function isHeld(record: ContextRecord, now: Date): boolean {
+  return record.holder !== null && record.holder.until.getTime() > now.getTime();
 }
 
 /**
@@ -37,8 +54,16 @@ export interface ContextRecords {
   ): Promise<'created' | 'exists' | 'limit_reached'>;
   /** The context, or null when the project has none with this id. */
   get(projectId: string, id: string): Promise<ContextRecord | null>;
-  /** Takes the context for `holder`: the record, 'busy' while another holds it, or null when there is none. */
-  hold(projectId: string, id: string, holder: ContextHolder): Promise<ContextRecord | 'busy' | null>;
+  /**
+   * Takes the context for `holder` at `now`: the record, 'busy' while another holds it (a hold not
+   * lapsed by `now`), or null when there is none.
+   */
+  hold(
+    projectId: string,
+    id: string,
+    holder: ContextHolder,
+    now: Date,
+  ): Promise<ContextRecord | 'busy' | null>;
   /**
    * The holder's session ended: its save (a new `version` of `size` bytes at `updatedAt`) is
    * recorded, or with `saved` null the profile stays as it was; the hold ends either way. False when
@@ -47,11 +72,11 @@ export interface ContextRecords {
   letGo(
     projectId: string,
     id: string,
-    holder: ContextHolder,
-    saved: { version: string; size: number; updatedAt: Date } | null,
+    holder: Pick<ContextHolder, 'sessionId' | 'instanceId'>,
+    saved: ContextSave | null,
   ): Promise<boolean>;
-  /** Removes the context: the record it was, 'busy' while a session holds it, or null when there is none. */
-  delete(projectId: string, id: string): Promise<ContextRecord | 'busy' | null>;
+  /** Removes the context: the record it was, 'busy' while a session holds it at `now`, or null when there is none. */
+  delete(projectId: string, id: string, now: Date): Promise<ContextRecord | 'busy' | null>;
   /** Ends every hold of `instanceId`'s sessions (it stopped, or restarted without its browsers); how many. */
   letGoOfInstance(instanceId: string): Promise<number>;
 }

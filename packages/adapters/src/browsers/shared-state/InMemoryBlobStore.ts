@@ -1,7 +1,7 @@
 import type { Clock } from '@browserdeck/domain';
 import type { BlobStore } from './BlobStore.ts';
 
-/** `BlobStore` in this process's memory: for tests, and for hosts with one instance and no database. */
+/** `BlobStore` in this process's memory, for tests: what it holds goes with the process. */
 export class InMemoryBlobStore implements BlobStore {
   private readonly blobs = new Map<string, { content: Uint8Array; updatedAt: Date }>();
   /** Dates each write (`deleteBefore`); default the system clock. */

@@ -1,6 +1,12 @@
-import type { ContextHolder, ContextRecord, ContextRecords } from './ContextRecords.ts';
+import {
+  type ContextHolder,
+  type ContextRecord,
+  type ContextRecords,
+  type ContextSave,
+  isHeld,
+} from './ContextRecords.ts';
 
-/** `ContextRecords` in this process's memory: for tests, and for hosts with one instance and no database. */
+/** `ContextRecords` in this process's memory, for tests: what it holds goes with the process. */
 export class InMemoryContextRecords implements ContextRecords {
   private readonly records = new Map<string, ContextRecord>();
 
@@ -25,10 +31,15 @@ export class InMemoryContextRecords implements ContextRecords {
     return this.records.get(keyOf(projectId, id)) ?? null;
   }
 
-  async hold(projectId: string, id: string, holder: ContextHolder): Promise<ContextRecord | 'busy' | null> {
+  async hold(
+    projectId: string,
+    id: string,
+    holder: ContextHolder,
+    now: Date,
+  ): Promise<ContextRecord | 'busy' | null> {
     const record = this.records.get(keyOf(projectId, id));
     if (!record) return null;
-    if (record.holder) return 'busy';
+    if (isHeld(record, now)) return 'busy';
     const held = { ...record, holder: { ...holder } };
     this.records.set(keyOf(projectId, id), held);
     return held;
@@ -37,8 +48,8 @@ export class InMemoryContextRecords implements ContextRecords {
   async letGo(
     projectId: string,
     id: string,
-    holder: ContextHolder,
-    saved: { version: string; size: number; updatedAt: Date } | null,
+    holder: Pick<ContextHolder, 'sessionId' | 'instanceId'>,
+    saved: ContextSave | null,
   ): Promise<boolean> {
     const record = this.records.get(keyOf(projectId, id));
     if (record?.holder?.sessionId !== holder.sessionId || record.holder.instanceId !== holder.instanceId)
@@ -47,10 +58,10 @@ export class InMemoryContextRecords implements ContextRecords {
     return true;
   }
 
-  async delete(projectId: string, id: string): Promise<ContextRecord | 'busy' | null> {
+  async delete(projectId: string, id: string, now: Date): Promise<ContextRecord | 'busy' | null> {
     const record = this.records.get(keyOf(projectId, id));
     if (!record) return null;
-    if (record.holder) return 'busy';
+    if (isHeld(record, now)) return 'busy';
     this.records.delete(keyOf(projectId, id));
     return record;
   }

@@ -5,4 +5,4 @@ import { InMemoryContextRecords } from './InMemoryContextRecords.ts';
 describeContextRecordsContract('InMemoryContextRecords', {
   create: async () => new InMemoryContextRecords(),
 });
-describeBlobStoreContract('InMemoryBlobStore', { create: async () => new InMemoryBlobStore() });
+describeBlobStoreContract('InMemoryBlobStore', { create: async (clock) => new InMemoryBlobStore({ clock }) });

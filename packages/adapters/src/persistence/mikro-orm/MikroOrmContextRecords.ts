@@ -2,6 +2,7 @@ import type {
   ContextHolder,
   ContextRecord,
   ContextRecords,
+  ContextSave,
 } from '../../browsers/shared-state/ContextRecords.ts';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
@@ -17,6 +18,7 @@ const COLUMNS = [
   'size',
   'holder_session_id',
   'holder_instance_id',
+  'holder_until',
 ] as const;
 
 /**
@@ -36,6 +38,7 @@ export class MikroOrmContextRecords implements ContextRecords {
     record: { id: string; projectId: string; createdAt: Date },
     maxPerProject: number,
   ): Promise<'created' | 'exists' | 'limit_reached'> {
+    if (!isUuid(record.projectId)) throw new Error(`not a project id: ${JSON.stringify(record.projectId)}`);
     const { db } = this.queries;
     const { id, projectId, createdAt } = record;
     // Counted, then added: creates racing in one project may pass the bound by one each, as with folders.
@@ -63,7 +66,7 @@ export class MikroOrmContextRecords implements ContextRecords {
             holder_session_id: null,
             holder_instance_id: null,
           })
-          .onConflict((oc) => oc.column('id').doNothing()),
+          .onConflict((oc) => oc.columns(['project_id', 'id']).doNothing()),
       ),
     );
     return inserted > 0 ? 'created' : 'exists';
@@ -82,16 +85,25 @@ export class MikroOrmContextRecords implements ContextRecords {
     return row ?? null;
   }
 
-  async hold(projectId: string, id: string, holder: ContextHolder): Promise<ContextRecord | 'busy' | null> {
+  async hold(
+    projectId: string,
+    id: string,
+    holder: ContextHolder,
+    now: Date,
+  ): Promise<ContextRecord | 'busy' | null> {
     if (!isUuid(projectId)) return null;
     const { db } = this.queries;
     const [held] = await this.read(
       db
         .updateTable('browser_contexts')
-        .set({ holder_session_id: holder.sessionId, holder_instance_id: holder.instanceId })
+        .set({
+          holder_session_id: holder.sessionId,
+          holder_instance_id: holder.instanceId,
+          holder_until: holder.until,
+        })
         .where('project_id', '=', projectId)
         .where('id', '=', id)
-        .where('holder_session_id', 'is', null)
+        .where((eb) => eb.or([eb('holder_session_id', 'is', null), eb('holder_until', '<=', now)]))
         .returning(COLUMNS),
     );
     if (held) return held;
@@ -101,8 +113,8 @@ export class MikroOrmContextRecords implements ContextRecords {
   async letGo(
     projectId: string,
     id: string,
-    holder: ContextHolder,
-    saved: { version: string; size: number; updatedAt: Date } | null,
+    holder: Pick<ContextHolder, 'sessionId' | 'instanceId'>,
+    saved: ContextSave | null,
   ): Promise<boolean> {
     const { db } = this.queries;
     const changed = await withDatabaseErrors(() =>
@@ -112,6 +124,7 @@ export class MikroOrmContextRecords implements ContextRecords {
           .set({
             holder_session_id: null,
             holder_instance_id: null,
+            holder_until: null,
             ...(saved ? { version: saved.version, size: saved.size, updated_at: saved.updatedAt } : {}),
           })
           .where('project_id', '=', projectId)
@@ -123,7 +136,7 @@ export class MikroOrmContextRecords implements ContextRecords {
     return changed > 0;
   }
 
-  async delete(projectId: string, id: string): Promise<ContextRecord | 'busy' | null> {
+  async delete(projectId: string, id: string, now: Date): Promise<ContextRecord | 'busy' | null> {
     if (!isUuid(projectId)) return null;
     const { db } = this.queries;
     const [deleted] = await this.read(
@@ -131,7 +144,7 @@ export class MikroOrmContextRecords implements ContextRecords {
         .deleteFrom('browser_contexts')
         .where('project_id', '=', projectId)
         .where('id', '=', id)
-        .where('holder_session_id', 'is', null)
+        .where((eb) => eb.or([eb('holder_session_id', 'is', null), eb('holder_until', '<=', now)]))
         .returning(COLUMNS),
     );
     if (deleted) return deleted;
@@ -144,7 +157,7 @@ export class MikroOrmContextRecords implements ContextRecords {
       this.queries.run(
         db
           .updateTable('browser_contexts')
-          .set({ holder_session_id: null, holder_instance_id: null })
+          .set({ holder_session_id: null, holder_instance_id: null, holder_until: null })
           .where('holder_instance_id', '=', instanceId),
       ),
     );
@@ -160,8 +173,12 @@ export class MikroOrmContextRecords implements ContextRecords {
       version: (row.version as string | null | undefined) ?? null,
       size: Number(row.size),
       holder:
-        row.holderSessionId && row.holderInstanceId
-          ? { sessionId: row.holderSessionId as string, instanceId: row.holderInstanceId as string }
+        row.holderSessionId && row.holderInstanceId && row.holderUntil
+          ? {
+              sessionId: row.holderSessionId as string,
+              instanceId: row.holderInstanceId as string,
+              until: row.holderUntil as Date,
+            }
           : null,
     }));
   }

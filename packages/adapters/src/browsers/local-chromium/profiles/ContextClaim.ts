@@ -11,6 +11,8 @@ import type { TemporaryProfiles } from './TemporaryProfiles.ts';
 export interface SharedClaimSteps {
   /** The create failed (refused, or its browser did not open): the hold is let go, nothing saved. */
   abandon(): Promise<void>;
+  /** A session that does not save has its copy (or its create failed): the folder is not read any more. */
+  copied(): void;
   /** The session that saved to the context has ended and its browser is gone: store its profile. */
   save(): Promise<void>;
 }
@@ -81,17 +83,19 @@ export class ContextClaim {
   }
 
   /** The create is over: a copy is made (or failed), and a failed create holds nothing. */
-  settle(opened: boolean): void {
-    if (!this.persist) this.locks.releaseCopy(this.key);
-    else if (!opened) {
+  async settle(opened: boolean): Promise<void> {
+    if (!this.persist) {
+      this.locks.releaseCopy(this.key);
+      this.shared?.copied();
+    } else if (!opened) {
       this.locks.releaseExclusive(this.key);
-      void this.abandon();
+      await this.shared?.abandon();
     }
   }
 
-  /** The create was refused before it took the claim: the cluster-wide hold is let go. */
-  abandon(): Promise<void> {
-    return this.persist && this.shared ? this.shared.abandon() : Promise.resolve();
+  /** The create was refused before it took the claim: what the claim holds beyond this instance goes. */
+  async abandon(): Promise<void> {
+    await this.shared?.abandon();
   }
 
   /**

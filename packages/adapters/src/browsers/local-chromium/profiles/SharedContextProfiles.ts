@@ -1,35 +1,46 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { type Clock, type CreateBrowserRequest, type Logger, NotFoundError } from '@browserdeck/domain';
+import {
+  type Clock,
+  type CreateBrowserRequest,
+  type Logger,
+  NotFoundError,
+  TIMEOUT_MIN_SEC,
+} from '@browserdeck/domain';
 import type { BlobStore } from '../../shared-state/BlobStore.ts';
-import type { ContextHolder, ContextRecord, ContextRecords } from '../../shared-state/ContextRecords.ts';
+import {
+  type ContextHolder,
+  type ContextRecord,
+  type ContextRecords,
+  type ContextSave,
+  isHeld,
+} from '../../shared-state/ContextRecords.ts';
 import { contextBusyError } from '../session/admissionError.ts';
 import { ContextClaim } from './ContextClaim.ts';
-import { type ContextLocks, contextKey } from './ContextLocks.ts';
-import { contextProfileDir } from './contextProfileDir.ts';
+import type { ContextLocks } from './ContextLocks.ts';
+import type { ContextProfileCache } from './ContextProfileCache.ts';
+import { importContextFolders } from './importContextFolders.ts';
 import { packProfile } from './packProfile.ts';
 import { profileBlobKey } from './profileBlobKey.ts';
 import type { SharedContextStore } from './SharedContextStore.ts';
-import { unpackProfile } from './unpackProfile.ts';
 
 /** `CONTEXT_MAX_MB`'s default: a stored profile's zip is at most 64 MiB. */
 export const CONTEXT_MAX_BYTES_DEFAULT = 64 * 1024 * 1024;
 
-/** How much larger than its zip a stored profile may inflate. */
-const INFLATE_FACTOR = 8;
+/** How long past its session's deadline a hold lasts, when its instance could not let go of it. */
+const HOLD_MARGIN_MS = 2 * 60_000;
 
-const REMOVE = { recursive: true, force: true, maxRetries: 10, retryDelay: 100 } as const;
+/** Tries of a let-go that the database refused (a blip): a hold left would refuse the context. */
+const LET_GO_TRIES = 3;
 
 /**
  * Context profiles shared by every instance on one database (SPEC §16): the profile is a zip in the
- * `BlobStore`, one per save (`version`), and this instance keeps each version it opened unpacked under
- * `<dataDir>/context-cache`, so a second session on the same save opens from local disk. A session that
+ * `BlobStore`, one per save (`version`), and this instance keeps each save it opened unpacked
+ * (`ContextProfileCache`), so a second session on the same save opens from local disk. A session that
  * does not save copies the unpacked folder; one that saves holds the context across the cluster
- * (`ContextRecords.hold`), runs on a staged copy, and when its browser is gone the folder it was written
- * back to is zipped and stored as the next version (within `maxBytes`; a larger one is not stored and
- * the context keeps its last save). While a session saves to a context, no other session opens it, on
- * any instance: the next save would replace what it read.
+ * (`ContextRecords.hold`, until its deadline and a margin), runs on a staged copy, and when its
+ * browser is gone the folder it was written back to is zipped and stored as the next version (within
+ * `maxBytes`; a larger one is not stored and the context keeps its last save). While a session saves
+ * to a context, no other session opens it, on any instance: the next save would replace what it read.
  */
 export class SharedContextProfiles {
   private readonly deps: {
@@ -38,225 +49,184 @@ export class SharedContextProfiles {
     store: SharedContextStore;
     blobs: BlobStore;
     locks: ContextLocks;
+    cache: ContextProfileCache;
     dataDir: string;
     instanceId: string;
     clock: Clock;
     logger: Logger;
-    maxBytes?: number | undefined;
+    maxBytes: number;
   };
-  private readonly cacheDir: string;
-  private readonly maxBytes: number;
-  /** Versions being unpacked, by folder: two creates opening one save unpack it once. */
-  private readonly unpacking = new Map<string, Promise<void>>();
 
   constructor(deps: SharedContextProfiles['deps']) {
     this.deps = deps;
-    this.cacheDir = join(deps.dataDir, 'context-cache');
-    this.maxBytes = deps.maxBytes ?? CONTEXT_MAX_BYTES_DEFAULT;
   }
 
   /**
-   * At the provider's start: the unpacked profiles of an earlier run go (a saving session's folder
-   * may be half written back). The holds its sessions left are let go of by the instance's
-   * membership as it joins (`InstanceHoldings`), as a lost instance's are by the survivors.
+   * At the provider's start: the unpacked profiles of an earlier run go, and the profile folders an
+   * earlier version kept in the data folder are stored. The holds a previous run's sessions left are
+   * let go of by the instance's membership as it joins (`InstanceHoldings`), as a lost instance's
+   * are by the survivors; any other lapses with its session's deadline.
    */
   async start(): Promise<void> {
-    await rm(this.cacheDir, REMOVE);
-    await this.importFolders();
+    await this.deps.cache.clear();
+    await importContextFolders(
+      this.deps.dataDir,
+      (p, c, dir) => this.importFolder(p, c, dir),
+      this.deps.logger,
+    );
   }
 
   /**
-   * Profiles an earlier version kept as folders of this data folder (`<dataDir>/contexts/<project>/
-   * <context>`) are stored once as their contexts' first save, and their folders removed, so an
-   * upgrade loses no context. One that cannot be (its project is gone, it is too large) stays where
-   * it is, with a warning.
-   */
-  private async importFolders(): Promise<void> {
-    const root = join(this.deps.dataDir, 'contexts');
-    for (const projectId of await readdir(root).catch(() => [])) {
-      for (const contextId of await readdir(join(root, projectId)).catch(() => [])) {
-        const dir = join(root, projectId, contextId);
-        try {
-          await this.importFolder(projectId, contextId, dir);
-          await rm(dir, REMOVE);
-        } catch (error) {
-          this.deps.logger.warn(
-            { err: error, projectId, contextId, dir },
-            'local provider: a context profile folder from an earlier version could not be stored; it is left in place',
-          );
-        }
-      }
-      // Gone once every context in it is stored; kept (not empty) otherwise.
-      await rmdir(join(root, projectId)).catch(() => {});
-    }
-  }
-
-  private async importFolder(projectId: string, contextId: string, dir: string): Promise<void> {
-    const { records, store, blobs, clock } = this.deps;
-    await store.ensure(projectId, contextId);
-    const holder: ContextHolder = { sessionId: `import-${randomUUID()}`, instanceId: this.deps.instanceId };
-    const held = await records.hold(projectId, contextId, holder);
-    if (held === null || held === 'busy') throw new Error(`the context is ${held ?? 'gone'}`);
-    if (held.version !== null) {
-      // Stored already (an import that could not remove its folder): the stored save stands.
-      await records.letGo(projectId, contextId, holder, null);
-      return;
-    }
-    const version = randomUUID();
-    try {
-      const zip = await packProfile(dir, this.maxBytes);
-      await blobs.put(profileBlobKey(held, version), zip);
-      await records.letGo(projectId, contextId, holder, {
-        version,
-        size: zip.byteLength,
-        updatedAt: clock.now(),
-      });
-    } catch (error) {
-      await records.letGo(projectId, contextId, holder, null);
-      throw error;
-    }
-  }
-
-  /**
-   * The claim of a create that opens a context: 404 when the project has none with that id, the
-   * busy refusal while a session saves to it; its profile unpacked here. A claim that saves holds
-   * the context across the cluster from now on, until the claim is abandoned or its session saved.
+   * The claim of a create that opens a context: the busy refusal while a session saves to it; its
+   * profile unpacked here. A name the project has no context by is a new one (within the project's
+   * bound); the Browserbase API asks first (404). A claim that saves holds the context across the
+   * cluster from now on, until the claim is abandoned or its session saved.
    */
   async claim(request: CreateBrowserRequest): Promise<ContextClaim | null> {
     const { contextId, projectId, contextPersist } = request;
     if (contextId === null) return null;
-    const base = contextProfileDir(this.cacheDir, projectId, contextId);
-    const { records, instanceId } = this.deps;
-    const holder: ContextHolder = { sessionId: request.sessionId, instanceId };
+    this.deps.cache.baseOf(projectId, contextId); // a contextId that is no folder name: 400, before anything
+    const { records, clock, instanceId } = this.deps;
+    const deadline = Math.max(request.timeoutSec, TIMEOUT_MIN_SEC) * 1000 + HOLD_MARGIN_MS;
+    const holder: ContextHolder = {
+      sessionId: request.sessionId,
+      instanceId,
+      until: new Date(clock.now().getTime() + deadline),
+    };
     const open = () =>
-      contextPersist ? records.hold(projectId, contextId, holder) : records.get(projectId, contextId);
+      contextPersist
+        ? records.hold(projectId, contextId, holder, clock.now())
+        : records.get(projectId, contextId);
     let found = await open();
-    // A name the project has no context by is a new profile (the Browserbase API asks first: 404).
     if (found === null) {
       await this.deps.store.ensure(projectId, contextId);
       found = await open();
     }
     if (found === null) throw new NotFoundError('Context');
-    if (found === 'busy' || (!contextPersist && found.holder !== null)) throw contextBusyError(contextId);
-    let dir: string;
-    try {
-      dir = await this.unpacked(found, base, contextPersist);
-    } catch (error) {
-      if (contextPersist) await this.letGo(found, holder, null);
+    if (found === 'busy' || (!contextPersist && isHeld(found, clock.now())))
+      throw contextBusyError(contextId);
+    const record = found;
+    const letGoUnsaved = async () => {
+      if (contextPersist) await this.letGo(record, holder, null);
+    };
+    const profile = await this.deps.cache.open(record, contextPersist).catch(async (error: unknown) => {
+      await letGoUnsaved();
       throw error;
-    }
-    return ContextClaim.shared({ ...request, contextId }, dir, this.deps.locks, {
+    });
+    return ContextClaim.shared({ ...request, contextId }, profile.dir, this.deps.locks, {
       abandon: async () => {
-        if (contextPersist) await this.letGo(found, holder, null);
+        profile.done();
+        await letGoUnsaved();
       },
-      save: () => this.save(found, holder, base, dir),
+      copied: () => profile.done(),
+      save: async () => {
+        try {
+          await this.save(record, holder, profile.dir);
+        } finally {
+          profile.done();
+        }
+      },
     });
   }
 
   /**
-   * The folder of the context's stored profile on this instance, unpacked from its blob unless it
-   * is here already. A context never saved has none: a copy starts empty, and a saving session gets
-   * a new folder of its own.
-   */
-  private async unpacked(record: ContextRecord, base: string, persist: boolean): Promise<string> {
-    if (record.version === null) return join(base, persist ? `new-${randomUUID()}` : 'empty');
-    const dir = join(base, record.version);
-    let unpacking = this.unpacking.get(dir);
-    if (!unpacking) {
-      unpacking = this.unpack(record, record.version, base, dir).finally(() => this.unpacking.delete(dir));
-      this.unpacking.set(dir, unpacking);
-    }
-    await unpacking;
-    return dir;
-  }
-
-  private async unpack(record: ContextRecord, version: string, base: string, dir: string): Promise<void> {
-    if ((await stat(dir).catch(() => null))?.isDirectory()) return;
-    const zip = await this.deps.blobs.get(profileBlobKey(record, version));
-    const incoming = join(base, `.incoming-${randomUUID()}`);
-    try {
-      if (zip) await unpackProfile(zip, incoming, Math.max(this.maxBytes, zip.byteLength) * INFLATE_FACTOR);
-      else
-        this.deps.logger.warn(
-          { contextId: record.id, version },
-          'local provider: a context’s stored profile is missing; the session starts from an empty one',
-        );
-      await rename(incoming, dir).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
-    } finally {
-      await rm(incoming, REMOVE);
-    }
-    await this.forgetOtherVersions(record, base, dir);
-  }
-
-  /** Versions of the context unpacked earlier, which no session here reads now, go. */
-  private async forgetOtherVersions(record: ContextRecord, base: string, keep: string): Promise<void> {
-    if (!this.deps.locks.canTake(contextKey(record.projectId, record.id), true)) return;
-    for (const name of await readdir(base).catch(() => [])) {
-      const dir = join(base, name);
-      if (dir !== keep && !name.startsWith('.') && !this.unpacking.has(dir)) await rm(dir, REMOVE);
-    }
-  }
-
-  /**
    * The saving session's browser is gone and its profile written back to `dir`: the folder is zipped
-   * and stored as the next version, the hold let go with it, the last version's blob removed, and the
-   * folder kept as the new version's. When it cannot be stored (too large, the database down), the
-   * context keeps its last save and the folder goes. Never rejects: a failure is logged.
+   * and stored as the next version, the hold let go of with it, the last version's blob removed, and
+   * the folder kept as the new version's. When it cannot be stored (too large, the database down),
+   * the context keeps its last save and the folder goes. Never rejects: a failure is logged.
    */
-  private async save(record: ContextRecord, holder: ContextHolder, base: string, dir: string): Promise<void> {
-    const { blobs, clock, logger } = this.deps;
-    const version = randomUUID();
-    let saved: { version: string; size: number; updatedAt: Date } | null = null;
-    try {
-      const zip = await packProfile(dir, this.maxBytes);
-      await blobs.put(profileBlobKey(record, version), zip);
-      saved = { version, size: zip.byteLength, updatedAt: clock.now() };
-    } catch (error) {
+  private async save(record: ContextRecord, holder: ContextHolder, dir: string): Promise<void> {
+    const { blobs, cache, logger } = this.deps;
+    const stored = await this.store(record, holder, dir).catch((error: unknown) => {
       logger.warn(
         { err: error, contextId: record.id, sessionId: holder.sessionId },
         'local provider: a session’s context profile could not be stored; the context keeps its last save',
       );
-    }
-    const kept = await this.letGo(record, holder, saved);
+      return null;
+    });
     try {
-      if (saved && kept) {
+      if (stored) {
         if (record.version !== null) await blobs.delete(profileBlobKey(record, record.version));
-        await rename(dir, join(base, version));
-      } else {
-        if (saved) await blobs.delete(profileBlobKey(record, version));
-        await rm(dir, REMOVE);
-      }
+        await cache.keep(record, dir, stored.version);
+      } else await cache.drop(dir);
     } catch (error) {
       logger.warn(
         { err: error, contextId: record.id },
         'local provider: could not tidy a context’s profiles',
       );
-      await rm(dir, REMOVE).catch(() => {});
     }
   }
 
-  /** Lets go of the hold (recording `saved`); false when it was no longer ours. Never rejects. */
+  /**
+   * Zips `dir`, stores it as the context's next save and lets go of `holder`'s hold with it: the
+   * save, or null when the hold was no longer `holder`'s (nothing stored then). Without a save the
+   * hold is let go of too, and the error passed on.
+   */
+  private async store(
+    record: ContextRecord,
+    holder: ContextHolder,
+    dir: string,
+  ): Promise<ContextSave | null> {
+    const { blobs, clock } = this.deps;
+    let save: ContextSave;
+    try {
+      const zip = await packProfile(dir, this.deps.maxBytes);
+      save = { version: randomUUID(), size: zip.byteLength, updatedAt: clock.now() };
+      await blobs.put(profileBlobKey(record, save.version), zip);
+    } catch (error) {
+      await this.letGo(record, holder, null);
+      throw error;
+    }
+    if (await this.letGo(record, holder, save)) return save;
+    await blobs.delete(profileBlobKey(record, save.version)).catch(() => {});
+    return null;
+  }
+
+  /** A folder an earlier version kept, stored as the context's first save (unless it has one). */
+  private async importFolder(projectId: string, contextId: string, dir: string): Promise<boolean> {
+    const { records, clock, instanceId } = this.deps;
+    await this.deps.store.ensure(projectId, contextId);
+    const holder = {
+      sessionId: `import-${randomUUID()}`,
+      instanceId,
+      until: new Date(clock.now().getTime() + HOLD_MARGIN_MS),
+    };
+    const held = await records.hold(projectId, contextId, holder, clock.now());
+    if (held === null || held === 'busy') return false;
+    // Stored already (an import that could not remove its folder): the stored save stands.
+    if (held.version !== null) return this.letGo(held, holder, null);
+    return (await this.store(held, holder, dir)) !== null;
+  }
+
+  /**
+   * Lets go of the hold (recording `saved`); false when it was no longer ours (or the database kept
+   * refusing: the hold then lapses with its session's deadline). Never rejects.
+   */
   private async letGo(
     record: ContextRecord,
     holder: ContextHolder,
-    saved: { version: string; size: number; updatedAt: Date } | null,
+    saved: ContextSave | null,
   ): Promise<boolean> {
-    try {
-      const kept = await this.deps.records.letGo(record.projectId, record.id, holder, saved);
-      if (!kept && saved)
-        this.deps.logger.warn(
-          { contextId: record.id, sessionId: holder.sessionId },
-          'local provider: a context was let go of while its session ran (its instance was taken for lost); this save is dropped',
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const kept = await this.deps.records.letGo(record.projectId, record.id, holder, saved);
+        if (!kept && saved)
+          this.deps.logger.warn(
+            { contextId: record.id, sessionId: holder.sessionId },
+            'local provider: a context was let go of while its session ran (its instance was taken for lost); this save is dropped',
+          );
+        return kept;
+      } catch (error) {
+        if (attempt < LET_GO_TRIES) {
+          await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+          continue;
+        }
+        this.deps.logger.error(
+          { err: error, contextId: record.id, sessionId: holder.sessionId },
+          'local provider: could not let go of a context; it stays held until its session’s deadline passes',
         );
-      return kept;
-    } catch (error) {
-      this.deps.logger.error(
-        { err: error, contextId: record.id, sessionId: holder.sessionId },
-        'local provider: could not let go of a context; it stays held until this instance restarts or is taken for lost',
-      );
-      return false;
+        return false;
+      }
     }
   }
 }

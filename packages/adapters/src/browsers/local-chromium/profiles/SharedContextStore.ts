@@ -7,6 +7,7 @@ import {
 } from '@browserdeck/domain';
 import type { BlobStore } from '../../shared-state/BlobStore.ts';
 import type { ContextRecord, ContextRecords } from '../../shared-state/ContextRecords.ts';
+import type { ContextProfileCache } from './ContextProfileCache.ts';
 import { profileBlobKey } from './profileBlobKey.ts';
 
 /**
@@ -17,12 +18,21 @@ import { profileBlobKey } from './profileBlobKey.ts';
 export class SharedContextStore implements BrowserContextStore {
   private readonly records: ContextRecords;
   private readonly blobs: BlobStore;
+  private readonly cache: ContextProfileCache;
   private readonly clock: Clock;
   private readonly maxPerProject: number;
 
-  constructor(deps: { records: ContextRecords; blobs: BlobStore; clock: Clock; maxPerProject: number }) {
+  constructor(deps: {
+    records: ContextRecords;
+    blobs: BlobStore;
+    /** This instance's unpacked saves: a deleted context's go from its disk. */
+    cache: ContextProfileCache;
+    clock: Clock;
+    maxPerProject: number;
+  }) {
     this.records = deps.records;
     this.blobs = deps.blobs;
+    this.cache = deps.cache;
     this.clock = deps.clock;
     this.maxPerProject = deps.maxPerProject;
   }
@@ -53,7 +63,7 @@ export class SharedContextStore implements BrowserContextStore {
   }
 
   async delete(projectId: string, contextId: string): Promise<boolean> {
-    const deleted = await this.records.delete(projectId, contextId);
+    const deleted = await this.records.delete(projectId, contextId, this.clock.now());
     if (deleted === null) return false;
     if (deleted === 'busy')
       throw new ConflictError(
@@ -61,6 +71,8 @@ export class SharedContextStore implements BrowserContextStore {
         `Context ${contextId} is in use by a running session; release the session first.`,
       );
     if (deleted.version !== null) await this.blobs.delete(profileBlobKey(deleted, deleted.version));
+    // Other instances' unpacked copies go when they open a newer save, or at their restart.
+    await this.cache.forget(projectId, contextId).catch(() => {});
     return true;
   }
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
  * What a copy leaves out: caches (rebuilt as needed), downloads and uploads (a session's files, not
  * browser state) and Chromium's `Singleton*` lock links of the running browser.
  */
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   'Cache',
   'Code Cache',
   'GPUCache',

@@ -1,6 +1,6 @@
 import type { Clock, CreateBrowserRequest, Logger } from '@browserdeck/domain';
 import type { SessionShares } from '../../shared-state/SessionShares.ts';
-import { admissionError } from './admissionError.ts';
+import { ownerShareError } from './admissionError.ts';
 
 /**
  * The local provider's side of the account's share across instances (`SessionShares`): a create
@@ -35,15 +35,8 @@ export class ClusterShare {
       maxPerOwner,
     );
     if (answer.granted) return;
-    throw admissionError('owner_share', {
-      maxSessions: 0,
-      maxPerOwner,
-      contextId: request.contextId,
-      expiries: [],
-      // The account's deadlines on every instance: the soonest frees a slot.
-      ownerExpiries: answer.expiries,
-      now: clock.now(),
-    });
+    // The account's deadlines on every instance: the soonest frees a slot.
+    throw ownerShareError(maxPerOwner, answer.expiries, clock.now());
   }
 
   /** Gives the session's slot back (a failure is logged: the slot stops counting past its deadline). */

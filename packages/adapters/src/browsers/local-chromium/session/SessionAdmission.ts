@@ -61,9 +61,9 @@ export class SessionAdmission {
     return admission;
   }
 
-  /** The create's end: its claim and slot kept when the session opened, given back when not. */
-  settle(request: CreateBrowserRequest, claim: ContextClaim | null, opened: boolean): void {
-    claim?.settle(opened);
+  /** The create's end: its claim and slot kept when the session opened, given back when not (the claim's hold across the cluster too). */
+  async settle(request: CreateBrowserRequest, claim: ContextClaim | null, opened: boolean): Promise<void> {
     this.slots.settle(request.ownerId, opened);
+    await claim?.settle(opened);
   }
 }

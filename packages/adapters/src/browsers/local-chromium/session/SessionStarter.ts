@@ -50,11 +50,9 @@ export class SessionStarter {
       throw error;
     }
     let opened = false;
-    let shared = false;
     try {
       // The account's share across instances, once this instance's own count let the create through.
       await this.parts.share.claim(request, this.timeoutSecOf(request));
-      shared = true;
       const browser = await browsers.acquire(admitted, claim, request.viewport, plan.extension, plan.routes);
       if (this.isClosed()) {
         await browser.dispose();
@@ -65,9 +63,12 @@ export class SessionStarter {
       opened = true;
       return session;
     } finally {
-      if (shared && !opened) this.parts.share.free(request.sessionId);
-      admission.settle(request, claim, opened);
+      // Also after a claim that failed: its insert may have been stored without the answer coming back.
+      if (!opened) this.parts.share.free(request.sessionId);
+      const settled = admission.settle(request, claim, opened);
       browsers.refill();
+      // A failed create answers once its context is free again on every instance.
+      await settled;
     }
   }
 
@@ -85,7 +86,7 @@ export class SessionStarter {
       publicUrl: this.options.publicUrl,
       webdriver: plan.webdriver,
       clock: this.options.clock,
-      timeoutSec: Math.max(request.timeoutSec, this.options.minTimeoutSec ?? TIMEOUT_MIN_SEC),
+      timeoutSec: this.timeoutSecOf(request),
       // A session that reads as ended frees its account's share at once; its browser counts against
       // the provider's total until it is gone.
       onEnding: (ending) => {

@@ -25,13 +25,21 @@ export function admissionError(refusal: AdmissionRefusal, facts: AdmissionFacts)
       facts.expiries,
       facts.now,
     );
-  if (refusal === 'owner_share')
-    return capacityError(
-      `This account is running its fair share of ${facts.maxPerOwner} local sessions across its projects (LOCAL_MAX_SESSIONS_PER_OWNER)`,
-      facts.ownerExpiries,
-      facts.now,
-    );
+  if (refusal === 'owner_share') return ownerShareError(facts.maxPerOwner, facts.ownerExpiries, facts.now);
   return contextBusyError(facts.contextId);
+}
+
+/** A create refused because its account holds its share (`expiries`: the deadlines of its sessions). */
+export function ownerShareError(
+  maxPerOwner: number,
+  expiries: readonly (Date | null)[],
+  now: Date,
+): ProviderError {
+  return capacityError(
+    `This account is running its fair share of ${maxPerOwner} local sessions across its projects (LOCAL_MAX_SESSIONS_PER_OWNER)`,
+    expiries,
+    now,
+  );
 }
 
 /** A create refused because its context is held (a session saves to it, or it is being deleted). */

@@ -11,15 +11,16 @@ export const BrowserContextSchema = defineEntity({
   name: 'BrowserContext',
   tableName: 'browser_contexts',
   properties: {
-    // A context id is a name (the native API's `contextId` names a profile), a UUID when we made it.
-    id: p.text().primary(),
+    // Named within its project (the native API's `contextId` names a profile; a UUID when we made it).
     projectId: () =>
-      p.manyToOne(ProjectSchema).mapToPk().fieldName('project_id').deleteRule('cascade').index(),
+      p.manyToOne(ProjectSchema).mapToPk().fieldName('project_id').deleteRule('cascade').primary(),
+    id: p.text().primary(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
     version: p.text().nullable(),
     size: p.integer(),
     holderSessionId: p.text().nullable(),
     holderInstanceId: p.text().nullable().index(),
+    holderUntil: p.datetime(3).nullable(),
   },
 });

@@ -8,9 +8,8 @@ export class Migration20261202150001_shared_contexts extends Migration {
       `create table "stored_blobs" ("key" text not null, "size" int not null, "content" bytea not null, "updated_at" timestamptz(3) not null, primary key ("key"));`,
     );
     this.addSql(
-      `create table "browser_contexts" ("id" text not null, "project_id" uuid not null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, "version" text null, "size" int not null, "holder_session_id" text null, "holder_instance_id" text null, primary key ("id"));`,
+      `create table "browser_contexts" ("project_id" uuid not null, "id" text not null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, "version" text null, "size" int not null, "holder_session_id" text null, "holder_instance_id" text null, "holder_until" timestamptz(3) null, primary key ("project_id", "id"));`,
     );
-    this.addSql(`create index "browser_contexts_project_id_index" on "browser_contexts" ("project_id");`);
     this.addSql(
       `create index "browser_contexts_holder_instance_id_index" on "browser_contexts" ("holder_instance_id");`,
     );
