@@ -713,7 +713,7 @@ sections.shares = markedSection(
 sections.shared = markedSection(
   'shared',
   sharedTable
-    ? `## 17. State no instance owns: a session through the other instance, a context from the database\n\n\`bench/sharedState.ts ${SHARED_ROUNDS}\`, spawned:\n\n${sharedTable.trimEnd()}\n\nA context's profile is a zip in the database (\`stored_blobs\`), one per save; each instance keeps the saves it opened unpacked under \`DATA_DIR/context-cache\`, so the second open on an instance reads local disk (as every open did before profiles were shared), the first reads the row and unpacks it. A session saving to a context runs on a staged copy; its release zips the profile and stores it before it answers. Command: ${sectionCommand}.`
+    ? `## 17. State no instance owns: a session through the other instance, a context from the database\n\n\`bench/sharedState.ts ${SHARED_ROUNDS}\`, spawned:\n\n${sharedTable.trimEnd()}\n\nA context's profile is a zip in the database (\`stored_blobs\`), one per save; each instance keeps the saves it opened unpacked under \`DATA_DIR/context-cache/<instance>\`, so the second open on an instance reads local disk (as every open did before profiles were shared), the first reads the row and unpacks it. A session saving to a context runs on a staged copy; its release zips the profile and stores it before it answers. Command: ${sectionCommand}.`
     : '## 17. State no instance owns: a session through the other instance, a context from the database\n\nNot measured in this run.',
 );
 sections.deploy = markedSection(
