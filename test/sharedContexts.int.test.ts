@@ -116,6 +116,23 @@ describe('instances with separate data folders: a context saved through one open
       await client.end();
     }
     for (const dir of dirs) expect(existsSync(join(dir, 'contexts', user.projectId))).toBe(false);
+
+    // A deleted project keeps no profile: its rows and its stored saves go, on every instance's disk here.
+    expect((await callInstance(b, 'DELETE', `/v1/projects/${user.projectId}`, user.token)).status).toBe(204);
+    const left = new pg.Client({ connectionString: db.url });
+    await left.connect();
+    try {
+      const keys = await left.query('select key from stored_blobs where key like $1', [
+        `contexts/${user.projectId}/%`,
+      ]);
+      expect(keys.rows).toEqual([]);
+      expect(
+        (await left.query('select id from browser_contexts where project_id = $1', [user.projectId])).rows,
+      ).toEqual([]);
+    } finally {
+      await left.end();
+    }
+    expect(existsSync(join(dirs[1]!, 'context-cache', 'b', 'contexts', user.projectId))).toBe(false);
   });
 
   it('creates a context through A, saves to it on A and opens it on B (Browserbase API)', async () => {

@@ -22,4 +22,9 @@ export interface BrowserContextStore {
    * a running session writes to is refused with `ConflictError('context_in_use')`.
    */
   delete(projectId: string, contextId: string): Promise<boolean>;
+  /**
+   * The project is deleted: every profile it kept goes (its sessions are released already). Absent
+   * where the provider keeps no profiles of its own for the project.
+   */
+  deleteProject?(projectId: string): Promise<void>;
 }

@@ -102,6 +102,15 @@ describe('DeleteProject with sessions', () => {
     expect(await projects.findOwned(OWNER, project.id)).toBeNull();
   });
 
+  it('removes the project’s context profiles with it, and no other project’s', async () => {
+    const { provider, project, other, deleteProject } = await setUp();
+    const contexts = provider.contexts!;
+    const [mine, theirs] = [await contexts.create(project.id), await contexts.create(other.id)];
+    await deleteProject.execute({ caller: asUser(OWNER), projectId: project.id });
+    expect(await contexts.get(project.id, mine.id)).toBeNull();
+    expect(await contexts.get(other.id, theirs.id)).not.toBeNull();
+  });
+
   it('answers not_found for another owner, releasing nothing', async () => {
     const { projects, project, deleteProject, releases } = await setUp();
     await expect(

@@ -32,7 +32,7 @@ export interface DeleteProjectDeps {
 const SYSTEM_CLOCK = new SystemClock();
 
 /**
- * Hard-deletes a project with its sessions, agents and runs. Its QUEUED and RUNNING runs are
+ * Hard-deletes a project with its sessions, agents, runs and context profiles. Its QUEUED and RUNNING runs are
  * canceled first, so their workers stop them (and release the sessions they created). Sessions still active at the provider are
  * released first, best effort: a release that fails is logged and does not block the delete.
  * Sessions whose browsers another server instance holds cannot be stopped from here: the ones this
@@ -89,6 +89,13 @@ export class DeleteProject {
       );
     }
     if (!(await this.deps.projects.delete(project.ownerId, project.id))) throw new NotFoundError('Project');
+    // Its context profiles go too: a deleted project keeps no tenant's cookies. Best effort, logged.
+    await provider.capabilities.contexts?.deleteProject?.(project.id).catch((error: unknown) => {
+      (this.deps.logger ?? silentLogger).warn(
+        { projectId: project.id, error: String(error) },
+        'could not remove the context profiles of a deleted project',
+      );
+    });
   }
 
   private async cancelRuns(projectId: string): Promise<void> {

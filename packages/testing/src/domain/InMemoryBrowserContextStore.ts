@@ -35,4 +35,8 @@ export class InMemoryBrowserContextStore implements BrowserContextStore {
       throw new ConflictError('context_in_use', `Context ${contextId} is in use by a running session.`);
     return this.contexts.delete(contextId);
   }
+
+  async deleteProject(projectId: string): Promise<void> {
+    for (const [id, context] of this.contexts) if (context.projectId === projectId) this.contexts.delete(id);
+  }
 }

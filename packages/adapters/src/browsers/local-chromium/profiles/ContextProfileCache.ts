@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Logger } from '@browserdeck/domain';
 import type { BlobStore } from '../../shared-state/BlobStore.ts';
 import type { ContextRecord } from '../../shared-state/ContextRecords.ts';
@@ -98,6 +98,11 @@ export class ContextProfileCache {
   /** A deleted context's saves go from this instance's disk, but for folders a session still reads. */
   async forget(projectId: string, contextId: string): Promise<void> {
     await this.forgetOthers(this.baseOf(projectId, contextId), null);
+  }
+
+  /** A deleted project's unpacked saves go (its sessions were released first). */
+  async forgetProject(projectId: string): Promise<void> {
+    await rm(dirname(this.baseOf(projectId, 'x')), REMOVE);
   }
 
   private release(dir: string): void {

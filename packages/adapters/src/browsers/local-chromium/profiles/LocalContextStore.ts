@@ -74,6 +74,13 @@ export class LocalContextStore implements BrowserContextStore {
     }
   }
 
+  /** A deleted project's profile folders go (its sessions were released first). */
+  async deleteProject(projectId: string): Promise<void> {
+    const dir = this.dirOf(projectId, 'x');
+    if (dir !== null)
+      await rm(dirname(dir), { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  }
+
   /** The context's folder; null for an id that cannot name one (so it names no context). */
   private dirOf(projectId: string, contextId: string): string | null {
     try {

@@ -8,7 +8,10 @@ import {
 import type { BlobStore } from '../../shared-state/BlobStore.ts';
 import type { ContextRecord, ContextRecords } from '../../shared-state/ContextRecords.ts';
 import type { ContextProfileCache } from './ContextProfileCache.ts';
-import { profileBlobKey } from './profileBlobKey.ts';
+import { profileBlobKey, projectBlobPrefix } from './profileBlobKey.ts';
+
+/** A time after every save: `deleteBefore` it removes all of a prefix. */
+const EVERY_SAVE = new Date(8.64e15);
 
 /**
  * The local provider's contexts when they are shared by every instance on one database: the records
@@ -74,6 +77,12 @@ export class SharedContextStore implements BrowserContextStore {
     // Other instances' unpacked copies go when they open a newer save, or at their restart.
     await this.cache.forget(projectId, contextId).catch(() => {});
     return true;
+  }
+
+  /** The project's rows went with it (`on delete cascade`); its stored profiles go now. */
+  async deleteProject(projectId: string): Promise<void> {
+    await this.blobs.deleteBefore(projectBlobPrefix(projectId), EVERY_SAVE);
+    await this.cache.forgetProject(projectId).catch(() => {});
   }
 }
 

@@ -2,3 +2,8 @@
 export function profileBlobKey(context: { projectId: string; id: string }, version: string): string {
   return `contexts/${context.projectId}/${context.id}/${version}`;
 }
+
+/** Where every save of a project's shared contexts is: `contexts/<projectId>/`. */
+export function projectBlobPrefix(projectId: string): string {
+  return `contexts/${projectId}/`;
+}
