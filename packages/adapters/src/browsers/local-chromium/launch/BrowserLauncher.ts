@@ -17,7 +17,8 @@ import { ChromiumLocator, type LocatedChromium } from '../chromium/ChromiumLocat
 import { ExtensionsChromium } from '../extensions/ExtensionsChromium.ts';
 import type { SizedLocalOptions } from '../LocalChromiumProviderOptions.ts';
 import { TemporaryProfiles } from '../profiles/TemporaryProfiles.ts';
-import { PreparedBrowser, type ProfileChoice } from './PreparedBrowser.ts';
+import type { ProfileChoice } from './BrowserLaunchSettings.ts';
+import { PreparedBrowser } from './PreparedBrowser.ts';
 
 /**
  * Everything a local browser launch needs, set up once per provider: the confinement

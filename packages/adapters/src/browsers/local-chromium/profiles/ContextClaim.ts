@@ -1,5 +1,5 @@
 import type { CreateBrowserRequest } from '@browserdeck/domain';
-import type { ProfileChoice } from '../launch/PreparedBrowser.ts';
+import type { ProfileChoice } from '../launch/BrowserLaunchSettings.ts';
 import { type ContextLocks, contextKey } from './ContextLocks.ts';
 import { contextProfileDir } from './contextProfileDir.ts';
 import type { TemporaryProfiles } from './TemporaryProfiles.ts';
