@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import {
-  type BrowserContextInfo,
-  type BrowserContextStore,
-  ConflictError,
-  ValidationError,
-} from '@browserdeck/domain';
+import { type BrowserContextInfo, type BrowserContextStore, ValidationError } from '@browserdeck/domain';
 import { type ContextLocks, contextKey } from './ContextLocks.ts';
+import { contextInUseError, contextLimitError } from './contextErrors.ts';
 import { contextProfileDir } from './contextProfileDir.ts';
 
 /**
@@ -33,11 +29,7 @@ export class LocalContextStore implements BrowserContextStore {
     const id = randomUUID();
     const dir = contextProfileDir(this.dataDir, projectId, id);
     const held = await readdir(dirname(dir)).catch(() => []);
-    if (held.length >= this.maxPerProject)
-      throw new ConflictError(
-        'context_limit_reached',
-        `This project has ${this.maxPerProject} contexts, the most it may hold; delete one first.`,
-      );
+    if (held.length >= this.maxPerProject) throw contextLimitError(this.maxPerProject);
     await mkdir(dirname(dir), { recursive: true, mode: 0o700 });
     await mkdir(dir, { mode: 0o700 });
     const info = await this.get(projectId, id);
@@ -61,11 +53,7 @@ export class LocalContextStore implements BrowserContextStore {
     const dir = this.dirOf(projectId, contextId);
     if (dir === null || !(await this.get(projectId, contextId))) return false;
     const key = contextKey(projectId, contextId);
-    if (!this.locks.takeExclusive(key))
-      throw new ConflictError(
-        'context_in_use',
-        `Context ${contextId} is in use by a running session; release the session first.`,
-      );
+    if (!this.locks.takeExclusive(key)) throw contextInUseError(contextId);
     try {
       await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
       return true;

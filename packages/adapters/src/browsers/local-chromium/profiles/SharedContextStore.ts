@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type BrowserContextInfo,
-  type BrowserContextStore,
-  type Clock,
-  ConflictError,
-} from '@browserdeck/domain';
+import type { BrowserContextInfo, BrowserContextStore, Clock } from '@browserdeck/domain';
 import type { BlobStore } from '../../shared-state/BlobStore.ts';
 import type { ContextRecord, ContextRecords } from '../../shared-state/ContextRecords.ts';
 import type { ContextProfileCache } from './ContextProfileCache.ts';
+import { contextInUseError, contextLimitError } from './contextErrors.ts';
 import { profileBlobKey, projectBlobPrefix } from './profileBlobKey.ts';
 
 /** A time after every save: `deleteBefore` it removes all of a prefix. */
@@ -54,10 +50,7 @@ export class SharedContextStore implements BrowserContextStore {
 
   private async add(record: { id: string; projectId: string; createdAt: Date }): Promise<void> {
     if ((await this.records.create(record, this.maxPerProject)) === 'limit_reached')
-      throw new ConflictError(
-        'context_limit_reached',
-        `This project has ${this.maxPerProject} contexts, the most it may hold; delete one first.`,
-      );
+      throw contextLimitError(this.maxPerProject);
   }
 
   async get(projectId: string, contextId: string): Promise<BrowserContextInfo | null> {
@@ -68,11 +61,7 @@ export class SharedContextStore implements BrowserContextStore {
   async delete(projectId: string, contextId: string): Promise<boolean> {
     const deleted = await this.records.delete(projectId, contextId, this.clock.now());
     if (deleted === null) return false;
-    if (deleted === 'busy')
-      throw new ConflictError(
-        'context_in_use',
-        `Context ${contextId} is in use by a running session; release the session first.`,
-      );
+    if (deleted === 'busy') throw contextInUseError(contextId);
     if (deleted.version !== null) await this.blobs.delete(profileBlobKey(deleted, deleted.version));
     // Other instances' unpacked copies go when they open a newer save, or at their restart.
     await this.cache.forget(projectId, contextId).catch(() => {});
