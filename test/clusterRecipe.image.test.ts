@@ -16,7 +16,7 @@ import {
 } from './clusterTestOverlay.ts';
 import { composeShape, kubeShape, readCompose } from './clusterTopology.ts';
 import { freePort } from './freePort.ts';
-import { eventually } from './instancesApi.ts';
+import { callInstance, eventually, through } from './instancesApi.ts';
 import { type KubeObject, kustomize, objectNamed } from './kustomize.ts';
 import {
   BASE_TAG,
@@ -240,28 +240,28 @@ describe('deploy/kubernetes/overlays/local under podman kube play: PostgreSQL an
       'local provider: browsers run with isolation level bubblewrap',
     );
     const email = `cluster-${Date.now()}@example.com`;
-    expect((await call(a, 'POST', '/v1/auth/signup', undefined, { email, password: PASSWORD })).status).toBe(
-      201,
-    );
+    expect(
+      (await callInstance(a, 'POST', '/v1/auth/signup', undefined, { email, password: PASSWORD })).status,
+    ).toBe(201);
     // A token B issued is good on A: one JWT key for all.
-    const signIn = await call(b, 'POST', '/v1/auth/signin', undefined, { email, password: PASSWORD });
+    const signIn = await callInstance(b, 'POST', '/v1/auth/signin', undefined, { email, password: PASSWORD });
     expect(signIn.status).toBe(200);
     const token = signIn.body.access_token as string;
-    const project = await call(b, 'POST', '/v1/projects', token, { name: 'Cluster' });
+    const project = await callInstance(b, 'POST', '/v1/projects', token, { name: 'Cluster' });
     expect(project.status).toBe(201);
     const sessions = `/v1/local/projects/${project.body.id}/sessions`;
 
-    const created = await call(a, 'POST', sessions, token, {});
+    const created = await callInstance(a, 'POST', sessions, token, {});
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id as string;
     expect(created.body.connectUrl.startsWith(`ws://127.0.0.1:${a.port}/`)).toBe(true);
 
-    const read = await call(b, 'GET', `${sessions}/${id}`, token);
+    const read = await callInstance(b, 'GET', `${sessions}/${id}`, token);
     expect(read.status).toBe(200);
     expect(read.body.status).toBe('RUNNING');
     expect(read.headers.get('x-sync-error')).toBeNull();
 
-    const browser = await chromium.connectOverCDP(onInstance(b, created.body.connectUrl));
+    const browser = await chromium.connectOverCDP(through(b, created.body.connectUrl));
     try {
       const context = browser.contexts()[0]!;
       const page = context.pages()[0] ?? (await context.newPage());
@@ -273,10 +273,10 @@ describe('deploy/kubernetes/overlays/local under podman kube play: PostgreSQL an
       await browser.close().catch(() => {});
     }
 
-    const released = await call(b, 'POST', `${sessions}/${id}:release`, token);
+    const released = await callInstance(b, 'POST', `${sessions}/${id}:release`, token);
     expect(released.status).toBe(200);
     expect(released.body.status).toBe('COMPLETED');
-    expect((await call(a, 'GET', `${sessions}/${id}`, token)).body.status).toBe('COMPLETED');
+    expect((await callInstance(a, 'GET', `${sessions}/${id}`, token)).body.status).toBe('COMPLETED');
   });
 
   it('stops each instance on SIGTERM within terminationGracePeriodSeconds: exit 0, not a kill', async () => {
@@ -291,27 +291,6 @@ describe('deploy/kubernetes/overlays/local under podman kube play: PostgreSQL an
     }
   });
 });
-
-/** A JSON request to one instance: the status, the parsed body and the headers. */
-async function call(instance: TestInstance, method: string, path: string, token?: string, body?: unknown) {
-  const response = await fetch(`${instance.url}${path}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
-}
-
-/** `url` as a balancer would send it to `instance`: the same path and query, that instance's host. */
-function onInstance(instance: TestInstance, url: string): string {
-  const target = new URL(url);
-  target.host = new URL(instance.url).host;
-  return target.toString();
-}
 
 /** Resolves once `/readyz` answers 200; fails after 3 minutes with the container's output. */
 async function ready(instance: TestInstance, container: string): Promise<void> {

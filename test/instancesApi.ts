@@ -13,7 +13,7 @@ export function sharedInstanceSecrets(): { SECRET_KEY: string; JWT_PRIVATE_KEY: 
 
 /** A JSON request to one instance: the status, the parsed body and the headers. */
 export async function callInstance(
-  server: ServerProcess,
+  server: Pick<ServerProcess, 'url'>,
   method: string,
   path: string,
   token?: string,
@@ -32,7 +32,7 @@ export async function callInstance(
 }
 
 /** `url` as if a load balancer had sent it to `server`: same path and query, `server`'s host. */
-export function through(server: ServerProcess, url: string): string {
+export function through(server: Pick<ServerProcess, 'url'>, url: string): string {
   const target = new URL(url);
   target.host = new URL(server.url).host;
   return target.toString();

@@ -150,6 +150,16 @@ export async function ensureBaseImage(log: (line: string) => void): Promise<void
  */
 export async function buildImage(tag: string, scratch: string, log: (line: string) => void): Promise<void> {
   const extraCa = localCaBundle(scratch);
+  await buildOnBase(tag, ROOT, log, extraCa ? ['--secret', `id=extra-ca,src=${extraCa}`] : []);
+}
+
+/** Builds the Containerfile in `context` as `tag` on the test's Debian base (`BASE_IMAGE`), with `extra` flags. */
+export async function buildOnBase(
+  tag: string,
+  context: string,
+  log: (line: string) => void,
+  extra: readonly string[] = [],
+): Promise<void> {
   await runLogged(
     'podman',
     [
@@ -160,10 +170,10 @@ export async function buildImage(tag: string, scratch: string, log: (line: strin
       '--network=host',
       '--build-arg',
       `BASE_IMAGE=${BASE_TAG}`,
-      ...(extraCa ? ['--secret', `id=extra-ca,src=${extraCa}`] : []),
+      ...extra,
       '-t',
       tag,
-      ROOT,
+      context,
     ],
     process.env,
     log,

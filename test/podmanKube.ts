@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type KubeObject, toManifests } from './kustomize.ts';
-import { BASE_TAG, hostLimits, PODMAN_GLOBAL, podman, runLogged } from './podman.ts';
+import { buildOnBase, hostLimits, podman } from './podman.ts';
 
 /** The PostgreSQL 15 stand-in for `postgres:15`, built from Debian's packages (test/postgresImage). */
 export const POSTGRES_TAG = 'localhost/browserdeck-test-postgres:15';
@@ -11,23 +11,7 @@ const PLAYABLE = new Set(['Deployment', 'ConfigMap', 'PersistentVolumeClaim']);
 
 /** Builds `POSTGRES_TAG` on the test's Debian base (cached in podman's store between runs). */
 export async function buildPostgresImage(log: (line: string) => void): Promise<void> {
-  await runLogged(
-    'podman',
-    [
-      ...PODMAN_GLOBAL,
-      'build',
-      '--format=docker',
-      '--isolation=chroot',
-      '--network=host',
-      '--build-arg',
-      `BASE_IMAGE=${BASE_TAG}`,
-      '-t',
-      POSTGRES_TAG,
-      resolve(import.meta.dirname, 'postgresImage'),
-    ],
-    process.env,
-    log,
-  );
+  await buildOnBase(POSTGRES_TAG, resolve(import.meta.dirname, 'postgresImage'), log);
 }
 
 /**
