@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
@@ -33,7 +33,7 @@ export class CreateAgent {
     const { regions } = this.deps.provider;
     const fields = agentFieldsForCreate(input.agent, regions[0] ?? '');
     checkAgentFields(fields, regions);
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, true);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', true);
     const agent = Agent.create({
       id: this.deps.ids.next(),
       projectId: project.id,

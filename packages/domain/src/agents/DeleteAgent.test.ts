@@ -1,6 +1,6 @@
 import { givenSessionWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
 import { CreateAgent } from './CreateAgent.ts';
 import { DeleteAgent } from './DeleteAgent.ts';

@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
 import type { AgentRepository } from './AgentRepository.ts';
 
@@ -13,7 +13,7 @@ export class DeleteAgent {
   }
 
   async execute(input: { caller: Caller; projectId: string; agentId: string }): Promise<void> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', false);
     if (!(await this.deps.agents.delete(project.id, input.agentId))) throw new NotFoundError('Agent');
   }
 }

@@ -1,6 +1,6 @@
 import { anAgent, aProject, InMemoryAgentRepository, InMemoryProjectRepository } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, type Caller } from '../auth/Caller.ts';
+import { asUser, type Caller } from '../access/Caller.ts';
 import { GetAgent } from './GetAgent.ts';
 
 const OWNER = 'owner-1';

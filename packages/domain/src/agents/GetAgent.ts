@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { Agent } from './Agent.ts';
 import type { AgentRepository } from './AgentRepository.ts';
 import { findAgent } from './findAgent.ts';
@@ -14,7 +14,7 @@ export class GetAgent {
   }
 
   async execute(input: { caller: Caller; projectId: string; agentId: string }): Promise<Agent> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
     return findAgent(this.deps.agents, project.id, input.agentId);
   }
 }

@@ -1,6 +1,6 @@
 import { givenSessionWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { CreateAgent } from './CreateAgent.ts';
 import { ListAgents } from './ListAgents.ts';
 

@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ValidationError } from '../shared/DomainError.ts';
@@ -34,7 +34,7 @@ export class UpdateAgent {
     if (!Object.values(input.changes).some((v) => v !== undefined)) {
       throw new ValidationError([{ path: '', message: 'give at least one field to change' }]);
     }
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, true);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', true);
     const agent = await findAgent(this.deps.agents, project.id, input.agentId);
     const fields = mergeAgentFields(agent.fields, input.changes);
     checkAgentFields(fields, this.deps.provider.regions);

@@ -1,3 +1,4 @@
+import type { ApiKeyRole } from '../access/projectRoles.ts';
 import type { EntityState } from '../shared/EntityState.ts';
 import { writable } from '../shared/writable.ts';
 import { API_KEY_USAGE_STAMP_INTERVAL_MS } from './apiKeyRules.ts';
@@ -15,6 +16,8 @@ export class ApiKey {
   /** The user who created it: the project's owner, whose records the key reaches in that project. */
   readonly ownerId!: string;
   readonly name!: string;
+  /** The role the key acts with in its project (SPEC §17): `developer`, or the narrower `viewer`. */
+  readonly role!: ApiKeyRole;
   readonly prefix!: string;
   readonly digest!: string;
   readonly createdAt!: Date;
@@ -30,6 +33,7 @@ export class ApiKey {
     projectId: string;
     ownerId: string;
     name: string;
+    role: ApiKeyRole;
     prefix: string;
     digest: string;
     expiresAt: Date | null;

@@ -8,7 +8,7 @@ import {
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, type Caller } from '../auth/Caller.ts';
+import { asUser, type Caller } from '../access/Caller.ts';
 import type { ApiKey } from './ApiKey.ts';
 import type { ApiKeyRepository } from './ApiKeyRepository.ts';
 import type { ApiKeySecrets } from './ApiKeySecrets.ts';

@@ -1,5 +1,5 @@
-import type { Caller } from '../auth/Caller.ts';
-import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
@@ -40,7 +40,7 @@ export class CreateApiKey {
     name: string;
     expiresAt?: Date | null | undefined;
   }): Promise<CreatedApiKey> {
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId, 'manage');
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'admin');
     const name = input.name.trim();
     const expiresAt = input.expiresAt ?? null;
     const now = this.deps.clock.now();

@@ -5,7 +5,7 @@ import {
   InMemoryProjectRepository,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, type Caller } from '../auth/Caller.ts';
+import { asUser, type Caller } from '../access/Caller.ts';
 import { ListApiKeys } from './ListApiKeys.ts';
 
 const OWNER = 'owner-1';

@@ -1,5 +1,5 @@
-import type { Caller } from '../auth/Caller.ts';
-import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { ApiKey } from './ApiKey.ts';
 import type { ApiKeyRepository } from './ApiKeyRepository.ts';
@@ -19,7 +19,7 @@ export class ListApiKeys {
   }
 
   async execute(input: { caller: Caller; projectId: string }): Promise<ApiKey[]> {
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId, 'manage');
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'admin');
     return this.deps.apiKeys.listInProject(project.id);
   }
 }

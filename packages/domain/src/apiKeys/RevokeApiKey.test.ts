@@ -6,7 +6,7 @@ import {
   ManualClock,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, type Caller } from '../auth/Caller.ts';
+import { asUser, type Caller } from '../access/Caller.ts';
 import { RevokeApiKey } from './RevokeApiKey.ts';
 
 const OWNER = 'owner-1';

@@ -1,5 +1,5 @@
-import type { Caller } from '../auth/Caller.ts';
-import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
@@ -24,7 +24,7 @@ export class RevokeApiKey {
   }
 
   async execute(input: { caller: Caller; projectId: string; keyId: string }): Promise<void> {
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId, 'manage');
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'admin');
     const apiKey = await this.deps.apiKeys.findInProject(project.id, input.keyId);
     if (!apiKey) throw new NotFoundError('API key');
     if (apiKey.revokedAt !== null) return;

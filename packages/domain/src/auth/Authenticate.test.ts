@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { CreateApiKey } from '../apiKeys/CreateApiKey.ts';
 import type { Logger } from '../shared/Logger.ts';
 import { Authenticate } from './Authenticate.ts';
-import { asUser } from './Caller.ts';
+import { asUser } from '../access/Caller.ts';
 
 const OWNER = 'owner-1';
 const UNAUTHORIZED = { code: 'unauthorized' };

@@ -10,7 +10,7 @@ import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { AuthError, ForbiddenForApiKeyError } from '../shared/DomainError.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
-import { type ApiKeyCaller, type Caller, signedIn } from './Caller.ts';
+import { type ApiKeyCaller, type Caller, signedIn } from '../access/Caller.ts';
 import type { IdentityProvider } from './IdentityProvider.ts';
 
 /** What Authenticate needs. */

@@ -14,12 +14,14 @@ export class User implements UserIdentity {
   readonly id!: string;
   readonly email!: string;
   readonly createdAt!: Date;
+  /** When an operator disabled the account (SPEC §17); null while it is enabled. */
+  readonly disabledAt!: Date | null;
 
   private constructor() {}
 
-  /** A new user record for an identity the provider has vouched for. */
+  /** A new, enabled user record for an identity the provider has vouched for. */
   static create(props: { id: string; email: string; createdAt: Date }): User {
-    return Object.assign(new User(), props);
+    return Object.assign(new User(), { ...props, disabledAt: null });
   }
 
   /**

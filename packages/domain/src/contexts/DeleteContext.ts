@@ -1,5 +1,5 @@
-import type { Caller } from '../auth/Caller.ts';
-import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
@@ -18,7 +18,7 @@ export class DeleteContext {
   }
 
   async execute(input: { caller: Caller; projectId: string; contextId: string }): Promise<void> {
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId);
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'developer');
     if (!(await contextStoreOf(this.deps.provider).delete(project.id, input.contextId)))
       throw new NotFoundError('Context');
   }

@@ -1,6 +1,6 @@
 import { FakeBrowserProvider, givenSessionWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { GetContext } from './GetContext.ts';
 
 describe('GetContext', () => {

@@ -1,5 +1,5 @@
-import type { Caller } from '../auth/Caller.ts';
-import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
@@ -19,7 +19,7 @@ export class GetContext {
     projectId: string;
     contextId: string;
   }): Promise<BrowserContextInfo> {
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId);
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'viewer');
     const context = await contextStoreOf(this.deps.provider).get(project.id, input.contextId);
     if (!context) throw new NotFoundError('Context');
     return context;

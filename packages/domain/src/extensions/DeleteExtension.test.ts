@@ -7,7 +7,7 @@ import {
   ManualClock,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, type Caller } from '../auth/Caller.ts';
+import { asUser, type Caller } from '../access/Caller.ts';
 import { DeleteExtension } from './DeleteExtension.ts';
 
 const OWNER = 'owner-1';

@@ -1,5 +1,5 @@
-import type { Caller } from '../auth/Caller.ts';
-import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
@@ -27,7 +27,7 @@ export class DeleteExtension {
 
   async execute(input: { caller: Caller; projectId: string; extensionId: string }): Promise<void> {
     const { projects, extensions, provider } = this.deps;
-    const project = await findOwnedProject(projects, input.caller, input.projectId);
+    const project = await findProjectFor(projects, input.caller, input.projectId, 'developer');
     const extension = await extensions.findInProject(project.id, input.extensionId);
     if (!extension) throw new NotFoundError('Extension');
     const store = provider.capabilities.extensions;

@@ -1,5 +1,5 @@
-import type { Caller } from '../auth/Caller.ts';
-import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
 import type { Extension } from './Extension.ts';
@@ -20,7 +20,7 @@ export class GetExtension {
   }
 
   async execute(input: { caller: Caller; projectId: string; extensionId: string }): Promise<Extension> {
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId);
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'viewer');
     const extension = await this.deps.extensions.findInProject(project.id, input.extensionId);
     if (!extension) throw new NotFoundError('Extension');
     return extension;

@@ -1,5 +1,5 @@
-import type { Caller } from '../auth/Caller.ts';
-import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { Extension } from './Extension.ts';
 import type { ExtensionRepository } from './ExtensionRepository.ts';
@@ -19,7 +19,7 @@ export class ListExtensions {
   }
 
   async execute(input: { caller: Caller; projectId: string }): Promise<Extension[]> {
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId);
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'viewer');
     return this.deps.extensions.listInProject(project.id);
   }
 }

@@ -7,7 +7,7 @@ import {
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, type Caller } from '../auth/Caller.ts';
+import { asUser, type Caller } from '../access/Caller.ts';
 import type { ExtensionArchiveInspector } from './ExtensionArchiveInspector.ts';
 import { ExtensionInvalidError } from './ExtensionInvalidError.ts';
 import { EXTENSION_ARCHIVE_MAX_BYTES, EXTENSIONS_PER_PROJECT_MAX } from './extensionRules.ts';

@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ConflictError } from '../shared/DomainError.ts';
@@ -49,7 +49,7 @@ export class UploadExtension {
     archive: Uint8Array;
   }): Promise<Extension> {
     const { projects, extensions, inspector, provider } = this.deps;
-    const project = await projectForWork(projects, input.caller, input.projectId, true);
+    const project = await projectForWork(projects, input.caller, input.projectId, 'developer', true);
     if (input.archive.byteLength > EXTENSION_ARCHIVE_MAX_BYTES) {
       throw new UploadTooLargeError(
         EXTENSION_ARCHIVE_MAX_BYTES,

@@ -1,6 +1,6 @@
 import { aProject, InMemoryProjectRepository, ManualClock } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, type Caller } from '../auth/Caller.ts';
+import { asUser, type Caller } from '../access/Caller.ts';
 import { ArchiveProject } from './ArchiveProject.ts';
 
 const OWNER = 'owner-1';

@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { Clock } from '../shared/Clock.ts';
-import { findOwnedProject } from './findOwnedProject.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { Project } from './Project.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
 
@@ -19,7 +19,7 @@ export class ArchiveProject {
   }
 
   async execute(input: { caller: Caller; projectId: string }): Promise<Project> {
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId, 'manage');
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'admin');
     if (!project.archived) {
       project.archive(this.deps.clock.now());
       await this.deps.projects.update(project);

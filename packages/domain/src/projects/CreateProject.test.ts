@@ -1,6 +1,6 @@
 import { InMemoryProjectRepository, ManualClock, SequentialIdGenerator } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { CreateProject } from './CreateProject.ts';
 import { PROJECTS_PER_USER_DEFAULT } from './projectRules.ts';
 

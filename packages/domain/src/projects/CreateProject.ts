@@ -1,4 +1,4 @@
-import { type Caller, requireUser } from '../auth/Caller.ts';
+import { type Caller, requireUser } from '../access/Caller.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ConflictError, DomainError } from '../shared/DomainError.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';

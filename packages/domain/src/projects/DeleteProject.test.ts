@@ -8,7 +8,7 @@ import {
   InMemorySessionRepository,
 } from '@browserdeck/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { CreateSession } from '../sessions/CreateSession.ts';
 import { ReleaseSession } from '../sessions/ReleaseSession.ts';
 import type { Logger } from '../shared/Logger.ts';

@@ -1,4 +1,4 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { endRunByCas } from '../runs/endRunByCas.ts';
 import type { RunChanges } from '../runs/RunChanges.ts';
@@ -11,7 +11,7 @@ import type { Clock } from '../shared/Clock.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
 import { SystemClock } from '../shared/SystemClock.ts';
-import { findOwnedProject } from './findOwnedProject.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
 
 export interface DeleteProjectDeps {
@@ -48,7 +48,7 @@ export class DeleteProject {
   }
 
   async execute(input: { caller: Caller; projectId: string }): Promise<void> {
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId, 'manage');
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'owner');
     const { sessions, provider } = this.deps;
     await this.cancelRuns(project.id);
     const active = await sessions.listActiveInProject(project.id);

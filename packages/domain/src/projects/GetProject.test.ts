@@ -1,6 +1,6 @@
 import { aProject, InMemoryProjectRepository } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { type ApiKeyCaller, asUser } from '../auth/Caller.ts';
+import { type ApiKeyCaller, asUser } from '../access/Caller.ts';
 import { GetProject } from './GetProject.ts';
 
 const OWNER = 'owner-1';

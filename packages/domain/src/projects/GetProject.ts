@@ -1,5 +1,5 @@
-import type { Caller } from '../auth/Caller.ts';
-import { findOwnedProject } from './findOwnedProject.ts';
+import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { Project } from './Project.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
 
@@ -17,6 +17,6 @@ export class GetProject {
   }
 
   execute(input: { caller: Caller; projectId: string }): Promise<Project> {
-    return findOwnedProject(this.deps.projects, input.caller, input.projectId);
+    return findProjectFor(this.deps.projects, input.caller, input.projectId, 'viewer');
   }
 }

@@ -1,6 +1,6 @@
 import { aProject, InMemoryProjectRepository } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, type Caller } from '../auth/Caller.ts';
+import { asUser, type Caller } from '../access/Caller.ts';
 import { ListProjects } from './ListProjects.ts';
 
 const OWNER = 'owner-1';

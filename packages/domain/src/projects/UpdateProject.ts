@@ -1,7 +1,7 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ValidationError } from '../shared/DomainError.ts';
-import { findOwnedProject } from './findOwnedProject.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { Project } from './Project.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
 
@@ -31,7 +31,7 @@ export class UpdateProject {
     if (input.name === undefined && input.archived === undefined) {
       throw new ValidationError([{ path: '', message: 'give at least one of name, archived' }]);
     }
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId, 'manage');
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'admin');
     const now = this.deps.clock.now();
     if (input.name !== undefined) project.rename(input.name, now);
     if (input.archived === true) project.archive(now);

@@ -1,6 +1,6 @@
 import { aRun, givenRunWorld, type InMemoryRunRepository } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, type Caller } from '../auth/Caller.ts';
+import { asUser, type Caller } from '../access/Caller.ts';
 import type { Run } from './Run.ts';
 import type { RunStatus } from './runStatus.ts';
 

@@ -1,4 +1,4 @@
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import type { BrowserSession } from '../sessions/BrowserSession.ts';
 import { ProviderError } from '../sessions/ProviderError.ts';
 import type { ReleaseSession } from '../sessions/ReleaseSession.ts';

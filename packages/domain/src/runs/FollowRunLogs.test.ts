@@ -1,6 +1,6 @@
 import { aRun, givenRunWorld, RunEndingDuringRead } from '@browserdeck/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { FollowRunLogs, type RunLogEvent } from './FollowRunLogs.ts';
 import type { RunLogLine } from './RunLogStore.ts';
 import { RunWaiters } from './RunWaiters.ts';

@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { StopSignal } from '../shared/StopSignal.ts';
 import { findRun } from './findRun.ts';
 import type { Run } from './Run.ts';
@@ -54,7 +54,7 @@ export class FollowRunLogs {
     afterSeq: number;
     signal: StopSignal;
   }): Promise<AsyncIterable<RunLogEvent>> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
     const run = await findRun(this.deps.runs, project.id, input.runId);
     const leave = this.deps.waiters.enter(project.ownerId);
     // Left when the stream ends, and when the client goes (a stream never read ends no generator).

@@ -1,6 +1,6 @@
 import { givenRunWorld, RunEndingDuringRead } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, type Caller } from '../auth/Caller.ts';
+import { asUser, type Caller } from '../access/Caller.ts';
 import { GetRun } from './GetRun.ts';
 import { RunWaiters } from './RunWaiters.ts';
 import { StopSource } from './StopSource.ts';

@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { StopSignal } from '../shared/StopSignal.ts';
 import { findRun } from './findRun.ts';
@@ -46,7 +46,7 @@ export class GetRun {
     const waitSec = input.waitSec ?? 0;
     checkWaitSec(waitSec);
     const { runs, clock } = this.deps;
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
     const run = await findRun(runs, project.id, input.runId);
     if (waitSec === 0 || run.isTerminal) return run;
     let leave: () => void;

@@ -1,6 +1,6 @@
 import { aRun, givenRunWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { utf8Length } from '../shared/checks.ts';
 import type { Run } from './Run.ts';
 import type { RunLogLine } from './RunLogStore.ts';

@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import { Checks } from '../shared/checks.ts';
 import { findRun } from './findRun.ts';
 import type { RunLogLine, RunLogStore } from './RunLogStore.ts';
@@ -37,7 +37,7 @@ export class GetRunLogs {
       .require(CURSOR.test(cursor), 'cursor', 'must be a cursor from an earlier page (a decimal seq)')
       .integerIn(limit, 'limit', 1, RUN_LOGS_MAX_LIMIT)
       .throwIfAny();
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
     // Read before the lines: a run seen ended has stored every line (its worker flushes first).
     const run = await findRun(this.deps.runs, project.id, input.runId);
     const afterSeq = Number(cursor);

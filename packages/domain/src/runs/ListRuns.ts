@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import { Checks, jsonByteLength } from '../shared/checks.ts';
 import type { Run } from './Run.ts';
 import type { RunRepository } from './RunRepository.ts';
@@ -43,7 +43,7 @@ export class ListRuns {
         `must be one of ${RUN_STATUSES.join(', ')}`,
       )
       .throwIfAny();
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
     const filter = { agentId, sessionId, status };
     const runs: Run[] = [];
     let bytes = 0;

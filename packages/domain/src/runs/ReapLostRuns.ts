@@ -1,4 +1,4 @@
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import type { ReleaseSession } from '../sessions/ReleaseSession.ts';
 import { SessionOnOtherInstanceError } from '../sessions/SessionOnOtherInstanceError.ts';
 import type { SessionRepository } from '../sessions/SessionRepository.ts';

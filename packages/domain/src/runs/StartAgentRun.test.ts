@@ -1,6 +1,6 @@
 import { givenRunWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, type Caller } from '../auth/Caller.ts';
+import { asUser, type Caller } from '../access/Caller.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import { RUN_INPUT_MAX_BYTES, RUN_MAX_QUEUED_PER_OWNER_DEFAULT } from './runRules.ts';
 import type { AgentRunRequest } from './StartAgentRun.ts';

@@ -1,9 +1,9 @@
 import type { AgentRepository } from '../agents/AgentRepository.ts';
 import { findAgent } from '../agents/findAgent.ts';
-import type { Caller } from '../auth/Caller.ts';
-import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { IdempotencyStore } from '../sessions/IdempotencyStore.ts';
 import type { SessionRequest } from '../sessions/resolveSessionSettings.ts';
@@ -78,14 +78,14 @@ export class StartAgentRun {
     const key = input.idempotencyKey;
     if (key === undefined) return { run: await this.create(input, runId), replayed: false };
     // A retry is answered from its key first, as a session create's is.
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId);
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'developer');
     const body = { agentId: input.agentId, request: input.request };
     return withRunIdempotency(this.deps, { project, key, body, runId }, () => this.create(input, runId));
   }
 
   private async create(input: StartAgentRunInput, runId: string): Promise<Run> {
     const { request } = input;
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, true);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', true);
     const agent = await findAgent(this.deps.agents, project.id, input.agentId);
     if (!agent.active)
       throw new ConflictError('agent_inactive', 'The agent is inactive; activate it to run it.');

@@ -1,6 +1,6 @@
 import { givenRunWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, type Caller } from '../auth/Caller.ts';
+import { asUser, type Caller } from '../access/Caller.ts';
 import type { BrowserSession } from '../sessions/BrowserSession.ts';
 import { ReleaseSession } from '../sessions/ReleaseSession.ts';
 import { DomainError } from '../shared/DomainError.ts';

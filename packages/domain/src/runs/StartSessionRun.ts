@@ -1,7 +1,7 @@
-import type { Caller } from '../auth/Caller.ts';
-import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import { findSession } from '../sessions/findSession.ts';
 import type { IdempotencyStore } from '../sessions/IdempotencyStore.ts';
 import { SessionEndedError } from '../sessions/SessionEndedError.ts';
@@ -69,14 +69,14 @@ export class StartSessionRun {
     const runId = this.deps.ids.next();
     const key = input.idempotencyKey;
     if (key === undefined) return { run: await this.create(input, runId), replayed: false };
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId);
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'developer');
     const body = { sessionId: input.sessionId, request: input.request };
     return withRunIdempotency(this.deps, { project, key, body, runId }, () => this.create(input, runId));
   }
 
   private async create(input: StartSessionRunInput, runId: string): Promise<Run> {
     const { request } = input;
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, true);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', true);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     if (!session.isActive) throw new SessionEndedError('The session has ended; runs need a live session.');
     const script = request.script ?? session.script;

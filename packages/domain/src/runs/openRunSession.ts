@@ -1,4 +1,4 @@
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { BrowserSession } from '../sessions/BrowserSession.ts';
 import type { CreateSession } from '../sessions/CreateSession.ts';

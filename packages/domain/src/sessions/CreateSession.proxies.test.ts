@@ -10,7 +10,7 @@ import {
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import { CreateSession } from './CreateSession.ts';
 import type { SessionRequest } from './resolveSessionSettings.ts';

@@ -14,7 +14,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../agents/Agent.ts';
 import type { AgentFields } from '../agents/agentRules.ts';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import { stableStringify } from '../shared/stableStringify.ts';
 import { BrowserSession } from './BrowserSession.ts';

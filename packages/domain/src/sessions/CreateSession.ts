@@ -1,12 +1,12 @@
 import type { Agent } from '../agents/Agent.ts';
 import type { AgentRepository } from '../agents/AgentRepository.ts';
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ExtensionRepository } from '../extensions/ExtensionRepository.ts';
 import { loadSessionExtension } from '../extensions/loadSessionExtension.ts';
-import { findOwnedProject } from '../projects/findOwnedProject.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
 import type { Project } from '../projects/Project.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ConflictError, NotFoundError, UnsupportedOptionError } from '../shared/DomainError.ts';
@@ -76,7 +76,7 @@ export class CreateSession {
     if (key === undefined) return { session: await this.createNew(input, sessionId), replayed: false };
     // A retry is answered from its key before anything else is checked, so it gets the first
     // response even if the project was archived or the agent deactivated since.
-    const project = await findOwnedProject(this.deps.projects, input.caller, input.projectId);
+    const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'developer');
     const scope = `${project.ownerId}:${project.id}`;
     const fingerprint = stableStringify(input.request);
     const now = this.deps.clock.now();
@@ -107,7 +107,7 @@ export class CreateSession {
   }
 
   private async createNew(input: CreateSessionInput, sessionId: string): Promise<BrowserSession> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, true);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', true);
     const agent = await this.agentFor(project.id, input.request.agentId);
     const now = this.deps.clock.now();
     const settings = resolveSessionSettings(input.request, agent, this.deps.provider, now);

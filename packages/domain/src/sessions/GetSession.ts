@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { ErrorCode } from '../shared/DomainError.ts';
@@ -40,7 +40,7 @@ export class GetSession {
     /** False: the stored state as it is, without asking the provider (default true). */
     refresh?: boolean | undefined;
   }): Promise<{ session: BrowserSession; syncError: ErrorCode | null }> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     if (input.refresh === false) return { session, syncError: null };
     const sync = await syncSession(session, this.deps);

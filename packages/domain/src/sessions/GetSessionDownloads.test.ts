@@ -1,6 +1,6 @@
 import { givenSessionWorld, givenTwoInstances, providerWithoutFiles } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { GetSessionDownloads } from './GetSessionDownloads.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 

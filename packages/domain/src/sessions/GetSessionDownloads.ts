@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { DomainError, NotImplementedError } from '../shared/DomainError.ts';
 import type { BrowserSession } from './BrowserSession.ts';
@@ -37,7 +37,7 @@ export class GetSessionDownloads {
   }
 
   async execute(input: { caller: Caller; projectId: string; sessionId: string }): Promise<SessionDownloads> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     const { provider } = this.deps;
     const { files } = provider.capabilities;

@@ -1,6 +1,6 @@
 import { givenSessionWorld, givenTwoInstances } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser, signedIn } from '../auth/Caller.ts';
+import { asUser, signedIn } from '../access/Caller.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { ProviderLiveUrls } from '../providers/ProviderLiveUrls.ts';
 import { GetSessionLiveView } from './GetSessionLiveView.ts';

@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { ProviderLiveUrls } from '../providers/ProviderLiveUrls.ts';
 import type { Clock } from '../shared/Clock.ts';
@@ -66,7 +66,7 @@ export class GetSessionLiveView {
     /** True: a token that only watches. */
     readOnly?: boolean | undefined;
   }): Promise<SessionLiveView> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
     if (project.archived) {
       throw new ConflictError(
         'project_archived',

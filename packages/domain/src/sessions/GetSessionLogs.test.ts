@@ -1,7 +1,7 @@
 import type { FakeBrowserProvider } from '@browserdeck/testing';
 import { givenSessionWorld, givenTwoInstances } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { GetSessionLogs } from './GetSessionLogs.ts';
 import { CHECKSUM_CURSOR_SIGNER, type CursorSigner, encodeLogCursor } from './logCursor.ts';
 import { ReleaseSession } from './ReleaseSession.ts';

@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { Checks } from '../shared/checks.ts';
 import { findSession } from './findSession.ts';
@@ -46,7 +46,7 @@ export class GetSessionLogs {
         `must be 1 to ${SESSION_LOGS_MAX_LIMIT}`,
       )
       .throwIfAny();
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     const offset =
       input.cursor === undefined ? 0 : decodeLogCursor(session.id, input.cursor, this.deps.cursorSigner);

@@ -9,7 +9,7 @@ import {
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { ValidationError } from '../shared/DomainError.ts';
 import { CreateSession } from './CreateSession.ts';
 import { GetSessionStats } from './GetSessionStats.ts';

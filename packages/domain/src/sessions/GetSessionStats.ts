@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { SessionRepository, SessionStats } from './SessionRepository.ts';
 import type { StatsBucket } from './StatsSeries.ts';
@@ -28,7 +28,7 @@ export class GetSessionStats {
   ): Promise<SessionStatsReport> {
     const now = this.deps.clock.now();
     const query = statsSeriesQuery(input, now);
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
     if (!query) return this.deps.sessions.stats(project.id, now);
     const [stats, series] = await Promise.all([
       this.deps.sessions.stats(project.id, now),

@@ -1,6 +1,6 @@
 import { givenSessionWorld } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { ListSessions } from './ListSessions.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 

@@ -1,6 +1,6 @@
-import type { Caller } from '../auth/Caller.ts';
+import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../projects/projectForWork.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import { Checks } from '../shared/checks.ts';
 import { ValidationError } from '../shared/DomainError.ts';
 import { parseMetadataQuery } from './metadataQuery.ts';
@@ -47,7 +47,7 @@ export class ListSessions {
       .require(Number.isInteger(offset) && offset >= 0, 'offset', 'must be an integer ≥ 0')
       .require(metadataProblem === undefined, 'metadata', metadataProblem ?? '')
       .throwIfAny();
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, false);
+    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
     const page = await this.deps.sessions.list(project.id, { status: input.status, metadata, limit, offset });
     return { ...page, limit, offset };
   }

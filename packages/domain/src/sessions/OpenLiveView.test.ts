@@ -5,7 +5,7 @@ import {
   InMemoryApiKeyRepository,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { type ApiKeyCaller, type Caller, signedIn } from '../auth/Caller.ts';
+import { type ApiKeyCaller, type Caller, signedIn } from '../access/Caller.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { CheckLiveViewGrant } from './CheckLiveViewGrant.ts';
 import { GetSessionLiveView } from './GetSessionLiveView.ts';

@@ -1,6 +1,6 @@
 import { givenSessionWorld } from '@browserdeck/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import type { Logger } from '../shared/Logger.ts';
 import { GetSession } from './GetSession.ts';

@@ -6,7 +6,7 @@ import {
   ManualClock,
 } from '@browserdeck/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import type { Logger } from '../shared/Logger.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import { CreateSession } from './CreateSession.ts';

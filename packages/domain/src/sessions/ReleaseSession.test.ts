@@ -1,7 +1,7 @@
 import type { FakeBrowserProvider } from '@browserdeck/testing';
 import { givenSessionWorld, givenTwoInstances } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 
 const OWNER = 'owner-1';

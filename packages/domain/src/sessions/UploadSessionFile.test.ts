@@ -1,6 +1,6 @@
 import { givenSessionWorld, givenTwoInstances, providerWithoutFiles } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { asUser } from '../auth/Caller.ts';
+import { asUser } from '../access/Caller.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
 import { UploadSessionFile } from './UploadSessionFile.ts';
 import { UPLOAD_MAX_BYTES_DEFAULT, UPLOADS_PER_SESSION_MAX } from './uploadRules.ts';

@@ -11,12 +11,21 @@ export const ERROR_CODES = [
   'invalid_credentials',
   'invalid_refresh_token',
   'forbidden_for_api_key',
+  'forbidden_for_role',
+  'operator_only',
+  'account_disabled',
+  'signup_closed',
+  'invitation_email_mismatch',
   'not_found',
   'agent_not_found',
   'extension_not_found',
   'email_taken',
   'slug_taken',
   'agent_name_taken',
+  'already_member',
+  'member_limit_reached',
+  'owner_must_transfer',
+  'last_operator',
   'project_archived',
   'agent_inactive',
   'script_empty',
@@ -115,6 +124,10 @@ export class ConflictError extends DomainError {
       | 'email_taken'
       | 'slug_taken'
       | 'agent_name_taken'
+      | 'already_member'
+      | 'member_limit_reached'
+      | 'owner_must_transfer'
+      | 'last_operator'
       | 'project_archived'
       | 'agent_inactive'
       | 'script_empty'
@@ -141,6 +154,26 @@ export class AuthError extends DomainError {
 export class ForbiddenForApiKeyError extends DomainError {
   constructor(message: string) {
     super('forbidden_for_api_key', message);
+  }
+}
+
+/**
+ * A caller who may not do this (SPEC §17): a project member whose role is below the least role the
+ * operation needs (`forbidden_for_role`), someone who is not an operator (`operator_only`), a
+ * project or account that an operator disabled (`account_disabled`), a sign-up the sign-up mode
+ * refuses (`signup_closed`), or an invitation accepted by another account (`invitation_email_mismatch`).
+ */
+export class ForbiddenError extends DomainError {
+  constructor(
+    code:
+      | 'forbidden_for_role'
+      | 'operator_only'
+      | 'account_disabled'
+      | 'signup_closed'
+      | 'invitation_email_mismatch',
+    message: string,
+  ) {
+    super(code, message);
   }
 }
 
