@@ -19,6 +19,11 @@ export interface BrowserdeckStorage
     UseCasePorts,
     | 'users'
     | 'projects'
+    | 'members'
+    | 'invitations'
+    | 'auditLog'
+    | 'usage'
+    | 'transactions'
     | 'sessions'
     | 'agents'
     | 'apiKeys'

@@ -1,11 +1,15 @@
 import type { AgentRepository } from '../agents/AgentRepository.ts';
 import type { ApiKeyRepository } from '../apiKeys/ApiKeyRepository.ts';
 import type { ApiKeySecrets } from '../apiKeys/ApiKeySecrets.ts';
+import type { AuditLog } from '../audit/AuditLog.ts';
 import type { AuthRateLimits } from '../auth/authRateLimits.ts';
 import type { IdentityProvider } from '../auth/IdentityProvider.ts';
 import type { UserRepository } from '../auth/UserRepository.ts';
 import type { ExtensionArchiveInspector } from '../extensions/ExtensionArchiveInspector.ts';
 import type { ExtensionRepository } from '../extensions/ExtensionRepository.ts';
+import type { InvitationRepository } from '../members/InvitationRepository.ts';
+import type { MemberRepository } from '../members/MemberRepository.ts';
+import type { UsageRepository } from '../operators/UsageRepository.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { RunChanges } from '../runs/RunChanges.ts';
@@ -21,6 +25,8 @@ import type { IdGenerator } from '../shared/IdGenerator.ts';
 import type { Logger } from '../shared/Logger.ts';
 import type { RateLimiter } from '../shared/RateLimiter.ts';
 import type { Timers } from '../shared/Timers.ts';
+import type { Transactions } from '../shared/Transactions.ts';
+import type { SignupMode } from '../auth/signupModes.ts';
 
 /**
  * Every port the use cases need, once. Nothing here is optional that would weaken a rule when left
@@ -31,6 +37,21 @@ export interface UseCasePorts {
   identity: IdentityProvider;
   users: UserRepository;
   projects: ProjectRepository;
+  /** Project members beside the owner, and invitations to join (SPEC §17). */
+  members: MemberRepository;
+  invitations: InvitationRepository;
+  /** Who did what (SPEC §17); written in the transaction of the change it records. */
+  auditLog: AuditLog;
+  /** Browser time, sessions, runs and proxy bytes per account, for operators. */
+  usage: UsageRepository;
+  /** Makes a change and its audit entry one transaction. */
+  transactions: Transactions;
+  /** Who may make an account (`SIGNUP`): `open` (default), `invite` or `closed`. */
+  signupMode?: SignupMode | undefined;
+  /** The operators' e-mails (`ADMIN_EMAILS`), normalised; none by default. */
+  adminEmails?: readonly string[] | undefined;
+  /** Days audit entries are kept (`AUDIT_RETENTION_DAYS`); default `AUDIT_RETENTION_DAYS_DEFAULT`. */
+  auditRetentionDays?: number | undefined;
   sessions: SessionRepository;
   agents: AgentRepository;
   apiKeys: ApiKeyRepository;
