@@ -2,13 +2,17 @@ import { Project, User } from '@browserdeck/domain';
 import {
   describeAgentRepositoryContract,
   describeApiKeyRepositoryContract,
+  describeAuditLogContract,
   describeExtensionRepositoryContract,
   describeIdempotencyStoreContract,
+  describeInvitationRepositoryContract,
+  describeMemberRepositoryContract,
   describeProjectRepositoryContract,
   describeRateLimiterContract,
   describeRunLogStoreContract,
   describeRunRepositoryContract,
   describeSessionRepositoryContract,
+  describeUsageContract,
   describeUserRepositoryContract,
   ManualClock,
 } from '@browserdeck/testing';
@@ -24,16 +28,20 @@ import type {
 } from '../packages/adapters/src/persistence/mikro-orm/BrowserdeckOrm.ts';
 import { MikroOrmAgentRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmAgentRepository.ts';
 import { MikroOrmApiKeyRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmApiKeyRepository.ts';
+import { MikroOrmAuditLog } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmAuditLog.ts';
 import { MikroOrmExtensionRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmExtensionRepository.ts';
 import { MikroOrmIdempotencyStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmIdempotencyStore.ts';
+import { MikroOrmInvitationRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmInvitationRepository.ts';
 import { MikroOrmIssuedRefreshTokenStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmIssuedRefreshTokenStore.ts';
 import { MikroOrmLocalIdentityStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmLocalIdentityStore.ts';
+import { MikroOrmMemberRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmMemberRepository.ts';
 import { MikroOrmProjectRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmProjectRepository.ts';
 import { MikroOrmRateLimiter } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmRateLimiter.ts';
 import { MikroOrmRevokedSessionStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmRevokedSessionStore.ts';
 import { MikroOrmRunLogStore } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmRunLogStore.ts';
 import { MikroOrmRunRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmRunRepository.ts';
 import { MikroOrmSessionRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmSessionRepository.ts';
+import { MikroOrmUsageRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmUsageRepository.ts';
 import { MikroOrmUserRepository } from '../packages/adapters/src/persistence/mikro-orm/MikroOrmUserRepository.ts';
 import { openTestOrm, type TestOrm } from './mikroOrm.ts';
 import { givenProject, givenRun, newSecretBox } from './sessionFixtures.ts';
@@ -68,6 +76,41 @@ export function describeMikroOrmRepositories(dialect: DatabaseDialect): void {
         return {
           projects: new MikroOrmProjectRepository({ orm }),
           users: new MikroOrmUserRepository({ orm }),
+          members: new MikroOrmMemberRepository({ orm }),
+        };
+      },
+    });
+    describeMemberRepositoryContract(`MikroOrmMemberRepository (${dialect})`, {
+      create: async () => {
+        const { orm } = await fresh();
+        return {
+          members: new MikroOrmMemberRepository({ orm }),
+          projects: new MikroOrmProjectRepository({ orm }),
+          users: new MikroOrmUserRepository({ orm }),
+        };
+      },
+    });
+    describeInvitationRepositoryContract(`MikroOrmInvitationRepository (${dialect})`, {
+      create: async () => {
+        const { orm } = await fresh();
+        return {
+          invitations: new MikroOrmInvitationRepository({ orm }),
+          givenProject: (projectId, ownerId) => givenOwnedProject(orm, projectId, ownerId),
+        };
+      },
+    });
+    describeAuditLogContract(`MikroOrmAuditLog (${dialect})`, {
+      create: async () => ({ auditLog: new MikroOrmAuditLog({ orm: (await fresh()).orm }) }),
+    });
+    describeUsageContract(`MikroOrmUsageRepository (${dialect})`, {
+      create: async () => {
+        const { orm } = await fresh();
+        return {
+          usage: new MikroOrmUsageRepository({ orm }),
+          users: new MikroOrmUserRepository({ orm }),
+          projects: new MikroOrmProjectRepository({ orm }),
+          sessions: new MikroOrmSessionRepository({ orm, secrets }),
+          runs: new MikroOrmRunRepository({ orm, secrets }),
         };
       },
     });

@@ -133,6 +133,7 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
         projectId,
         ownerId: ALICE,
         name: `CI key ${n}`,
+        role: n % 2 === 0 ? 'viewer' : 'developer',
         prefix: `bdk_key${String(n).padStart(5, '0')}`,
         digest: `${'ef'.repeat(31)}${String(n).padStart(2, '0')}`,
         expiresAt: n % 2 === 0 ? new Date(created.getTime() + 86_400_000) : null,
@@ -158,6 +159,7 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
           'prefix',
           'project_id',
           'revoked_at',
+          'role',
         ].sort(),
       );
       expect(row).toMatchObject({
@@ -165,6 +167,7 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
         project_id: project('alpha').id,
         owner_id: ALICE,
         name: 'CI key 2',
+        role: 'viewer',
         prefix: 'bdk_key00002',
         digest: apiKey(2).digest,
         last_used_at: null,
@@ -266,21 +269,31 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
       expect(ensured.every((u) => u instanceof User)).toBe(true);
 
       const projects = instances.map((orm) => new MikroOrmProjectRepository({ orm }));
-      const adds = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          projects[i % 2]!.add(
-            project('race', `0190e000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`),
-          ).then(
-            () => 'ok',
-            (e: unknown) => (e instanceof DomainError ? e.code : String(e)),
-          ),
-        ),
-      );
+      const add = (i: number) =>
+        projects[i % 2]!.add(
+          project('race', `0190e000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`),
+        ).then(
+          () => 'ok',
+          (e: unknown) => (e instanceof DomainError ? e.code : String(e)),
+        );
+      const all = Array.from({ length: 20 }, (_, i) => i);
+      // An add is a transaction (the project and its owner member). Two SQLite connections in one
+      // process cannot interleave transactions: better-sqlite3 waits for the other's lock
+      // synchronously, blocking the event loop the holder needs to commit (instances in separate
+      // processes wait for each other as they should). So on SQLite each ORM races its own ten adds,
+      // one ORM after the other; on PostgreSQL all twenty race at once.
+      const adds =
+        dialect === 'postgresql'
+          ? await Promise.all(all.map(add))
+          : [
+              ...(await Promise.all(all.filter((i) => i % 2 === 0).map(add))),
+              ...(await Promise.all(all.filter((i) => i % 2 === 1).map(add))),
+            ];
       expect(adds.filter((o) => o === 'ok')).toHaveLength(1);
       expect(adds.filter((o) => o === 'slug_taken')).toHaveLength(19);
-      const listed = await projects[1]!.listOwned(ALICE, { archived: false });
+      const listed = await projects[1]!.listForMember(ALICE, { archived: false });
       expect(listed).toHaveLength(1);
-      expect(listed[0]).toBeInstanceOf(Project);
+      expect(listed[0]?.project).toBeInstanceOf(Project);
 
       const stores = instances.map((orm) => new MikroOrmLocalIdentityStore({ orm }));
       await stores[0]!.addCredential({

@@ -1,5 +1,6 @@
 import {
   describeProjectRepositoryContract,
+  InMemoryMemberRepository,
   InMemoryProjectRepository,
   InMemoryUserRepository,
 } from '@browserdeck/testing';
@@ -13,7 +14,11 @@ import { expect, it } from 'vitest';
  * the same code.
  */
 describeProjectRepositoryContract('InMemoryProjectRepository', {
-  create: async () => ({ projects: new InMemoryProjectRepository(), users: new InMemoryUserRepository() }),
+  create: async () => {
+    const users = new InMemoryUserRepository();
+    const projects = new InMemoryProjectRepository({ users });
+    return { projects, users, members: new InMemoryMemberRepository({ projects }) };
+  },
 });
 
 it('serves the real HTTP API over in-memory ports', async () => {

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import { RESOURCE_LIMIT_BOUNDS } from '@browserdeck/adapters/local-chromium';
 import {
+  AUDIT_RETENTION_DAYS_DEFAULT,
   type AuthRateLimits,
   DEFAULT_AUTH_RATE_LIMITS,
+  EMAIL_PATTERN,
   RUN_CONCURRENCY_DEFAULT,
   RUN_LOG_LINE_MAX_BYTES,
   RUN_MAX_LOG_BYTES_DEFAULT,
@@ -11,6 +13,7 @@ import {
   RUN_MEMORY_MB_DEFAULT,
   RUN_RETENTION_DAYS_DEFAULT,
   RUN_RETENTION_DAYS_MAX,
+  SIGNUP_MODES,
 } from '@browserdeck/domain';
 import { z } from 'zod';
 import {
@@ -71,6 +74,19 @@ const EnvSchema = z.object({
   // A stored context profile, zipped (in the database, for every instance); a larger save is not stored.
   CONTEXT_MAX_MB: integer(1, 256).default(64),
   MAX_PROJECTS_PER_USER: integer(1, 100_000).default(100),
+  // SPEC §17: who may make an account, the operators, how long the audit log is kept.
+  SIGNUP: z.enum(SIGNUP_MODES, { message: `must be one of ${SIGNUP_MODES.join(', ')}` }).default('open'),
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(EMAIL_PATTERN, 'must be a comma-separated list of e-mail addresses'))),
+  AUDIT_RETENTION_DAYS: integer(1, 3650).default(AUDIT_RETENTION_DAYS_DEFAULT),
   LOCAL_SESSION_LOG_MAX_MB: integer(1, 1024).default(8),
   LOCAL_ENDED_LOGS_MAX_MB: integer(0, 16_384).default(64),
   // Session files (http-api.md §5): the largest upload; how long and how much of ended sessions'

@@ -17,6 +17,11 @@ export function coreModule(config: Config, logger: Logger): ContainerModule {
       logger,
       rateLimits: config.authRateLimits,
       maxProjectsPerUser: config.MAX_PROJECTS_PER_USER,
+      access: {
+        signup: config.SIGNUP,
+        adminEmails: config.ADMIN_EMAILS,
+        auditRetentionDays: config.AUDIT_RETENTION_DAYS,
+      },
       uploadMaxBytes: config.UPLOAD_MAX_MB * 1024 * 1024,
       reconcileIntervalSec: config.RECONCILE_INTERVAL_SEC,
       proxyBytesFlushSec: config.PROXY_BYTES_FLUSH_SEC,

@@ -1,4 +1,4 @@
-import type { AuthRateLimits, Clock, IdentityProvider, IdGenerator } from '@browserdeck/domain';
+import type { AuthRateLimits, Clock, IdentityProvider, IdGenerator, SignupMode } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import type { BrowserbaseProviderDeps } from '../browsers/browserbase/BrowserbaseProvider.ts';
 import type { LocalChromiumProviderOptions } from '../browsers/local-chromium/LocalChromiumProviderOptions.ts';
@@ -61,6 +61,16 @@ export type BrowsersOption =
   | { browserbase: Omit<BrowserbaseProviderDeps, 'clock' | 'logger'> }
   | { seleniumGrid: SeleniumGridBrowsersOptions }
   | { provider: ComposableBrowserProvider };
+
+/** Sign-up, operators and the audit log (SPEC §17). */
+export interface AccessOptions {
+  /** `open` (default): anyone signs up; `invite`: with an invitation token; `closed`: operators' invitations only (`SIGNUP`). */
+  signup?: SignupMode | undefined;
+  /** The operators' e-mails (`ADMIN_EMAILS`); none by default. */
+  adminEmails?: readonly string[] | undefined;
+  /** Days audit entries are kept (`AUDIT_RETENTION_DAYS`; default 90). */
+  auditRetentionDays?: number | undefined;
+}
 
 /** Runs (http-api.md §11): whether this instance executes them, how many at once, their limits. */
 export interface RunsOptions {
@@ -139,6 +149,8 @@ export interface BrowserdeckOptions {
   rateLimits?: AuthRateLimits | undefined;
   /** Projects one account may hold, archived ones included (`MAX_PROJECTS_PER_USER`; default 100). */
   maxProjectsPerUser?: number | undefined;
+  /** Who may make an account, who the operators are, how long the audit log is kept (SPEC §17). */
+  access?: AccessOptions | undefined;
   /** Largest file one session upload takes, in bytes (`UPLOAD_MAX_MB`; default 50 MiB). */
   uploadMaxBytes?: number | undefined;
   /** CORS origins, request cut-off, proxy trust and `/metrics` access. */

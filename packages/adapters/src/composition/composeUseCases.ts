@@ -4,6 +4,7 @@ import {
   createUseCases,
   type IdentityProvider,
   type IdGenerator,
+  normalizeEmail,
   type RunChanges,
   type RunQueue,
   type ScriptRunner,
@@ -43,10 +44,14 @@ export function composeUseCases(
     timers: Timers;
     overrides: UseCaseOverrides | undefined;
   },
-  options: Pick<BrowserdeckOptions, 'rateLimits' | 'maxProjectsPerUser' | 'uploadMaxBytes' | 'runs'>,
+  options: Pick<
+    BrowserdeckOptions,
+    'rateLimits' | 'maxProjectsPerUser' | 'uploadMaxBytes' | 'runs' | 'access'
+  >,
 ): BrowserdeckUseCases {
   const { secrets } = deps;
   const runs = options.runs ?? {};
+  const access = options.access ?? {};
   const useCases = createUseCases({
     ...deps.storage,
     ...{ identity: deps.identity, clock: deps.clock, ids: deps.ids, logger: deps.logger },
@@ -64,6 +69,9 @@ export function composeUseCases(
     runMaxWaitersPerOwner: runs.maxWaitersPerOwner,
     runRetentionDays: runs.retentionDays,
     uploadMaxBytes: options.uploadMaxBytes,
+    signupMode: access.signup,
+    adminEmails: access.adminEmails?.map(normalizeEmail),
+    auditRetentionDays: access.auditRetentionDays,
   });
   return withUseCaseOverrides(useCases, deps.overrides);
 }

@@ -93,6 +93,7 @@ describe("createBrowserdeck's parts", () => {
       ['instance-membership', 'drain'],
       ['session-reconciler', 'drain'],
       ['run-pruner', 'drain'],
+      ['audit-pruner', 'drain'],
       ['run-worker', 'drain'],
     ]);
     // The worker's canceled runs release their sessions before anything they use goes; viewers hear
@@ -100,6 +101,7 @@ describe("createBrowserdeck's parts", () => {
     // the instance id's slot and the queue are freed near the end, the database last.
     expect(lifecycle.stopOrder().map(({ name }) => name)).toEqual([
       'run-worker',
+      'audit-pruner',
       'run-pruner',
       'session-reconciler',
       'instance-membership',

@@ -27,7 +27,7 @@ import { openProviderBackground } from './openProviderBackground.ts';
 import { openProviderLifecycle } from './openProviderLifecycle.ts';
 import { openProxyBytes } from './openProxyBytes.ts';
 import { openRunChanges } from './openRunChanges.ts';
-import { openRunPruner } from './openRunPruner.ts';
+import { openAuditPruner, openRunPruner } from './openRunPruner.ts';
 import { openRunQueue } from './openRunQueue.ts';
 import { openRunWorker } from './openRunWorker.ts';
 import { openScriptRunner } from './openScriptRunner.ts';
@@ -173,6 +173,7 @@ export async function composeBrowserdeck(
     );
     storeEndedSessions = () => reconciler.flush();
     lifecycle.add(openRunPruner({ prune: useCases.runs.prune, logger }));
+    lifecycle.add(openAuditPruner({ prune: useCases.operators.pruneAudit, logger }));
     lifecycle.add(
       openRunWorker({
         ...{ useCases, queue: runQueue, timers, provider, runs: runOptions, logger },

@@ -1,5 +1,6 @@
 export type { Browserdeck, BrowserdeckHttp } from './Browserdeck.ts';
 export type {
+  AccessOptions,
   BrowserdeckOptions,
   BrowsersOption,
   DatabaseOption,

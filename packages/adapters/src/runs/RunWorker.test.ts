@@ -11,11 +11,21 @@ const INSTANCE = 'instance-a';
 /** A worker over the in-memory world, the real `ExecuteRun` and `ReapLostRuns`, and the in-process queue. */
 async function givenWorker(options: { takesRuns?: boolean; concurrency?: number; graceSec?: number } = {}) {
   const world = await givenSessionWorld({ instanceId: INSTANCE });
-  const { projects, sessions, agents, provider, idempotency, ids, clock, runs, runLogs, runChanges } = world;
+  const { projects, sessions, agents, provider, idempotency, ids, clock, runs, runLogs, runChanges, audit } =
+    world;
   const queue = new InProcessRunQueue({ runs, logger });
   const scriptRunner = new FakeScriptRunner({ clock });
   const timers = new ManualTimers();
-  const createSession = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock });
+  const createSession = new CreateSession({
+    projects,
+    agents,
+    sessions,
+    provider,
+    idempotency,
+    ids,
+    clock,
+    audit,
+  });
   const releaseSession = new ReleaseSession({ projects, sessions, provider, clock });
   const execute = new ExecuteRun({
     ...{ runs, runLogs, runQueue: queue, runChanges, scriptRunner, timers, clock },

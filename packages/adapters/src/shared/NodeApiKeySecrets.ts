@@ -7,8 +7,8 @@ import { API_KEY_MARKER, API_KEY_RANDOM_BYTES, type ApiKeySecrets } from '@brows
  * the key carries 256 random bits, so there is nothing for a slow password hash to protect.
  */
 export class NodeApiKeySecrets implements ApiKeySecrets {
-  generate(): string {
-    return `${API_KEY_MARKER}${randomBytes(API_KEY_RANDOM_BYTES).toString('base64url')}`;
+  generate(marker: string = API_KEY_MARKER): string {
+    return `${marker}${randomBytes(API_KEY_RANDOM_BYTES).toString('base64url')}`;
   }
 
   digest(key: string): string {

@@ -118,7 +118,7 @@ export interface paths {
     put?: never;
     /**
      * Create a user
-     * @description The e-mail is normalised (NFKC, trimmed, lower-cased) and must not be registered yet. Rate limited per client address and per e-mail.
+     * @description The e-mail is normalised (NFKC, trimmed, lower-cased) and must not be registered yet. Rate limited per client address and per e-mail. `SIGNUP=invite` needs an `invitation` for the e-mail, `SIGNUP=closed` an operator’s; operators (`ADMIN_EMAILS`) are always admitted; else 403 `signup_closed`.
      */
     post: operations['signUp'];
     delete?: never;
@@ -236,7 +236,7 @@ export interface paths {
     };
     /**
      * List projects, newest first
-     * @description The active projects by default; `archived=true` lists the archived ones instead.
+     * @description Every project the caller is a member of, with its role: the active ones by default; `archived=true` lists the archived ones instead.
      */
     get: operations['listProjects'];
     put?: never;
@@ -261,6 +261,8 @@ export interface paths {
     /**
      * Read a project
      * @description Archived projects can be read too. Another user’s project is a 404, like a missing one.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['getProject'];
     put?: never;
@@ -268,6 +270,8 @@ export interface paths {
     /**
      * Delete a project with its sessions and agents (hard delete)
      * @description Sessions still active at the provider are released first (best effort: a failed release is logged and does not block the delete). Archive the project instead to keep its records.
+     *
+     *     Least role: `owner` (also deletes the project and transfers it to another member (exactly one owner)); a lower role is 403 `forbidden_for_role`.
      */
     delete: operations['deleteProject'];
     options?: never;
@@ -275,6 +279,8 @@ export interface paths {
     /**
      * Rename, archive or restore a project
      * @description Give at least one of `name`, `archived`. Renaming keeps the slug.
+     *
+     *     Least role: `admin` (also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log); a lower role is 403 `forbidden_for_role`.
      */
     patch: operations['updateProject'];
     trace?: never;
@@ -291,8 +297,174 @@ export interface paths {
     /**
      * Archive a project (soft delete)
      * @description Idempotent: archiving an archived project returns it unchanged.
+     *
+     *     Least role: `admin` (also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log); a lower role is 403 `forbidden_for_role`.
      */
     post: operations['archiveProject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/projects/{project_id}/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a project’s members, the owner first
+     * @description Every member with their role; any member (or the project’s key) may read it.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
+     */
+    get: operations['listMembers'];
+    put?: never;
+    /**
+     * Invite someone to the project
+     * @description Answers an invitation link, shown this once: hand it to the invitee, who accepts it signed in with that e-mail. It works once, for 7 days, until revoked.
+     *
+     *     Least role: `admin` (also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log); a lower role is 403 `forbidden_for_role`.
+     */
+    post: operations['inviteMember'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/projects/{project_id}/members/{user_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a member, or leave
+     * @description Admins remove any member but the owner (409 `owner_must_transfer`); any member may remove themselves. Their live-view links and streams end at once, on every instance.
+     *
+     *     Least role: `admin` (also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log); a lower role is 403 `forbidden_for_role`.
+     */
+    delete: operations['removeMember'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a member’s role
+     * @description The owner’s role changes only by transfer (409 `owner_must_transfer`).
+     *
+     *     Least role: `admin` (also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log); a lower role is 403 `forbidden_for_role`.
+     */
+    patch: operations['changeMemberRole'];
+    trace?: never;
+  };
+  '/v1/projects/{project_id}/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a project’s open invitations, newest first
+     * @description Without their links, which were shown once.
+     *
+     *     Least role: `admin` (also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log); a lower role is 403 `forbidden_for_role`.
+     */
+    get: operations['listInvitations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/projects/{project_id}/invitations/{invitation_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an open invitation
+     * @description Its link stops working at once.
+     *
+     *     Least role: `admin` (also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log); a lower role is 403 `forbidden_for_role`.
+     */
+    delete: operations['revokeInvitation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/invitations/{token}:accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invitation and join its project
+     * @description By the signed-in invitee: the account’s e-mail must be the invitation’s (403 `invitation_email_mismatch`). An unknown, used, revoked or expired invitation is a 404.
+     */
+    post: operations['acceptInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/projects/{project_id}:transfer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Hand the project to another member
+     * @description They become its owner, and the caller an admin. From then on its sessions and runs count against the new owner’s share.
+     *
+     *     Least role: `owner` (also deletes the project and transfers it to another member (exactly one owner)); a lower role is 403 `forbidden_for_role`.
+     */
+    post: operations['transferProject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/projects/{project_id}/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the project’s audit log, newest first
+     * @description Kept `AUDIT_RETENTION_DAYS` (default 90).
+     *
+     *     Least role: `admin` (also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log); a lower role is 403 `forbidden_for_role`.
+     */
+    get: operations['listAuditEntries'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -309,12 +481,16 @@ export interface paths {
     /**
      * List sessions, newest first
      * @description Served from the database; a background reconciler keeps active sessions fresh. `q` keeps the sessions whose `metadata` holds a value at a key path (`user_metadata['a']['b']:'v'`, as the Browserbase-compatible API); a malformed `q` is a 400 naming it.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['listSessions'];
     put?: never;
     /**
      * Start a cloud-browser session
      * @description Every field is optional. With `agentId` the agent’s fields are the defaults and `env` is merged over its `envVars`. Nothing is stored when the provider refuses.
+     *
+     *     Least role: `developer` (also creates and ends sessions, agents, runs, contexts, extensions and files); a lower role is 403 `forbidden_for_role`.
      */
     post: operations['createSession'];
     delete?: never;
@@ -333,6 +509,8 @@ export interface paths {
     /**
      * Session statistics of the project, optionally over time
      * @description Counts by status, sessions created in the last 24 hours and browser time, computed by the database over all the project’s sessions. With `interval`, `series` adds them per UTC hour or day from `from` to `to`; `from` or `to` without `interval`, `from` not before `to`, or more than 2000 buckets is a 400 naming the field.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['getSessionStats'];
     put?: never;
@@ -353,6 +531,8 @@ export interface paths {
     /**
      * Read a session, refreshed from the provider
      * @description An active session is refreshed from the provider first. If the provider cannot be reached, the stored state is answered with its `lastSyncedAt` and an `X-Sync-Error` header.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['getSession'];
     put?: never;
@@ -375,6 +555,8 @@ export interface paths {
     /**
      * Release (end) a session
      * @description Idempotent: a session that has ended is returned unchanged.
+     *
+     *     Least role: `developer` (also creates and ends sessions, agents, runs, contexts, extensions and files); a lower role is 403 `forbidden_for_role`.
      */
     post: operations['releaseSession'];
     delete?: never;
@@ -393,6 +575,8 @@ export interface paths {
     /**
      * Page through the session’s provider logs
      * @description The CDP events the provider recorded, paged here: pass `nextCursor` back as `cursor` until it is null. A cursor is opaque; a forged or altered one is a 400.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['getSessionLogs'];
     put?: never;
@@ -412,7 +596,9 @@ export interface paths {
     };
     /**
      * Live-view URLs of a running session
-     * @description Browserbase’s `SessionLiveURLs` shape. `debuggerFullscreenUrl` opens a page that shows the browser live and forwards mouse, wheel and keyboard input; `pages` has the same per tab. With `readOnly=true` the token itself only watches (removing `&readOnly=true` from its URLs does not lift it); appending `&readOnly=true` to a full token’s URL also only watches. The URLs carry a token for this one session that expires after an hour and stops working when the session ends, the project is archived, or the API key or sign-in that asked is revoked or ended (open viewers are then closed). `wsUrl` is the session’s CDP `connectUrl`. A provider with live URLs of its own (Browserbase) answers those, and refuses `readOnly=true`.
+     * @description Browserbase’s `SessionLiveURLs` shape. `debuggerFullscreenUrl` opens a page that shows the browser live and forwards mouse, wheel and keyboard input; `pages` has the same per tab. With `readOnly=true` the token itself only watches (removing `&readOnly=true` from its URLs does not lift it); appending `&readOnly=true` to a full token’s URL also only watches. The URLs carry a token for this one session that expires after an hour and stops working when the session ends, the project is archived, or the API key or sign-in that asked is revoked or ended (open viewers are then closed). `wsUrl` is the session’s CDP `connectUrl` (its signing key masked in a read-only answer, and for a viewer). A provider with live URLs of its own (Browserbase) answers those, and refuses `readOnly=true`.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['getSessionLiveUrls'];
     put?: never;
@@ -433,6 +619,8 @@ export interface paths {
     /**
      * The files the session’s browser downloaded, as a zip
      * @description Every completed download of the session (files still downloading are left out), flat in one zip, streamed. Available while the session runs and for the provider’s retention period after it ends (local: `DOWNLOADS_RETENTION_SEC`); later it is a 404. A session without downloads answers an empty zip. Playwright’s `download.saveAs()` cannot fetch a remote browser’s file: read it from here.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['getSessionDownloads'];
     put?: never;
@@ -455,6 +643,8 @@ export interface paths {
     /**
      * Put a file where the session’s page can take it
      * @description A `multipart/form-data` body with one file in the field `file`. It is stored for the running session under its base name (a second file of the same name gets ` (2)`); the answer’s `path` is what `setInputFiles(path)` (CDP `DOM.setFileInputFiles`) takes. Past the upload limit (`UPLOAD_MAX_MB`) or the session’s disk it is a 413 and nothing is kept. A session takes at most 100 files (one more is 409 `upload_limit_reached`).
+     *
+     *     Least role: `developer` (also creates and ends sessions, agents, runs, contexts, extensions and files); a lower role is 403 `forbidden_for_role`.
      */
     post: operations['uploadSessionFile'];
     delete?: never;
@@ -473,12 +663,16 @@ export interface paths {
     /**
      * List agents, newest first
      * @description All agents by default; `active_only=true` leaves the inactive ones out.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['listAgents'];
     put?: never;
     /**
      * Create an agent
      * @description An agent holds the defaults of the sessions started with its `agentId`. `name` is required and unique within the project; `envVars` are encrypted at rest and never logged.
+     *
+     *     Least role: `developer` (also creates and ends sessions, agents, runs, contexts, extensions and files); a lower role is 403 `forbidden_for_role`.
      */
     post: operations['createAgent'];
     delete?: never;
@@ -497,17 +691,23 @@ export interface paths {
     /**
      * Read an agent
      * @description An agent of another project or another user is a 404, like a missing one.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['getAgent'];
     /**
      * Change some of an agent’s fields
      * @description A partial update: give any non-empty subset of the create fields.
+     *
+     *     Least role: `developer` (also creates and ends sessions, agents, runs, contexts, extensions and files); a lower role is 403 `forbidden_for_role`.
      */
     put: operations['updateAgent'];
     post?: never;
     /**
      * Delete an agent
      * @description Sessions that ran the agent keep their `agentId`.
+     *
+     *     Least role: `developer` (also creates and ends sessions, agents, runs, contexts, extensions and files); a lower role is 403 `forbidden_for_role`.
      */
     delete: operations['deleteAgent'];
     options?: never;
@@ -525,12 +725,16 @@ export interface paths {
     /**
      * List extensions, newest first
      * @description The project’s uploaded extensions, without their zips; also in an archived project.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['listExtensions'];
     put?: never;
     /**
      * Upload an extension
      * @description A `multipart/form-data` body with the zip in the field `file`. It is checked before it is stored: a manifest Chromium loads, no path leaving the extension’s folder, no symlink, the limits (400 `extension_invalid` otherwise; 413 past the zip’s size limit). A project holds at most 100 extensions: one more is 409 `extension_limit_reached`. A session created with its `id` as `extensionId` loads it unpacked (and starts a fresh browser, never a warm one).
+     *
+     *     Least role: `developer` (also creates and ends sessions, agents, runs, contexts, extensions and files); a lower role is 403 `forbidden_for_role`.
      */
     post: operations['uploadExtension'];
     delete?: never;
@@ -549,6 +753,8 @@ export interface paths {
     /**
      * Read an extension
      * @description One of the project’s extensions, without its zip; another project’s is a 404.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['getExtension'];
     put?: never;
@@ -556,6 +762,8 @@ export interface paths {
     /**
      * Delete an extension
      * @description Also in an archived project. Sessions already running keep what they loaded; later creates naming it are a 404 `extension_not_found`.
+     *
+     *     Least role: `developer` (also creates and ends sessions, agents, runs, contexts, extensions and files); a lower role is 403 `forbidden_for_role`.
      */
     delete: operations['deleteExtension'];
     options?: never;
@@ -575,6 +783,8 @@ export interface paths {
     /**
      * Run an agent’s script on a session of its own
      * @description Queues a run of the agent’s script (fixed now: editing the agent later does not change it). The run creates a session from the agent’s settings (`env` merged over its `envVars`), runs the script against it, and releases it when the run ends, whatever the outcome. With `wait` the answer is held until the run is terminal or the wait is over.
+     *
+     *     Least role: `developer` (also creates and ends sessions, agents, runs, contexts, extensions and files); a lower role is 403 `forbidden_for_role`.
      */
     post: operations['startAgentRun'];
     delete?: never;
@@ -595,6 +805,8 @@ export interface paths {
     /**
      * Run a script on a live session
      * @description Queues a run of `script` (default: the session’s own) against the session, which stays open afterwards. With `wait` the answer is held until the run is terminal or the wait is over.
+     *
+     *     Least role: `developer` (also creates and ends sessions, agents, runs, contexts, extensions and files); a lower role is 403 `forbidden_for_role`.
      */
     post: operations['startSessionRun'];
     delete?: never;
@@ -613,6 +825,8 @@ export interface paths {
     /**
      * List runs, newest first
      * @description The project’s runs of every agent and session, newest first; `agent_id`, `session_id` and `status` narrow the list, `limit` and `offset` page it.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['listRuns'];
     put?: never;
@@ -633,6 +847,8 @@ export interface paths {
     /**
      * Read a run, optionally waiting for its end
      * @description With `wait` (a long poll, Browserdeck’s addition to §11) the answer is held until the run is terminal or the wait is over; the run is answered as it is then.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['getRun'];
     put?: never;
@@ -655,6 +871,8 @@ export interface paths {
     /**
      * Cancel a run
      * @description Idempotent: a run that has ended is answered unchanged. A running script’s process is killed, and a session the run created is released.
+     *
+     *     Least role: `developer` (also creates and ends sessions, agents, runs, contexts, extensions and files); a lower role is 403 `forbidden_for_role`.
      */
     post: operations['cancelRun'];
     delete?: never;
@@ -673,6 +891,8 @@ export interface paths {
     /**
      * Page through a run’s logs
      * @description Lines in `seq` order across the streams. Pass `nextCursor` back as `cursor` for the lines after; while the run is active the last page’s `nextCursor` says where to look again.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['getRunLogs'];
     put?: never;
@@ -693,6 +913,8 @@ export interface paths {
     /**
      * Follow a run’s logs as Server-Sent Events
      * @description Every log line is a `log` event (`id`: its `seq`; `data`: the line as in the logs page), in `seq` order; once the run is terminal and its lines are all sent, one `end` event carries the run and the stream closes. `Last-Event-ID` (or `lastEventId`) resumes after that `seq`. A comment is sent every 15 s to keep idle connections open. The request cut-off does not apply to the stream.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['streamRunLogs'];
     put?: never;
@@ -712,13 +934,17 @@ export interface paths {
     };
     /**
      * List API keys, newest first
-     * @description The keys that are not revoked, without their secrets. Needs a user’s access token: a project API key cannot manage keys (403).
+     * @description The keys that are not revoked, without their secrets. Needs a project admin’s access token: a project API key cannot manage keys (403).
+     *
+     *     Least role: `admin` (also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log); a lower role is 403 `forbidden_for_role`.
      */
     get: operations['listApiKeys'];
     put?: never;
     /**
      * Create an API key
-     * @description The answer holds the key itself, which is shown this once and never again. Needs a user’s access token: a project API key cannot manage keys (403).
+     * @description The answer holds the key itself, which is shown this once and never again. Needs a project admin’s access token: a project API key cannot manage keys (403).
+     *
+     *     Least role: `admin` (also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log); a lower role is 403 `forbidden_for_role`.
      */
     post: operations['createApiKey'];
     delete?: never;
@@ -739,9 +965,95 @@ export interface paths {
     post?: never;
     /**
      * Revoke an API key
-     * @description From the next request on, on every instance, the key is refused (401). Idempotent: revoking a revoked key answers 204 again. Needs a user’s access token: a project API key cannot manage keys (403).
+     * @description From the next request on, on every instance, the key is refused (401). Idempotent: revoking a revoked key answers 204 again. Needs a project admin’s access token: a project API key cannot manage keys (403).
+     *
+     *     Least role: `admin` (also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log); a lower role is 403 `forbidden_for_role`.
      */
     delete: operations['revokeApiKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List accounts, oldest first, with their projects and usage
+     * @description Each account with the active projects it is a member of (and its role there) and what its projects used.
+     */
+    get: operations['listAccounts'];
+    put?: never;
+    /**
+     * Invite someone to make an account
+     * @description Answers a sign-up link, shown this once, that works whatever `SIGNUP` says; nothing is e-mailed.
+     */
+    post: operations['inviteAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/users/{user_id}:disable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Disable an account
+     * @description At once, on every instance, its access tokens, the API keys and live-view links of its projects stop working, and its projects’ runs are canceled and sessions released. The last enabled operator cannot be disabled (409 `last_operator`).
+     */
+    post: operations['disableAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/users/{user_id}:enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Enable a disabled account again
+     * @description It signs in anew; what ended when it was disabled stays ended. Enabling an enabled account answers it unchanged.
+     */
+    post: operations['enableAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Usage per account, most browser time first
+     * @description Browser seconds (each session from its start to its end, or now), sessions, runs and proxy bytes of the projects each account owns.
+     */
+    get: operations['getUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -775,12 +1087,21 @@ export interface components {
         | 'invalid_credentials'
         | 'invalid_refresh_token'
         | 'forbidden_for_api_key'
+        | 'forbidden_for_role'
+        | 'operator_only'
+        | 'account_disabled'
+        | 'signup_closed'
+        | 'invitation_email_mismatch'
         | 'not_found'
         | 'agent_not_found'
         | 'extension_not_found'
         | 'email_taken'
         | 'slug_taken'
         | 'agent_name_taken'
+        | 'already_member'
+        | 'member_limit_reached'
+        | 'owner_must_transfer'
+        | 'last_operator'
         | 'project_archived'
         | 'agent_inactive'
         | 'script_empty'
@@ -858,6 +1179,103 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    ProjectListItem: {
+      id: string;
+      name: string;
+      slug: string;
+      archived: boolean;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      /**
+       * @description The caller’s role in the project (an API key: its own).
+       * @enum {string}
+       */
+      role: 'viewer' | 'developer' | 'admin' | 'owner';
+    };
+    Member: {
+      userId: string;
+      email: string;
+      /** @enum {string} */
+      role: 'viewer' | 'developer' | 'admin' | 'owner';
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    CreatedInvitation: {
+      id: string;
+      email: string;
+      /** @description null for an operator’s invitation to make an account. */
+      role: ('admin' | 'developer' | 'viewer') | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      expiresAt: string;
+      /** @description The link to hand to the invitee: the console’s accept page, the token in its fragment. */
+      url: string;
+      /** @description The invitation token (`bdi_…`) the link carries, for `POST /v1/invitations/{token}:accept` or a sign-up. */
+      token: string;
+    };
+    Invitation: {
+      id: string;
+      email: string;
+      /** @description null for an operator’s invitation to make an account. */
+      role: ('admin' | 'developer' | 'viewer') | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      expiresAt: string;
+    };
+    AuditPage: {
+      entries: components['schemas']['AuditEntry'][];
+      /** @description The next (older) page; null on the last. */
+      nextCursor: string | null;
+    };
+    AuditEntry: {
+      id: string;
+      /** Format: date-time */
+      at: string;
+      actor: {
+        /** @enum {string} */
+        type: 'user' | 'apiKey' | 'operator' | 'system';
+        /** @description The user’s or key’s id; null for the service. */
+        id: string | null;
+        email?: string;
+        /** @description An API key’s name (never the key). */
+        name?: string;
+      };
+      /** @enum {string} */
+      action:
+        | 'project.create'
+        | 'project.update'
+        | 'project.archive'
+        | 'project.delete'
+        | 'project.transfer'
+        | 'member.invite'
+        | 'member.join'
+        | 'member.role_change'
+        | 'member.remove'
+        | 'invitation.revoke'
+        | 'api_key.create'
+        | 'api_key.revoke'
+        | 'agent.create'
+        | 'agent.update'
+        | 'agent.delete'
+        | 'session.create'
+        | 'run.create'
+        | 'account.invite'
+        | 'account.disable'
+        | 'account.enable';
+      target: {
+        type: string;
+        id: string;
+      };
+      requestId: string | null;
+      /** @description The client’s address, through `TRUST_PROXY`. */
+      ip: string | null;
     };
     Session: {
       id: string;
@@ -1100,6 +1518,11 @@ export interface components {
     CreatedApiKey: {
       id: string;
       name: string;
+      /**
+       * @description The role the key acts with in its project (SPEC §17).
+       * @enum {string}
+       */
+      role: 'developer' | 'viewer';
       /** @description The key's first 12 characters, kept in clear to tell keys apart. */
       prefix: string;
       /** Format: date-time */
@@ -1113,6 +1536,11 @@ export interface components {
     ApiKey: {
       id: string;
       name: string;
+      /**
+       * @description The role the key acts with in its project (SPEC §17).
+       * @enum {string}
+       */
+      role: 'developer' | 'viewer';
       /** @description The key's first 12 characters, kept in clear to tell keys apart. */
       prefix: string;
       /** Format: date-time */
@@ -1120,6 +1548,32 @@ export interface components {
       expiresAt: string | null;
       /** @description Updated at most once a minute. */
       lastUsedAt: string | null;
+    };
+    AccountSummary: {
+      id: string;
+      email: string;
+      /** Format: date-time */
+      createdAt: string;
+      disabledAt: string | null;
+      operator: boolean;
+      projects: components['schemas']['ProjectListItem'][];
+      usage: components['schemas']['AccountUsage'];
+    };
+    AccountUsage: {
+      userId: string;
+      /** @description Browser time of the account’s sessions, in seconds. */
+      browserSeconds: number;
+      sessions: number;
+      runs: number;
+      proxyBytes: number;
+    };
+    Account: {
+      id: string;
+      email: string;
+      /** Format: date-time */
+      createdAt: string;
+      disabledAt: string | null;
+      operator: boolean;
     };
   };
   responses: {
@@ -1357,6 +1811,8 @@ export interface operations {
           metadata?: {
             [key: string]: unknown;
           };
+          /** @description An invitation token (`bdi_…`, a project’s or an operator’s): what `SIGNUP=invite` needs, and `SIGNUP=closed` an operator’s (SPEC §17). */
+          invitation?: string;
         };
       };
     };
@@ -1372,6 +1828,15 @@ export interface operations {
       };
       /** @description Problem: `validation_failed`, `malformed_json`. */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `signup_closed`. */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1481,6 +1946,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description Problem: `account_disabled`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Problem: `payload_too_large`. */
       413: {
         headers: {
@@ -1573,6 +2047,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description Problem: `account_disabled`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Problem: `payload_too_large`. */
       413: {
         headers: {
@@ -1652,7 +2135,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1727,7 +2210,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1797,7 +2280,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `signup_closed`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1863,7 +2346,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Project'][];
+          'application/json': components['schemas']['ProjectListItem'][];
         };
       };
       /** @description Problem: `validation_failed`. */
@@ -1884,7 +2367,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1959,7 +2442,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2054,7 +2537,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2129,7 +2612,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2215,7 +2698,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2314,7 +2797,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2343,6 +2826,853 @@ export interface operations {
       };
       /** @description Problem: `unsupported_media_type`. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listMembers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The members. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Member'][];
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  inviteMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The e-mail of the account that may accept. */
+          email: string;
+          /**
+           * @description The role the invitee gets: admin, developer or viewer (owner passes by transfer).
+           * @enum {string}
+           */
+          role: 'admin' | 'developer' | 'viewer';
+        };
+      };
+    };
+    responses: {
+      /** @description The invitation with its link. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedInvitation'];
+        };
+      };
+      /** @description Problem: `validation_failed`, `malformed_json`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `already_member`, `member_limit_reached`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  removeMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `owner_must_transfer`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  changeMemberRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          role: 'admin' | 'developer' | 'viewer';
+        };
+      };
+    };
+    responses: {
+      /** @description The member. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Member'];
+        };
+      };
+      /** @description Problem: `validation_failed`, `malformed_json`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `owner_must_transfer`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listInvitations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The open invitations. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invitation'][];
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  revokeInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+        invitation_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked; its link stops working. No body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  acceptInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The project joined, with the role. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProjectListItem'];
+        };
+      };
+      /** @description Problem: `validation_failed`, `malformed_json`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `invitation_email_mismatch`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `already_member`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  transferProject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The member who becomes the owner; the old owner becomes an admin.
+           */
+          userId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The project, with the caller’s new role. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProjectListItem'];
+        };
+      };
+      /** @description Problem: `validation_failed`, `malformed_json`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `slug_taken`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listAuditEntries: {
+    parameters: {
+      query?: {
+        /** @description A `nextCursor` of the previous page; absent for the newest entries. */
+        cursor?: string;
+        /** @description Entries per page, 1 to 200; default 50. */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of entries. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditPage'];
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -2419,7 +3749,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2572,7 +3902,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2714,7 +4044,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2796,7 +4126,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2880,7 +4210,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3012,7 +4342,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3124,7 +4454,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3253,7 +4583,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3378,7 +4708,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3525,7 +4855,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3633,7 +4963,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3740,7 +5070,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3849,7 +5179,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3954,7 +5284,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4031,7 +5361,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4115,7 +5445,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4249,7 +5579,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4325,7 +5655,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4458,7 +5788,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4600,7 +5930,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4727,7 +6057,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4810,7 +6140,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4905,7 +6235,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5008,7 +6338,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5094,7 +6424,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5182,7 +6512,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5237,6 +6567,11 @@ export interface operations {
           name: string;
           /** @description When the key stops working; must lie in the future. Absent or null: never. */
           expiresAt?: string | null;
+          /**
+           * @description What the key may do: `developer` (default) or `viewer` (reads only).
+           * @enum {string}
+           */
+          role?: 'developer' | 'viewer';
         };
       };
     };
@@ -5268,7 +6603,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5362,7 +6697,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Problem: `forbidden_for_api_key`. */
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5373,6 +6708,444 @@ export interface operations {
       };
       /** @description Problem: `not_found`. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listAccounts: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        /** @description Accounts per page, 1 to 100; default 50. */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of accounts. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accounts: components['schemas']['AccountSummary'][];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `operator_only`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  inviteAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The invitation with its link. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedInvitation'];
+        };
+      };
+      /** @description Problem: `validation_failed`, `malformed_json`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `operator_only`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `email_taken`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  disableAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The account. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      /** @description Problem: `validation_failed`, `malformed_json`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `operator_only`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `last_operator`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  enableAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The account. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      /** @description Problem: `validation_failed`, `malformed_json`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `operator_only`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unsupported_media_type`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Usage of every account that used anything. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accounts: components['schemas']['AccountUsage'][];
+          };
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `operator_only`. */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,5 +1,5 @@
-import { AuthError, ForbiddenForApiKeyError } from '../shared/DomainError.ts';
 import type { Principal } from '../auth/IdentityProvider.ts';
+import { AuthError, ForbiddenForApiKeyError } from '../shared/DomainError.ts';
 import type { ApiKeyRole } from './projectRoles.ts';
 
 /** Where a call came from, for the audit log (SPEC §17): the request's id and the client's address. */

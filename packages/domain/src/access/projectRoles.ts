@@ -25,8 +25,10 @@ export function roleAtLeast(role: ProjectRole, least: ProjectRole): boolean {
 
 /** What each role may do, in words: the docs' table and the OpenAPI document say it so. */
 export const ROLE_RIGHTS: Readonly<Record<ProjectRole, string>> = {
-  viewer: 'reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only',
+  viewer:
+    'reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only',
   developer: 'also creates and ends sessions, agents, runs, contexts, extensions and files',
-  admin: 'also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log',
+  admin:
+    'also manages members and invitations, API keys, the project’s name, archive and restore, and reads the audit log',
   owner: 'also deletes the project and transfers it to another member (exactly one owner)',
 };

@@ -1,3 +1,4 @@
+import { maskedValues } from '../access/secretMasking.ts';
 import type { EntityState } from '../shared/EntityState.ts';
 import { writable } from '../shared/writable.ts';
 import type { AgentFields } from './agentRules.ts';
@@ -44,6 +45,11 @@ export class Agent implements AgentFields {
    */
   static restore(state: AgentState): Agent {
     return Object.assign(new Agent(), state);
+  }
+
+  /** This agent as a viewer reads it (SPEC §17): its `envVars` values masked. A copy. */
+  masked(): Agent {
+    return Agent.restore({ ...this, envVars: maskedValues(this.envVars) });
   }
 
   /** The agent's settable fields. */

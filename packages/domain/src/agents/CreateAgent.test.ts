@@ -7,13 +7,14 @@ import type { AgentInput } from './resolveAgentInput.ts';
 const OWNER = 'owner-1';
 
 async function setUp() {
-  const { clock, ids, projects, agents, provider, project, addProject } = await givenSessionWorld();
+  const { clock, ids, projects, agents, provider, project, addProject, audit, auditLog } =
+    await givenSessionWorld();
   const other = await addProject('Other', 'other');
-  const createAgent = new CreateAgent({ projects, agents, provider, ids, clock });
+  const createAgent = new CreateAgent({ projects, agents, provider, ids, clock, audit });
   const create = (agent: AgentInput & { name: string }, projectId = project.id, ownerId = OWNER) =>
     createAgent.execute({ caller: asUser(ownerId), projectId, agent });
   const stored = () => agents.list(project.id, { activeOnly: false });
-  return { projects, agents, project, other, create, stored };
+  return { projects, agents, project, other, create, stored, auditLog };
 }
 
 describe('CreateAgent', () => {

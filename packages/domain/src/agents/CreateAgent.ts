@@ -1,6 +1,7 @@
 import type { Caller } from '../access/Caller.ts';
-import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../access/projectForWork.ts';
+import type { AuditTrail } from '../audit/AuditTrail.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
@@ -15,6 +16,7 @@ export interface CreateAgentDeps {
   provider: Pick<BrowserProvider, 'regions'>;
   ids: IdGenerator;
   clock: Clock;
+  audit: AuditTrail;
 }
 
 /** Stores a new agent in an active project. */
@@ -33,14 +35,25 @@ export class CreateAgent {
     const { regions } = this.deps.provider;
     const fields = agentFieldsForCreate(input.agent, regions[0] ?? '');
     checkAgentFields(fields, regions);
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', true);
+    const project = await projectForWork(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'developer',
+      true,
+    );
     const agent = Agent.create({
       id: this.deps.ids.next(),
       projectId: project.id,
       fields,
       now: this.deps.clock.now(),
     });
-    await this.deps.agents.add(agent);
+    const change = {
+      projectId: project.id,
+      action: 'agent.create',
+      target: { type: 'agent', id: agent.id },
+    } as const;
+    await this.deps.audit.record(input.caller, change, () => this.deps.agents.add(agent));
     return agent;
   }
 }

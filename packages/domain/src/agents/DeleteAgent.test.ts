@@ -9,10 +9,10 @@ import { GetAgent } from './GetAgent.ts';
 const OWNER = 'owner-1';
 
 async function setUp() {
-  const { clock, ids, projects, agents, sessions, provider, project, addProject, idempotency } =
+  const { clock, ids, projects, agents, sessions, provider, project, addProject, idempotency, audit } =
     await givenSessionWorld();
   const other = await addProject('Other', 'other');
-  const agent = await new CreateAgent({ projects, agents, provider, ids, clock }).execute({
+  const agent = await new CreateAgent({ projects, agents, provider, ids, clock, audit }).execute({
     caller: asUser(OWNER),
     projectId: project.id,
     agent: { name: 'Crawler' },
@@ -23,10 +23,11 @@ async function setUp() {
     sessions,
     provider,
     idempotency,
+    audit,
     ids,
     clock,
   });
-  const deleteAgent = new DeleteAgent({ projects, agents });
+  const deleteAgent = new DeleteAgent({ projects, agents, audit });
   const remove = (input: { agentId?: string; projectId?: string; ownerId?: string } = {}) =>
     deleteAgent.execute({
       caller: asUser(input.ownerId ?? OWNER),

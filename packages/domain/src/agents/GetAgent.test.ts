@@ -46,7 +46,13 @@ describe('GetAgent', () => {
 
   it('lets the project’s API key read it; a key of another project gets forbidden_for_api_key', async () => {
     const { get, agent, project, other } = await setUp();
-    const keyOf = (projectId: string): Caller => ({ kind: 'apiKey', keyId: 'k', projectId, ownerId: OWNER });
+    const keyOf = (projectId: string): Caller => ({
+      kind: 'apiKey',
+      keyId: 'k',
+      keyName: 'CI',
+      role: 'developer',
+      projectId,
+    });
     expect((await get(agent.id, keyOf(project.id))).id).toBe(agent.id);
     await expect(get(agent.id, keyOf(other.id))).rejects.toMatchObject({ code: 'forbidden_for_api_key' });
   });

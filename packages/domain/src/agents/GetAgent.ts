@@ -1,11 +1,12 @@
+import { authorizeProject } from '../access/authorizeProject.ts';
 import type { Caller } from '../access/Caller.ts';
+import { seesSecrets } from '../access/secretMasking.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../access/projectForWork.ts';
 import type { Agent } from './Agent.ts';
 import type { AgentRepository } from './AgentRepository.ts';
 import { findAgent } from './findAgent.ts';
 
-/** One agent of one of the owner's projects. */
+/** One agent of one of the caller's projects; a viewer reads its `envVars` masked. */
 export class GetAgent {
   private readonly deps: { projects: ProjectRepository; agents: AgentRepository };
 
@@ -14,7 +15,13 @@ export class GetAgent {
   }
 
   async execute(input: { caller: Caller; projectId: string; agentId: string }): Promise<Agent> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
-    return findAgent(this.deps.agents, project.id, input.agentId);
+    const { project, role } = await authorizeProject(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'viewer',
+    );
+    const agent = await findAgent(this.deps.agents, project.id, input.agentId);
+    return seesSecrets(role) ? agent : agent.masked();
   }
 }

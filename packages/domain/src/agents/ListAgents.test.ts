@@ -8,7 +8,7 @@ const OWNER = 'owner-1';
 
 describe('ListAgents', () => {
   it('lists the project’s agents newest first, only the active ones when asked', async () => {
-    const { clock, ids, projects, agents, provider, project, addProject } = await givenSessionWorld();
+    const { clock, ids, projects, agents, provider, project, addProject, audit } = await givenSessionWorld();
     const other = await addProject('Other', 'other');
     const create = new CreateAgent({
       projects,
@@ -16,6 +16,7 @@ describe('ListAgents', () => {
       provider,
       ids,
       clock,
+      audit,
     });
     const names: string[] = [];
     for (const [name, active, projectId] of [

@@ -1,10 +1,11 @@
+import { authorizeProject } from '../access/authorizeProject.ts';
 import type { Caller } from '../access/Caller.ts';
+import { seesSecrets } from '../access/secretMasking.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../access/projectForWork.ts';
 import type { Agent } from './Agent.ts';
 import type { AgentRepository } from './AgentRepository.ts';
 
-/** The project's agents, newest first; only the active ones when asked. */
+/** The project's agents, newest first; only the active ones when asked; a viewer reads them masked. */
 export class ListAgents {
   private readonly deps: { projects: ProjectRepository; agents: AgentRepository };
 
@@ -17,7 +18,13 @@ export class ListAgents {
     projectId: string;
     activeOnly?: boolean | undefined;
   }): Promise<Agent[]> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
-    return this.deps.agents.list(project.id, { activeOnly: input.activeOnly ?? false });
+    const { project, role } = await authorizeProject(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'viewer',
+    );
+    const agents = await this.deps.agents.list(project.id, { activeOnly: input.activeOnly ?? false });
+    return seesSecrets(role) ? agents : agents.map((agent) => agent.masked());
   }
 }

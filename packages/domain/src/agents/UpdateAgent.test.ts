@@ -2,12 +2,15 @@ import {
   aProject,
   FakeBrowserProvider,
   InMemoryAgentRepository,
+  InMemoryAuditLog,
   InMemoryProjectRepository,
   ManualClock,
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../access/Caller.ts';
+import { AuditTrail } from '../audit/AuditTrail.ts';
+import { directTransactions } from '../shared/Transactions.ts';
 import { CreateAgent } from './CreateAgent.ts';
 import type { AgentInput } from './resolveAgentInput.ts';
 import { UpdateAgent } from './UpdateAgent.ts';
@@ -22,7 +25,13 @@ async function setUp() {
   const provider = new FakeBrowserProvider({ clock });
   const project = aProject({ id: ids.next(), ownerId: OWNER, now: clock.now() });
   await projects.add(project);
-  const create = new CreateAgent({ projects, agents, provider, ids, clock });
+  const audit = new AuditTrail({
+    auditLog: new InMemoryAuditLog(),
+    transactions: directTransactions,
+    ids,
+    clock,
+  });
+  const create = new CreateAgent({ projects, agents, provider, ids, clock, audit });
   const agent = await create.execute({
     caller: asUser(OWNER),
     projectId: project.id,
@@ -40,7 +49,7 @@ async function setUp() {
     agent: { name: 'Sibling' },
   });
   clock.advance(60_000);
-  const updateAgent = new UpdateAgent({ projects, agents, provider, clock });
+  const updateAgent = new UpdateAgent({ projects, agents, provider, clock, audit });
   const update = (changes: AgentInput, agentId = agent.id, ownerId = OWNER) =>
     updateAgent.execute({ caller: asUser(ownerId), projectId: project.id, agentId, changes });
   const stored = async () => (await agents.findInProject(project.id, agent.id))!;

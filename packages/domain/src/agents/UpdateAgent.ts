@@ -1,6 +1,7 @@
 import type { Caller } from '../access/Caller.ts';
-import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../access/projectForWork.ts';
+import type { AuditTrail } from '../audit/AuditTrail.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ValidationError } from '../shared/DomainError.ts';
@@ -15,6 +16,7 @@ export interface UpdateAgentDeps {
   agents: AgentRepository;
   provider: Pick<BrowserProvider, 'regions'>;
   clock: Clock;
+  audit: AuditTrail;
 }
 
 /** Changes the fields given (a partial update); refused in an archived project. */
@@ -34,12 +36,23 @@ export class UpdateAgent {
     if (!Object.values(input.changes).some((v) => v !== undefined)) {
       throw new ValidationError([{ path: '', message: 'give at least one field to change' }]);
     }
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', true);
+    const project = await projectForWork(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'developer',
+      true,
+    );
     const agent = await findAgent(this.deps.agents, project.id, input.agentId);
     const fields = mergeAgentFields(agent.fields, input.changes);
     checkAgentFields(fields, this.deps.provider.regions);
     agent.revise(fields, this.deps.clock.now());
-    await this.deps.agents.update(agent);
+    const change = {
+      projectId: project.id,
+      action: 'agent.update',
+      target: { type: 'agent', id: agent.id },
+    } as const;
+    await this.deps.audit.record(input.caller, change, () => this.deps.agents.update(agent));
     return agent;
   }
 }

@@ -10,6 +10,7 @@ describe('ApiKey.restore', () => {
       projectId: 'p-1',
       ownerId: 'u-1',
       name: 'CI',
+      role: 'viewer',
       prefix: 'bd_abc',
       digest: 'd1',
       expiresAt: new Date('2026-04-01T00:00:00.000Z'),

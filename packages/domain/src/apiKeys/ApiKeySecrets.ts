@@ -3,8 +3,11 @@
  * implementation uses `crypto.randomBytes`, SHA-256 and `timingSafeEqual`.
  */
 export interface ApiKeySecrets {
-  /** A new key: `bdk_` and 32 random bytes, base64url (`API_KEY_PATTERN`). */
-  generate(): string;
+  /**
+   * A new secret: `marker` (default `bdk_`, a key: `API_KEY_PATTERN`; `bdi_` for an invitation) and
+   * 32 random bytes, base64url.
+   */
+  generate(marker?: string): string;
   /** The SHA-256 digest of a key, as stored. */
   digest(key: string): string;
   /** Whether `key` has `digest`, compared in constant time. */

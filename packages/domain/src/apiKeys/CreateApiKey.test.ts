@@ -3,12 +3,16 @@ import {
   aProject,
   FakeApiKeySecrets,
   InMemoryApiKeyRepository,
+  InMemoryAuditLog,
   InMemoryProjectRepository,
   ManualClock,
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser, type Caller } from '../access/Caller.ts';
+import type { ApiKeyRole } from '../access/projectRoles.ts';
+import { AuditTrail } from '../audit/AuditTrail.ts';
+import { directTransactions } from '../shared/Transactions.ts';
 import type { ApiKey } from './ApiKey.ts';
 import type { ApiKeyRepository } from './ApiKeyRepository.ts';
 import type { ApiKeySecrets } from './ApiKeySecrets.ts';
@@ -24,17 +28,22 @@ async function setUp(ports: { secrets?: ApiKeySecrets; apiKeys?: ApiKeyRepositor
   const secrets = ports.secrets ?? new FakeApiKeySecrets();
   const project = aProject({ ownerId: OWNER });
   await projects.add(project);
+  const ids = new SequentialIdGenerator();
+  const auditLog = new InMemoryAuditLog();
   const createApiKey = new CreateApiKey({
     projects,
     apiKeys,
     secrets,
-    ids: new SequentialIdGenerator(),
+    ids,
     clock,
+    audit: new AuditTrail({ auditLog, transactions: directTransactions, ids, clock }),
   });
-  const create = (input: { name: string; expiresAt?: Date | null }, caller: Caller = asUser(OWNER)) =>
-    createApiKey.execute({ caller, projectId: project.id, ...input });
+  const create = (
+    input: { name: string; expiresAt?: Date | null; role?: ApiKeyRole },
+    caller: Caller = asUser(OWNER),
+  ) => createApiKey.execute({ caller, projectId: project.id, ...input });
   const stored = () => apiKeys.listInProject(project.id);
-  return { clock, project, apiKeys, secrets, create, stored };
+  return { clock, project, apiKeys, secrets, auditLog, create, stored };
 }
 
 /** Secrets that hand out `keys` in turn (the last one over and over). */
@@ -65,6 +74,7 @@ describe('CreateApiKey', () => {
       projectId: project.id,
       ownerId: OWNER,
       name: 'CI',
+      role: 'developer',
       prefix: key.slice(0, 12),
       digest: secrets.digest(key),
       expiresAt,
@@ -76,6 +86,27 @@ describe('CreateApiKey', () => {
     expect(rest).toEqual([]);
     expect({ ...only }).toEqual({ ...apiKey });
     expect(Object.values(only as ApiKey)).not.toContain(key);
+  });
+
+  it('records the create in the audit log, naming the key by id, never by its secret', async () => {
+    const { create, auditLog, project } = await setUp();
+    const { apiKey, key } = await create({ name: 'CI' });
+    expect(auditLog.entries()).toEqual([
+      expect.objectContaining({
+        projectId: project.id,
+        action: 'api_key.create',
+        actor: expect.objectContaining({ type: 'user', id: OWNER }),
+        target: { type: 'apiKey', id: apiKey.id },
+      }),
+    ]);
+    expect(JSON.stringify(auditLog.entries())).not.toContain(key);
+  });
+
+  it('makes a viewer key when asked for one', async () => {
+    const { create, stored } = await setUp();
+    const { apiKey } = await create({ name: 'read-only', role: 'viewer' });
+    expect(apiKey.role).toBe('viewer');
+    expect((await stored()).map((k) => k.role)).toEqual(['viewer']);
   });
 
   it('makes a key without expiry when none is given', async () => {
@@ -100,7 +131,13 @@ describe('CreateApiKey', () => {
 
   it('refuses an API key with forbidden_for_api_key and another owner with not_found', async () => {
     const { create, stored, project } = await setUp();
-    const key: Caller = { kind: 'apiKey', keyId: 'k', projectId: project.id, ownerId: OWNER };
+    const key: Caller = {
+      kind: 'apiKey',
+      keyId: 'k',
+      keyName: 'CI',
+      role: 'developer',
+      projectId: project.id,
+    };
     await expect(create({ name: 'ci' }, key)).rejects.toMatchObject({ code: 'forbidden_for_api_key' });
     await expect(create({ name: 'ci' }, asUser('owner-2'))).rejects.toMatchObject({ code: 'not_found' });
     expect(await stored()).toEqual([]);

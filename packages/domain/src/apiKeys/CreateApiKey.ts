@@ -1,5 +1,7 @@
 import type { Caller } from '../access/Caller.ts';
 import { findProjectFor } from '../access/findProjectFor.ts';
+import type { ApiKeyRole } from '../access/projectRoles.ts';
+import type { AuditTrail } from '../audit/AuditTrail.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
@@ -15,6 +17,7 @@ export interface CreateApiKeyDeps {
   secrets: ApiKeySecrets;
   ids: IdGenerator;
   clock: Clock;
+  audit: AuditTrail;
 }
 
 /** A new key with its secret, which is shown this once and never again. */
@@ -39,6 +42,8 @@ export class CreateApiKey {
     projectId: string;
     name: string;
     expiresAt?: Date | null | undefined;
+    /** The role the key acts with: `developer` (default) or the narrower `viewer`. */
+    role?: ApiKeyRole | undefined;
   }): Promise<CreatedApiKey> {
     const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'admin');
     const name = input.name.trim();
@@ -52,13 +57,19 @@ export class CreateApiKey {
         projectId: project.id,
         ownerId: project.ownerId,
         name,
+        role: input.role ?? 'developer',
         prefix: apiKeyPrefix(key),
         digest: this.deps.secrets.digest(key),
         expiresAt,
         now,
       });
       try {
-        await this.deps.apiKeys.add(apiKey);
+        const change = {
+          projectId: project.id,
+          action: 'api_key.create',
+          target: { type: 'apiKey', id: apiKey.id },
+        } as const;
+        await this.deps.audit.record(input.caller, change, () => this.deps.apiKeys.add(apiKey));
         return { apiKey, key };
       } catch (error) {
         if (attempt >= PREFIX_ATTEMPTS || (await this.deps.apiKeys.findByPrefix(apiKey.prefix)) === null) {

@@ -48,7 +48,7 @@ describe('ListApiKeys', () => {
   it('refuses the project’s own API key with forbidden_for_api_key', async () => {
     const { names, project } = await setUp();
     await expect(
-      names({ kind: 'apiKey', keyId: 'k', projectId: project.id, ownerId: OWNER }),
+      names({ kind: 'apiKey', keyId: 'k', keyName: 'CI', role: 'developer', projectId: project.id }),
     ).rejects.toMatchObject({ code: 'forbidden_for_api_key' });
   });
 });

@@ -2,11 +2,15 @@ import {
   anApiKey,
   aProject,
   InMemoryApiKeyRepository,
+  InMemoryAuditLog,
   InMemoryProjectRepository,
   ManualClock,
+  SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser, type Caller } from '../access/Caller.ts';
+import { AuditTrail } from '../audit/AuditTrail.ts';
+import { directTransactions } from '../shared/Transactions.ts';
 import { RevokeApiKey } from './RevokeApiKey.ts';
 
 const OWNER = 'owner-1';
@@ -22,12 +26,15 @@ async function setUp() {
   const foreign = anApiKey({ projectId: other.id, ownerId: OWNER, now: clock.now() });
   for (const k of [key, foreign]) await apiKeys.add(k);
   clock.advance(60_000);
-  const revokeApiKey = new RevokeApiKey({ projects, apiKeys, clock });
+  const auditLog = new InMemoryAuditLog();
+  const ids = new SequentialIdGenerator();
+  const audit = new AuditTrail({ auditLog, transactions: directTransactions, ids, clock });
+  const revokeApiKey = new RevokeApiKey({ projects, apiKeys, clock, audit });
   const revoke = (keyId = key.id, caller: Caller = asUser(OWNER)) =>
     revokeApiKey.execute({ caller, projectId: project.id, keyId });
   const revokedAt = async (keyId = key.id, projectId = project.id) =>
     (await apiKeys.findInProject(projectId, keyId))?.revokedAt?.toISOString() ?? null;
-  return { clock, apiKeys, project, other, key, foreign, revoke, revokedAt };
+  return { clock, apiKeys, auditLog, project, other, key, foreign, revoke, revokedAt };
 }
 
 describe('RevokeApiKey', () => {
@@ -36,6 +43,20 @@ describe('RevokeApiKey', () => {
     await revoke();
     expect(await revokedAt()).toBe('2026-03-01T12:01:00.000Z');
     expect(await apiKeys.listInProject(project.id)).toEqual([]);
+  });
+
+  it('records the revocation in the audit log once, however often it is repeated', async () => {
+    const { revoke, auditLog, key, project } = await setUp();
+    await revoke();
+    await revoke();
+    expect(auditLog.entries()).toEqual([
+      expect.objectContaining({
+        projectId: project.id,
+        action: 'api_key.revoke',
+        actor: expect.objectContaining({ type: 'user', id: OWNER }),
+        target: { type: 'apiKey', id: key.id },
+      }),
+    ]);
   });
 
   it('succeeds again on a revoked key and keeps the first revocation time', async () => {
@@ -56,7 +77,13 @@ describe('RevokeApiKey', () => {
   it('answers not_found to another owner and refuses an API key with forbidden_for_api_key', async () => {
     const { revoke, revokedAt, key, project } = await setUp();
     await expect(revoke(key.id, asUser('owner-2'))).rejects.toMatchObject({ code: 'not_found' });
-    const keyCaller: Caller = { kind: 'apiKey', keyId: key.id, projectId: project.id, ownerId: OWNER };
+    const keyCaller: Caller = {
+      kind: 'apiKey',
+      keyId: key.id,
+      keyName: key.name,
+      role: 'developer',
+      projectId: project.id,
+    };
     await expect(revoke(key.id, keyCaller)).rejects.toMatchObject({ code: 'forbidden_for_api_key' });
     expect(await revokedAt()).toBeNull();
   });

@@ -1,5 +1,6 @@
 import type { Caller } from '../access/Caller.ts';
 import { findProjectFor } from '../access/findProjectFor.ts';
+import type { AuditTrail } from '../audit/AuditTrail.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
@@ -10,6 +11,7 @@ export interface RevokeApiKeyDeps {
   projects: ProjectRepository;
   apiKeys: ApiKeyRepository;
   clock: Clock;
+  audit: AuditTrail;
 }
 
 /**
@@ -29,6 +31,11 @@ export class RevokeApiKey {
     if (!apiKey) throw new NotFoundError('API key');
     if (apiKey.revokedAt !== null) return;
     apiKey.revoke(this.deps.clock.now());
-    await this.deps.apiKeys.saveRevocation(apiKey);
+    const change = {
+      projectId: project.id,
+      action: 'api_key.revoke',
+      target: { type: 'apiKey', id: apiKey.id },
+    } as const;
+    await this.deps.audit.record(input.caller, change, () => this.deps.apiKeys.saveRevocation(apiKey));
   }
 }

@@ -2,16 +2,21 @@ import {
   aProject,
   FakeApiKeySecrets,
   InMemoryApiKeyRepository,
+  InMemoryAuditLog,
   InMemoryIdentityProvider,
   InMemoryProjectRepository,
+  InMemoryUserRepository,
   ManualClock,
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { CreateApiKey } from '../apiKeys/CreateApiKey.ts';
-import type { Logger } from '../shared/Logger.ts';
-import { Authenticate } from './Authenticate.ts';
 import { asUser } from '../access/Caller.ts';
+import { CreateApiKey } from '../apiKeys/CreateApiKey.ts';
+import { AuditTrail } from '../audit/AuditTrail.ts';
+import type { Logger } from '../shared/Logger.ts';
+import { directTransactions } from '../shared/Transactions.ts';
+import { Authenticate } from './Authenticate.ts';
+import { User } from './User.ts';
 
 const OWNER = 'owner-1';
 const UNAUTHORIZED = { code: 'unauthorized' };
@@ -20,17 +25,25 @@ async function setUp() {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
   const ids = new SequentialIdGenerator();
   const identity = new InMemoryIdentityProvider({ ids, clock });
-  const projects = new InMemoryProjectRepository();
+  const users = new InMemoryUserRepository();
+  const projects = new InMemoryProjectRepository({ users });
   const apiKeys = new InMemoryApiKeyRepository();
   const secrets = new FakeApiKeySecrets();
+  await users.ensure(User.create({ id: OWNER, email: 'owner@example.com', createdAt: clock.now() }));
   const project = aProject({ ownerId: OWNER });
   await projects.add(project);
   const warnings: string[] = [];
   const logger: Logger = { warn: (_, message) => warnings.push(message), error() {} };
-  const authenticate = new Authenticate({ identity, apiKeys, secrets, projects, clock, logger });
+  const authenticate = new Authenticate({ identity, apiKeys, secrets, projects, users, clock, logger });
   const as = (accessToken: string | undefined) => authenticate.execute({ accessToken });
+  const audit = new AuditTrail({
+    auditLog: new InMemoryAuditLog(),
+    transactions: directTransactions,
+    ids,
+    clock,
+  });
   const newKey = async (expiresAt: Date | null = null) =>
-    new CreateApiKey({ projects, apiKeys, secrets, ids, clock }).execute({
+    new CreateApiKey({ projects, apiKeys, secrets, ids, clock, audit }).execute({
       caller: asUser(OWNER),
       projectId: project.id,
       name: 'ci',
@@ -38,7 +51,7 @@ async function setUp() {
     });
   const lastUsedAt = async (keyId: string) =>
     (await apiKeys.findInProject(project.id, keyId))?.lastUsedAt?.toISOString() ?? null;
-  return { clock, identity, projects, apiKeys, project, warnings, as, newKey, lastUsedAt };
+  return { clock, identity, users, projects, apiKeys, project, warnings, as, newKey, lastUsedAt };
 }
 
 describe('Authenticate', () => {
@@ -67,10 +80,35 @@ describe('Authenticate', () => {
     expect(await as(key)).toEqual({
       kind: 'apiKey',
       keyId: apiKey.id,
+      keyName: 'ci',
+      role: 'developer',
       projectId: project.id,
-      ownerId: OWNER,
     });
     expect(await lastUsedAt(apiKey.id)).toBe('2026-03-01T12:00:00.000Z');
+  });
+
+  it('refuses the access token of a disabled account with account_disabled, at once', async () => {
+    const { as, identity, users, clock } = await setUp();
+    const { id } = await identity.signUp({
+      email: 'ada@example.com',
+      password: 'correct horse',
+      metadata: {},
+    });
+    await users.ensure(User.create({ id, email: 'ada@example.com', createdAt: clock.now() }));
+    const grant = await identity.signIn('ada@example.com', 'correct horse');
+    await expect(as(grant.accessToken)).resolves.toMatchObject({ kind: 'user', userId: id });
+    await users.setDisabled(id, clock.now());
+    await expect(as(grant.accessToken)).rejects.toMatchObject({ code: 'account_disabled' });
+    await users.setDisabled(id, null);
+    await expect(as(grant.accessToken)).resolves.toMatchObject({ kind: 'user', userId: id });
+  });
+
+  it('refuses the keys of a project whose owner is disabled with account_disabled', async () => {
+    const { as, newKey, users, clock } = await setUp();
+    const { key } = await newKey();
+    await expect(as(key)).resolves.toMatchObject({ kind: 'apiKey' });
+    await users.setDisabled(OWNER, clock.now());
+    await expect(as(key)).rejects.toMatchObject({ code: 'account_disabled' });
   });
 
   it('stamps a key’s use at most once a minute', async () => {

@@ -1,3 +1,4 @@
+import { type ApiKeyCaller, type Caller, signedIn } from '../access/Caller.ts';
 import type { ApiKeyRepository } from '../apiKeys/ApiKeyRepository.ts';
 import type { ApiKeySecrets } from '../apiKeys/ApiKeySecrets.ts';
 import {
@@ -8,10 +9,11 @@ import {
 } from '../apiKeys/apiKeyRules.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { Clock } from '../shared/Clock.ts';
-import { AuthError, ForbiddenForApiKeyError } from '../shared/DomainError.ts';
+import { AuthError, ForbiddenError, ForbiddenForApiKeyError } from '../shared/DomainError.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
-import { type ApiKeyCaller, type Caller, signedIn } from '../access/Caller.ts';
 import type { IdentityProvider } from './IdentityProvider.ts';
+import { refuseDisabledAccount } from './refuseDisabledAccount.ts';
+import type { UserRepository } from './UserRepository.ts';
 
 /** What Authenticate needs. */
 export interface AuthenticateDeps {
@@ -19,6 +21,7 @@ export interface AuthenticateDeps {
   apiKeys: ApiKeyRepository;
   secrets: ApiKeySecrets;
   projects: ProjectRepository;
+  users: UserRepository;
   clock: Clock;
   logger?: Logger | undefined;
 }
@@ -41,7 +44,10 @@ export class Authenticate {
     const token = input.accessToken;
     if (!token) throw new AuthError('unauthorized', 'A bearer access token or API key is required.');
     if (token.startsWith(API_KEY_MARKER)) return this.apiKey(token);
-    return signedIn(await this.deps.identity.authenticate(token));
+    const principal = await this.deps.identity.authenticate(token);
+    // A disabled account's tokens end at once (SPEC §17), whichever provider issued them.
+    await refuseDisabledAccount(this.deps.users, principal.userId);
+    return signedIn(principal);
   }
 
   private async apiKey(key: string): Promise<ApiKeyCaller> {
@@ -52,8 +58,16 @@ export class Authenticate {
     if (!found || !secrets.matches(key, found.digest) || !found.isUsableAt(now)) {
       throw new AuthError('unauthorized', UNKNOWN_KEY);
     }
-    const project = await this.deps.projects.findOwned(found.ownerId, found.projectId);
-    if (!project) throw new AuthError('unauthorized', UNKNOWN_KEY);
+    const access = await this.deps.projects.findAccess(found.projectId, null);
+    if (!access) throw new AuthError('unauthorized', UNKNOWN_KEY);
+    // A disabled account's keys stop with it (SPEC §17), on every instance: the same read says so.
+    if (access.ownerDisabled) {
+      throw new ForbiddenError(
+        'account_disabled',
+        'The key’s project belongs to an account an operator disabled.',
+      );
+    }
+    const { project } = access;
     if (project.archived) {
       throw new ForbiddenForApiKeyError('The key’s project is archived; keys act only in active projects.');
     }
@@ -67,6 +81,12 @@ export class Authenticate {
         );
       });
     }
-    return { kind: 'apiKey', keyId: found.id, projectId: found.projectId, ownerId: found.ownerId };
+    return {
+      kind: 'apiKey',
+      keyId: found.id,
+      keyName: found.name,
+      role: found.role,
+      projectId: found.projectId,
+    };
   }
 }

@@ -1,14 +1,22 @@
-import { InMemoryIdentityProvider, ManualClock, SequentialIdGenerator } from '@browserdeck/testing';
+import {
+  InMemoryIdentityProvider,
+  InMemoryUserRepository,
+  ManualClock,
+  SequentialIdGenerator,
+} from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { RefreshSession } from './RefreshSession.ts';
+import { User } from './User.ts';
 
 async function setUp() {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
   const identity = new InMemoryIdentityProvider({ ids: new SequentialIdGenerator(), clock });
-  await identity.signUp({ email: 'ada@example.com', password: 'correct horse', metadata: {} });
+  const users = new InMemoryUserRepository();
+  const { id } = await identity.signUp({ email: 'ada@example.com', password: 'correct horse', metadata: {} });
+  await users.ensure(User.create({ id, email: 'ada@example.com', createdAt: clock.now() }));
   const grant = await identity.signIn('ada@example.com', 'correct horse');
-  const refresh = new RefreshSession({ identity });
-  return { clock, identity, grant, refresh };
+  const refresh = new RefreshSession({ identity, users });
+  return { clock, identity, users, grant, refresh };
 }
 
 describe('RefreshSession', () => {
@@ -28,6 +36,14 @@ describe('RefreshSession', () => {
     await refresh.execute({ refreshToken: grant.refreshToken });
     await expect(refresh.execute({ refreshToken: grant.refreshToken })).rejects.toMatchObject({
       code: 'invalid_refresh_token',
+    });
+  });
+
+  it('refuses the refresh of a disabled account with account_disabled', async () => {
+    const { grant, refresh, users, clock } = await setUp();
+    await users.setDisabled(grant.user.id, clock.now());
+    await expect(refresh.execute({ refreshToken: grant.refreshToken })).rejects.toMatchObject({
+      code: 'account_disabled',
     });
   });
 

@@ -1,8 +1,14 @@
-import { InMemoryIdentityProvider, ManualClock, SequentialIdGenerator } from '@browserdeck/testing';
+import {
+  InMemoryIdentityProvider,
+  InMemoryUserRepository,
+  ManualClock,
+  SequentialIdGenerator,
+} from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { FixedWindowRateLimiter } from '../shared/FixedWindowRateLimiter.ts';
 import type { AuthRateLimits } from './authRateLimits.ts';
 import { SignIn } from './SignIn.ts';
+import { User } from './User.ts';
 
 const LIMITS: AuthRateLimits = {
   signInPerEmail: { limit: 2, windowSec: 60 },
@@ -13,17 +19,20 @@ const LIMITS: AuthRateLimits = {
 async function setUp() {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
   const identity = new InMemoryIdentityProvider({ ids: new SequentialIdGenerator(), clock });
+  const users = new InMemoryUserRepository();
   for (const email of ['ada@example.com', 'bob@example.com']) {
-    await identity.signUp({ email, password: 'correct horse', metadata: {} });
+    const { id } = await identity.signUp({ email, password: 'correct horse', metadata: {} });
+    await users.ensure(User.create({ id, email, createdAt: clock.now() }));
   }
   const signIn = new SignIn({
     identity,
+    users,
     rateLimiter: new FixedWindowRateLimiter({ clock }),
     rateLimits: LIMITS,
   });
   const attempt = (email: string, password = 'correct horse', clientAddress?: string) =>
     signIn.execute({ email, password, clientAddress });
-  return { clock, identity, attempt };
+  return { clock, identity, users, attempt };
 }
 
 describe('SignIn', () => {
@@ -40,6 +49,16 @@ describe('SignIn', () => {
       code: 'invalid_credentials',
     });
     await expect(attempt('nobody@example.com')).rejects.toMatchObject({ code: 'invalid_credentials' });
+  });
+
+  it('refuses a disabled account with account_disabled despite the right password; others sign in', async () => {
+    const { attempt, users, clock } = await setUp();
+    const ada = await users.findByEmail('ada@example.com');
+    await users.setDisabled(ada!.id, clock.now());
+    await expect(attempt('ada@example.com')).rejects.toMatchObject({ code: 'account_disabled' });
+    await expect(attempt('bob@example.com')).resolves.toMatchObject({ user: { email: 'bob@example.com' } });
+    await users.setDisabled(ada!.id, null);
+    await expect(attempt('ada@example.com')).resolves.toMatchObject({ user: { email: 'ada@example.com' } });
   });
 
   it('refuses a control character in the e-mail with validation_failed', async () => {

@@ -3,6 +3,8 @@ import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './authRateLimits.
 import { checkSignInEmail, normalizeEmail } from './authRules.ts';
 import { enforceRateLimits } from './enforceAuthRateLimits.ts';
 import type { IdentityProvider, TokenGrant } from './IdentityProvider.ts';
+import { refuseDisabledAccount } from './refuseDisabledAccount.ts';
+import type { UserRepository } from './UserRepository.ts';
 
 export interface SignInInput {
   email: string;
@@ -13,11 +15,15 @@ export interface SignInInput {
 /** What SignIn needs. */
 export interface SignInDeps {
   identity: IdentityProvider;
+  users: UserRepository;
   rateLimiter: RateLimiter;
   rateLimits?: AuthRateLimits;
 }
 
-/** Exchanges e-mail and password for a token pair, within the sign-in rate limits. */
+/**
+ * Exchanges e-mail and password for a token pair, within the sign-in rate limits; a disabled
+ * account (SPEC §17) is refused with `account_disabled` (its tokens would be refused anyway).
+ */
 export class SignIn {
   private readonly deps: SignInDeps;
 
@@ -33,6 +39,8 @@ export class SignIn {
       [`signin:email:${email}`, limits.signInPerEmail],
       ...(input.clientAddress ? [[`auth:addr:${input.clientAddress}`, limits.perAddress] as const] : []),
     ]);
-    return this.deps.identity.signIn(email, input.password);
+    const grant = await this.deps.identity.signIn(email, input.password);
+    await refuseDisabledAccount(this.deps.users, grant.user.id);
+    return grant;
   }
 }

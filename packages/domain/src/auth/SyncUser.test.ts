@@ -1,14 +1,19 @@
 import {
   aProject,
   aUser,
+  FakeApiKeySecrets,
+  InMemoryInvitationRepository,
   InMemoryProjectRepository,
   InMemoryUserRepository,
   ManualClock,
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
+import { Invitation } from '../members/Invitation.ts';
+import { AccountAdmission } from './AccountAdmission.ts';
 import type { Principal } from './IdentityProvider.ts';
 import { SyncUser } from './SyncUser.ts';
+import type { SignupMode } from './signupModes.ts';
 
 const USER = 'user-1';
 const principal: Principal = {
@@ -18,17 +23,35 @@ const principal: Principal = {
   expiresAt: new Date('2026-03-01T12:15:00.000Z'),
 };
 
-function setUp() {
+function setUp(options: { signupMode?: SignupMode; adminEmails?: string[] } = {}) {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+  const ids = new SequentialIdGenerator();
   const users = new InMemoryUserRepository();
   const projects = new InMemoryProjectRepository();
-  const syncUser = new SyncUser({ users, projects, ids: new SequentialIdGenerator(), clock });
+  const invitations = new InMemoryInvitationRepository();
+  const secrets = new FakeApiKeySecrets();
+  const admission = new AccountAdmission({ invitations, secrets, clock, ...options });
+  const syncUser = new SyncUser({ users, admission, projects, ids, clock });
   const sync = () => syncUser.execute({ principal });
-  const allProjects = async () => [
-    ...(await projects.listOwned(USER, { archived: false })),
-    ...(await projects.listOwned(USER, { archived: true })),
-  ];
-  return { users, projects, sync, allProjects };
+  /** Every project the user owns, archived ones included. */
+  const allProjects = async () => projects.all().filter((p) => p.ownerId === USER);
+  /** Stores an open invitation for `email`: a project's, or (`projectId` null) an operator's. */
+  const invite = async (email: string, projectId: string | null) => {
+    const token = secrets.generate('bdi_');
+    await invitations.add(
+      Invitation.create({
+        id: ids.next(),
+        projectId,
+        email,
+        role: projectId === null ? null : 'developer',
+        digest: secrets.digest(token),
+        invitedBy: 'operator-1',
+        now: clock.now(),
+        expiresAt: new Date(clock.now().getTime() + 60_000),
+      }),
+    );
+  };
+  return { clock, users, projects, sync, allProjects, invite };
 }
 
 describe('SyncUser', () => {
@@ -79,5 +102,45 @@ describe('SyncUser', () => {
     const stored = await allProjects();
     expect(stored).toHaveLength(1);
     expect(results.map((r) => r.project.id)).toEqual(Array(3).fill(stored[0]?.id));
+  });
+
+  it('refuses a disabled account with account_disabled and creates no project', async () => {
+    const { users, clock, sync, allProjects } = setUp();
+    await users.ensure(aUser({ id: USER, email: 'ada@example.com' }));
+    await users.setDisabled(USER, clock.now());
+    await expect(sync()).rejects.toMatchObject({ code: 'account_disabled' });
+    expect(await allProjects()).toEqual([]);
+  });
+
+  it('with SIGNUP=invite, refuses an uninvited new account with signup_closed and records nobody', async () => {
+    const { users, sync, allProjects } = setUp({ signupMode: 'invite' });
+    await expect(sync()).rejects.toMatchObject({ code: 'signup_closed' });
+    expect(await users.findById(USER)).toBeNull();
+    expect(await allProjects()).toEqual([]);
+  });
+
+  it('with SIGNUP=invite, admits a new account a project invited', async () => {
+    const { sync, invite } = setUp({ signupMode: 'invite' });
+    await invite('ada@example.com', 'project-1');
+    await expect(sync()).resolves.toMatchObject({ user: { id: USER }, project: { slug: 'default' } });
+  });
+
+  it('with SIGNUP=closed, admits a new account only on an operator’s invitation', async () => {
+    const { sync, invite } = setUp({ signupMode: 'closed' });
+    await invite('ada@example.com', 'project-1');
+    await expect(sync()).rejects.toMatchObject({ code: 'signup_closed' });
+    await invite('ada@example.com', null);
+    await expect(sync()).resolves.toMatchObject({ user: { id: USER } });
+  });
+
+  it('admits an operator’s new account whatever the sign-up mode', async () => {
+    const { sync } = setUp({ signupMode: 'closed', adminEmails: ['ada@example.com'] });
+    await expect(sync()).resolves.toMatchObject({ user: { id: USER } });
+  });
+
+  it('syncs a known account again in a closed installation', async () => {
+    const { users, sync } = setUp({ signupMode: 'closed' });
+    await users.ensure(aUser({ id: USER, email: 'ada@example.com' }));
+    await expect(sync()).resolves.toMatchObject({ user: { id: USER } });
   });
 });

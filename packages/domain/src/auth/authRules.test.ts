@@ -1,11 +1,14 @@
 import {
+  FakeApiKeySecrets,
   InMemoryIdentityProvider,
+  InMemoryInvitationRepository,
   InMemoryUserRepository,
   ManualClock,
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { FixedWindowRateLimiter } from '../shared/FixedWindowRateLimiter.ts';
+import { AccountAdmission } from './AccountAdmission.ts';
 import { checkSignUp, normalizeEmail } from './authRules.ts';
 import { SignIn } from './SignIn.ts';
 import { SignUp } from './SignUp.ts';
@@ -63,9 +66,11 @@ describe('SignUp and SignIn with look-alike e-mails', () => {
     const identity = new InMemoryIdentityProvider({ ids, clock });
     const users = new InMemoryUserRepository();
     const rateLimiter = new FixedWindowRateLimiter({ clock });
+    const invitations = new InMemoryInvitationRepository();
+    const admission = new AccountAdmission({ invitations, secrets: new FakeApiKeySecrets(), clock });
     return {
-      signUp: new SignUp({ identity, users, rateLimiter, clock }),
-      signIn: new SignIn({ identity, rateLimiter }),
+      signUp: new SignUp({ identity, users, invitations, admission, rateLimiter, clock }),
+      signIn: new SignIn({ identity, users, rateLimiter }),
     };
   }
 

@@ -32,13 +32,7 @@ export function checkSignInEmail(email: string): void {
 /** Validates sign-up input (after normalization); throws a `ValidationError` naming each field. */
 export function checkSignUp(input: { email: string; password: string; metadata: unknown }): void {
   const metadataText = jsonTextProblem(input.metadata);
-  new Checks()
-    .require(
-      input.email.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(input.email),
-      'email',
-      `must be a valid e-mail address of at most ${EMAIL_MAX_LENGTH} characters`,
-    )
-    .text(input.email, 'email', 'name')
+  emailChecks(new Checks(), input.email)
     .length(input.password, 'password', PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH)
     .require(isPlainObject(input.metadata), 'metadata', 'must be a JSON object')
     .require(
@@ -48,4 +42,19 @@ export function checkSignUp(input: { email: string; password: string; metadata: 
     )
     .require(metadataText === undefined, 'metadata', metadataText ?? '')
     .throwIfAny();
+}
+
+/** Throws `validation_failed` unless `email` (normalised) can be an account's (an invitation's). */
+export function checkAccountEmail(email: string): void {
+  emailChecks(new Checks(), email).throwIfAny();
+}
+
+function emailChecks(checks: Checks, email: string): Checks {
+  return checks
+    .require(
+      email.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(email),
+      'email',
+      `must be a valid e-mail address of at most ${EMAIL_MAX_LENGTH} characters`,
+    )
+    .text(email, 'email', 'name');
 }

@@ -4,6 +4,7 @@ import type { ApiKeySecrets } from '../apiKeys/ApiKeySecrets.ts';
 import type { AuditLog } from '../audit/AuditLog.ts';
 import type { AuthRateLimits } from '../auth/authRateLimits.ts';
 import type { IdentityProvider } from '../auth/IdentityProvider.ts';
+import type { SignupMode } from '../auth/signupModes.ts';
 import type { UserRepository } from '../auth/UserRepository.ts';
 import type { ExtensionArchiveInspector } from '../extensions/ExtensionArchiveInspector.ts';
 import type { ExtensionRepository } from '../extensions/ExtensionRepository.ts';
@@ -26,7 +27,6 @@ import type { Logger } from '../shared/Logger.ts';
 import type { RateLimiter } from '../shared/RateLimiter.ts';
 import type { Timers } from '../shared/Timers.ts';
 import type { Transactions } from '../shared/Transactions.ts';
-import type { SignupMode } from '../auth/signupModes.ts';
 
 /**
  * Every port the use cases need, once. Nothing here is optional that would weaken a rule when left

@@ -6,6 +6,10 @@ import { UpdateAgent } from '../agents/UpdateAgent.ts';
 import { CreateApiKey } from '../apiKeys/CreateApiKey.ts';
 import { ListApiKeys } from '../apiKeys/ListApiKeys.ts';
 import { RevokeApiKey } from '../apiKeys/RevokeApiKey.ts';
+import { AuditTrail } from '../audit/AuditTrail.ts';
+import { ListAuditEntries } from '../audit/ListAuditEntries.ts';
+import { PruneAuditLog } from '../audit/PruneAuditLog.ts';
+import { AccountAdmission } from '../auth/AccountAdmission.ts';
 import { Authenticate } from '../auth/Authenticate.ts';
 import { GetCurrentUser } from '../auth/GetCurrentUser.ts';
 import { RefreshSession } from '../auth/RefreshSession.ts';
@@ -20,6 +24,19 @@ import { DeleteExtension } from '../extensions/DeleteExtension.ts';
 import { GetExtension } from '../extensions/GetExtension.ts';
 import { ListExtensions } from '../extensions/ListExtensions.ts';
 import { UploadExtension } from '../extensions/UploadExtension.ts';
+import { AcceptInvitation } from '../members/AcceptInvitation.ts';
+import { ChangeMemberRole } from '../members/ChangeMemberRole.ts';
+import { InviteMember } from '../members/InviteMember.ts';
+import { ListInvitations } from '../members/ListInvitations.ts';
+import { ListMembers } from '../members/ListMembers.ts';
+import { RemoveMember } from '../members/RemoveMember.ts';
+import { RevokeInvitation } from '../members/RevokeInvitation.ts';
+import { TransferProject } from '../members/TransferProject.ts';
+import { DisableAccount } from '../operators/DisableAccount.ts';
+import { EnableAccount } from '../operators/EnableAccount.ts';
+import { GetUsage } from '../operators/GetUsage.ts';
+import { InviteAccount } from '../operators/InviteAccount.ts';
+import { ListAccounts } from '../operators/ListAccounts.ts';
 import { ArchiveProject } from '../projects/ArchiveProject.ts';
 import { CreateProject } from '../projects/CreateProject.ts';
 import { DeleteProject } from '../projects/DeleteProject.ts';
@@ -63,32 +80,85 @@ export function createUseCases(ports: UseCasePorts) {
   const { apiKeys, apiKeySecrets: secrets, extensions, extensionInspector } = ports;
   const { clock, ids, logger, rateLimits, cursorSigner, liveViewSigner } = ports;
   const { runs, runLogs, runQueue, runChanges, scriptRunner, timers } = ports;
+  const { members, invitations, auditLog, usage, transactions } = ports;
+  // The one way a change and its audit entry are written together (SPEC §17).
+  const audit = new AuditTrail({ auditLog, transactions, ids, clock });
+  // Who may make an account (`SIGNUP`) and who is an operator (`ADMIN_EMAILS`).
+  const admission = new AccountAdmission({
+    ...{ invitations, secrets, clock },
+    ...{ signupMode: ports.signupMode, adminEmails: ports.adminEmails },
+  });
+  const membersDeps = { projects, members, invitations, users, secrets, audit, ids, clock };
+  const operatorsDeps = {
+    ...{ users, projects, invitations, usage, admission, secrets, audit, ids, clock, logger },
+    ...{ sessions, provider, runs, runQueue, runChanges },
+  };
   // One count of the log streams and long polls each account holds open, for both use cases.
   const waiters = new RunWaiters(ports.runMaxWaitersPerOwner);
   const createSession = new CreateSession({
     ...{ projects, agents, sessions, provider, idempotency, extensions },
-    ...{ ids, clock, logger },
+    ...{ ids, clock, logger, audit },
   });
   const releaseSession = new ReleaseSession({ projects, sessions, provider, clock });
   return {
     /** Sign-up, sign-in, tokens and the current user. */
     auth: {
-      signUp: new SignUp({ identity, users, rateLimiter, clock, rateLimits }),
-      signIn: new SignIn({ identity, rateLimiter, rateLimits }),
-      refreshSession: new RefreshSession({ identity }),
+      signUp: new SignUp({ identity, users, invitations, admission, rateLimiter, clock, rateLimits }),
+      signIn: new SignIn({ identity, users, rateLimiter, rateLimits }),
+      refreshSession: new RefreshSession({ identity, users }),
       signOut: new SignOut({ identity }),
-      authenticate: new Authenticate({ identity, apiKeys, secrets, projects, clock, logger }),
+      authenticate: new Authenticate({ identity, apiKeys, secrets, projects, users, clock, logger }),
       getCurrentUser: new GetCurrentUser({ users, clock }),
-      syncUser: new SyncUser({ users, projects, ids, clock }),
+      syncUser: new SyncUser({ users, admission, projects, ids, clock }),
     },
-    /** A user's projects. */
+    /** The projects a user is a member of. */
     projects: {
-      create: new CreateProject({ projects, ids, clock, maxProjectsPerUser: ports.maxProjectsPerUser }),
+      create: new CreateProject({
+        projects,
+        audit,
+        ids,
+        clock,
+        maxProjectsPerUser: ports.maxProjectsPerUser,
+      }),
       list: new ListProjects({ projects }),
       get: new GetProject({ projects }),
-      update: new UpdateProject({ projects, clock }),
-      archive: new ArchiveProject({ projects, clock }),
-      delete: new DeleteProject({ projects, sessions, provider, runs, runQueue, runChanges, clock, logger }),
+      update: new UpdateProject({ projects, audit, clock }),
+      archive: new ArchiveProject({ projects, audit, clock }),
+      delete: new DeleteProject({
+        projects,
+        audit,
+        sessions,
+        provider,
+        runs,
+        runQueue,
+        runChanges,
+        clock,
+        logger,
+      }),
+      /** Hands the project to another member (the owner only). */
+      transfer: new TransferProject(membersDeps),
+      /** The project's audit log (admins). */
+      audit: new ListAuditEntries({ projects, auditLog }),
+    },
+    /** A project's members and invitations (SPEC §17). */
+    members: {
+      list: new ListMembers(membersDeps),
+      invite: new InviteMember(membersDeps),
+      accept: new AcceptInvitation(membersDeps),
+      changeRole: new ChangeMemberRole(membersDeps),
+      remove: new RemoveMember(membersDeps),
+      listInvitations: new ListInvitations(membersDeps),
+      revokeInvitation: new RevokeInvitation(membersDeps),
+    },
+    /** What operators (`ADMIN_EMAILS`) do: accounts, their invitations, disabling, usage. */
+    operators: {
+      listAccounts: new ListAccounts(operatorsDeps),
+      inviteAccount: new InviteAccount(operatorsDeps),
+      disableAccount: new DisableAccount(operatorsDeps),
+      enableAccount: new EnableAccount(operatorsDeps),
+      usage: new GetUsage(operatorsDeps),
+      /** Deletes audit entries past `AUDIT_RETENTION_DAYS`. */
+      pruneAudit: new PruneAuditLog({ auditLog, clock, retentionDays: ports.auditRetentionDays }),
     },
     /** Cloud-browser sessions in a project, and the background refresh of their status. */
     sessions: {
@@ -117,29 +187,30 @@ export function createUseCases(ports: UseCasePorts) {
         provider,
         projects,
         apiKeys,
+        users,
         identity,
         clock,
         signer: liveViewSigner,
       }),
       /** Re-checks an open viewer's grant: false once its project, key or sign-in no longer holds. */
-      checkLiveViewGrant: new CheckLiveViewGrant({ projects, apiKeys, identity, clock }),
-      reconcile: new ReconcileSessions({ sessions, provider, clock, logger }),
+      checkLiveViewGrant: new CheckLiveViewGrant({ projects, apiKeys, users, identity, clock }),
+      reconcile: new ReconcileSessions({ sessions, projects, provider, clock, logger }),
       /** Ends as `ERROR` the active sessions of an instance that is gone (its browsers went with it). */
       endLostInstance: new EndLostInstanceSessions({ sessions, provider, clock, logger }),
     },
     /** Stored agents in a project. */
     agents: {
-      create: new CreateAgent({ projects, agents, provider, ids, clock }),
+      create: new CreateAgent({ projects, agents, provider, audit, ids, clock }),
       list: new ListAgents({ projects, agents }),
       get: new GetAgent({ projects, agents }),
-      update: new UpdateAgent({ projects, agents, provider, clock }),
-      delete: new DeleteAgent({ projects, agents }),
+      update: new UpdateAgent({ projects, agents, provider, audit, clock }),
+      delete: new DeleteAgent({ projects, agents, audit }),
     },
     /** A project's API keys (http-api.md §12). */
     apiKeys: {
-      create: new CreateApiKey({ projects, apiKeys, secrets, ids, clock }),
+      create: new CreateApiKey({ projects, apiKeys, secrets, audit, ids, clock }),
       list: new ListApiKeys({ projects, apiKeys }),
-      revoke: new RevokeApiKey({ projects, apiKeys, clock }),
+      revoke: new RevokeApiKey({ projects, apiKeys, audit, clock }),
     },
     /** A project's browser contexts (stored profiles) at the configured provider. */
     contexts: {
@@ -160,11 +231,11 @@ export function createUseCases(ports: UseCasePorts) {
     /** Runs of agents' and sessions' scripts (http-api.md §11), and the worker's side of them. */
     runs: {
       startAgentRun: new StartAgentRun({
-        ...{ projects, agents, runs, runQueue, runChanges, provider, idempotency, ids, clock },
+        ...{ projects, agents, runs, runQueue, runChanges, provider, idempotency, audit, ids, clock },
         maxQueuedPerOwner: ports.runMaxQueuedPerOwner,
       }),
       startSessionRun: new StartSessionRun({
-        ...{ projects, sessions, runs, runQueue, runChanges, idempotency, ids, clock },
+        ...{ projects, sessions, runs, runQueue, runChanges, idempotency, audit, ids, clock },
         maxQueuedPerOwner: ports.runMaxQueuedPerOwner,
       }),
       get: new GetRun({ projects, runs, runChanges, clock, waiters }),

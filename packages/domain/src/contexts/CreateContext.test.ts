@@ -20,10 +20,16 @@ describe('CreateContext', () => {
   });
 
   it('lets an API key of the project create one, and refuses a key of another project', async () => {
-    const { projects, provider, ownerId, project, addProject } = await givenSessionWorld();
+    const { projects, provider, project, addProject } = await givenSessionWorld();
     const other = await addProject('Other', 'other');
     const create = new CreateContext({ projects, provider });
-    const key = { kind: 'apiKey', keyId: 'k1', projectId: project.id, ownerId } as const;
+    const key = {
+      kind: 'apiKey',
+      keyId: 'k1',
+      projectId: project.id,
+      keyName: 'CI',
+      role: 'developer',
+    } as const;
     expect((await create.execute({ caller: key, projectId: project.id })).projectId).toBe(project.id);
     await expect(create.execute({ caller: key, projectId: other.id })).rejects.toMatchObject({
       code: 'forbidden_for_api_key',

@@ -84,7 +84,13 @@ describe('DeleteExtension', () => {
     project.archive(clock.now());
     await projects.update(project);
     await remove(local.id);
-    const key: Caller = { kind: 'apiKey', keyId: 'k', projectId: project.id, ownerId: OWNER };
+    const key: Caller = {
+      kind: 'apiKey',
+      keyId: 'k',
+      projectId: project.id,
+      keyName: 'CI',
+      role: 'developer',
+    };
     await remove(remote.id, key);
     expect([await has(local.id), await has(remote.id)]).toEqual([false, false]);
   });

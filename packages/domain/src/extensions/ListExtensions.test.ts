@@ -36,7 +36,13 @@ describe('ListExtensions', () => {
 
   it('answers a project API key of the project, and not_found to another owner', async () => {
     const { list, project } = await setUp();
-    const key: Caller = { kind: 'apiKey', keyId: 'k', projectId: project.id, ownerId: OWNER };
+    const key: Caller = {
+      kind: 'apiKey',
+      keyId: 'k',
+      projectId: project.id,
+      keyName: 'CI',
+      role: 'developer',
+    };
     await expect(list(key)).resolves.toHaveLength(2);
     await expect(list(asUser('owner-2'))).rejects.toMatchObject({ code: 'not_found' });
   });

@@ -130,7 +130,13 @@ describe('UploadExtension', () => {
 
   it('takes a project API key of the project', async () => {
     const { upload, project } = await setUp();
-    const key: Caller = { kind: 'apiKey', keyId: 'key-1', projectId: project.id, ownerId: OWNER };
+    const key: Caller = {
+      kind: 'apiKey',
+      keyId: 'key-1',
+      projectId: project.id,
+      keyName: 'CI',
+      role: 'developer',
+    };
     await expect(upload(ZIP, 'a.zip', key)).resolves.toMatchObject({ name: 'Stagehand Runtime' });
   });
 

@@ -9,8 +9,11 @@ export interface InvitationRepository {
   listOpen(projectId: string, now: Date): Promise<Invitation[]>;
   /** How many of the project's invitations are open at `now`. */
   countOpen(projectId: string, now: Date): Promise<number>;
-  /** Whether any invitation (a project's or an operator's) for `email` is open at `now`. */
-  hasOpenFor(email: string, now: Date): Promise<boolean>;
+  /**
+   * Whether an invitation for `email` is open at `now`: any (a project's or an operator's), or, with
+   * `operatorOnly`, an operator's.
+   */
+  hasOpenFor(email: string, now: Date, operatorOnly?: boolean): Promise<boolean>;
   /**
    * Marks it accepted by `userId` if it is open at `now`: one conditional write, so of two
    * concurrent accepts exactly one answers true.

@@ -13,7 +13,12 @@ export interface MemberRepository {
   /** How many members the project has, the owner included. */
   count(projectId: string): Promise<number>;
   /** Adds `userId` with `role`; `exists` (nothing changed) when they are a member already. */
-  add(member: { projectId: string; userId: string; role: MemberRole; now: Date }): Promise<'added' | 'exists'>;
+  add(member: {
+    projectId: string;
+    userId: string;
+    role: MemberRole;
+    now: Date;
+  }): Promise<'added' | 'exists'>;
   /** Sets a member's role; false when they are no member or are the owner (nothing changed). */
   setRole(projectId: string, userId: string, role: MemberRole, now: Date): Promise<boolean>;
   /** Removes a member; false when they are no member or are the owner (nothing changed). */

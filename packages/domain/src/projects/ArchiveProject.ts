@@ -1,6 +1,7 @@
 import type { Caller } from '../access/Caller.ts';
-import type { Clock } from '../shared/Clock.ts';
 import { findProjectFor } from '../access/findProjectFor.ts';
+import type { AuditTrail } from '../audit/AuditTrail.ts';
+import type { Clock } from '../shared/Clock.ts';
 import type { Project } from './Project.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
 
@@ -8,6 +9,7 @@ import type { ProjectRepository } from './ProjectRepository.ts';
 export interface ArchiveProjectDeps {
   projects: ProjectRepository;
   clock: Clock;
+  audit: AuditTrail;
 }
 
 /** Soft-deletes a project. Archiving an archived project changes nothing and succeeds. */
@@ -22,7 +24,12 @@ export class ArchiveProject {
     const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'admin');
     if (!project.archived) {
       project.archive(this.deps.clock.now());
-      await this.deps.projects.update(project);
+      const change = {
+        projectId: project.id,
+        action: 'project.archive',
+        target: { type: 'project', id: project.id },
+      } as const;
+      await this.deps.audit.record(input.caller, change, () => this.deps.projects.update(project));
     }
     return project;
   }

@@ -1,4 +1,5 @@
 import { type Caller, requireUser } from '../access/Caller.ts';
+import type { AuditTrail } from '../audit/AuditTrail.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ConflictError, DomainError } from '../shared/DomainError.ts';
 import type { IdGenerator } from '../shared/IdGenerator.ts';
@@ -21,6 +22,8 @@ export interface CreateProjectDeps {
   projects: ProjectRepository;
   ids: IdGenerator;
   clock: Clock;
+  /** Records the create in the audit log, in the transaction that stores the project. */
+  audit: AuditTrail;
   /** Projects one account may hold, archived ones included (default `PROJECTS_PER_USER_DEFAULT`). */
   maxProjectsPerUser?: number | undefined;
 }
@@ -41,11 +44,11 @@ export class CreateProject {
     const name = input.name.trim();
     checkProjectName(name);
     await this.requireRoom(ownerId);
-    if (input.slug !== undefined) return this.add(ownerId, name, input.slug.trim());
+    if (input.slug !== undefined) return this.add(input.caller, ownerId, name, input.slug.trim());
     const base = slugify(name);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.add(ownerId, name, attempt === 1 ? base : suffixSlug(base, attempt));
+        return await this.add(input.caller, ownerId, name, attempt === 1 ? base : suffixSlug(base, attempt));
       } catch (error) {
         if (
           !(error instanceof DomainError && error.code === 'slug_taken') ||
@@ -66,7 +69,7 @@ export class CreateProject {
       );
   }
 
-  private async add(ownerId: string, name: string, slug: string): Promise<Project> {
+  private async add(caller: Caller, ownerId: string, name: string, slug: string): Promise<Project> {
     const project = Project.create({
       id: this.deps.ids.next(),
       ownerId,
@@ -74,7 +77,12 @@ export class CreateProject {
       slug,
       now: this.deps.clock.now(),
     });
-    await this.deps.projects.add(project);
+    const change = {
+      projectId: project.id,
+      action: 'project.create',
+      target: { type: 'project', id: project.id },
+    } as const;
+    await this.deps.audit.record(caller, change, () => this.deps.projects.add(project));
     return project;
   }
 }

@@ -3,6 +3,7 @@ import {
   aRun,
   givenSessionWorld,
   givenTwoInstances,
+  InMemoryMemberRepository,
   InMemoryRunQueue,
   InMemoryRunRepository,
   InMemorySessionRepository,
@@ -18,7 +19,7 @@ const OWNER = 'owner-1';
 
 async function setUp() {
   const world = await givenSessionWorld();
-  const { clock, projects, sessions, provider, project, addProject, startSession } = world;
+  const { clock, projects, sessions, provider, project, addProject, startSession, audit, auditLog } = world;
   const { runs, runQueue, runChanges } = world;
   const other = await addProject('Other', 'other');
   const start = (projectId = project.id) => startSession({}, projectId);
@@ -33,6 +34,7 @@ async function setUp() {
   const logger: Logger = { warn: (details, message) => warnings.push({ details, message }), error: () => {} };
   const deleteProject = new DeleteProject({
     projects,
+    audit,
     sessions,
     provider,
     runs,
@@ -50,6 +52,7 @@ async function setUp() {
     runs,
     runQueue,
     runChanges,
+    auditLog,
     project,
     other,
     a: a!,
@@ -79,7 +82,7 @@ describe('DeleteProject with sessions', () => {
     ).toEqual([a.providerSessionId, b.providerSessionId].sort());
     expect(releasedBeforeDelete).toEqual([2]);
     expect(provider.running).toEqual([elsewhere.providerSessionId]);
-    expect(await projects.findOwned(OWNER, project.id)).toBeNull();
+    expect(await projects.findAccess(project.id, OWNER)).toBeNull();
   });
 
   it('logs a release that fails, with the provider session id, and deletes anyway', async () => {
@@ -99,7 +102,7 @@ describe('DeleteProject with sessions', () => {
     expect(provider.running).not.toContain(
       failed === a.providerSessionId ? b.providerSessionId : a.providerSessionId,
     );
-    expect(await projects.findOwned(OWNER, project.id)).toBeNull();
+    expect(await projects.findAccess(project.id, OWNER)).toBeNull();
   });
 
   it('removes the project’s context profiles with it, and no other project’s', async () => {
@@ -111,6 +114,28 @@ describe('DeleteProject with sessions', () => {
     expect(await contexts.get(other.id, theirs.id)).not.toBeNull();
   });
 
+  it('records the delete in the audit log, with the owner as the actor', async () => {
+    const { project, deleteProject, auditLog } = await setUp();
+    await deleteProject.execute({ caller: asUser(OWNER), projectId: project.id });
+    expect(auditLog.entries()[0]).toMatchObject({
+      projectId: project.id,
+      action: 'project.delete',
+      actor: { type: 'user', id: OWNER },
+      target: { type: 'project', id: project.id },
+    });
+  });
+
+  it('refuses an admin with forbidden_for_role: only the owner deletes, and nothing is released', async () => {
+    const { projects, project, deleteProject, releases, clock } = await setUp();
+    const members = new InMemoryMemberRepository({ projects });
+    await members.add({ projectId: project.id, userId: 'admin-1', role: 'admin', now: clock.now() });
+    await expect(
+      deleteProject.execute({ caller: asUser('admin-1'), projectId: project.id }),
+    ).rejects.toMatchObject({ code: 'forbidden_for_role' });
+    expect(releases()).toEqual([]);
+    expect(await projects.findAccess(project.id, OWNER)).not.toBeNull();
+  });
+
   it('answers not_found for another owner, releasing nothing', async () => {
     const { projects, project, deleteProject, releases } = await setUp();
     await expect(
@@ -119,16 +144,17 @@ describe('DeleteProject with sessions', () => {
       code: 'not_found',
     });
     expect(releases()).toEqual([]);
-    expect(await projects.findOwned(OWNER, project.id)).not.toBeNull();
+    expect(await projects.findAccess(project.id, OWNER)).not.toBeNull();
   });
 
   it('deletes without provider calls when the project has no active session', async () => {
-    const { projects, provider, addProject } = await givenSessionWorld();
+    const { projects, provider, addProject, audit } = await givenSessionWorld();
     const idle = await addProject('Idle', 'idle');
     const runs = new InMemoryRunRepository();
     const runQueue = new InMemoryRunQueue();
     await new DeleteProject({
       projects,
+      audit,
       sessions: new InMemorySessionRepository(),
       provider,
       runs,
@@ -138,7 +164,7 @@ describe('DeleteProject with sessions', () => {
       projectId: idle.id,
     });
     expect(provider.calls).toEqual([]);
-    expect(await projects.findOwned(OWNER, idle.id)).toBeNull();
+    expect(await projects.findAccess(idle.id, OWNER)).toBeNull();
   });
 });
 
@@ -167,7 +193,7 @@ describe('DeleteProject with runs', () => {
     expect(runQueue.interrupted.sort()).toEqual([queued.id, running.id].sort());
     expect(runChanges.notified.sort()).toEqual([queued.id, running.id].sort());
     expect((await runs.findById(elsewhere.id))!.status).toBe('RUNNING');
-    expect(await projects.findOwned(OWNER, project.id)).toBeNull();
+    expect(await projects.findAccess(project.id, OWNER)).toBeNull();
   });
 
   it('cancels nothing for another owner', async () => {
@@ -187,7 +213,7 @@ describe('DeleteProject with runs', () => {
 describe('DeleteProject with sessions on two instances of a provider whose browsers live in one process', () => {
   it('releases its own sessions, refuses while another instance holds some, and deletes once retried there', async () => {
     const world = await givenTwoInstances();
-    const { projects, sessions, provider, other, project, clock, runs, runQueue } = world;
+    const { projects, sessions, provider, other, project, clock, runs, runQueue, audit } = world;
     const onA = await world.startSession();
     const { session: onB } = await new CreateSession({ ...world, provider: other }).execute({
       caller: asUser(OWNER),
@@ -197,14 +223,14 @@ describe('DeleteProject with sessions on two instances of a provider whose brows
     provider.calls.length = 0;
     other.calls.length = 0;
     const deleteOn = (p: FakeBrowserProvider) =>
-      new DeleteProject({ projects, sessions, provider: p, runs, runQueue, clock }).execute({
+      new DeleteProject({ projects, audit, sessions, provider: p, runs, runQueue, clock }).execute({
         caller: asUser(OWNER),
         projectId: project.id,
       });
     clock.advance(5_000);
 
     await expect(deleteOn(other)).rejects.toMatchObject({ code: 'session_on_other_instance' });
-    expect(await projects.findOwned(OWNER, project.id)).not.toBeNull();
+    expect(await projects.findAccess(project.id, OWNER)).not.toBeNull();
     // b released its own browser and stored that; a's session and browser are as they were.
     expect(other.calls).toEqual([
       { op: 'release', providerSessionId: onB.providerSessionId, providerProjectId: onB.providerProjectId },
@@ -220,6 +246,6 @@ describe('DeleteProject with sessions on two instances of a provider whose brows
 
     await deleteOn(provider);
     expect(provider.running).toEqual([]);
-    expect(await projects.findOwned(OWNER, project.id)).toBeNull();
+    expect(await projects.findAccess(project.id, OWNER)).toBeNull();
   });
 });

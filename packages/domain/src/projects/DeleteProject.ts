@@ -1,21 +1,22 @@
 import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
+import type { AuditTrail } from '../audit/AuditTrail.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
-import { endRunByCas } from '../runs/endRunByCas.ts';
 import type { RunChanges } from '../runs/RunChanges.ts';
 import type { RunQueue } from '../runs/RunQueue.ts';
 import type { RunRepository } from '../runs/RunRepository.ts';
 import { SessionOnOtherInstanceError } from '../sessions/SessionOnOtherInstanceError.ts';
 import type { SessionRepository } from '../sessions/SessionRepository.ts';
-import { heldElsewhere } from '../sessions/sessionReach.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
 import { SystemClock } from '../shared/SystemClock.ts';
-import { findProjectFor } from '../access/findProjectFor.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
+import { stopProjectWork } from './stopProjectWork.ts';
 
 export interface DeleteProjectDeps {
   projects: ProjectRepository;
+  audit: AuditTrail;
   /** The project's active sessions: their browsers are released before the project goes. */
   sessions: SessionRepository;
   provider: BrowserProvider;
@@ -49,46 +50,27 @@ export class DeleteProject {
 
   async execute(input: { caller: Caller; projectId: string }): Promise<void> {
     const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'owner');
-    const { sessions, provider } = this.deps;
-    await this.cancelRuns(project.id);
-    const active = await sessions.listActiveInProject(project.id);
-    const elsewhere = active.filter((session) => heldElsewhere(session, provider));
-    const released = await Promise.all(
-      active
-        .filter((session) => !elsewhere.includes(session))
-        .map((session) =>
-          provider.sessions.release(session.providerSessionId, session.providerProjectId).then(
-            (reported) => ({ session, reported }),
-            (error: unknown) => {
-              (this.deps.logger ?? silentLogger).warn(
-                {
-                  projectId: project.id,
-                  sessionId: session.id,
-                  providerSessionId: session.providerSessionId,
-                  error: String(error),
-                },
-                'could not release a session of a deleted project',
-              );
-              return null;
-            },
-          ),
-        ),
+    const { provider } = this.deps;
+    const elsewhere = await stopProjectWork(
+      { ...this.deps, clock: this.deps.clock ?? SYSTEM_CLOCK },
+      project.id,
+      'The run was canceled: its project was deleted.',
     );
     if (elsewhere.length > 0) {
       // The project stays: what was released here is stored as ended, so that a retry on the
       // instance holding the rest finds only its own sessions active.
-      const now = (this.deps.clock ?? SYSTEM_CLOCK).now();
-      for (const { session, reported } of released.filter((r) => r !== null)) {
-        const status =
-          reported?.status === 'ERROR' || reported?.status === 'TIMED_OUT' ? reported.status : 'COMPLETED';
-        session.end(status, reported?.endedAt ?? now);
-        await sessions.updateStatus(session).catch(() => {});
-      }
       throw new SessionOnOtherInstanceError(
         'Some of this project’s sessions run on another server instance, which alone can stop their browsers; release them there, or retry the delete later.',
       );
     }
-    if (!(await this.deps.projects.delete(project.ownerId, project.id))) throw new NotFoundError('Project');
+    const change = {
+      projectId: project.id,
+      action: 'project.delete',
+      target: { type: 'project', id: project.id },
+    } as const;
+    await this.deps.audit.record(input.caller, change, async () => {
+      if (!(await this.deps.projects.delete(project.ownerId, project.id))) throw new NotFoundError('Project');
+    });
     // Its context profiles go too: a deleted project keeps no tenant's cookies. Best effort, logged.
     await provider.capabilities.contexts?.deleteProject?.(project.id).catch((error: unknown) => {
       (this.deps.logger ?? silentLogger).warn(
@@ -96,18 +78,5 @@ export class DeleteProject {
         'could not remove the context profiles of a deleted project',
       );
     });
-  }
-
-  private async cancelRuns(projectId: string): Promise<void> {
-    const { runs, runQueue, runChanges } = this.deps;
-    const now = (this.deps.clock ?? SYSTEM_CLOCK).now();
-    for (const run of await runs.listActiveInProject(projectId)) {
-      const { changed } = await endRunByCas(runs, run, (r) =>
-        r.cancel(now, 'The run was canceled: its project was deleted.'),
-      );
-      if (!changed) continue;
-      runQueue.interrupt(run.id);
-      runChanges?.notify(run.id);
-    }
   }
 }

@@ -14,8 +14,9 @@ async function setUp() {
   const keyOf = (projectId: string): ApiKeyCaller => ({
     kind: 'apiKey',
     keyId: 'k',
+    keyName: 'CI',
+    role: 'developer',
     projectId,
-    ownerId: OWNER,
   });
   return { project, archived, getProject, keyOf };
 }

@@ -1,5 +1,5 @@
 import type { Caller } from '../access/Caller.ts';
-import type { Project } from './Project.ts';
+import type { ProjectGrant } from '../access/ProjectGrant.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
 
 /** What ListProjects needs. */
@@ -7,7 +7,10 @@ export interface ListProjectsDeps {
   projects: ProjectRepository;
 }
 
-/** The caller's active (or, asked for, archived) projects, newest first; a key's own project only. */
+/**
+ * The active (or, asked for, archived) projects the caller is a member of, newest first, each with
+ * the caller's role (SPEC §17); a key's own project only, with the key's role.
+ */
 export class ListProjects {
   private readonly deps: ListProjectsDeps;
 
@@ -15,12 +18,13 @@ export class ListProjects {
     this.deps = deps;
   }
 
-  async execute(input: { caller: Caller; archived?: boolean | undefined }): Promise<Project[]> {
+  async execute(input: { caller: Caller; archived?: boolean | undefined }): Promise<ProjectGrant[]> {
     const archived = input.archived ?? false;
     const { caller } = input;
-    if (caller.kind === 'user') return this.deps.projects.listOwned(caller.userId, { archived });
-    // A key sees its own project only, and only while the project is active.
-    const own = await this.deps.projects.findOwned(caller.ownerId, caller.projectId);
-    return own && own.archived === archived ? [own] : [];
+    if (caller.kind === 'user') return this.deps.projects.listForMember(caller.userId, { archived });
+    // A key (or the service) sees its own project only, and only while the project is active.
+    const own = await this.deps.projects.findAccess(caller.projectId, null);
+    if (!own || own.ownerDisabled || own.project.archived !== archived) return [];
+    return [{ project: own.project, role: caller.kind === 'apiKey' ? caller.role : 'owner' }];
   }
 }

@@ -1,7 +1,8 @@
 import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
+import type { AuditTrail } from '../audit/AuditTrail.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ValidationError } from '../shared/DomainError.ts';
-import { findProjectFor } from '../access/findProjectFor.ts';
 import type { Project } from './Project.ts';
 import type { ProjectRepository } from './ProjectRepository.ts';
 
@@ -17,6 +18,7 @@ export interface UpdateProjectInput {
 export interface UpdateProjectDeps {
   projects: ProjectRepository;
   clock: Clock;
+  audit: AuditTrail;
 }
 
 /** Renames, archives or restores a project (at least one of them). The slug never changes. */
@@ -36,7 +38,11 @@ export class UpdateProject {
     if (input.name !== undefined) project.rename(input.name, now);
     if (input.archived === true) project.archive(now);
     if (input.archived === false) project.restore(now);
-    await this.deps.projects.update(project);
+    const target = { type: 'project', id: project.id };
+    const action = input.name === undefined && input.archived === true ? 'project.archive' : 'project.update';
+    await this.deps.audit.record(input.caller, { projectId: project.id, action, target }, () =>
+      this.deps.projects.update(project),
+    );
     return project;
   }
 }

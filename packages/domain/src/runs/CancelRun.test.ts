@@ -70,11 +70,17 @@ describe('CancelRun', () => {
   });
 
   it('answers not_found for another user, and acts for the project’s API key', async () => {
-    const { given, cancel, project, ownerId, runRepository } = await setUp();
+    const { given, cancel, project, runRepository } = await setUp();
     const run = await given('QUEUED');
     await expect(cancel(run.id, asUser('owner-2'))).rejects.toMatchObject({ code: 'not_found' });
     expect((await runRepository.findById(run.id))!.status).toBe('QUEUED');
-    const key: Caller = { kind: 'apiKey', keyId: 'k', projectId: project.id, ownerId };
+    const key: Caller = {
+      kind: 'apiKey',
+      keyId: 'k',
+      projectId: project.id,
+      keyName: 'CI',
+      role: 'developer',
+    };
     expect((await cancel(run.id, key)).status).toBe('CANCELED');
   });
 });

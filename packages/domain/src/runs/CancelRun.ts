@@ -1,6 +1,6 @@
 import type { Caller } from '../access/Caller.ts';
-import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../access/projectForWork.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { NotFoundError } from '../shared/DomainError.ts';
 import { endRunByCas } from './endRunByCas.ts';
@@ -32,7 +32,13 @@ export class CancelRun {
   }
 
   async execute(input: { caller: Caller; projectId: string; runId: string }): Promise<Run> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', false);
+    const project = await projectForWork(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'developer',
+      false,
+    );
     const run = await findRun(this.deps.runs, project.id, input.runId);
     if (run.isTerminal) return run;
     const now = this.deps.clock.now();

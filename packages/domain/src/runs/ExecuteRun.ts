@@ -1,4 +1,4 @@
-import { asUser } from '../access/Caller.ts';
+import { asSystem } from '../access/Caller.ts';
 import type { BrowserSession } from '../sessions/BrowserSession.ts';
 import { ProviderError } from '../sessions/ProviderError.ts';
 import type { ReleaseSession } from '../sessions/ReleaseSession.ts';
@@ -184,7 +184,7 @@ export class ExecuteRun {
   private async release(run: Run, session: BrowserSession): Promise<void> {
     try {
       await this.deps.releaseSession.execute({
-        caller: asUser(run.ownerId),
+        caller: asSystem(run.projectId),
         projectId: run.projectId,
         sessionId: session.id,
       });

@@ -1,6 +1,6 @@
 import type { Caller } from '../access/Caller.ts';
-import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../access/projectForWork.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { StopSignal } from '../shared/StopSignal.ts';
 import { findRun } from './findRun.ts';
 import type { Run } from './Run.ts';

@@ -22,9 +22,15 @@ async function setUp() {
 
 describe('GetRun', () => {
   it('answers the run at once without wait, also for an API key of its project', async () => {
-    const { get, run, project, ownerId, clock } = await setUp();
+    const { get, run, project, clock } = await setUp();
     expect(await get()).toMatchObject({ id: run.id, status: 'QUEUED', createdAt: clock.now() });
-    const key: Caller = { kind: 'apiKey', keyId: 'k', projectId: project.id, ownerId };
+    const key: Caller = {
+      kind: 'apiKey',
+      keyId: 'k',
+      projectId: project.id,
+      keyName: 'CI',
+      role: 'developer',
+    };
     expect((await get({ caller: key })).id).toBe(run.id);
   });
 

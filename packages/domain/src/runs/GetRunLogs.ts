@@ -1,6 +1,6 @@
 import type { Caller } from '../access/Caller.ts';
-import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../access/projectForWork.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { Checks } from '../shared/checks.ts';
 import { findRun } from './findRun.ts';
 import type { RunLogLine, RunLogStore } from './RunLogStore.ts';

@@ -1,6 +1,6 @@
 import type { Caller } from '../access/Caller.ts';
-import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../access/projectForWork.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { Checks, jsonByteLength } from '../shared/checks.ts';
 import type { Run } from './Run.ts';
 import type { RunRepository } from './RunRepository.ts';

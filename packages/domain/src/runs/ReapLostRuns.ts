@@ -1,4 +1,4 @@
-import { asUser } from '../access/Caller.ts';
+import { asSystem } from '../access/Caller.ts';
 import type { ReleaseSession } from '../sessions/ReleaseSession.ts';
 import { SessionOnOtherInstanceError } from '../sessions/SessionOnOtherInstanceError.ts';
 import type { SessionRepository } from '../sessions/SessionRepository.ts';
@@ -68,9 +68,9 @@ export class ReapLostRuns {
   }
 
   private async releaseSession(run: Run, sessionId: string, lostWorker: string | null): Promise<void> {
-    const { projectId, ownerId } = run;
+    const { projectId } = run;
     try {
-      await this.deps.releaseSession.execute({ caller: asUser(ownerId), projectId, sessionId });
+      await this.deps.releaseSession.execute({ caller: asSystem(projectId), projectId, sessionId });
     } catch (error) {
       if (error instanceof SessionOnOtherInstanceError && lostWorker) {
         const session = await this.deps.sessions.findInProject(projectId, sessionId);

@@ -117,10 +117,22 @@ describe('StartAgentRun', () => {
   it('answers not_found for another user’s project, and acts for an API key of the project', async () => {
     const { start, project, ownerId, runRepository } = await setUp();
     expect((await failure(start({}, { caller: asUser('owner-2') }))).code).toBe('not_found');
-    const key: Caller = { kind: 'apiKey', keyId: 'k1', projectId: project.id, ownerId };
+    const key: Caller = {
+      kind: 'apiKey',
+      keyId: 'k1',
+      projectId: project.id,
+      keyName: 'CI',
+      role: 'developer',
+    };
     const { run } = await start({}, { caller: key });
     expect((await runRepository.findById(run.id))!.ownerId).toBe(ownerId);
-    const otherProjectKey: Caller = { kind: 'apiKey', keyId: 'k2', projectId: 'another', ownerId };
+    const otherProjectKey: Caller = {
+      kind: 'apiKey',
+      keyId: 'k2',
+      projectId: 'another',
+      keyName: 'CI',
+      role: 'developer',
+    };
     expect((await failure(start({}, { caller: otherProjectKey }))).code).toBe('forbidden_for_api_key');
   });
 

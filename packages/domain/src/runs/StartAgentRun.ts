@@ -1,9 +1,10 @@
-import type { AgentRepository } from '../agents/AgentRepository.ts';
-import { findAgent } from '../agents/findAgent.ts';
 import type { Caller } from '../access/Caller.ts';
 import { findProjectFor } from '../access/findProjectFor.ts';
-import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../access/projectForWork.ts';
+import type { AgentRepository } from '../agents/AgentRepository.ts';
+import { findAgent } from '../agents/findAgent.ts';
+import type { AuditTrail } from '../audit/AuditTrail.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { IdempotencyStore } from '../sessions/IdempotencyStore.ts';
 import type { SessionRequest } from '../sessions/resolveSessionSettings.ts';
@@ -35,6 +36,7 @@ export interface AgentRunRequest {
 
 export interface StartAgentRunDeps {
   projects: ProjectRepository;
+  audit: AuditTrail;
   agents: AgentRepository;
   runs: RunRepository;
   runQueue: RunQueue;
@@ -85,7 +87,13 @@ export class StartAgentRun {
 
   private async create(input: StartAgentRunInput, runId: string): Promise<Run> {
     const { request } = input;
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', true);
+    const project = await projectForWork(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'developer',
+      true,
+    );
     const agent = await findAgent(this.deps.agents, project.id, input.agentId);
     if (!agent.active)
       throw new ConflictError('agent_inactive', 'The agent is inactive; activate it to run it.');
@@ -123,6 +131,6 @@ export class StartAgentRun {
       sessionRequest,
       now: this.deps.clock.now(),
     });
-    return queueNewRun(this.deps, run);
+    return queueNewRun(this.deps, run, input.caller);
   }
 }

@@ -1,7 +1,8 @@
 import type { Caller } from '../access/Caller.ts';
 import { findProjectFor } from '../access/findProjectFor.ts';
-import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../access/projectForWork.ts';
+import type { AuditTrail } from '../audit/AuditTrail.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { findSession } from '../sessions/findSession.ts';
 import type { IdempotencyStore } from '../sessions/IdempotencyStore.ts';
 import { SessionEndedError } from '../sessions/SessionEndedError.ts';
@@ -33,6 +34,7 @@ export interface SessionRunRequest {
 
 export interface StartSessionRunDeps {
   projects: ProjectRepository;
+  audit: AuditTrail;
   sessions: SessionRepository;
   runs: RunRepository;
   runQueue: RunQueue;
@@ -76,7 +78,13 @@ export class StartSessionRun {
 
   private async create(input: StartSessionRunInput, runId: string): Promise<Run> {
     const { request } = input;
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', true);
+    const project = await projectForWork(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'developer',
+      true,
+    );
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     if (!session.isActive) throw new SessionEndedError('The session has ended; runs need a live session.');
     const script = request.script ?? session.script;
@@ -104,6 +112,6 @@ export class StartSessionRun {
       sessionRequest: null,
       now: this.deps.clock.now(),
     });
-    return queueNewRun(this.deps, run);
+    return queueNewRun(this.deps, run, input.caller);
   }
 }

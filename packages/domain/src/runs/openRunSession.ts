@@ -1,4 +1,4 @@
-import { asUser } from '../access/Caller.ts';
+import { asSystem } from '../access/Caller.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { BrowserSession } from '../sessions/BrowserSession.ts';
 import type { CreateSession } from '../sessions/CreateSession.ts';
@@ -35,7 +35,7 @@ export class RunSessionUnusable extends Error {}
 export async function openRunSession(deps: RunSessionDeps, run: Run): Promise<RunSession> {
   if (run.sessionRequest) {
     const { session } = await deps.createSession.execute({
-      caller: asUser(run.ownerId),
+      caller: asSystem(run.projectId),
       projectId: run.projectId,
       request: run.sessionRequest,
     });

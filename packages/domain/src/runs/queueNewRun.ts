@@ -1,3 +1,5 @@
+import type { Caller } from '../access/Caller.ts';
+import type { AuditTrail } from '../audit/AuditTrail.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { RateLimitedError } from '../shared/DomainError.ts';
 import { endRunByCas } from './endRunByCas.ts';
@@ -16,15 +18,17 @@ export interface QueueNewRunDeps {
   runQueue: RunQueue;
   runChanges: RunChanges;
   clock: Clock;
+  /** Records the create in the audit log, in the transaction that stores the run. */
+  audit: AuditTrail;
   maxQueuedPerOwner?: number | undefined;
 }
 
 /**
- * Stores a new run and queues it for a worker. An account with `maxQueuedPerOwner` runs QUEUED
+ * Stores a new run (with its audit entry) and queues it for a worker. An account with `maxQueuedPerOwner` runs QUEUED
  * already is refused with 429 `run_queue_full` (nothing stored). When the queue refuses the run, it
  * ends FAILED `runner_failed` (nothing would ever pick it up) and the queue's error is thrown.
  */
-export async function queueNewRun(deps: QueueNewRunDeps, run: Run): Promise<Run> {
+export async function queueNewRun(deps: QueueNewRunDeps, run: Run, caller: Caller): Promise<Run> {
   const max = deps.maxQueuedPerOwner ?? RUN_MAX_QUEUED_PER_OWNER_DEFAULT;
   // Counted, then added: two creates at once may pass with one place left (the bound is soft by one).
   if ((await deps.runs.countQueuedOfOwner(run.ownerId)) >= max)
@@ -33,7 +37,12 @@ export async function queueNewRun(deps: QueueNewRunDeps, run: Run): Promise<Run>
       `The account has ${max} runs queued already, the most it may; retry once some have started.`,
       'run_queue_full',
     );
-  await deps.runs.add(run);
+  const change = {
+    projectId: run.projectId,
+    action: 'run.create',
+    target: { type: 'run', id: run.id },
+  } as const;
+  await deps.audit.record(caller, change, () => deps.runs.add(run));
   try {
     await deps.runQueue.enqueue({ runId: run.id, ownerId: run.ownerId });
   } catch (error) {

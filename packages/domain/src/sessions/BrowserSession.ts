@@ -1,3 +1,4 @@
+import { MASKED_SECRET, maskedUrl, maskedValues } from '../access/secretMasking.ts';
 import type { ProviderSessionSnapshot } from '../providers/ProviderSessions.ts';
 import type { EntityState } from '../shared/EntityState.ts';
 import { writable } from '../shared/writable.ts';
@@ -151,6 +152,20 @@ export class BrowserSession implements SessionSettings {
     return BrowserSession.restore({ ...this, ...answer });
   }
 
+  /**
+   * This session as a viewer reads it (SPEC §17): `env` values, the connect URLs' signing key and
+   * the upstream proxies' passwords masked. A copy; this session is unchanged.
+   */
+  masked(): BrowserSession {
+    return BrowserSession.restore({
+      ...this,
+      env: maskedValues(this.env),
+      connectUrl: maskedUrl(this.connectUrl),
+      seleniumRemoteUrl: this.seleniumRemoteUrl === null ? null : maskedUrl(this.seleniumRemoteUrl),
+      proxies: this.proxies?.map((proxy) => maskedProxy(proxy)) ?? null,
+    });
+  }
+
   /** True while the session is `PENDING` or `RUNNING`. */
   get isActive(): boolean {
     return !isTerminalStatus(this.status);
@@ -222,6 +237,12 @@ export class BrowserSession implements SessionSettings {
 }
 
 /** A copy of one proxy entry, its geolocation included: the session keeps its own. */
+function maskedProxy(proxy: SessionProxy): SessionProxy {
+  return proxy.type === 'external' && proxy.password !== undefined
+    ? { ...proxy, password: MASKED_SECRET }
+    : copyProxy(proxy);
+}
+
 function copyProxy(proxy: SessionProxy): SessionProxy {
   return proxy.type === 'browserbase' && proxy.geolocation
     ? { ...proxy, geolocation: { ...proxy.geolocation } }

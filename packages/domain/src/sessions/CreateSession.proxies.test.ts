@@ -3,6 +3,7 @@ import {
   aProject,
   FakeBrowserProvider,
   InMemoryAgentRepository,
+  InMemoryAuditLog,
   InMemoryIdempotencyStore,
   InMemoryProjectRepository,
   InMemorySessionRepository,
@@ -11,7 +12,9 @@ import {
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../access/Caller.ts';
+import { AuditTrail } from '../audit/AuditTrail.ts';
 import { DomainError } from '../shared/DomainError.ts';
+import { directTransactions } from '../shared/Transactions.ts';
 import { CreateSession } from './CreateSession.ts';
 import type { SessionRequest } from './resolveSessionSettings.ts';
 import type { SessionProxy } from './sessionOptions.ts';
@@ -28,7 +31,22 @@ async function setUp() {
   const provider = new FakeBrowserProvider({ clock });
   const project = aProject({ id: ids.next(), ownerId: OWNER, now: clock.now() });
   await projects.add(project);
-  const createSession = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock });
+  const audit = new AuditTrail({
+    auditLog: new InMemoryAuditLog(),
+    transactions: directTransactions,
+    ids: new SequentialIdGenerator(),
+    clock,
+  });
+  const createSession = new CreateSession({
+    projects,
+    agents,
+    sessions,
+    provider,
+    idempotency,
+    audit,
+    ids,
+    clock,
+  });
   const create = (request: SessionRequest = {}, idempotencyKey?: string) =>
     createSession.execute({ caller: asUser(OWNER), projectId: project.id, request, idempotencyKey });
   const requests = () => provider.calls.flatMap((c) => (c.op === 'create' ? [c.request] : []));

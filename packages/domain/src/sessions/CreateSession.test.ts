@@ -4,6 +4,7 @@ import {
   aProject,
   FakeBrowserProvider,
   InMemoryAgentRepository,
+  InMemoryAuditLog,
   InMemoryExtensionRepository,
   InMemoryIdempotencyStore,
   InMemoryProjectRepository,
@@ -12,11 +13,13 @@ import {
   SequentialIdGenerator,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
+import { asUser } from '../access/Caller.ts';
 import type { Agent } from '../agents/Agent.ts';
 import type { AgentFields } from '../agents/agentRules.ts';
-import { asUser } from '../access/Caller.ts';
+import { AuditTrail } from '../audit/AuditTrail.ts';
 import { DomainError } from '../shared/DomainError.ts';
 import { stableStringify } from '../shared/stableStringify.ts';
+import { directTransactions } from '../shared/Transactions.ts';
 import { BrowserSession } from './BrowserSession.ts';
 import { CreateSession, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from './CreateSession.ts';
 import type { SessionRequest } from './resolveSessionSettings.ts';
@@ -48,8 +51,16 @@ async function setUp(
       ZIP,
     );
   }
+  const auditLog = new InMemoryAuditLog();
+  // Audit entries draw their ids apart, so the sessions' ids are the ones they always were.
+  const audit = new AuditTrail({
+    auditLog,
+    transactions: directTransactions,
+    ids: new SequentialIdGenerator(),
+    clock,
+  });
   const createSession = new CreateSession({
-    ...{ projects, agents, sessions, provider, idempotency, extensions },
+    ...{ projects, agents, sessions, provider, idempotency, extensions, audit },
     ...{ ids, clock },
   });
   const create = (request: SessionRequest = {}, idempotencyKey?: string, ownerId = OWNER) =>
@@ -75,7 +86,7 @@ async function setUp(
   const stored = async () => (await sessions.list(project.id, { limit: 100, offset: 0 })).sessions;
   const creates = () => provider.calls.filter((c) => c.op === 'create');
   return {
-    ...{ clock, projects, sessions, provider, idempotency, extensions, project },
+    ...{ clock, projects, sessions, provider, idempotency, extensions, project, auditLog },
     ...{ create, givenAgent, stored, creates },
   };
 }
@@ -92,6 +103,20 @@ async function errorOf(promise: Promise<unknown>): Promise<DomainError> {
 }
 
 describe('CreateSession', () => {
+  it('records the create in the audit log once; an idempotent replay records nothing more', async () => {
+    const { create, auditLog, project } = await setUp();
+    const { session } = await create({}, 'key-audit');
+    await create({}, 'key-audit');
+    expect(auditLog.entries()).toEqual([
+      expect.objectContaining({
+        projectId: project.id,
+        action: 'session.create',
+        actor: expect.objectContaining({ type: 'user', id: OWNER }),
+        target: { type: 'session', id: session.id },
+      }),
+    ]);
+  });
+
   it('starts a browser with the defaults and stores the session', async () => {
     const { create, provider, project, stored } = await setUp();
     const { session, replayed } = await create();
@@ -510,7 +535,7 @@ describe('CreateSession', () => {
     it('answers a retry with the first session even after the project was archived', async () => {
       const { create, creates, clock, projects, project } = await setUp();
       const first = await create({ name: 'before' }, 'key-arch');
-      const stored = (await projects.findOwned(OWNER, project.id))!;
+      const stored = (await projects.findAccess(project.id, OWNER))!.project;
       stored.archive(clock.now());
       await projects.update(stored);
       const retry = await create({ name: 'before' }, 'key-arch');

@@ -1,12 +1,13 @@
+import type { Caller } from '../access/Caller.ts';
+import { findProjectFor } from '../access/findProjectFor.ts';
+import { projectForWork } from '../access/projectForWork.ts';
 import type { Agent } from '../agents/Agent.ts';
 import type { AgentRepository } from '../agents/AgentRepository.ts';
-import type { Caller } from '../access/Caller.ts';
+import type { AuditTrail } from '../audit/AuditTrail.ts';
 import type { ExtensionRepository } from '../extensions/ExtensionRepository.ts';
 import { loadSessionExtension } from '../extensions/loadSessionExtension.ts';
-import { findProjectFor } from '../access/findProjectFor.ts';
 import type { Project } from '../projects/Project.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../access/projectForWork.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { ConflictError, NotFoundError, UnsupportedOptionError } from '../shared/DomainError.ts';
@@ -35,6 +36,8 @@ export interface CreateSessionDeps {
   sessions: SessionRepository;
   provider: BrowserProvider;
   idempotency: IdempotencyStore;
+  /** Records the create in the audit log, in the transaction that stores the session. */
+  audit: AuditTrail;
   /** The projects' uploaded extensions, which `extensionId` names; absent: there are none. */
   extensions?: ExtensionRepository | undefined;
   ids: IdGenerator;
@@ -107,7 +110,13 @@ export class CreateSession {
   }
 
   private async createNew(input: CreateSessionInput, sessionId: string): Promise<BrowserSession> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', true);
+    const project = await projectForWork(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'developer',
+      true,
+    );
     const agent = await this.agentFor(project.id, input.request.agentId);
     const now = this.deps.clock.now();
     const settings = resolveSessionSettings(input.request, agent, this.deps.provider, now);
@@ -127,7 +136,7 @@ export class CreateSession {
       settings.extensionId === null
         ? null
         : await loadSessionExtension(this.deps, project.id, settings.extensionId);
-    return this.start(sessionId, project, settings, extension, now);
+    return this.start(input.caller, sessionId, project, settings, extension, now);
   }
 
   private async agentFor(projectId: string, agentId: string | null | undefined): Promise<Agent | null> {
@@ -143,6 +152,7 @@ export class CreateSession {
   }
 
   private async start(
+    caller: Caller,
     id: string,
     project: Project,
     settings: ReturnType<typeof resolveSessionSettings>,
@@ -176,7 +186,8 @@ export class CreateSession {
       now,
     });
     try {
-      await this.deps.sessions.add(session);
+      const change = { projectId, action: 'session.create', target: { type: 'session', id } } as const;
+      await this.deps.audit.record(caller, change, () => this.deps.sessions.add(session));
     } catch (error) {
       await provider.sessions
         .release(snapshot.providerSessionId, snapshot.providerProjectId)

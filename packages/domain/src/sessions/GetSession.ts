@@ -1,6 +1,7 @@
+import { authorizeProject } from '../access/authorizeProject.ts';
 import type { Caller } from '../access/Caller.ts';
+import { seesSecrets } from '../access/secretMasking.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../access/projectForWork.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { ErrorCode } from '../shared/DomainError.ts';
@@ -24,7 +25,7 @@ export interface GetSessionDeps {
  * be reached, or its answer cannot be stored, the stored state is returned with `syncError` set
  * (the HTTP layer's `X-Sync-Error`); the reconciler retries it, and ends it as `ERROR` if it must.
  * A session whose browser another instance holds is read from any instance: answered as stored,
- * with `syncError` `session_on_other_instance` (see `syncSession`).
+ * with `syncError` `session_on_other_instance` (see `syncSession`). A viewer reads it masked.
  */
 export class GetSession {
   private readonly deps: GetSessionDeps;
@@ -40,9 +41,22 @@ export class GetSession {
     /** False: the stored state as it is, without asking the provider (default true). */
     refresh?: boolean | undefined;
   }): Promise<{ session: BrowserSession; syncError: ErrorCode | null }> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
+    const { project, role } = await authorizeProject(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'viewer',
+    );
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
-    if (input.refresh === false) return { session, syncError: null };
+    const answer = await this.read(session, input.refresh ?? true);
+    return seesSecrets(role) ? answer : { ...answer, session: answer.session.masked() };
+  }
+
+  private async read(
+    session: BrowserSession,
+    refresh: boolean,
+  ): Promise<{ session: BrowserSession; syncError: ErrorCode | null }> {
+    if (!refresh) return { session, syncError: null };
     const sync = await syncSession(session, this.deps);
     if (sync.unstored) {
       (this.deps.logger ?? silentLogger).warn(

@@ -51,7 +51,7 @@ describe('GetSessionLiveView', () => {
     expect(readLiveViewToken(signer, result.token)).toEqual({
       sessionId: session.id,
       projectId: project.id,
-      ownerId: project.ownerId,
+      userId: project.ownerId,
       credential: { kind: 'owner' },
       readOnly: false,
       expiresAt: result.expiresAt,
@@ -72,12 +72,18 @@ describe('GetSessionLiveView', () => {
       expiresAt: new Date(w.clock.now().getTime() + 900_000),
     });
     expect(await token(user)).toMatchObject({
-      ownerId: w.ownerId,
+      userId: w.ownerId,
       credential: { kind: 'signIn', signInId: 'sign-in-7' },
     });
-    const key = { kind: 'apiKey' as const, keyId: 'key-9', projectId: w.project.id, ownerId: w.ownerId };
+    const key = {
+      kind: 'apiKey' as const,
+      keyId: 'key-9',
+      projectId: w.project.id,
+      keyName: 'CI',
+      role: 'developer' as const,
+    };
     expect(await token(key)).toMatchObject({
-      ownerId: w.ownerId,
+      userId: w.ownerId,
       credential: { kind: 'apiKey', keyId: 'key-9' },
     });
   });
@@ -94,10 +100,34 @@ describe('GetSessionLiveView', () => {
 
   it('is project_archived in an archived project: its viewers are refused, so no token is made', async () => {
     const w = await setUp();
-    const project = await w.projects.findOwned(w.ownerId, w.project.id);
+    const project = (await w.projects.findAccess(w.project.id, w.ownerId))?.project;
     project?.archive(w.clock.now());
     if (project) await w.projects.update(project);
     await expect(w.view()).rejects.toMatchObject({ code: 'project_archived' });
+  });
+
+  it('gives a viewer member a read-only token for themselves, whatever they asked for', async () => {
+    const w = await setUp();
+    await w.members.add({ projectId: w.project.id, userId: 'viewer-1', role: 'viewer', now: w.clock.now() });
+    const result = await w
+      .liveView()
+      .execute({ caller: asUser('viewer-1'), projectId: w.project.id, sessionId: w.session.id });
+    if (result.kind !== 'browserdeck') throw new Error('expected a token');
+    expect(result.readOnly).toBe(true);
+    expect(readLiveViewToken(signer, result.token)).toMatchObject({ userId: 'viewer-1', readOnly: true });
+  });
+
+  it('refuses a viewer the provider’s own live view with forbidden_for_role: it cannot be made read-only', async () => {
+    const w = await setUp();
+    await w.members.add({ projectId: w.project.id, userId: 'viewer-1', role: 'viewer', now: w.clock.now() });
+    const withUrls = Object.assign(Object.create(w.provider) as BrowserProvider, {
+      liveUrls: async () => URLS,
+    });
+    await expect(
+      w
+        .liveView(withUrls)
+        .execute({ caller: asUser('viewer-1'), projectId: w.project.id, sessionId: w.session.id }),
+    ).rejects.toMatchObject({ code: 'forbidden_for_role' });
   });
 
   it('refuses readOnly with unsupported_option when the provider answers live URLs of its own', async () => {
@@ -182,8 +212,9 @@ describe('GetSessionLiveView', () => {
     const key = (projectId: string) => ({
       kind: 'apiKey' as const,
       keyId: 'k',
+      keyName: 'CI',
+      role: 'developer' as const,
       projectId,
-      ownerId: w.ownerId,
     });
     const own = await w
       .liveView()

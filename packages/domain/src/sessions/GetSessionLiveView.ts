@@ -1,10 +1,10 @@
+import { authorizeProject } from '../access/authorizeProject.ts';
 import type { Caller } from '../access/Caller.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../access/projectForWork.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { ProviderLiveUrls } from '../providers/ProviderLiveUrls.ts';
 import type { Clock } from '../shared/Clock.ts';
-import { ConflictError, UnsupportedOptionError } from '../shared/DomainError.ts';
+import { ConflictError, ForbiddenError, UnsupportedOptionError } from '../shared/DomainError.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import { findSession } from './findSession.ts';
 import { issueLiveViewToken, type LiveViewCredential } from './liveViewToken.ts';
@@ -44,9 +44,10 @@ export interface GetSessionLiveViewDeps {
 }
 
 /**
- * The live view of an active session (http-api.md §14), for the project's owner or its API key. The
- * token names the caller's credential (its sign-in session or API key), so it stops working when
- * that does, and with `readOnly` it is itself read-only. Refused with `project_archived` in an
+ * The live view of an active session (http-api.md §14), for a project member or its API key. The
+ * token names the caller and its credential (its sign-in session or API key), so it stops working
+ * when that does or the caller leaves the project, and with `readOnly` (always, for a viewer) it is
+ * itself read-only. Refused with `project_archived` in an
  * archived project (its viewers are closed), `session_ended` once the session has ended, and
  * `session_on_other_instance` when another instance holds its browser (only that one can show it);
  * `readOnly` with a provider whose own viewer cannot be made read-only is `unsupported_option`.
@@ -66,7 +67,14 @@ export class GetSessionLiveView {
     /** True: a token that only watches. */
     readOnly?: boolean | undefined;
   }): Promise<SessionLiveView> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
+    const { project, role } = await authorizeProject(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'viewer',
+    );
+    // A viewer watches only (SPEC §17).
+    const readOnly = input.readOnly === true || role === 'viewer';
     if (project.archived) {
       throw new ConflictError(
         'project_archived',
@@ -79,7 +87,13 @@ export class GetSessionLiveView {
     const { provider } = this.deps;
     const { liveView } = provider.capabilities;
     if (liveView) {
-      if (input.readOnly === true) {
+      if (role === 'viewer') {
+        throw new ForbiddenError(
+          'forbidden_for_role',
+          'The provider’s own live view cannot be made read-only, so a viewer cannot open it; it needs the developer role.',
+        );
+      }
+      if (readOnly) {
         throw new UnsupportedOptionError(
           'readOnly',
           'The provider’s own live view cannot be made read-only; embed it without input instead.',
@@ -91,22 +105,28 @@ export class GetSessionLiveView {
     }
     const ttlSec = this.deps.tokenTtlSec ?? LIVE_VIEW_TOKEN_DEFAULT_TTL_SEC;
     const expiresAt = new Date((Math.floor(this.deps.clock.now().getTime() / 1000) + ttlSec) * 1000);
-    const readOnly = input.readOnly === true;
     const token = issueLiveViewToken(this.deps.signer, {
       sessionId: session.id,
       projectId: session.projectId,
-      ownerId: project.ownerId,
+      userId: input.caller.kind === 'user' ? input.caller.userId : project.ownerId,
       credential: credentialOf(input.caller),
       readOnly,
       expiresAt,
     });
-    return { kind: 'browserdeck', session, token, readOnly, expiresAt };
+    // A read-only view hands out no connect URL that drives the browser: its signing key is masked.
+    return {
+      kind: 'browserdeck',
+      session: readOnly ? session.masked() : session,
+      token,
+      readOnly,
+      expiresAt,
+    };
   }
 }
 
 /** The credential behind a caller, which the token names (`owner` for an in-process host). */
 function credentialOf(caller: Caller): LiveViewCredential {
   if (caller.kind === 'apiKey') return { kind: 'apiKey', keyId: caller.keyId };
-  if (caller.signIn) return { kind: 'signIn', signInId: caller.signIn.sessionId };
+  if (caller.kind === 'user' && caller.signIn) return { kind: 'signIn', signInId: caller.signIn.sessionId };
   return { kind: 'owner' };
 }

@@ -2,6 +2,7 @@ import {
   aProject,
   FakeBrowserProvider,
   InMemoryAgentRepository,
+  InMemoryAuditLog,
   InMemoryIdempotencyStore,
   InMemoryProjectRepository,
   InMemorySessionRepository,
@@ -10,7 +11,9 @@ import {
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
 import { asUser } from '../access/Caller.ts';
+import { AuditTrail } from '../audit/AuditTrail.ts';
 import { ValidationError } from '../shared/DomainError.ts';
+import { directTransactions } from '../shared/Transactions.ts';
 import { CreateSession } from './CreateSession.ts';
 import { GetSessionStats } from './GetSessionStats.ts';
 import { ReleaseSession } from './ReleaseSession.ts';
@@ -32,6 +35,12 @@ async function givenWorld() {
     sessions,
     provider,
     idempotency: new InMemoryIdempotencyStore(),
+    audit: new AuditTrail({
+      auditLog: new InMemoryAuditLog(),
+      transactions: directTransactions,
+      ids: new SequentialIdGenerator(),
+      clock,
+    }),
     ids,
     clock,
   });

@@ -1,6 +1,6 @@
 import type { Caller } from '../access/Caller.ts';
-import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../access/projectForWork.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { SessionRepository, SessionStats } from './SessionRepository.ts';
 import type { StatsBucket } from './StatsSeries.ts';

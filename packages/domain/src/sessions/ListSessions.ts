@@ -1,6 +1,7 @@
+import { authorizeProject } from '../access/authorizeProject.ts';
 import type { Caller } from '../access/Caller.ts';
+import { seesSecrets } from '../access/secretMasking.ts';
 import type { ProjectRepository } from '../projects/ProjectRepository.ts';
-import { projectForWork } from '../access/projectForWork.ts';
 import { Checks } from '../shared/checks.ts';
 import { ValidationError } from '../shared/DomainError.ts';
 import { parseMetadataQuery } from './metadataQuery.ts';
@@ -12,7 +13,7 @@ import type { SessionStatus } from './sessionStatus.ts';
 /**
  * A page of the project's sessions, newest first, served from the database; with `status` and a
  * metadata filter (`metadata`, or Browserbase's `q` text as `metadataQuery`: see
- * `parseMetadataQuery`), only those that match.
+ * `parseMetadataQuery`), only those that match. A viewer reads them masked (`BrowserSession.masked`).
  */
 export class ListSessions {
   private readonly deps: { projects: ProjectRepository; sessions: SessionRepository };
@@ -47,8 +48,14 @@ export class ListSessions {
       .require(Number.isInteger(offset) && offset >= 0, 'offset', 'must be an integer ≥ 0')
       .require(metadataProblem === undefined, 'metadata', metadataProblem ?? '')
       .throwIfAny();
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'viewer', false);
+    const { project, role } = await authorizeProject(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'viewer',
+    );
     const page = await this.deps.sessions.list(project.id, { status: input.status, metadata, limit, offset });
-    return { ...page, limit, offset };
+    const sessions = seesSecrets(role) ? page.sessions : page.sessions.map((session) => session.masked());
+    return { ...page, sessions, limit, offset };
   }
 }

@@ -5,7 +5,7 @@ import {
   InMemoryApiKeyRepository,
 } from '@browserdeck/testing';
 import { describe, expect, it } from 'vitest';
-import { type ApiKeyCaller, type Caller, signedIn } from '../access/Caller.ts';
+import { type ApiKeyCaller, asUser, type Caller, signedIn } from '../access/Caller.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import { CheckLiveViewGrant } from './CheckLiveViewGrant.ts';
 import { GetSessionLiveView } from './GetSessionLiveView.ts';
@@ -47,8 +47,9 @@ async function setUp(world?: Awaited<ReturnType<typeof givenSessionWorld>>) {
   const keyCaller: ApiKeyCaller = {
     kind: 'apiKey',
     keyId: key.id,
+    keyName: key.name,
+    role: 'developer',
     projectId: w.project.id,
-    ownerId: w.ownerId,
   };
   const deps = { ...w, apiKeys, identity, signer };
   const issue = async (sessionId = session.id, caller: Caller = user, readOnly?: boolean) => {
@@ -68,7 +69,7 @@ async function setUp(world?: Awaited<ReturnType<typeof givenSessionWorld>>) {
     readOnly?: boolean,
   ) => new OpenLiveView({ ...deps, provider }).execute({ sessionId, token, readOnly });
   const setArchived = async (archived: boolean) => {
-    const project = await w.projects.findOwned(w.ownerId, w.project.id);
+    const project = (await w.projects.findAccess(w.project.id, w.ownerId))?.project;
     if (!project) throw new Error('no project');
     if (archived) project.archive(w.clock.now());
     else project.restore(w.clock.now());
@@ -123,7 +124,7 @@ describe('OpenLiveView', () => {
     const forged = issueLiveViewToken(keyed('guess'), {
       sessionId: session.id,
       projectId: project.id,
-      ownerId,
+      userId: ownerId,
       credential: { kind: 'owner' },
       readOnly: false,
       expiresAt: new Date(clock.now().getTime() + 60_000),
@@ -240,6 +241,21 @@ describe('OpenLiveView', () => {
     await expect(w.open(token)).rejects.toMatchObject(UNAUTHORIZED);
   });
 
+  it('refuses a member’s token once they are removed from the project, and a driving one once demoted to viewer', async () => {
+    const w = await setUp();
+    for (const userId of ['dev-1', 'dev-2']) {
+      await w.members.add({ projectId: w.project.id, userId, role: 'developer', now: w.clock.now() });
+    }
+    const removed = await w.issue(w.session.id, asUser('dev-1'));
+    const demoted = await w.issue(w.session.id, asUser('dev-2'));
+    expect((await w.open(removed)).claims.userId).toBe('dev-1');
+    expect((await w.open(demoted)).readOnly).toBe(false);
+    await w.members.remove(w.project.id, 'dev-1');
+    await w.members.setRole(w.project.id, 'dev-2', 'viewer', w.clock.now());
+    await expect(w.open(removed)).rejects.toMatchObject(UNAUTHORIZED);
+    await expect(w.open(demoted)).rejects.toMatchObject(UNAUTHORIZED);
+  });
+
   it('refuses a good token with session_ended once the session has ended', async () => {
     const w = await setUp();
     const token = await w.issue();
@@ -259,7 +275,7 @@ describe('OpenLiveView', () => {
     const token = issueLiveViewToken(signer, {
       sessionId: '00000000-0000-7000-8000-000000000000',
       projectId: w.project.id,
-      ownerId: w.ownerId,
+      userId: w.ownerId,
       credential: { kind: 'owner' },
       readOnly: false,
       expiresAt: new Date(w.clock.now().getTime() + 60_000),

@@ -1,8 +1,10 @@
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import type { SessionRepository } from './SessionRepository.ts';
+import { heldElsewhere } from './sessionReach.ts';
 import {
   type SyncGiveUpReason,
   type SyncRetryPolicy,
@@ -14,6 +16,11 @@ import { type SessionSync, syncSession } from './syncSession.ts';
 
 export interface ReconcileSessionsDeps {
   sessions: SessionRepository;
+  /**
+   * Reads whether a session's project is still open (SPEC §17): a session of a deleted project, or
+   * of one whose owner an operator disabled, is released by the instance holding it. Absent: not checked.
+   */
+  projects?: ProjectRepository | undefined;
   provider: BrowserProvider;
   clock: Clock;
   logger?: Logger;
@@ -47,6 +54,10 @@ const DEFAULT_INTERVAL_SEC = 15;
  * Sessions another instance holds (`BrowserProvider.instanceId`) are not claimed, so neither
  * refreshed nor taken as gone from here, unless their `expiresAt` is past by the policy's
  * `expiryGraceSec`: then nobody refreshed them in all that time, and they are ended as `TIMED_OUT`.
+ *
+ * A session this instance holds whose project is closed (deleted, or its owner's account disabled by
+ * an operator) is released and stored `COMPLETED` instead: so a disable that another instance made
+ * ends this instance's browsers within one pass.
  */
 export class ReconcileSessions {
   private readonly deps: ReconcileSessionsDeps;
@@ -94,6 +105,7 @@ export class ReconcileSessions {
     retry: SyncRetryPolicy,
   ): Promise<'synced' | 'failed' | 'endedAsError'> {
     const stored = session.asAnswered(session.answer);
+    if (await this.projectClosed(session)) return this.endClosed(session);
     let sync: SessionSync;
     try {
       sync = await syncSession(session, this.deps, retry.expiryGraceSec);
@@ -156,6 +168,46 @@ export class ReconcileSessions {
         'could not end session as ERROR',
       );
       return false;
+    }
+  }
+
+  /** Whether `session`'s project is deleted, or closed because an operator disabled its owner. */
+  private async projectClosed(session: BrowserSession): Promise<boolean> {
+    if (!this.deps.projects || heldElsewhere(session, this.deps.provider)) return false;
+    const access = await this.deps.projects.findAccess(session.projectId, null);
+    return !access || access.ownerDisabled;
+  }
+
+  /** Releases a closed project's session at the provider and stores it ended (`synced` once stored). */
+  private async endClosed(session: BrowserSession): Promise<'synced' | 'failed'> {
+    const now = this.deps.clock.now();
+    const reported = await this.deps.provider.sessions
+      .release(session.providerSessionId, session.providerProjectId)
+      .catch((error: unknown) => {
+        this.logger.warn(
+          { sessionId: session.id, error: String(error) },
+          'could not release a closed project’s session',
+        );
+        return null;
+      });
+    const ended = session.asAnswered(session.answer);
+    ended.end(
+      reported?.status === 'ERROR' || reported?.status === 'TIMED_OUT' ? reported.status : 'COMPLETED',
+      reported?.endedAt ?? now,
+    );
+    try {
+      await this.deps.sessions.updateStatus(ended);
+      this.logger.info?.(
+        { sessionId: session.id, projectId: session.projectId },
+        'ended a session of a closed project',
+      );
+      return 'synced';
+    } catch (error) {
+      this.logger.warn(
+        { sessionId: session.id, error: String(error) },
+        'could not store a closed project’s session as ended',
+      );
+      return 'failed';
     }
   }
 

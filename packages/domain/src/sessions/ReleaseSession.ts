@@ -1,6 +1,6 @@
 import type { Caller } from '../access/Caller.ts';
-import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../access/projectForWork.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { Clock } from '../shared/Clock.ts';
 import type { BrowserSession } from './BrowserSession.ts';
@@ -34,7 +34,13 @@ export class ReleaseSession {
   }
 
   async execute(input: { caller: Caller; projectId: string; sessionId: string }): Promise<BrowserSession> {
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', false);
+    const project = await projectForWork(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'developer',
+      false,
+    );
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     if (!session.isActive) return session;
     const reach = sessionReach(session, this.deps.provider, this.deps.clock.now());

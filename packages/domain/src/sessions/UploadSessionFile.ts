@@ -1,6 +1,6 @@
 import type { Caller } from '../access/Caller.ts';
-import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import { projectForWork } from '../access/projectForWork.ts';
+import type { ProjectRepository } from '../projects/ProjectRepository.ts';
 import type { BrowserProvider } from '../providers/BrowserProvider.ts';
 import type { UploadedSessionFile } from '../providers/ProviderCapabilities.ts';
 import { ConflictError, NotImplementedError } from '../shared/DomainError.ts';
@@ -48,7 +48,13 @@ export class UploadSessionFile {
     file: { readonly name: string; readonly content: AsyncIterable<Uint8Array> };
   }): Promise<UploadedSessionFile> {
     const name = uploadFileName(input.file.name);
-    const project = await projectForWork(this.deps.projects, input.caller, input.projectId, 'developer', true);
+    const project = await projectForWork(
+      this.deps.projects,
+      input.caller,
+      input.projectId,
+      'developer',
+      true,
+    );
     const session = await findSession(this.deps.sessions, project.id, input.sessionId);
     const { provider } = this.deps;
     const { files } = provider.capabilities;

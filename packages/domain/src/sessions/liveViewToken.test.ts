@@ -10,7 +10,7 @@ const keyed = (secret: string): CursorSigner => ({
 const claims: LiveViewTokenClaims = {
   sessionId: '0190a3c4-0000-7000-8000-000000000001',
   projectId: '0190a3c4-0000-7000-8000-000000000002',
-  ownerId: 'owner-1',
+  userId: 'owner-1',
   credential: { kind: 'apiKey', keyId: '0190a3c4-0000-7000-8000-000000000003' },
   readOnly: true,
   expiresAt: new Date('2026-03-01T13:00:00.000Z'),
@@ -98,7 +98,7 @@ describe('live-view tokens', () => {
     ).toEqual({
       sessionId: 's',
       projectId: 'p',
-      ownerId: 'o',
+      userId: 'o',
       credential: { kind: 'owner' },
       readOnly: false,
       expiresAt: new Date(1000),

@@ -16,8 +16,11 @@ export interface LiveViewTokenClaims {
   readonly sessionId: string;
   /** The session's project: the token is checked without a caller, so it says where to look. */
   readonly projectId: string;
-  /** The project's owner, whose project (and sign-in, for `signIn`) is re-checked. */
-  readonly ownerId: string;
+  /**
+   * The user the token acts for (the signed-in user, or the user an in-process host acts for; for an
+   * API key, the project's owner): their membership, role and sign-in are re-checked (SPEC §17).
+   */
+  readonly userId: string;
   /** What made the token; it stops working when that credential does. */
   readonly credential: LiveViewCredential;
   /** True: the viewer's input is dropped, whatever its URL says. */
@@ -42,7 +45,7 @@ export function issueLiveViewToken(signer: CursorSigner, claims: LiveViewTokenCl
   const json = JSON.stringify({
     s: claims.sessionId,
     p: claims.projectId,
-    o: claims.ownerId,
+    o: claims.userId,
     c: encodeCredential(claims.credential),
     r: claims.readOnly,
     e: Math.floor(claims.expiresAt.getTime() / 1000),
@@ -78,7 +81,7 @@ export function readLiveViewToken(signer: CursorSigner, token: string): LiveView
   return {
     sessionId: s,
     projectId: p,
-    ownerId: o,
+    userId: o,
     credential,
     readOnly: r,
     expiresAt: new Date((e as number) * 1000),

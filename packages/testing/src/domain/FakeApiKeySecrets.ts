@@ -7,9 +7,9 @@ import type { ApiKeySecrets } from '@browserdeck/domain';
 export class FakeApiKeySecrets implements ApiKeySecrets {
   private seq = 0;
 
-  generate(): string {
+  generate(marker = 'bdk_'): string {
     this.seq++;
-    return `bdk_${String(this.seq).padStart(8, '0')}${'k'.repeat(35)}`;
+    return `${marker}${String(this.seq).padStart(8, '0')}${'k'.repeat(35)}`;
   }
 
   digest(key: string): string {

@@ -137,6 +137,12 @@ export class FakeBrowserProvider implements BrowserProvider, ProviderSessions, F
     entry.snapshot = { ...entry.snapshot, status, endedAt: ended };
   }
 
+  /** Sets the connect URL the provider reports for a session (e.g. one carrying a `signingKey`). */
+  setConnectUrl(providerSessionId: string, connectUrl: string): void {
+    const entry = this.browsers.get(providerSessionId);
+    if (entry) entry.snapshot = { ...entry.snapshot, connectUrl };
+  }
+
   /** The provider forgets a session: later gets answer null (a 404). */
   forget(providerSessionId: string): void {
     this.browsers.delete(providerSessionId);

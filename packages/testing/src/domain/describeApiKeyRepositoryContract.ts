@@ -1,5 +1,5 @@
 import type { ApiKeyRepository } from '@browserdeck/domain';
-import { ApiKey } from '@browserdeck/domain';
+import { ApiKey, type ApiKeyRole } from '@browserdeck/domain';
 import { describe, expect, it } from 'vitest';
 
 /** A fresh, empty key store, and a way to create the project rows its keys belong to. */
@@ -26,7 +26,9 @@ export function describeApiKeyRepositoryContract(
     let seq = 0;
     const base = Date.parse('2026-04-01T08:00:00.123Z');
 
-    function apiKey(props: { projectId?: string; minute?: number; expiresAt?: Date | null } = {}): ApiKey {
+    function apiKey(
+      props: { projectId?: string; minute?: number; expiresAt?: Date | null; role?: ApiKeyRole } = {},
+    ): ApiKey {
       seq++;
       const n = String(seq).padStart(8, '0');
       return ApiKey.create({
@@ -34,6 +36,7 @@ export function describeApiKeyRepositoryContract(
         projectId: props.projectId ?? P1,
         ownerId: OWNER,
         name: `Key ${seq} — CI ✓`,
+        role: props.role ?? 'developer',
         prefix: `bdk_${n}`,
         digest: `${'ab'.repeat(31)}${n.slice(-2)}`,
         expiresAt: props.expiresAt ?? null,
@@ -58,6 +61,17 @@ export function describeApiKeyRepositoryContract(
       expect({ ...(await keys.findInProject(P1, key.id)) }).toEqual({ ...key });
       expect(await keys.findInProject(P2, key.id)).toBeNull();
       expect(await keys.findByPrefix('bdk_nothere0')).toBeNull();
+    });
+
+    it('keeps the role each key acts with', async () => {
+      const keys = await given();
+      const viewer = apiKey({ role: 'viewer' });
+      const developer = apiKey();
+      await keys.add(viewer);
+      await keys.add(developer);
+      expect((await keys.findByPrefix(viewer.prefix))?.role).toBe('viewer');
+      expect((await keys.findInProject(P1, developer.id))?.role).toBe('developer');
+      expect((await keys.listInProject(P1)).map((k) => k.role)).toEqual(['developer', 'viewer']);
     });
 
     it('refuses a second key with the same prefix', async () => {

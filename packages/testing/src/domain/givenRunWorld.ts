@@ -1,7 +1,6 @@
 import type { Agent, AgentFields, Caller } from '@browserdeck/domain';
 import {
   CancelRun,
-  CreateSession,
   ExecuteRun,
   FollowRunLogs,
   GetRun,
@@ -31,11 +30,11 @@ export async function givenRunWorld(
   const world = await givenSessionWorld(
     options.instanceId === undefined ? {} : { instanceId: options.instanceId },
   );
-  const { clock, ids, projects, agents, sessions, provider, idempotency } = world;
+  const { clock, ids, projects, agents, sessions, provider } = world;
   const runRepository = world.runs;
   const scriptRunner = new FakeScriptRunner({ clock });
   const timers = new ManualTimers();
-  const createSession = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock });
+  const { createSession } = world;
   const releaseSession = new ReleaseSession({ projects, sessions, provider, clock });
   const waiters = new RunWaiters(options.maxWaitersPerOwner);
   const deps = {

@@ -9,6 +9,7 @@ export {
   type ApiKeyRepositoryFixture,
   describeApiKeyRepositoryContract,
 } from './describeApiKeyRepositoryContract.ts';
+export { type AuditLogFixture, describeAuditLogContract } from './describeAuditLogContract.ts';
 export {
   type BrowserContextStoreFixture,
   describeBrowserContextStoreContract,
@@ -30,6 +31,14 @@ export {
   describeIdentityProviderContract,
   type IdentityProviderFixture,
 } from './describeIdentityProviderContract.ts';
+export {
+  describeInvitationRepositoryContract,
+  type InvitationRepositoryFixture,
+} from './describeInvitationRepositoryContract.ts';
+export {
+  describeMemberRepositoryContract,
+  type MemberRepositoryFixture,
+} from './describeMemberRepositoryContract.ts';
 export { describePlacementContract } from './describePlacementContract.ts';
 export {
   describeProjectRepositoryContract,
@@ -43,6 +52,7 @@ export {
   describeSessionRepositoryContract,
   type SessionRepositoryFixture,
 } from './describeSessionRepositoryContract.ts';
+export { describeUsageContract, type UsageFixture } from './describeUsageContract.ts';
 export { describeUserRepositoryContract } from './describeUserRepositoryContract.ts';
 export { FakeApiKeySecrets } from './FakeApiKeySecrets.ts';
 export { FakeBrowserProvider, type FakeProviderCall } from './FakeBrowserProvider.ts';
@@ -52,16 +62,20 @@ export { givenSessionWorld } from './givenSessionWorld.ts';
 export { givenTwoInstances } from './givenTwoInstances.ts';
 export { InMemoryAgentRepository } from './InMemoryAgentRepository.ts';
 export { InMemoryApiKeyRepository } from './InMemoryApiKeyRepository.ts';
+export { InMemoryAuditLog } from './InMemoryAuditLog.ts';
 export { InMemoryBrowserContextStore } from './InMemoryBrowserContextStore.ts';
 export { InMemoryExtensionRepository } from './InMemoryExtensionRepository.ts';
 export { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.ts';
 export { InMemoryIdentityProvider } from './InMemoryIdentityProvider.ts';
-export { InMemoryProjectRepository } from './InMemoryProjectRepository.ts';
+export { InMemoryInvitationRepository } from './InMemoryInvitationRepository.ts';
+export { InMemoryMemberRepository } from './InMemoryMemberRepository.ts';
+export { InMemoryProjectRepository, type StoredMembership } from './InMemoryProjectRepository.ts';
 export { InMemoryRunChanges } from './InMemoryRunChanges.ts';
 export { InMemoryRunLogStore } from './InMemoryRunLogStore.ts';
 export { type EnqueuedRun, InMemoryRunQueue } from './InMemoryRunQueue.ts';
 export { InMemoryRunRepository } from './InMemoryRunRepository.ts';
 export { InMemorySessionRepository } from './InMemorySessionRepository.ts';
+export { InMemoryUsageRepository, type InMemoryUsageRepositoryDeps } from './InMemoryUsageRepository.ts';
 export { InMemoryUserRepository } from './InMemoryUserRepository.ts';
 export { ManualClock } from './ManualClock.ts';
 export { ManualTimers } from './ManualTimers.ts';

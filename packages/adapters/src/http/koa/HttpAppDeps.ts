@@ -5,12 +5,15 @@ import type { InstanceCallTargets } from '../../instances/instanceCalls.ts';
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
 import type { PassthroughEndpoint } from '../../shared/PassthroughEndpoint.ts';
 import type { UpgradeEndpoint } from '../../shared/UpgradeEndpoint.ts';
+import type { AdminRouteDeps } from './api/admin/adminRoutes.ts';
 import type { AgentRouteDeps } from './api/agents/agentRoutes.ts';
 import type { ApiKeyRouteDeps } from './api/api-keys/apiKeyRoutes.ts';
+import type { AuditRouteDeps } from './api/audit/auditRoutes.ts';
 import type { AuthRouteDeps } from './api/auth/authRoutes.ts';
 import type { ConsoleSettings } from './api/console/ConsoleSettings.ts';
 import type { ExtensionRouteDeps } from './api/extensions/extensionRoutes.ts';
 import type { LiveViewRecheckOptions } from './api/live-view/LiveViewGrantWatch.ts';
+import type { MemberRouteDeps } from './api/members/memberRoutes.ts';
 import type { MetricsEndpointOptions } from './api/operational/metricsRoute.ts';
 import type { ProjectRouteDeps } from './api/projects/projectRoutes.ts';
 import type { RunRouteDeps } from './api/runs/runRoutes.ts';
@@ -28,7 +31,12 @@ import type { PassthroughForwarding } from './kernel/routing/servePassthroughs.t
  */
 export interface HttpUseCases {
   auth: AuthRouteDeps;
-  projects: ProjectRouteDeps;
+  /** Projects, their audit log and their transfer to another member. */
+  projects: ProjectRouteDeps & AuditRouteDeps & Pick<MemberRouteDeps, 'transfer'>;
+  /** A project's members and invitations (SPEC §17). */
+  members: Omit<MemberRouteDeps, 'transfer'>;
+  /** What operators do (`ADMIN_EMAILS`). */
+  operators: AdminRouteDeps;
   /** Sessions, and their files (downloads, uploads). */
   sessions: SessionRouteDeps & SessionFileRouteDeps;
   agents: AgentRouteDeps;

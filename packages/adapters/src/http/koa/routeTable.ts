@@ -1,11 +1,14 @@
 import type { MetricsRegistry } from '../../observability/MetricsRegistry.ts';
+import { ADMIN_TAG, adminRoutes } from './api/admin/adminRoutes.ts';
 import { AGENTS_TAG, agentRoutes } from './api/agents/agentRoutes.ts';
 import { API_KEYS_TAG, apiKeyRoutes } from './api/api-keys/apiKeyRoutes.ts';
+import { AUDIT_TAG, auditRoutes } from './api/audit/auditRoutes.ts';
 import { AUTH_TAG, authRoutes } from './api/auth/authRoutes.ts';
 import { EXTENSIONS_TAG, extensionRoutes } from './api/extensions/extensionRoutes.ts';
 import { instanceRoutes } from './api/instances/instanceRoutes.ts';
 import { liveViewRoutes } from './api/live-view/liveViewRoutes.ts';
 import { liveViewUpgradeRoute } from './api/live-view/liveViewUpgradeRoute.ts';
+import { MEMBERS_TAG, memberRoutes } from './api/members/memberRoutes.ts';
 import { OPERATIONS_TAG, operationalRoutes } from './api/operational/operationalRoutes.ts';
 import { PROJECTS_TAG, projectRoutes } from './api/projects/projectRoutes.ts';
 import { RUNS_TAG, runRoutes } from './api/runs/runRoutes.ts';
@@ -35,11 +38,14 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
         OPERATIONS_TAG,
         AUTH_TAG,
         PROJECTS_TAG,
+        MEMBERS_TAG,
+        AUDIT_TAG,
         SESSIONS_TAG,
         AGENTS_TAG,
         EXTENSIONS_TAG,
         RUNS_TAG,
         API_KEYS_TAG,
+        ADMIN_TAG,
         WEBDRIVER_TAG,
       ],
     });
@@ -56,6 +62,8 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
     }),
     ...authRoutes(deps.useCases.auth),
     ...projectRoutes(deps.useCases.projects),
+    ...memberRoutes({ ...deps.useCases.members, transfer: deps.useCases.projects.transfer }),
+    ...auditRoutes(deps.useCases.projects),
     ...sessionRoutes(deps.useCases.sessions, deps.providerName, live),
     ...sessionFileRoutes(deps.useCases.sessions, deps.providerName),
     ...agentRoutes(deps.useCases.agents, deps.providerName),
@@ -64,6 +72,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
       heartbeatMs: deps.settings?.eventStreamHeartbeatMs,
     }),
     ...apiKeyRoutes(deps.useCases.apiKeys),
+    ...adminRoutes(deps.useCases.operators),
     ...browserbaseCompatRoutes({ ...deps.useCases, live }),
     ...liveViewRoutes({
       openLiveView: deps.useCases.sessions.openLiveView,

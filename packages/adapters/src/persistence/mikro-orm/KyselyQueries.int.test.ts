@@ -30,13 +30,17 @@ describe.each(DATABASE_DIALECTS)('KyselyQueries on %s', (dialect) => {
   const project = (slug: string, name: string, createdAt = at) =>
     Project.create({ id: crypto.randomUUID(), ownerId: OWNER, name, slug, now: createdAt });
 
-  /** The statements the repositories hand the driver while `work` runs: their text and values. */
+  /**
+   * The statements the repositories hand the driver while `work` runs, their text and values: what
+   * `KyselyQueries` compiles for each (the one query path, inside a transaction or not).
+   */
   async function sentStatements(work: () => Promise<unknown>) {
-    const client = db.orm.em.getConnection().getClient();
-    const spy = vi.spyOn(client, 'executeQuery');
+    const spy = vi.spyOn(queriesOf(db.orm), 'compile');
     try {
       await work();
-      return spy.mock.calls.map(([query]) => query as { sql: string; parameters: readonly unknown[] });
+      return spy.mock.results.map(
+        (result) => result.value as { sql: string; parameters: readonly unknown[] },
+      );
     } finally {
       spy.mockRestore();
     }
@@ -47,15 +51,16 @@ describe.each(DATABASE_DIALECTS)('KyselyQueries on %s', (dialect) => {
     const stored = project('a', name);
     const sent = await sentStatements(async () => {
       await projects().add(stored);
-      await projects().listOwned(OWNER, { archived: false });
+      await projects().listForMember(OWNER, { archived: false });
       stored.rename(`${name}!`, at);
       await projects().update(stored);
     });
-    expect(sent).toHaveLength(3);
+    // The project and its owner member, the list, the rename.
+    expect(sent).toHaveLength(4);
     for (const statement of sent) expect(statement.sql).not.toContain('brien');
     expect(sent[0]?.parameters).toContain(name);
-    expect(sent[2]?.parameters).toContain(`${name}!`);
-    expect((await projects().findOwned(OWNER, stored.id))?.name).toBe(`${name}!`);
+    expect(sent[3]?.parameters).toContain(`${name}!`);
+    expect((await projects().findAccess(stored.id, OWNER))?.project.name).toBe(`${name}!`);
   });
 
   const users = () => new MikroOrmUserRepository({ orm: db.orm });
@@ -118,8 +123,8 @@ describe.each(DATABASE_DIALECTS)('KyselyQueries on %s', (dialect) => {
     expect(await archive('nobody')).toBe(0);
     const renamed = queries.db.updateTable('projects').set({ name: 'Renamed' }).where('owner_id', '=', OWNER);
     expect(await queries.run(renamed)).toBe(2);
-    const stored = await projects().listOwned(OWNER, { archived: true });
-    expect(stored.map((p) => [p.slug, p.name, p.updatedAt.toISOString()])).toEqual([
+    const stored = await projects().listForMember(OWNER, { archived: true });
+    expect(stored.map(({ project: p }) => [p.slug, p.name, p.updatedAt.toISOString()])).toEqual([
       ['a', 'Renamed', '2026-04-01T00:00:00.123Z'],
     ]);
   });
@@ -145,12 +150,14 @@ describe.each(DATABASE_DIALECTS)('KyselyQueries on %s', (dialect) => {
     const failed = db.orm.em.transactional(async () => {
       await projects().add(undone);
       // Seen inside the transaction before it ends…
-      expect((await projects().findOwned(OWNER, undone.id))?.slug).toBe('undone');
+      expect((await projects().findAccess(undone.id, OWNER))?.project.slug).toBe('undone');
       throw new Error('boom');
     });
     await expect(failed).rejects.toThrow('boom');
     // …and gone with it.
-    expect((await projects().listOwned(OWNER, { archived: false })).map((p) => p.slug)).toEqual(['kept']);
+    expect((await projects().listForMember(OWNER, { archived: false })).map((g) => g.project.slug)).toEqual([
+      'kept',
+    ]);
   });
 
   it('locks claimed rows for update, skipping locked ones, on PostgreSQL only', () => {

@@ -24,7 +24,19 @@ export class MikroOrmApiKeyRepository implements ApiKeyRepository {
   }
 
   async add(key: ApiKey): Promise<void> {
-    const { id, projectId, ownerId, name, prefix, digest, createdAt, expiresAt, lastUsedAt, revokedAt } = key;
+    const {
+      id,
+      projectId,
+      ownerId,
+      name,
+      role,
+      prefix,
+      digest,
+      createdAt,
+      expiresAt,
+      lastUsedAt,
+      revokedAt,
+    } = key;
     const { db } = this.queries;
     await withDatabaseErrors(() =>
       this.queries.run(
@@ -33,6 +45,7 @@ export class MikroOrmApiKeyRepository implements ApiKeyRepository {
           project_id: projectId,
           owner_id: ownerId,
           name,
+          role,
           prefix,
           digest,
           created_at: createdAt,

@@ -1,7 +1,17 @@
-import { ConflictError, Project, type ProjectRepository, type ProjectState } from '@browserdeck/domain';
+import {
+  ConflictError,
+  Project,
+  type ProjectAccessRecord,
+  type ProjectGrant,
+  type ProjectRepository,
+  type ProjectRole,
+  type ProjectState,
+} from '@browserdeck/domain';
+import { sql } from 'kysely';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { isUniqueViolationOf, isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { ProjectSchema } from './entities/ProjectSchema.ts';
+import { inTransaction } from './inTransaction.ts';
 import { type KyselyQueries, type Query, queriesOf } from './KyselyQueries.ts';
 
 /** What `MikroOrmProjectRepository` needs. */
@@ -11,32 +21,49 @@ export interface MikroOrmProjectRepositoryDeps {
 
 /**
  * `ProjectRepository` on MikroORM (SQLite, PostgreSQL): Kysely queries through MikroORM's Kysely
- * integration (`KyselyQueries`), one statement per call, no unit of work or identity map between
- * calls. The two reads behind nearly every request are `findOwned` and `listOwned`.
+ * integration (`KyselyQueries`), no unit of work or identity map between calls. Who may reach a
+ * project is its rows in `project_members` (the owner's written with the project, in one
+ * transaction). The two reads behind nearly every request are `findAccess` (one statement: the
+ * project, the caller's membership and the owner's `disabled_at`, all by primary key) and
+ * `listForMember`.
  */
 export class MikroOrmProjectRepository implements ProjectRepository {
+  private readonly orm: BrowserdeckOrm;
   private readonly queries: KyselyQueries;
 
   constructor(deps: MikroOrmProjectRepositoryDeps) {
+    this.orm = deps.orm;
     this.queries = queriesOf(deps.orm);
   }
 
   async add(project: Project): Promise<void> {
     const { id, ownerId, name, slug, archived, createdAt, updatedAt } = project;
-    const { db } = this.queries;
+    const { queries } = this;
     await withDatabaseErrors(async () => {
       try {
-        await this.queries.run(
-          db.insertInto('projects').values({
-            id,
-            owner_id: ownerId,
-            name,
-            slug,
-            archived,
-            created_at: createdAt,
-            updated_at: updatedAt,
-          }),
-        );
+        // Joins the caller's transaction (`Transactions.run`) when there is one, as a savepoint.
+        await inTransaction(this.orm, async () => {
+          await queries.run(
+            queries.db.insertInto('projects').values({
+              id,
+              owner_id: ownerId,
+              name,
+              slug,
+              archived,
+              created_at: createdAt,
+              updated_at: updatedAt,
+            }),
+          );
+          await queries.run(
+            queries.db.insertInto('project_members').values({
+              project_id: id,
+              user_id: ownerId,
+              role: 'owner',
+              created_at: createdAt,
+              updated_at: createdAt,
+            }),
+          );
+        });
       } catch (error) {
         throw slugTaken(error, project.slug) ?? error;
       }
@@ -61,27 +88,74 @@ export class MikroOrmProjectRepository implements ProjectRepository {
     });
   }
 
-  async findOwned(ownerId: string, projectId: string): Promise<Project | null> {
-    if (!isUuid(ownerId) || !isUuid(projectId)) return null;
+  async findAccess(projectId: string, userId: string | null): Promise<ProjectAccessRecord | null> {
+    if (!isUuid(projectId)) return null;
     const { db } = this.queries;
-    const [project] = await this.read(
-      db.selectFrom('projects').selectAll().where('id', '=', projectId).where('owner_id', '=', ownerId),
+    const member = userId !== null && isUuid(userId) ? userId : null;
+    const query = db
+      .selectFrom('projects')
+      .innerJoin('users as owner', 'owner.id', 'projects.owner_id')
+      .selectAll('projects')
+      .select('owner.disabled_at as owner_disabled_at')
+      .where('projects.id', '=', projectId);
+    const [row] = await withDatabaseErrors(() =>
+      this.queries.entities(
+        ProjectSchema,
+        member === null
+          ? query.select(sql<null>`null`.as('member_role'))
+          : query
+              .leftJoin('project_members as member', (join) =>
+                join.onRef('member.project_id', '=', 'projects.id').on('member.user_id', '=', member),
+              )
+              .select('member.role as member_role'),
+      ),
     );
-    return project ?? null;
+    if (!row) return null;
+    const extra = row as Record<string, unknown>;
+    return {
+      project: projectOf(row),
+      role: (extra.member_role as ProjectRole | null | undefined) ?? null,
+      ownerDisabled: extra.owner_disabled_at !== null && extra.owner_disabled_at !== undefined,
+    };
   }
 
-  async listOwned(ownerId: string, filter: { archived: boolean }): Promise<Project[]> {
+  async listForMember(userId: string, filter: { archived: boolean }): Promise<ProjectGrant[]> {
+    if (!isUuid(userId)) return [];
+    const { db } = this.queries;
+    const rows = await withDatabaseErrors(() =>
+      this.queries.entities(
+        ProjectSchema,
+        db
+          .selectFrom('project_members as member')
+          .innerJoin('projects', 'projects.id', 'member.project_id')
+          .selectAll('projects')
+          .select('member.role as member_role')
+          .where('member.user_id', '=', userId)
+          .where('projects.archived', '=', filter.archived)
+          .orderBy('projects.created_at', 'desc')
+          .orderBy('projects.id', 'desc'),
+      ),
+    );
+    return rows.map((row) => ({
+      project: projectOf(row),
+      role: (row as Record<string, unknown>).member_role as ProjectRole,
+    }));
+  }
+
+  async listOwnedIds(ownerId: string): Promise<string[]> {
     if (!isUuid(ownerId)) return [];
     const { db } = this.queries;
-    return this.read(
-      db
-        .selectFrom('projects')
-        .selectAll()
-        .where('owner_id', '=', ownerId)
-        .where('archived', '=', filter.archived)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc'),
+    const rows = await withDatabaseErrors(() =>
+      this.queries.rows(
+        db
+          .selectFrom('projects')
+          .select('id')
+          .where('owner_id', '=', ownerId)
+          .orderBy('created_at', 'asc')
+          .orderBy('id', 'asc'),
+      ),
     );
+    return rows.map((row) => String(row.id));
   }
 
   async countOwned(ownerId: string): Promise<number> {
@@ -126,8 +200,14 @@ export class MikroOrmProjectRepository implements ProjectRepository {
 
   private async read(query: Query): Promise<Project[]> {
     const rows = await withDatabaseErrors(() => this.queries.entities(ProjectSchema, query));
-    return rows.map((row) => Project.restore(row as ProjectState));
+    return rows.map(projectOf);
   }
+}
+
+/** A `projects` row read through `ProjectSchema`, as the domain's `Project`, without the joined columns. */
+function projectOf(row: object): Project {
+  const { id, ownerId, name, slug, archived, createdAt, updatedAt } = row as ProjectState;
+  return Project.restore({ id, ownerId, name, slug, archived, createdAt, updatedAt } as ProjectState);
 }
 
 function slugTaken(error: unknown, slug: string): ConflictError | undefined {

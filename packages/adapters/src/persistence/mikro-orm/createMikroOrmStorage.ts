@@ -6,13 +6,16 @@ import { checkDatabase } from './checkDatabase.ts';
 import { countActiveSessions } from './countActiveSessions.ts';
 import { MikroOrmAgentRepository } from './MikroOrmAgentRepository.ts';
 import { MikroOrmApiKeyRepository } from './MikroOrmApiKeyRepository.ts';
+import { MikroOrmAuditLog } from './MikroOrmAuditLog.ts';
 import { MikroOrmBlobStore } from './MikroOrmBlobStore.ts';
 import { MikroOrmContextRecords } from './MikroOrmContextRecords.ts';
 import { MikroOrmExtensionRepository } from './MikroOrmExtensionRepository.ts';
 import { MikroOrmIdempotencyStore } from './MikroOrmIdempotencyStore.ts';
 import { MikroOrmInstanceRegistry } from './MikroOrmInstanceRegistry.ts';
+import { MikroOrmInvitationRepository } from './MikroOrmInvitationRepository.ts';
 import { MikroOrmIssuedRefreshTokenStore } from './MikroOrmIssuedRefreshTokenStore.ts';
 import { MikroOrmLocalIdentityStore } from './MikroOrmLocalIdentityStore.ts';
+import { MikroOrmMemberRepository } from './MikroOrmMemberRepository.ts';
 import { MikroOrmOrphanSearches } from './MikroOrmOrphanSearches.ts';
 import { MikroOrmProjectRepository } from './MikroOrmProjectRepository.ts';
 import { MikroOrmRateLimiter } from './MikroOrmRateLimiter.ts';
@@ -21,6 +24,8 @@ import { MikroOrmRunLogStore } from './MikroOrmRunLogStore.ts';
 import { MikroOrmRunRepository } from './MikroOrmRunRepository.ts';
 import { MikroOrmSessionRepository } from './MikroOrmSessionRepository.ts';
 import { MikroOrmSessionShares } from './MikroOrmSessionShares.ts';
+import { MikroOrmTransactions } from './MikroOrmTransactions.ts';
+import { MikroOrmUsageRepository } from './MikroOrmUsageRepository.ts';
 import { MikroOrmUserRepository } from './MikroOrmUserRepository.ts';
 import { toDatabaseError } from './toDatabaseError.ts';
 
@@ -28,6 +33,7 @@ import { toDatabaseError } from './toDatabaseError.ts';
  * Browserdeck's storage on a migrated MikroORM instance: every repository and store, with secrets
  * (connect URLs, agent and run env, idempotent answers, rate-limit keys) sealed by `secrets`. Rate-limit
  * windows, sign-outs, refresh tokens and API keys live in the database, so every instance on it shares them.
+ * `transactions` makes a change and its audit entry one transaction, joined by every repository here.
  */
 export function createMikroOrmStorage(deps: {
   orm: BrowserdeckOrm;
@@ -38,6 +44,11 @@ export function createMikroOrmStorage(deps: {
   return {
     users: new MikroOrmUserRepository({ orm }),
     projects: new MikroOrmProjectRepository({ orm }),
+    members: new MikroOrmMemberRepository({ orm }),
+    invitations: new MikroOrmInvitationRepository({ orm }),
+    auditLog: new MikroOrmAuditLog({ orm }),
+    usage: new MikroOrmUsageRepository({ orm }),
+    transactions: new MikroOrmTransactions({ orm }),
     sessions: new MikroOrmSessionRepository({ orm, secrets }),
     agents: new MikroOrmAgentRepository({ orm, secrets }),
     runs: new MikroOrmRunRepository({ orm, secrets }),

@@ -8,13 +8,16 @@ export { type CreateMikroOrmOptions, createMikroOrm } from './createMikroOrm.ts'
 export { createMikroOrmStorage } from './createMikroOrmStorage.ts';
 export { AgentSchema, type StoredAgent } from './entities/AgentSchema.ts';
 export { ApiKeySchema } from './entities/ApiKeySchema.ts';
+export { AuditEntrySchema } from './entities/AuditEntrySchema.ts';
 export { BrowserSessionSchema, type StoredBrowserSession } from './entities/BrowserSessionSchema.ts';
 export { ExtensionSchema } from './entities/ExtensionSchema.ts';
 export { IdempotencyKeySchema } from './entities/IdempotencyKeySchema.ts';
+export { InvitationSchema } from './entities/InvitationSchema.ts';
 export { LocalCredentialSchema } from './entities/LocalCredentialSchema.ts';
 export { LocalRefreshTokenSchema } from './entities/LocalRefreshTokenSchema.ts';
 export { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
 export { OrphanSearchSchema } from './entities/OrphanSearchSchema.ts';
+export { ProjectMemberSchema } from './entities/ProjectMemberSchema.ts';
 export { ProjectSchema } from './entities/ProjectSchema.ts';
 export { persistenceEntities } from './entities/persistenceEntities.ts';
 export { RateLimitWindowSchema } from './entities/RateLimitWindowSchema.ts';
@@ -29,11 +32,16 @@ export {
   MikroOrmApiKeyRepository,
   type MikroOrmApiKeyRepositoryDeps,
 } from './MikroOrmApiKeyRepository.ts';
+export { MikroOrmAuditLog, type MikroOrmAuditLogDeps } from './MikroOrmAuditLog.ts';
 export {
   MikroOrmExtensionRepository,
   type MikroOrmExtensionRepositoryDeps,
 } from './MikroOrmExtensionRepository.ts';
 export { MikroOrmIdempotencyStore, type MikroOrmIdempotencyStoreDeps } from './MikroOrmIdempotencyStore.ts';
+export {
+  MikroOrmInvitationRepository,
+  type MikroOrmInvitationRepositoryDeps,
+} from './MikroOrmInvitationRepository.ts';
 export {
   MikroOrmIssuedRefreshTokenStore,
   type MikroOrmIssuedRefreshTokenStoreDeps,
@@ -42,6 +50,7 @@ export {
   MikroOrmLocalIdentityStore,
   type MikroOrmLocalIdentityStoreDeps,
 } from './MikroOrmLocalIdentityStore.ts';
+export { MikroOrmMemberRepository, type MikroOrmMemberRepositoryDeps } from './MikroOrmMemberRepository.ts';
 export {
   MikroOrmProjectRepository,
   type MikroOrmProjectRepositoryDeps,
@@ -61,6 +70,8 @@ export {
   type MikroOrmSessionRepositoryDeps,
 } from './MikroOrmSessionRepository.ts';
 export { MikroOrmSessionShares } from './MikroOrmSessionShares.ts';
+export { MikroOrmTransactions, type MikroOrmTransactionsDeps } from './MikroOrmTransactions.ts';
+export { MikroOrmUsageRepository, type MikroOrmUsageRepositoryDeps } from './MikroOrmUsageRepository.ts';
 export { MikroOrmUserRepository, type MikroOrmUserRepositoryDeps } from './MikroOrmUserRepository.ts';
 export { migrateToLatest } from './migrateToLatest.ts';
 export { type DatabaseLocation, parseDatabaseUrl } from './parseDatabaseUrl.ts';

@@ -2,15 +2,18 @@ import type { EntitySchemaWithMeta } from '@mikro-orm/core';
 import type { InferKyselyTable } from '@mikro-orm/sql';
 import type { AgentSchema } from './entities/AgentSchema.ts';
 import type { ApiKeySchema } from './entities/ApiKeySchema.ts';
+import type { AuditEntrySchema } from './entities/AuditEntrySchema.ts';
 import type { BrowserContextSchema } from './entities/BrowserContextSchema.ts';
 import type { BrowserSessionSchema } from './entities/BrowserSessionSchema.ts';
 import type { ExtensionSchema } from './entities/ExtensionSchema.ts';
 import type { IdempotencyKeySchema } from './entities/IdempotencyKeySchema.ts';
 import type { InstanceSchema } from './entities/InstanceSchema.ts';
+import type { InvitationSchema } from './entities/InvitationSchema.ts';
 import type { LocalCredentialSchema } from './entities/LocalCredentialSchema.ts';
 import type { LocalRefreshTokenSchema } from './entities/LocalRefreshTokenSchema.ts';
 import type { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
 import type { OrphanSearchSchema } from './entities/OrphanSearchSchema.ts';
+import type { ProjectMemberSchema } from './entities/ProjectMemberSchema.ts';
 import type { ProjectSchema } from './entities/ProjectSchema.ts';
 import type { RateLimitWindowSchema } from './entities/RateLimitWindowSchema.ts';
 import type { RunLogSchema } from './entities/RunLogSchema.ts';
@@ -54,4 +57,7 @@ export interface BrowserdeckDb {
   session_shares: Table<typeof SessionShareSchema>;
   browser_contexts: Table<typeof BrowserContextSchema>;
   stored_blobs: Table<typeof StoredBlobSchema>;
+  project_members: Table<typeof ProjectMemberSchema>;
+  invitations: Table<typeof InvitationSchema>;
+  audit_entries: Table<typeof AuditEntrySchema>;
 }

@@ -17,9 +17,11 @@ const BY_STATUS = sql.join(
  * `datetime(3)` as epoch milliseconds: integer arithmetic. On PostgreSQL the per-row work stays in
  * interval arithmetic (integers inside) and `extract(epoch …)` runs once on the aggregate: per row it
  * yields `numeric`, which doubled the statement's time over a project's 10,000 sessions (see
- * "Sessions at scale" in docs/adr/0002-persistence.md). `now` closes the active sessions.
+ * "Sessions at scale" in docs/adr/0002-persistence.md). `now` closes the active sessions. The
+ * columns are unqualified: use it over `browser_sessions` alone or with tables that lack them
+ * (`MikroOrmUsageRepository` joins `projects`).
  */
-function durations(
+export function sessionDurations(
   dialect: DatabaseDialect,
   now: Date,
 ): { avgEnded: RawBuilder<unknown>; sumUpToNow: RawBuilder<unknown> } {
@@ -36,7 +38,7 @@ function durations(
 
 /** The aggregate behind `querySessionStats`: one statement, one row, every value bound. */
 function sessionStatsQuery(dialect: DatabaseDialect, projectId: string, now: Date): RawBuilder<unknown> {
-  const { avgEnded, sumUpToNow } = durations(dialect, now);
+  const { avgEnded, sumUpToNow } = sessionDurations(dialect, now);
   const dayAgo = new Date(now.getTime() - DAY_MS);
   return sql`select count(*) as "total", ${BY_STATUS},
       count(*) filter (where created_at > ${dayAgo}) as "createdLast24h",

@@ -1,4 +1,4 @@
-import type { Browserdeck, BrowserdeckOverrides } from '@browserdeck/adapters';
+import type { AccessOptions, Browserdeck, BrowserdeckOverrides } from '@browserdeck/adapters';
 import type { LiveViewHub } from '@browserdeck/adapters/live-view';
 import type { IdentityProvider } from '@browserdeck/domain';
 import type {
@@ -6,9 +6,12 @@ import type {
   FakeScriptRunner,
   InMemoryAgentRepository,
   InMemoryApiKeyRepository,
+  InMemoryAuditLog,
   InMemoryExtensionRepository,
   InMemoryIdempotencyStore,
   InMemoryIdentityProvider,
+  InMemoryInvitationRepository,
+  InMemoryMemberRepository,
   InMemoryProjectRepository,
   InMemoryRunLogStore,
   InMemoryRunRepository,
@@ -56,6 +59,8 @@ export interface TestAppOptions<I extends IdentityProvider = InMemoryIdentityPro
   loadsExtensions?: boolean;
   /** Largest session upload in bytes (default the service's, 50 MiB). */
   uploadMaxBytes?: number;
+  /** Sign-up mode, operators and audit retention (SPEC §17); default open sign-up, no operators. */
+  access?: AccessOptions;
   /** The live-view hub (http-api.md §14); default a `FakeLiveViewHub`; null for none (`debug` is then 501). */
   liveView?: LiveViewHub | null;
   /**
@@ -90,6 +95,10 @@ export interface TestApp<I extends IdentityProvider = InMemoryIdentityProvider> 
   clock: ManualClock;
   identity: I;
   users: InMemoryUserRepository;
+  /** Project members, invitations and the audit log (SPEC §17). */
+  members: InMemoryMemberRepository;
+  invitations: InMemoryInvitationRepository;
+  auditLog: InMemoryAuditLog;
   projects: InMemoryProjectRepository;
   sessions: InMemorySessionRepository;
   agents: InMemoryAgentRepository;

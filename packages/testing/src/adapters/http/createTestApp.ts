@@ -62,6 +62,7 @@ export async function createTestApp(
     ids,
     publicUrl: baseUrl,
     uploadMaxBytes: options.uploadMaxBytes,
+    access: options.access,
     // Every answer of every HTTP test is checked against its route's declared schema.
     http: { validateResponses: true },
     // `start()` runs the run worker; the session reconciler, which tests drive themselves, never passes.
@@ -96,6 +97,9 @@ export async function createTestApp(
     clock,
     identity,
     users: storage.users,
+    members: storage.members,
+    invitations: storage.invitations,
+    auditLog: storage.auditLog,
     projects: storage.projects,
     sessions: storage.sessions,
     agents: storage.agents,

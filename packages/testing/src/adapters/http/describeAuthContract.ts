@@ -327,7 +327,7 @@ export function describeAuthContract<W extends AuthContractWorld>(
           user: { id: user.id, email: user.email },
           project: { id: [...projectIds][0], name: 'Default Project', slug: 'default' },
         });
-        expect(await t.projects.listOwned(user.id, { archived: false })).toHaveLength(1);
+        expect(await t.projects.listForMember(user.id, { archived: false })).toHaveLength(1);
       });
 
       it('returns the oldest project, archived included, and creates nothing when one exists', async () => {
@@ -345,8 +345,8 @@ export function describeAuthContract<W extends AuthContractWorld>(
           name: 'First',
           slug: 'first',
         });
-        expect(await t.projects.listOwned(user.id, { archived: false })).toHaveLength(1);
-        expect(await t.projects.listOwned(user.id, { archived: true })).toHaveLength(1);
+        expect(await t.projects.listForMember(user.id, { archived: false })).toHaveLength(1);
+        expect(await t.projects.listForMember(user.id, { archived: true })).toHaveLength(1);
       });
 
       it('records a user the service has not seen (signed up at the identity provider only)', async () => {

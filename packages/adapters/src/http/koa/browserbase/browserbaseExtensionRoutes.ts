@@ -48,6 +48,7 @@ export function browserbaseExtensionRoutes(deps: ExtensionRouteDeps): AnyRoute[]
       method: 'POST',
       path: '/v1/extensions',
       operationId: 'browserbaseUploadExtension',
+      role: 'developer',
       summary: 'Upload an extension (Browserbase)',
       body: fileBody({
         field: 'file',
@@ -78,6 +79,7 @@ export function browserbaseExtensionRoutes(deps: ExtensionRouteDeps): AnyRoute[]
       method: 'GET',
       path: '/v1/extensions/{id}',
       operationId: 'browserbaseGetExtension',
+      role: 'viewer',
       summary: 'Read an extension (Browserbase)',
       params: browserbaseIdParams,
       responses: { 200: { description: 'The extension.', schema: BrowserbaseExtensionSchema } },
@@ -96,6 +98,7 @@ export function browserbaseExtensionRoutes(deps: ExtensionRouteDeps): AnyRoute[]
       method: 'DELETE',
       path: '/v1/extensions/{id}',
       operationId: 'browserbaseDeleteExtension',
+      role: 'developer',
       summary: 'Delete an extension (Browserbase)',
       params: browserbaseIdParams,
       responses: { 204: { description: 'Deleted.' } },

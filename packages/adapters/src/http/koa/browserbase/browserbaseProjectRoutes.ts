@@ -61,7 +61,7 @@ export function browserbaseProjectRoutes(
       handle: async ({ caller }) => {
         keyProject(caller);
         const projects = await deps.list.execute({ caller });
-        return { status: 200, body: projects.map((project) => present(project, settings)) };
+        return { status: 200, body: projects.map(({ project }) => present(project, settings)) };
       },
     }),
     defineRoute({
@@ -69,6 +69,7 @@ export function browserbaseProjectRoutes(
       method: 'GET',
       path: '/v1/projects/{id}',
       operationId: 'browserbaseGetProject',
+      role: 'viewer',
       summary: 'A project (Browserbase)',
       params: browserbaseIdParams,
       responses: { 200: { description: 'The project.', schema: BrowserbaseProjectSchema } },
@@ -83,6 +84,7 @@ export function browserbaseProjectRoutes(
       method: 'GET',
       path: '/v1/projects/{id}/usage',
       operationId: 'browserbaseProjectUsage',
+      role: 'viewer',
       summary: 'A project’s usage (Browserbase)',
       params: browserbaseIdParams,
       responses: {

@@ -58,6 +58,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       method: 'POST',
       path: '/v1/sessions',
       operationId: 'browserbaseCreateSession',
+      role: 'developer',
       summary: 'Create a session (Browserbase)',
       body: BrowserbaseCreateSessionBody,
       responses: {
@@ -100,6 +101,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       method: 'GET',
       path: '/v1/sessions',
       operationId: 'browserbaseListSessions',
+      role: 'viewer',
       summary: 'List sessions (Browserbase)',
       query: BrowserbaseListSessionsQuery,
       responses: {
@@ -135,6 +137,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       method: 'GET',
       path: '/v1/sessions/{id}',
       operationId: 'browserbaseGetSession',
+      role: 'viewer',
       summary: 'Read a session (Browserbase)',
       params: browserbaseIdParams,
       responses: {
@@ -155,6 +158,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       method: 'POST',
       path: '/v1/sessions/{id}',
       operationId: 'browserbaseUpdateSession',
+      role: 'developer',
       summary: 'Release a session (Browserbase)',
       params: browserbaseIdParams,
       body: BrowserbaseUpdateSessionBody,
@@ -174,6 +178,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       method: 'GET',
       path: '/v1/sessions/{id}/logs',
       operationId: 'browserbaseSessionLogs',
+      role: 'viewer',
       summary: 'A session’s logs (Browserbase)',
       params: browserbaseIdParams,
       responses: { 200: { description: 'Every recorded CDP event, oldest first.' } },
@@ -204,6 +209,7 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
       method: 'GET',
       path: '/v1/sessions/{id}/debug',
       operationId: 'browserbaseSessionDebug',
+      role: 'viewer',
       summary: 'Live-view URLs of a session (Browserbase)',
       params: browserbaseIdParams,
       // Browserbase's URL lifetime: ours is the token's (an hour), and is not shortened on request.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CreateSession } from '@browserdeck/domain';
+import { AuditTrail, CreateSession, directTransactions } from '@browserdeck/domain';
 import { assertProblem, createTestApp, type TestApp, type TestUser } from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionJson } from '../api/sessions/presentSession.ts';
@@ -110,7 +110,18 @@ describe('POST …/sessions when storing fails after the provider started a brow
     });
     const { clock, sessions, projects, agents, provider, idempotency } = t;
     const ids = { next: () => randomUUID() };
-    useCase = new CreateSession({ projects, agents, sessions, provider, idempotency, ids, clock, logger });
+    const audit = new AuditTrail({ auditLog: t.auditLog, transactions: directTransactions, ids, clock });
+    useCase = new CreateSession({
+      projects,
+      agents,
+      sessions,
+      provider,
+      idempotency,
+      ids,
+      clock,
+      logger,
+      audit,
+    });
     user = await t.signUpAndIn();
     const project = await call('POST', '/v1/projects', { name: 'F' });
     base = `/v1/browserbase/projects/${((await project.json()) as { id: string }).id}/sessions`;

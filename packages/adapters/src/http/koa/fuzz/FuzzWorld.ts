@@ -55,7 +55,7 @@ export class FuzzWorld {
       this.token = grant.accessToken;
       this.refreshToken = grant.refreshToken;
     }
-    const project = await t.projects.findOwned(this.userId, this.projectId);
+    const project = (await t.projects.findAccess(this.projectId, this.userId))?.project;
     if (!project) {
       this.projectId = await this.post(this.token, '/v1/projects', { name: `Fuzz ${++this.counter}` });
     } else if (project.archived) {

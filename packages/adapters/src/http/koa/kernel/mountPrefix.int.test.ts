@@ -79,7 +79,7 @@ describe('links under a mount prefix', () => {
     });
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: string };
-    expect((await t!.projects.findOwned(user.id, id))?.name).toBe('Mounted');
+    expect((await t!.projects.findAccess(id, user.id))?.project?.name).toBe('Mounted');
   });
 
   it('follows nested mounts, and the mount point itself', async () => {

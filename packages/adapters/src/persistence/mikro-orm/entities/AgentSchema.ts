@@ -6,7 +6,7 @@ import { ProjectSchema } from './ProjectSchema.ts';
  * An `agents` row as MikroORM sees it: the domain `Agent`'s fields with `envVars` sealed (a
  * `SecretBox` string holding the JSON object). The repository turns it into a plain `Agent`.
  */
-export type StoredAgent = Omit<Agent, 'envVars' | 'fields' | 'revise'> & { envVars: string };
+export type StoredAgent = Omit<Agent, 'envVars' | 'fields' | 'revise' | 'masked'> & { envVars: string };
 
 /** The columns of `agents`, each named once: the Kysely queries are typed from them too. */
 const agentProperties = {

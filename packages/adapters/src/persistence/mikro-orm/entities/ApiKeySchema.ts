@@ -9,6 +9,8 @@ const apiKeyProperties = {
     p.manyToOne(ProjectSchema).mapToPk().fieldName('project_id').deleteRule('cascade').index(false),
   ownerId: p.uuid(),
   name: p.text(),
+  // `developer` or `viewer` (SPEC §17); keys made before roles act as `developer`.
+  role: p.text().default('developer'),
   prefix: p.text(),
   digest: p.text(),
   createdAt: p.datetime(3),

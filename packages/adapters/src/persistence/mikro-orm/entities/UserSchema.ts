@@ -6,6 +6,8 @@ const userProperties = {
   id: p.uuid().primary(),
   email: p.text(),
   createdAt: p.datetime(3),
+  // When an operator disabled the account (SPEC §17); null while it is enabled.
+  disabledAt: p.datetime(3).nullable(),
 };
 
 /**

@@ -1,14 +1,17 @@
 import { AgentSchema } from './AgentSchema.ts';
 import { ApiKeySchema } from './ApiKeySchema.ts';
+import { AuditEntrySchema } from './AuditEntrySchema.ts';
 import { BrowserContextSchema } from './BrowserContextSchema.ts';
 import { BrowserSessionSchema } from './BrowserSessionSchema.ts';
 import { ExtensionSchema } from './ExtensionSchema.ts';
 import { IdempotencyKeySchema } from './IdempotencyKeySchema.ts';
 import { InstanceSchema } from './InstanceSchema.ts';
+import { InvitationSchema } from './InvitationSchema.ts';
 import { LocalCredentialSchema } from './LocalCredentialSchema.ts';
 import { LocalRefreshTokenSchema } from './LocalRefreshTokenSchema.ts';
 import { LocalSignInSessionSchema } from './LocalSignInSessionSchema.ts';
 import { OrphanSearchSchema } from './OrphanSearchSchema.ts';
+import { ProjectMemberSchema } from './ProjectMemberSchema.ts';
 import { ProjectSchema } from './ProjectSchema.ts';
 import { RateLimitWindowSchema } from './RateLimitWindowSchema.ts';
 import { RunLogSchema } from './RunLogSchema.ts';
@@ -41,4 +44,7 @@ export const persistenceEntities = [
   BrowserContextSchema,
   StoredBlobSchema,
   SessionShareSchema,
+  ProjectMemberSchema,
+  InvitationSchema,
+  AuditEntrySchema,
 ] as const;

@@ -58,6 +58,7 @@ describe('POST /v1/projects/{project_id}/api-keys', () => {
     expect(Object.keys(created)).toEqual([
       'id',
       'name',
+      'role',
       'prefix',
       'key',
       'createdAt',
@@ -67,6 +68,7 @@ describe('POST /v1/projects/{project_id}/api-keys', () => {
     expect(created).toEqual({
       id: expect.any(String),
       name: 'CI',
+      role: 'developer',
       prefix: created.key.slice(0, 12),
       key: expect.stringMatching(KEY),
       createdAt: T0,

@@ -11,15 +11,15 @@ export type ApiKeyRouteDeps = UseCasesOf<'apiKeys', 'create' | 'list' | 'revoke'
 export const API_KEYS_TAG = {
   name: 'API keys',
   description:
-    'Long-lived, revocable project API keys for machine clients. Only the project’s owner, with an access token, manages them.',
+    'Long-lived, revocable project API keys for machine clients, each acting as `developer` or the narrower `viewer`. Project admins, with an access token, manage them.',
 };
 const TAG = API_KEYS_TAG.name;
 const BASE = '/v1/projects/{project_id}/api-keys';
-const USER_ONLY = 'Needs a user’s access token: a project API key cannot manage keys (403).';
+const USER_ONLY = 'Needs a project admin’s access token: a project API key cannot manage keys (403).';
 
 /**
  * `/v1/projects/{project_id}/api-keys`: the project's API keys for machine clients (http-api.md §12).
- * Only the project's owner, signed in, manages them.
+ * Project admins, signed in, manage them.
  */
 export function apiKeyRoutes(deps: ApiKeyRouteDeps): AnyRoute[] {
   const scope = { tag: TAG, auth: 'user' as const, errors: ['not_found'] as const };
@@ -29,6 +29,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): AnyRoute[] {
       method: 'POST',
       path: BASE,
       operationId: 'createApiKey',
+      role: 'admin',
       summary: 'Create an API key',
       description: `The answer holds the key itself, which is shown this once and never again. ${USER_ONLY}`,
       params: projectIdParams,
@@ -40,9 +41,10 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): AnyRoute[] {
           projectId: params.project_id,
           name: body.name,
           expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
+          role: body.role,
         });
-        const { id, name, prefix, ...times } = presentApiKey(apiKey);
-        return { status: 201, body: { id, name, prefix, key, ...times } };
+        const { id, name, role, prefix, ...times } = presentApiKey(apiKey);
+        return { status: 201, body: { id, name, role, prefix, key, ...times } };
       },
     }),
     defineRoute({
@@ -50,6 +52,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): AnyRoute[] {
       method: 'GET',
       path: BASE,
       operationId: 'listApiKeys',
+      role: 'admin',
       summary: 'List API keys, newest first',
       description: `The keys that are not revoked, without their secrets. ${USER_ONLY}`,
       params: projectIdParams,
@@ -64,6 +67,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): AnyRoute[] {
       method: 'DELETE',
       path: `${BASE}/{key_id}`,
       operationId: 'revokeApiKey',
+      role: 'admin',
       summary: 'Revoke an API key',
       description:
         'From the next request on, on every instance, the key is refused (401). Idempotent: revoking a ' +

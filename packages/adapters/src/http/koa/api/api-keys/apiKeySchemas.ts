@@ -3,12 +3,15 @@ import {
   API_KEY_NAME_MIN_LENGTH,
   API_KEY_PATTERN,
   API_KEY_PREFIX_LENGTH,
+  API_KEY_ROLES,
 } from '@browserdeck/domain';
 import { z } from 'zod';
 import { projectIdParams, textRule, timestamp, uuidParam } from '../shared/commonSchemas.ts';
 
 /** `/v1/projects/{project_id}/api-keys/{key_id}` */
 export const apiKeyParams = projectIdParams.extend({ key_id: uuidParam });
+
+const apiKeyRole = z.enum(API_KEY_ROLES, { message: `must be one of ${API_KEY_ROLES.join(', ')}` });
 
 /** `POST /v1/projects/{project_id}/api-keys` body. */
 export const CreateApiKeyBody = z.strictObject({
@@ -24,6 +27,9 @@ export const CreateApiKeyBody = z.strictObject({
     .nullable()
     .optional()
     .meta({ description: 'When the key stops working; must lie in the future. Absent or null: never.' }),
+  role: apiKeyRole
+    .optional()
+    .meta({ description: 'What the key may do: `developer` (default) or `viewer` (reads only).' }),
 });
 
 /** A key as listing answers it: never the secret itself. */
@@ -31,6 +37,7 @@ export const ApiKeySchema = z
   .object({
     id: z.string(),
     name: z.string(),
+    role: apiKeyRole.meta({ description: 'The role the key acts with in its project (SPEC §17).' }),
     prefix: z.string().meta({
       description: `The key's first ${API_KEY_PREFIX_LENGTH} characters, kept in clear to tell keys apart.`,
     }),

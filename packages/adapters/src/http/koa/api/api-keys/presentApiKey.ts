@@ -11,6 +11,7 @@ export function presentApiKey(apiKey: ApiKey): ApiKeyJson {
   return {
     id: apiKey.id,
     name: apiKey.name,
+    role: apiKey.role,
     prefix: apiKey.prefix,
     createdAt: isoTimestamp(apiKey.createdAt),
     expiresAt: apiKey.expiresAt ? isoTimestamp(apiKey.expiresAt) : null,

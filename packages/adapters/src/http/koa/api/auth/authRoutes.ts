@@ -40,12 +40,14 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       summary: 'Create a user',
       description:
         'The e-mail is normalised (NFKC, trimmed, lower-cased) and must not be registered yet. ' +
-        'Rate limited per client address and per e-mail.',
+        'Rate limited per client address and per e-mail. `SIGNUP=invite` needs an `invitation` for ' +
+        'the e-mail, `SIGNUP=closed` an operator’s; operators (`ADMIN_EMAILS`) are always admitted; ' +
+        'else 403 `signup_closed`.',
       tag: TAG,
       auth: 'none',
       body: SignUpBody,
       responses: { 201: { description: 'The user was created.', schema: UserEnvelope } },
-      errors: ['email_taken', 'rate_limited', 'identity_unavailable'],
+      errors: ['email_taken', 'signup_closed', 'rate_limited', 'identity_unavailable'],
       handle: async ({ body, clientAddress }) => ({
         status: 201,
         body: await deps.signUp.execute({ ...body, clientAddress }),
@@ -63,7 +65,7 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       auth: 'none',
       body: SignInBody,
       responses: { 200: { description: 'Signed in.', schema: TokenResponse } },
-      errors: ['invalid_credentials', 'rate_limited', 'identity_unavailable'],
+      errors: ['invalid_credentials', 'account_disabled', 'rate_limited', 'identity_unavailable'],
       handle: async ({ body, clientAddress }) => ({
         status: 200,
         body: presentTokenGrant(await deps.signIn.execute({ ...body, clientAddress })),
@@ -79,7 +81,7 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       auth: 'none',
       body: RefreshBody,
       responses: { 200: { description: 'A new token pair.', schema: TokenResponse } },
-      errors: ['invalid_refresh_token', 'identity_unavailable'],
+      errors: ['invalid_refresh_token', 'account_disabled', 'identity_unavailable'],
       handle: async ({ body }) => ({
         status: 200,
         body: presentTokenGrant(await deps.refreshSession.execute({ refreshToken: body.refresh_token })),
@@ -127,6 +129,7 @@ export function authRoutes(deps: AuthRouteDeps): AnyRoute[] {
       auth: 'user',
       body: emptyBody,
       responses: { 200: { description: 'The user and their project.', schema: SyncResponse } },
+      errors: ['signup_closed'],
       handle: async ({ caller }) => {
         const { user, project } = await deps.syncUser.execute({ principal: signInOf(caller) });
         return {

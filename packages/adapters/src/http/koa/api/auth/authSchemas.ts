@@ -1,6 +1,7 @@
 import {
   EMAIL_MAX_LENGTH,
   EMAIL_PATTERN,
+  INVITATION_TOKEN_PATTERN,
   jsonByteLength,
   normalizeEmail,
   PASSWORD_MAX_LENGTH,
@@ -37,6 +38,14 @@ export const SignUpBody = z.strictObject({
     .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
     .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
   metadata: metadata.optional(),
+  invitation: z
+    .string()
+    .regex(INVITATION_TOKEN_PATTERN, 'must be an invitation token (bdi_…)')
+    .optional()
+    .meta({
+      description:
+        'An invitation token (`bdi_…`, a project’s or an operator’s): what `SIGNUP=invite` needs, and `SIGNUP=closed` an operator’s (SPEC §17).',
+    }),
 });
 
 /** `POST /v1/auth/signin` body. Only shape is checked: a wrong e-mail is `invalid_credentials`. */

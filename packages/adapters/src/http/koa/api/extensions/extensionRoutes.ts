@@ -45,6 +45,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps): AnyRoute[] {
       method: 'POST',
       path: BASE,
       operationId: 'uploadExtension',
+      role: 'developer',
       summary: 'Upload an extension',
       description:
         'A `multipart/form-data` body with the zip in the field `file`. It is checked before it is ' +
@@ -83,6 +84,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps): AnyRoute[] {
       method: 'GET',
       path: BASE,
       operationId: 'listExtensions',
+      role: 'viewer',
       summary: 'List extensions, newest first',
       description: 'The project’s uploaded extensions, without their zips; also in an archived project.',
       params: projectIdParams,
@@ -98,6 +100,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps): AnyRoute[] {
       method: 'GET',
       path: `${BASE}/{extension_id}`,
       operationId: 'getExtension',
+      role: 'viewer',
       summary: 'Read an extension',
       description: 'One of the project’s extensions, without its zip; another project’s is a 404.',
       params: extensionParams,
@@ -117,6 +120,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps): AnyRoute[] {
       method: 'DELETE',
       path: `${BASE}/{extension_id}`,
       operationId: 'deleteExtension',
+      role: 'developer',
       summary: 'Delete an extension',
       description:
         'Also in an archived project. Sessions already running keep what they loaded; later creates ' +

@@ -87,8 +87,8 @@ export class LiveViewGrantWatch {
     const entries = [...this.watched];
     await Promise.all(
       entries.map(async (entry) => {
-        const { projectId, ownerId, credential } = entry.grant.claims;
-        const key = JSON.stringify([projectId, ownerId, credential]);
+        const { projectId, userId, credential, readOnly } = entry.grant.claims;
+        const key = JSON.stringify([projectId, userId, credential, readOnly]);
         let verdict = verdicts.get(key);
         if (!verdict) {
           verdict = this.check(entry.grant);

@@ -47,6 +47,24 @@ async function startSession(): Promise<SessionJson> {
   return (await res.json()) as SessionJson;
 }
 
+/** A new user who joined the project with `role`, by alice's invitation. */
+async function joined(role: string): Promise<TestUser> {
+  const user = await t.signUpAndIn();
+  const invited = await t.request(`/v1/projects/${projectId}/members`, {
+    method: 'POST',
+    token: alice.accessToken,
+    json: { email: user.email, role },
+  });
+  expect(invited.status, await invited.clone().text()).toBe(201);
+  const { token } = (await invited.json()) as { token: string };
+  const accepted = await t.request(`/v1/invitations/${token}:accept`, {
+    method: 'POST',
+    token: user.accessToken,
+  });
+  expect(accepted.status, await accepted.clone().text()).toBe(200);
+  return user;
+}
+
 const debug = (sessionId: string, token = alice.accessToken, path = base, query = '') =>
   t.request(`${path}/${sessionId}/debug${query}`, { token });
 
@@ -636,6 +654,65 @@ describe('live views end with the credential that asked for them', () => {
     expect(await stillOpen(byUser)).toBe(true);
     await assertProblem(await refusal(`/v1/live/${session.id}/ws?token=${keyToken}`), 401, 'unauthorized');
     byUser.close();
+  });
+
+  it('closes a removed member’s viewers at once, and keeps the owner’s open', async () => {
+    await setUp();
+    const session = await startSession();
+    const bob = await joined('developer');
+    const bobToken = tokenOf((await liveUrls(session.id, '', bob.accessToken)).debuggerUrl);
+    const aliceToken = tokenOf((await liveUrls(session.id)).debuggerUrl);
+    const byBob = await admitted(`/v1/live/${session.id}/ws?token=${bobToken}`);
+    const byAlice = await admitted(`/v1/live/${session.id}/ws?token=${aliceToken}`);
+    const bobClosed = closeOf(byBob);
+
+    const removed = await t.request(`/v1/projects/${projectId}/members/${bob.id}`, {
+      method: 'DELETE',
+      token: alice.accessToken,
+    });
+    expect(removed.status, await removed.clone().text()).toBe(204);
+    await t.liveViewRecheck.tick();
+    expect(await bobClosed).toEqual({ code: 1008, reason: 'The live view’s access was withdrawn.' });
+    expect(await stillOpen(byAlice)).toBe(true);
+    await assertProblem(await refusal(`/v1/live/${session.id}/ws?token=${bobToken}`), 401, 'unauthorized');
+    await assertProblem(await page(session.id, `token=${bobToken}`), 401, 'unauthorized');
+    byAlice.close();
+  });
+
+  it('gives a viewer only a read-only link, and closes its viewer when the viewer leaves the project', async () => {
+    await setUp();
+    const session = await startSession();
+    const vera = await joined('viewer');
+    const urls = await liveUrls(session.id, '', vera.accessToken);
+    expect(urls.debuggerUrl).toContain('&readOnly=true');
+    const ws = await admitted(`/v1/live/${session.id}/ws?token=${tokenOf(urls.debuggerUrl)}`);
+    const closed = closeOf(ws);
+    const removed = await t.request(`/v1/projects/${projectId}/members/${vera.id}`, {
+      method: 'DELETE',
+      token: vera.accessToken,
+    });
+    expect(removed.status, await removed.clone().text()).toBe(204);
+    await t.liveViewRecheck.tick();
+    expect((await closed).code).toBe(1008);
+  });
+
+  it('closes every viewer of a disabled account’s project, its keys’ too', async () => {
+    await setUp({ access: { adminEmails: ['operator@example.com'] } });
+    const operator = await t.signUpAndIn('operator@example.com');
+    const session = await startSession();
+    const { key } = await newKey();
+    const byKey = await admitted(
+      `/v1/live/${session.id}/ws?token=${tokenOf((await liveUrls(session.id, '', key)).debuggerUrl)}`,
+    );
+    const keyClosed = closeOf(byKey);
+    const disabled = await t.request(`/v1/admin/users/${alice.id}:disable`, {
+      method: 'POST',
+      token: operator.accessToken,
+    });
+    expect(disabled.status, await disabled.clone().text()).toBe(200);
+    await t.liveViewRecheck.tick();
+    expect((await keyClosed).code).toBe(1008);
+    await assertProblem(await debug(session.id, key), 403, 'account_disabled');
   });
 
   it('refuses a new open after sign-out, and closes the viewer that was open', async () => {

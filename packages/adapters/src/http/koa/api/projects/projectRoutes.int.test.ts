@@ -40,7 +40,7 @@ describe('POST /v1/projects', () => {
       created_at: '2026-01-01T00:00:00.000Z',
       updated_at: '2026-01-01T00:00:00.000Z',
     });
-    expect((await t.projects.findOwned(alice.id, project.id))?.name).toBe('My App');
+    expect((await t.projects.findAccess(project.id, alice.id))?.project?.name).toBe('My App');
   });
 
   it('derives the slug from the name and suffixes it when taken', async () => {
@@ -159,7 +159,7 @@ describe('one project', () => {
     expect(archived).toMatchObject({ archived: true, name: 'Gone' });
     const restored = await call('PATCH', `/v1/projects/${project.id}`, { archived: false });
     expect(await restored.json()).toMatchObject({ archived: false, name: 'Gone' });
-    expect((await t.projects.findOwned(alice.id, project.id))?.archived).toBe(false);
+    expect((await t.projects.findAccess(project.id, alice.id))?.project?.archived).toBe(false);
   });
 
   it.each([
@@ -209,7 +209,7 @@ describe('one project', () => {
     const res = await call('DELETE', `/v1/projects/${project.id}`);
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
-    expect(await t.projects.findOwned(alice.id, project.id)).toBeNull();
+    expect(await t.projects.findAccess(project.id, alice.id)).toBeNull();
     await assertProblem(await call('DELETE', `/v1/projects/${project.id}`), 404, 'not_found');
     await assertProblem(await call('GET', `/v1/projects/${project.id}`), 404, 'not_found');
   });
@@ -223,7 +223,7 @@ describe('one project', () => {
     await assertProblem(await call('PATCH', path, { archived: true }, bob.accessToken), 404, 'not_found');
     await assertProblem(await call('POST', `${path}:archive`, undefined, bob.accessToken), 404, 'not_found');
     await assertProblem(await call('DELETE', path, undefined, bob.accessToken), 404, 'not_found');
-    expect(await t.projects.findOwned(alice.id, project.id)).toMatchObject({
+    expect((await t.projects.findAccess(project.id, alice.id))?.project).toMatchObject({
       name: 'Private',
       archived: false,
     });

@@ -19,7 +19,8 @@ export type ProjectRouteDeps = UseCasesOf<
 /** These routes' OpenAPI tag and what it groups. */
 export const PROJECTS_TAG = {
   name: 'Projects',
-  description: 'A user’s projects: the scope of sessions and agents. Another user’s project is a 404.',
+  description:
+    'The projects a user is a member of, with a role each: the scope of sessions and agents. A project the caller is no member of is a 404.',
 };
 const TAG = PROJECTS_TAG.name;
 const one = { description: 'The project.', schema: ProjectSchema };
@@ -48,23 +49,25 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       path: '/v1/projects',
       operationId: 'listProjects',
       summary: 'List projects, newest first',
-      description: 'The active projects by default; `archived=true` lists the archived ones instead.',
+      description:
+        'Every project the caller is a member of, with its role: the active ones by default; `archived=true` lists the archived ones instead.',
       tag: TAG,
       auth: 'userOrKey',
       query: ListProjectsQuery,
       responses: { 200: { description: 'The projects.', schema: ProjectListSchema } },
       handle: async ({ caller, query }) => {
-        const projects = await deps.list.execute({
-          caller,
-          archived: query.archived,
-        });
-        return { status: 200, body: projects.map(presentProject) };
+        const grants = await deps.list.execute({ caller, archived: query.archived });
+        return {
+          status: 200,
+          body: grants.map(({ project, role }) => ({ ...presentProject(project), role })),
+        };
       },
     }),
     defineRoute({
       method: 'GET',
       path: '/v1/projects/{project_id}',
       operationId: 'getProject',
+      role: 'viewer',
       summary: 'Read a project',
       description: 'Archived projects can be read too. Another user’s project is a 404, like a missing one.',
       tag: TAG,
@@ -81,6 +84,7 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       method: 'PATCH',
       path: '/v1/projects/{project_id}',
       operationId: 'updateProject',
+      role: 'admin',
       summary: 'Rename, archive or restore a project',
       description: 'Give at least one of `name`, `archived`. Renaming keeps the slug.',
       tag: TAG,
@@ -104,6 +108,7 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       method: 'POST',
       path: '/v1/projects/{project_id}:archive',
       operationId: 'archiveProject',
+      role: 'admin',
       summary: 'Archive a project (soft delete)',
       description: 'Idempotent: archiving an archived project returns it unchanged.',
       tag: TAG,
@@ -121,6 +126,7 @@ export function projectRoutes(deps: ProjectRouteDeps): AnyRoute[] {
       method: 'DELETE',
       path: '/v1/projects/{project_id}',
       operationId: 'deleteProject',
+      role: 'owner',
       summary: 'Delete a project with its sessions and agents (hard delete)',
       description:
         'Sessions still active at the provider are released first (best effort: a failed release is ' +

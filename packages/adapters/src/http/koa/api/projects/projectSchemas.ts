@@ -1,6 +1,7 @@
 import {
   PROJECT_NAME_MAX_LENGTH,
   PROJECT_NAME_MIN_LENGTH,
+  PROJECT_ROLES,
   PROJECT_SLUG_MAX_LENGTH,
   PROJECT_SLUG_MIN_LENGTH,
   PROJECT_SLUG_PATTERN,
@@ -57,5 +58,12 @@ export const ProjectSchema = z
   })
   .meta({ id: 'Project' });
 
+/** A project as `GET /v1/projects` lists it: with the caller's role in it (SPEC §17). */
+export const ProjectListItemSchema = ProjectSchema.extend({
+  role: z
+    .enum(PROJECT_ROLES)
+    .meta({ description: 'The caller’s role in the project (an API key: its own).' }),
+}).meta({ id: 'ProjectListItem' });
+
 /** `GET /v1/projects` response, newest first. */
-export const ProjectListSchema = z.array(ProjectSchema);
+export const ProjectListSchema = z.array(ProjectListItemSchema);

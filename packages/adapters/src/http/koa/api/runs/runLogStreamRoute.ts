@@ -34,6 +34,7 @@ export function runLogStreamRoute(
     ...scope,
     method: 'GET',
     operationId: 'streamRunLogs',
+    role: 'viewer',
     summary: 'Follow a run’s logs as Server-Sent Events',
     description:
       'Every log line is a `log` event (`id`: its `seq`; `data`: the line as in the logs page), in ' +

@@ -86,6 +86,7 @@ export function runRoutes(
       method: 'POST',
       path: `${PROVIDER_PROJECT_PATH}/agents/{agent_id}/runs`,
       operationId: 'startAgentRun',
+      role: 'developer',
       summary: 'Run an agent’s script on a session of its own',
       description:
         'Queues a run of the agent’s script (fixed now: editing the agent later does not change it). ' +
@@ -123,6 +124,7 @@ export function runRoutes(
       method: 'POST',
       path: `${PROVIDER_PROJECT_PATH}/sessions/{session_id}/runs`,
       operationId: 'startSessionRun',
+      role: 'developer',
       summary: 'Run a script on a live session',
       description:
         'Queues a run of `script` (default: the session’s own) against the session, which stays open ' +
@@ -158,6 +160,7 @@ export function runRoutes(
       method: 'GET',
       path: BASE,
       operationId: 'listRuns',
+      role: 'viewer',
       summary: 'List runs, newest first',
       description:
         'The project’s runs of every agent and session, newest first; `agent_id`, `session_id` and ' +
@@ -182,6 +185,7 @@ export function runRoutes(
       method: 'GET',
       path: `${BASE}/{run_id}`,
       operationId: 'getRun',
+      role: 'viewer',
       summary: 'Read a run, optionally waiting for its end',
       description:
         'With `wait` (a long poll, Browserdeck’s addition to §11) the answer is held until the run is ' +
@@ -206,6 +210,7 @@ export function runRoutes(
       method: 'POST',
       path: `${BASE}/{run_id}:cancel`,
       operationId: 'cancelRun',
+      role: 'developer',
       summary: 'Cancel a run',
       description:
         'Idempotent: a run that has ended is answered unchanged. A running script’s process is killed, ' +
@@ -224,6 +229,7 @@ export function runRoutes(
       method: 'GET',
       path: `${BASE}/{run_id}/logs`,
       operationId: 'getRunLogs',
+      role: 'viewer',
       summary: 'Page through a run’s logs',
       description:
         'Lines in `seq` order across the streams. Pass `nextCursor` back as `cursor` for the lines ' +

@@ -74,6 +74,7 @@ export function sessionFileRoutes(deps: SessionFileRouteDeps, providerName: stri
       method: 'GET',
       path: `${base}/downloads`,
       operationId: 'getSessionDownloads',
+      role: 'viewer',
       summary: 'The files the session’s browser downloaded, as a zip',
       description:
         'Every completed download of the session (files still downloading are left out), flat in one ' +
@@ -106,6 +107,7 @@ export function sessionFileRoutes(deps: SessionFileRouteDeps, providerName: stri
       method: 'POST',
       path: `${base}/uploads`,
       operationId: 'uploadSessionFile',
+      role: 'developer',
       summary: 'Put a file where the session’s page can take it',
       description:
         'A `multipart/form-data` body with one file in the field `file`. It is stored for the running ' +

@@ -88,6 +88,7 @@ export function sessionRoutes(
       method: 'POST',
       path: BASE,
       operationId: 'createSession',
+      role: 'developer',
       summary: 'Start a cloud-browser session',
       description:
         'Every field is optional. With `agentId` the agent’s fields are the defaults and `env` is merged ' +
@@ -127,6 +128,7 @@ export function sessionRoutes(
       method: 'GET',
       path: BASE,
       operationId: 'listSessions',
+      role: 'viewer',
       summary: 'List sessions, newest first',
       description:
         'Served from the database; a background reconciler keeps active sessions fresh. `q` keeps ' +
@@ -156,6 +158,7 @@ export function sessionRoutes(
       method: 'GET',
       path: `${BASE}/dashboard/stats`,
       operationId: 'getSessionStats',
+      role: 'viewer',
       summary: 'Session statistics of the project, optionally over time',
       description:
         'Counts by status, sessions created in the last 24 hours and browser time, computed by the ' +
@@ -184,6 +187,7 @@ export function sessionRoutes(
       method: 'GET',
       path: `${BASE}/{session_id}`,
       operationId: 'getSession',
+      role: 'viewer',
       summary: 'Read a session, refreshed from the provider',
       description:
         'An active session is refreshed from the provider first. If the provider cannot be reached, the ' +
@@ -211,6 +215,7 @@ export function sessionRoutes(
       method: 'POST',
       path: `${BASE}/{session_id}:release`,
       operationId: 'releaseSession',
+      role: 'developer',
       summary: 'Release (end) a session',
       description: 'Idempotent: a session that has ended is returned unchanged.',
       params: sessionParams,
@@ -233,6 +238,7 @@ export function sessionRoutes(
       method: 'GET',
       path: `${BASE}/{session_id}/logs`,
       operationId: 'getSessionLogs',
+      role: 'viewer',
       summary: 'Page through the session’s provider logs',
       description:
         'The CDP events the provider recorded, paged here: pass `nextCursor` back as `cursor` until it ' +
@@ -257,6 +263,7 @@ export function sessionRoutes(
       method: 'GET',
       path: `${BASE}/{session_id}/debug`,
       operationId: 'getSessionLiveUrls',
+      role: 'viewer',
       summary: 'Live-view URLs of a running session',
       description:
         'Browserbase’s `SessionLiveURLs` shape. `debuggerFullscreenUrl` opens a page that shows the ' +
@@ -265,7 +272,8 @@ export function sessionRoutes(
         'does not lift it); appending `&readOnly=true` to a full token’s URL also only watches. The ' +
         'URLs carry a token for this one session that expires after an hour and stops working when ' +
         'the session ends, the project is archived, or the API key or sign-in that asked is revoked ' +
-        'or ended (open viewers are then closed). `wsUrl` is the session’s CDP `connectUrl`. A ' +
+        'or ended (open viewers are then closed). `wsUrl` is the session’s CDP `connectUrl` (its signing key masked in a read-only answer, and ' +
+        'for a viewer). A ' +
         'provider with live URLs of its own (Browserbase) answers those, and refuses `readOnly=true`.',
       params: sessionParams,
       query: SessionLiveUrlsQuery,

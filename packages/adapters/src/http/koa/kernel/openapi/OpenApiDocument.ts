@@ -11,6 +11,8 @@ export interface OpenApiOperation {
   parameters: JsonObject[];
   requestBody?: JsonObject;
   responses: Record<string, JsonObject>;
+  /** The least project role the operation needs (SPEC §17), as its route declares it. */
+  'x-browserdeck-role'?: string;
 }
 
 /** Where the API is served: a URL reference the document's paths are relative to. */

@@ -1,3 +1,4 @@
+import { ROLE_RIGHTS } from '@browserdeck/domain';
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors/errorStatus.ts';
 import { ProblemSchema } from '../errors/ProblemSchema.ts';
@@ -153,6 +154,11 @@ function operationOf(route: AnyRoute, schemas: ResponseJsonSchemas): OpenApiOper
     },
   };
   if (route.description) operation.description = route.description;
+  if (route.role) {
+    operation['x-browserdeck-role'] = route.role;
+    const least = `Least role: \`${route.role}\` (${ROLE_RIGHTS[route.role]}); a lower role is 403 \`forbidden_for_role\`.`;
+    operation.description = operation.description ? `${operation.description}\n\n${least}` : least;
+  }
   const file = fileBodySpec(route.body);
   if (file) {
     operation.requestBody = {

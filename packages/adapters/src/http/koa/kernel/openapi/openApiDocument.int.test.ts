@@ -33,7 +33,7 @@ describe('named schemas', () => {
     expect(responseSchema(doc, '/v1/projects', 'post', '201')).toEqual(ref('Project'));
     expect(responseSchema(doc, '/v1/projects', 'get', '200')).toEqual({
       type: 'array',
-      items: ref('Project'),
+      items: ref('ProjectListItem'),
     });
     expect(responseSchema(doc, '/v1/auth/signin', 'post', '200')).toEqual(ref('TokenGrant'));
     expect(responseSchema(doc, sessions, 'post', '201')).toEqual(ref('Session'));
@@ -77,11 +77,14 @@ describe('the server, license and tags', () => {
       'Operations',
       'Authentication',
       'Projects',
+      'Members',
+      'Audit log',
       'Sessions',
       'Agents',
       'Extensions',
       'Runs',
       'API keys',
+      'Operators',
     ]);
     for (const tag of doc.tags) expect(tag.description, tag.name).toMatch(/\w/);
   });

@@ -69,19 +69,20 @@ async function redocly(file: string): Promise<Finding[]> {
  * Findings accepted, each for a reason. Redocly's `no-ambiguous-paths` compares path templates only:
  * it cannot see that `{provider}` takes just the configured provider's name or `cloudbrowser` (an
  * enum) and `{project_id}` just a UUID, so `/v1/{provider}/projects/{project_id}/…` and
- * `/v1/projects/{project_id}/api-keys/{key_id}` or `…/extensions/{extension_id}` (all fixed by
- * http-api.md §5, §6 and §12) never match the same request. Any other ambiguity is still reported.
+ * `/v1/projects/{project_id}/api-keys/{key_id}`, `…/extensions/{extension_id}`, `…/members/{user_id}`
+ * or `…/invitations/{invitation_id}` (fixed by http-api.md §5, §6, §12 and SPEC §17) never match
+ * the same request. Any other ambiguity is still reported.
  */
+const PROVIDER_PATH = String.raw`\/v1\/\{provider\}\/projects\/\{project_id\}\/(sessions|runs|agents)`;
+const PROJECT_ITEM_PATH = String.raw`\/v1\/projects\/\{project_id\}\/(api-keys\/\{key_id\}|extensions\/\{extension_id\}|members\/\{user_id\}|invitations\/\{invitation_id\})`;
 const ACCEPTED: ReadonlyArray<{ rule: string; message: RegExp }> = [
   {
     rule: 'no-ambiguous-paths',
-    message:
-      /^Paths should resolve unambiguously\. Found two ambiguous paths: `\/v1\/\{provider\}\/projects\/\{project_id\}\/(sessions|agents)` and `\/v1\/projects\/\{project_id\}\/api-keys\/\{key_id\}`\.$/,
-  },
-  {
-    rule: 'no-ambiguous-paths',
-    message:
-      /^Paths should resolve unambiguously\. Found two ambiguous paths: (`\/v1\/\{provider\}\/projects\/\{project_id\}\/(sessions|runs|agents)` and `\/v1\/projects\/\{project_id\}\/extensions\/\{extension_id\}`|`\/v1\/projects\/\{project_id\}\/extensions\/\{extension_id\}` and `\/v1\/\{provider\}\/projects\/\{project_id\}\/(sessions|runs|agents)`)\.$/,
+    message: new RegExp(
+      String.raw`^Paths should resolve unambiguously\. Found two ambiguous paths: ` +
+        `(\`${PROVIDER_PATH}\` and \`${PROJECT_ITEM_PATH}\`|\`${PROJECT_ITEM_PATH}\` and \`${PROVIDER_PATH}\`)` +
+        String.raw`\.$`,
+    ),
   },
 ];
 

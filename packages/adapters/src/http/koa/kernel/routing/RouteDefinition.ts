@@ -1,4 +1,4 @@
-import type { ApiKeyCaller, Caller, UserCaller } from '@browserdeck/domain';
+import type { ApiKeyCaller, Caller, ProjectRole, UserCaller } from '@browserdeck/domain';
 import type { z } from 'zod';
 import type { PassthroughOutcome, PassthroughRequest } from '../../../../shared/PassthroughEndpoint.ts';
 import type { UpgradeOutcome, UpgradeRequest } from '../../../../shared/UpgradeEndpoint.ts';
@@ -78,6 +78,12 @@ export interface RouteMetadata<
   tag: string;
   /** Who may call it; read by the router (enforcement) and by the OpenAPI builder (`security`). */
   auth: A;
+  /**
+   * The least project role it needs (SPEC §17), for a route in one project: the use case behind it
+   * enforces it (a lower role is 403 `forbidden_for_role`), the OpenAPI document states it
+   * (`x-browserdeck-role`), and the role matrix test holds the two to each other.
+   */
+  role?: ProjectRole;
   params?: z.ZodType<P>;
   /**
    * Path parameters that take one of a fixed set of values (compared case-insensitively). A request

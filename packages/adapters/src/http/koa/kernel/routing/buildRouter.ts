@@ -1,4 +1,4 @@
-import { AuthError, type Authenticate } from '@browserdeck/domain';
+import { AuthError, type Authenticate, withOrigin } from '@browserdeck/domain';
 import { Router, type RouterMiddleware } from '@koa/router';
 import { httpState } from '../../HttpState.ts';
 import { DEFAULT_PUBLIC_URL, publicUrlsFor } from '../proxy/PublicUrls.ts';
@@ -74,7 +74,10 @@ function routeHandler(route: HttpRoute, deps: BuildRouterDeps): RouterMiddleware
         ? undefined
         : route.auth === 'instance'
           ? await authenticateInstance(ctx, deps.authenticateInstance)
-          : authorizeRoute(await authenticateRequest(ctx, deps.authenticate), route.auth);
+          : withOrigin(authorizeRoute(await authenticateRequest(ctx, deps.authenticate), route.auth), {
+              requestId: state.requestId,
+              ip: ctx.ip,
+            });
     const file = fileBodySpec(route.body);
     const body = !route.body
       ? undefined

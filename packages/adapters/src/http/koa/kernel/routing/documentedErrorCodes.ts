@@ -32,8 +32,19 @@ export const FILE_BODY_ERRORS = [
 export const AUTH_ERRORS = [
   'unauthorized',
   'forbidden_for_api_key',
+  // A disabled account's access token (SPEC §17).
+  'account_disabled',
   'identity_unavailable',
   'database_unavailable',
+] as const satisfies readonly ProblemCode[];
+
+/**
+ * What a route in one project answers for a member whose role is below its least `role`, and in a
+ * project whose owner's account an operator disabled (SPEC §17).
+ */
+export const ROLE_ERRORS = [
+  'forbidden_for_role',
+  'account_disabled',
 ] as const satisfies readonly ProblemCode[];
 
 /**
@@ -47,6 +58,7 @@ export function documentedErrorCodes(route: AnyRoute): ProblemCode[] {
   if (fileBodySpec(route.body)) for (const c of FILE_BODY_ERRORS) codes.add(c);
   else if (route.body) for (const c of JSON_BODY_ERRORS) codes.add(c);
   if (route.auth !== 'none') for (const c of AUTH_ERRORS) codes.add(c);
+  if (route.role) for (const c of ROLE_ERRORS) codes.add(c);
   for (const code of route.errors ?? []) codes.add(code);
   for (const code of EVERY_ROUTE_ERRORS) codes.add(code);
   return [...codes];

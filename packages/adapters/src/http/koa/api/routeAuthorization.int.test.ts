@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@browserdeck/domain';
+import { type ErrorCode, PROJECT_ROLES, type ProjectRole } from '@browserdeck/domain';
 import {
   assertProblem,
   createTestApp,
@@ -8,16 +8,18 @@ import {
   type TestUser,
 } from '@browserdeck/testing/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OpenApiDocument } from '../../kernel/openapi/OpenApiDocument.ts';
-import { fileBodySpec } from '../../kernel/routing/fileBody.ts';
-import type { AnyRoute } from '../../kernel/routing/RouteDefinition.ts';
-import { presentProject } from '../projects/presentProject.ts';
+import type { OpenApiDocument } from '../kernel/openapi/OpenApiDocument.ts';
+import { fileBodySpec } from '../kernel/routing/fileBody.ts';
+import type { AnyRoute } from '../kernel/routing/RouteDefinition.ts';
+import { presentProject } from './projects/presentProject.ts';
 
 /**
- * What a project API key may do on each authenticated route (http-api.md §12): `work` inside its own
- * project, or nothing (`user`: a user's access token only, 403 `forbidden_for_api_key` for a key).
- * Every authenticated route of the table must be listed, so a new route is classified when it is
- * added, and its documented `security` must say the same.
+ * The route matrix: who may call each authenticated route. What a project API key may do on it
+ * (http-api.md §12): `work` inside its own project, or nothing (`user`: a user's access token only,
+ * 403 `forbidden_for_api_key` for a key). Every authenticated route of the table must be listed, so
+ * a new route is classified when it is added, and its documented `security` must say the same. And
+ * each project role (SPEC §17) on every route that declares its least role: below it 403
+ * `forbidden_for_role`, at it the route works; the OpenAPI document states the same role.
  */
 const KEY_ACCESS: Readonly<Record<string, 'work' | 'user'>> = {
   signOut: 'user',
@@ -57,15 +59,36 @@ const KEY_ACCESS: Readonly<Record<string, 'work' | 'user'>> = {
   createApiKey: 'user',
   listApiKeys: 'user',
   revokeApiKey: 'user',
+  listMembers: 'work',
+  inviteMember: 'user',
+  changeMemberRole: 'user',
+  removeMember: 'user',
+  listInvitations: 'user',
+  revokeInvitation: 'user',
+  acceptInvitation: 'user',
+  transferProject: 'user',
+  listAuditEntries: 'user',
+  listAccounts: 'user',
+  inviteAccount: 'user',
+  disableAccount: 'user',
+  enableAccount: 'user',
+  getUsage: 'user',
 };
 
+/** The world's owner is the installation's operator, so the operators' routes work for them. */
+const OPERATOR_EMAIL = 'matrix-operator@example.com';
+
 /** A valid body for each route whose body is required. */
-const BODIES: Readonly<Record<string, unknown>> = {
-  createProject: { name: 'Made by the matrix' },
-  updateProject: { name: 'Renamed by the matrix' },
-  createAgent: { name: 'Matrix agent' },
-  updateAgent: { description: 'Changed by the matrix' },
-  createApiKey: { name: 'Matrix key' },
+const BODIES: Readonly<Record<string, (w: World) => unknown>> = {
+  createProject: () => ({ name: 'Made by the matrix' }),
+  updateProject: () => ({ name: 'Renamed by the matrix' }),
+  createAgent: () => ({ name: 'Matrix agent' }),
+  updateAgent: () => ({ description: 'Changed by the matrix' }),
+  createApiKey: () => ({ name: 'Matrix key' }),
+  inviteMember: () => ({ email: 'invited-by-the-matrix@example.com', role: 'developer' }),
+  changeMemberRole: () => ({ role: 'viewer' }),
+  transferProject: (w) => ({ userId: w.target.id }),
+  inviteAccount: () => ({ email: 'new-account@example.com' }),
 };
 
 /** A valid file for each route whose body is an uploaded file. */
@@ -87,7 +110,7 @@ const HOUR = 3_600_000;
  * The routes under test: every authenticated route of the table that Browserdeck documents. The
  * Browserbase-compatible routes (undocumented, Browserbase's error shape) are tested with its SDK.
  */
-const probe = await createTestApp();
+const probe = await createTestApp({ access: { adminEmails: [OPERATOR_EMAIL] } });
 const TABLE = probe.browserdeck.http.routes;
 await probe.close();
 const ROUTES = TABLE.filter((route) => route.auth !== 'none' && !route.undocumented);
@@ -127,6 +150,14 @@ interface World {
   extension: string;
   /** An archived project of the same owner, with a key made before it was archived. */
   archived: string;
+  /** A member of the project with each role but the owner's (who is `owner`). */
+  members: Record<Exclude<ProjectRole, 'owner'>, TestUser>;
+  /** Another `developer` member: whom the member routes change, remove or hand the project to. */
+  target: TestUser;
+  /** An open invitation to the project. */
+  invitation: string;
+  /** The token of an invitation of the owner to another user's project. */
+  incoming: string;
   keys: {
     own: string;
     revoked: string;
@@ -139,12 +170,14 @@ interface World {
     /** A key of another user's project. */
     otherUsers: string;
     archivedProject: string;
+    /** The project's key with the narrower `viewer` role. */
+    viewer: string;
   };
 }
 
 let t: TestApp;
 beforeEach(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ access: { adminEmails: [OPERATOR_EMAIL] } });
 });
 afterEach(() => t.close());
 
@@ -166,8 +199,25 @@ async function newKey(user: TestUser, project: string, body: unknown = { name: '
   return { key: created.key as string, id: created.id as string };
 }
 
+/** Invites a new user to `project` with `role` (by `inviter`) and has them accept; the new member. */
+async function newMember(inviter: TestUser, project: string, role: string): Promise<TestUser> {
+  const member = await t.signUpAndIn();
+  const email = (await t.users.findById(member.id))?.email;
+  const token = (await invite(inviter, project, email ?? '', role)).token;
+  await json(await userCall(member, 'POST', `/v1/invitations/${token}:accept`), 200);
+  return member;
+}
+
+async function invite(inviter: TestUser, project: string, email: string, role: string) {
+  const created = await json(
+    await userCall(inviter, 'POST', `/v1/projects/${project}/members`, { email, role }),
+    201,
+  );
+  return { id: created.id as string, token: created.token as string };
+}
+
 async function world(): Promise<World> {
-  const owner = await t.signUpAndIn();
+  const owner = await t.signUpAndIn(OPERATOR_EMAIL);
   const project = await newProject(owner, 'Target');
   const scope = `/v1/${t.provider.name}/projects/${project}`;
   // With scripts, so that runs can start on both.
@@ -199,7 +249,17 @@ async function world(): Promise<World> {
   const archivedKey = await newKey(owner, archived);
   await json(await userCall(owner, 'POST', `/v1/projects/${archived}:archive`), 200);
   const stranger = await t.signUpAndIn();
-  const otherUsers = await newKey(stranger, await newProject(stranger, 'Theirs'));
+  const theirs = await newProject(stranger, 'Theirs');
+  const otherUsers = await newKey(stranger, theirs);
+  const viewerKey = await newKey(owner, project, { name: 'read-only', role: 'viewer' });
+  const members = {
+    viewer: await newMember(owner, project, 'viewer'),
+    developer: await newMember(owner, project, 'developer'),
+    admin: await newMember(owner, project, 'admin'),
+  };
+  const target = await newMember(owner, project, 'developer');
+  const invitation = (await invite(owner, project, 'pending@example.com', 'viewer')).id;
+  const incoming = (await invite(stranger, theirs, OPERATOR_EMAIL, 'viewer')).token;
   return {
     owner,
     project,
@@ -208,6 +268,10 @@ async function world(): Promise<World> {
     run,
     extension,
     archived,
+    members,
+    target,
+    invitation,
+    incoming,
     keys: {
       own: own.key,
       revoked: revoked.key,
@@ -216,6 +280,7 @@ async function world(): Promise<World> {
       sameOwnersOtherProject: sameOwnersOtherProject.key,
       otherUsers: otherUsers.key,
       archivedProject: archivedKey.key,
+      viewer: viewerKey.key,
     },
   };
 }
@@ -230,6 +295,9 @@ function pathOf(route: AnyRoute, w: World, project: string): string {
     run_id: w.run,
     key_id: w.keys.spareId,
     extension_id: w.extension,
+    user_id: w.target.id,
+    invitation_id: w.invitation,
+    token: w.incoming,
   };
   let path = route.path;
   for (const name of paramNames(route)) {
@@ -241,7 +309,7 @@ function pathOf(route: AnyRoute, w: World, project: string): string {
 }
 
 /** Sends a valid request to the route with these credential headers. */
-function send(route: AnyRoute, path: string, headers: Record<string, string>): Promise<Response> {
+function send(route: AnyRoute, w: World, path: string, headers: Record<string, string>): Promise<Response> {
   const init: RequestInit & { json?: unknown } = { method: route.method, headers };
   if (fileBodySpec(route.body)) {
     const file = FILES[route.operationId];
@@ -250,8 +318,9 @@ function send(route: AnyRoute, path: string, headers: Record<string, string>): P
     form.append(fileBodySpec(route.body)!.field, new Blob([file.bytes]), file.name);
     init.body = form;
   } else if (route.body && !route.body.safeParse(undefined).success) {
-    if (!(route.operationId in BODIES)) throw new Error(`${label(route)}: give the matrix a valid body`);
-    init.json = BODIES[route.operationId];
+    const body = BODIES[route.operationId];
+    if (!body) throw new Error(`${label(route)}: give the matrix a valid body`);
+    init.json = body(w);
   }
   return t.request(path, init);
 }
@@ -305,23 +374,28 @@ describe.each(STYLES)('a project API key sent as %s', (_style, credential) => {
     const here = pathOf(route, w, w.project);
     const access = KEY_ACCESS[route.operationId];
 
-    await expectProblem(send(route, here, credential(w.keys.revoked)), 401, 'unauthorized', 'a revoked key');
+    await expectProblem(
+      send(route, w, here, credential(w.keys.revoked)),
+      401,
+      'unauthorized',
+      'a revoked key',
+    );
     if (paramNames(route).includes('project_id')) {
       for (const [what, key] of [
         ['a key of another project of the same user', w.keys.sameOwnersOtherProject],
         ['a key of another user’s project', w.keys.otherUsers],
       ] as const) {
-        await expectProblem(send(route, here, credential(key)), 403, 'forbidden_for_api_key', what);
+        await expectProblem(send(route, w, here, credential(key)), 403, 'forbidden_for_api_key', what);
       }
     }
     await expectProblem(
-      send(route, pathOf(route, w, w.archived), credential(w.keys.archivedProject)),
+      send(route, w, pathOf(route, w, w.archived), credential(w.keys.archivedProject)),
       403,
       'forbidden_for_api_key',
       'a key of an archived project',
     );
 
-    const res = await send(route, here, credential(w.keys.own));
+    const res = await send(route, w, here, credential(w.keys.own));
     if (access === 'work') {
       expect(res.status, `the project’s own key: ${await res.clone().text()}`).toBe(successStatus(route));
     } else {
@@ -333,7 +407,7 @@ describe.each(STYLES)('a project API key sent as %s', (_style, credential) => {
     expect((await t.request(listing, { headers: credential(w.keys.expiring) })).status).toBe(200);
     t.clock.advance(HOUR);
     await expectProblem(
-      send(route, here, credential(w.keys.expiring)),
+      send(route, w, here, credential(w.keys.expiring)),
       401,
       'unauthorized',
       'an expired key',
@@ -344,20 +418,71 @@ describe.each(STYLES)('a project API key sent as %s', (_style, credential) => {
 describe('a user’s access token keeps working on every authenticated route', () => {
   it.each(ROUTES.map((route) => [label(route), route] as const))('%s', async (_label, route) => {
     const w = await world();
-    const res = await send(route, pathOf(route, w, w.project), {
+    const res = await send(route, w, pathOf(route, w, w.project), {
       Authorization: `Bearer ${w.owner.accessToken}`,
     });
     expect(res.status, await res.clone().text()).toBe(successStatus(route));
   });
 });
 
+/** The routes in one project, which declare the least role they need. */
+const ROLE_ROUTES = ROUTES.filter((route) => route.role !== undefined);
+
+describe('each project role on every route that declares one', () => {
+  it('is declared on every route in a project, and documented as declared', async () => {
+    const inProject = ROUTES.filter((route) => paramNames(route).includes('project_id'));
+    expect(inProject.filter((route) => !route.role).map(label)).toEqual([]);
+    const doc = (await json(await t.request('/openapi.json'), 200)) as unknown as OpenApiDocument;
+    for (const route of ROUTES) {
+      const operation = doc.paths[route.path]?.[route.method.toLowerCase()];
+      expect(operation?.['x-browserdeck-role'], label(route)).toBe(route.role);
+      if (route.role) {
+        expect(operation?.responses['403'], label(route)).toMatchObject({
+          'x-error-codes': expect.arrayContaining(['forbidden_for_role']),
+        });
+      }
+    }
+  });
+
+  it.each(ROLE_ROUTES.map((route) => [label(route), route] as const))('%s', async (_label, route) => {
+    const w = await world();
+    const here = pathOf(route, w, w.project);
+    const least = route.role as ProjectRole;
+    // Every role below the least is refused and changes nothing; the least one works.
+    for (const role of PROJECT_ROLES) {
+      const user = role === 'owner' ? w.owner : w.members[role];
+      const res = send(route, w, here, { Authorization: `Bearer ${user.accessToken}` });
+      if (PROJECT_ROLES.indexOf(role) < PROJECT_ROLES.indexOf(least)) {
+        await expectProblem(res, 403, 'forbidden_for_role', `a ${role}`);
+        continue;
+      }
+      const answer = await res;
+      expect(answer.status, `a ${role}: ${await answer.clone().text()}`).toBe(successStatus(route));
+      break;
+    }
+  });
+
+  it.each(
+    ROLE_ROUTES.filter((route) => KEY_ACCESS[route.operationId] === 'work').map(
+      (route) => [label(route), route] as const,
+    ),
+  )('a viewer key on %s', async (_label, route) => {
+    const w = await world();
+    const res = send(route, w, pathOf(route, w, w.project), { Authorization: `Bearer ${w.keys.viewer}` });
+    if (route.role === 'viewer') expect((await res).status).toBe(successStatus(route));
+    else await expectProblem(res, 403, 'forbidden_for_role', 'a viewer key');
+  });
+});
+
 describe('GET /v1/projects with a key', () => {
   it('answers the key’s own project alone, and no archived one', async () => {
     const w = await world();
-    const own = await t.projects.findOwned(w.owner.id, w.project);
+    const own = (await t.projects.findAccess(w.project, w.owner.id))?.project;
     if (!own) throw new Error('the world has no project');
     const headers = { Authorization: `Bearer ${w.keys.own}` };
-    expect(await json(await t.request('/v1/projects', { headers }), 200)).toEqual([presentProject(own)]);
+    expect(await json(await t.request('/v1/projects', { headers }), 200)).toEqual([
+      { ...presentProject(own), role: 'developer' },
+    ]);
     expect(await json(await t.request('/v1/projects?archived=true', { headers }), 200)).toEqual([]);
     const all = await json(await userCall(w.owner, 'GET', '/v1/projects'), 200);
     expect(all).toHaveLength(2);

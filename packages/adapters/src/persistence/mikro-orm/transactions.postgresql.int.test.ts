@@ -1,0 +1,3 @@
+import { describeMikroOrmTransactions } from '../../../../../test/describeMikroOrmTransactions.ts';
+
+describeMikroOrmTransactions('postgresql');
