@@ -13,6 +13,7 @@ import { type ServerProcess, startServerProcess } from './serverProcess.ts';
 import { zipEntries } from './zipFiles.ts';
 
 const PASSWORD = 'correct horse battery';
+const OPERATOR = 'operator@example.com';
 const { Executor, HttpClient } = createRequire(import.meta.url)(
   'selenium-webdriver/http',
 ) as typeof import('selenium-webdriver/http.js');
@@ -35,6 +36,7 @@ describe('instances on one PostgreSQL database, local provider: any instance ser
     RECONCILE_INTERVAL_SEC: '30',
     LOCAL_WARM_BROWSERS: '0',
     LOCAL_MAX_SESSIONS: '3',
+    ADMIN_EMAILS: OPERATOR,
   };
   const envOf = (i: 0 | 1) => ({
     ...shared,
@@ -180,6 +182,58 @@ describe('instances on one PostgreSQL database, local provider: any instance ser
       headers: { 'x-browserdeck-instance-auth': `i1.i0.${Date.now()}.0000000000000000000000` },
     });
     expect(forged.status).toBe(401);
+  });
+
+  it('ends a disabled account’s session on the instance holding it, and refuses its key on every instance', async () => {
+    const account = async (email: string) => {
+      expect(
+        (await callInstance(a, 'POST', '/v1/auth/signup', undefined, { email, password: PASSWORD })).status,
+      ).toBe(201);
+      const signin = await callInstance(b, 'POST', '/v1/auth/signin', undefined, {
+        email,
+        password: PASSWORD,
+      });
+      return { token: signin.body.access_token as string, id: signin.body.user.id as string };
+    };
+    const operator = await account(OPERATOR);
+    const alice = await account(`disabled-${Date.now()}@example.com`);
+    const project = await callInstance(a, 'POST', '/v1/projects', alice.token, { name: 'Disabled' });
+    const path = `/v1/local/projects/${project.body.id}/sessions`;
+    const key = await callInstance(a, 'POST', `/v1/projects/${project.body.id}/api-keys`, alice.token, {
+      name: 'ci',
+    });
+    expect(key.status).toBe(201);
+    const before = new Set(descendantsOf(a.child.pid!).keys());
+    const created = await callInstance(a, 'POST', path, key.body.key, {});
+    expect(created.status).toBe(201);
+    const browsers = [...descendantsOf(a.child.pid!)]
+      .filter(([pid, command]) => !before.has(pid) && /chrom/i.test(command))
+      .map(([pid]) => pid);
+    expect(browsers.length).toBeGreaterThan(0);
+
+    // Disabled through B; A holds the browser.
+    const disabled = await callInstance(b, 'POST', `/v1/admin/users/${alice.id}:disable`, operator.token);
+    expect(disabled.status).toBe(200);
+    for (const server of [a, b]) {
+      const refused = await callInstance(server, 'GET', path, key.body.key);
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('account_disabled');
+      expect((await callInstance(server, 'GET', '/v1/projects', alice.token)).body.code).toBe(
+        'account_disabled',
+      );
+    }
+    const disabledAt = Date.now();
+    // A's reconciler releases the browser of a closed project on its next pass.
+    await eventually('the disabled account’s browser on A is gone', async () =>
+      browsers.every((pid) => !isRunning(pid)),
+    );
+    console.info(`account disabled on B → its browser on A gone after ${Date.now() - disabledAt} ms`);
+    expect((await callInstance(b, 'POST', `/v1/admin/users/${alice.id}:enable`, operator.token)).status).toBe(
+      200,
+    );
+    const read = await callInstance(b, 'GET', `${path}/${created.body.id}`, key.body.key);
+    expect(read.status).toBe(200);
+    expect(read.body.status).toBe('COMPLETED');
   });
 
   it('ends the sessions its previous run left active when an instance restarts with its id', async () => {

@@ -1,6 +1,13 @@
 import type { ApiClient } from './ApiClient.ts';
 import { followRunLogs, type RunLogStreamHandlers } from './followRunLogs.ts';
-import type { AgentInput, AgentRunInput, RunStatus, SessionInput, SessionStatus } from './types.ts';
+import type {
+  AgentInput,
+  AgentRunInput,
+  GrantableRole,
+  RunStatus,
+  SessionInput,
+  SessionStatus,
+} from './types.ts';
 
 /** Session and agent routes take the provider's name or this alias, whatever the provider (§5). */
 const PROVIDER = 'cloudbrowser' as const;
@@ -12,7 +19,8 @@ const bool = (value: boolean) => (value ? 'true' : 'false');
 
 /**
  * Every endpoint the console uses, by feature: the public HTTP API and nothing else (http-api.md
- * §3 auth, §4 projects, §5 sessions, §6 agents, §11 runs, §12 API keys). Paths, parameters, bodies
+ * §3 auth, §4 projects, §5 sessions, §6 agents, §11 runs, §12 API keys; SPEC §17 members, invitations,
+ * the audit log and the operators' routes). Paths, parameters, bodies
  * and answers are typed by the API's OpenAPI document.
  */
 export function browserdeckApi(client: ApiClient) {
@@ -29,8 +37,15 @@ export function browserdeckApi(client: ApiClient) {
   });
   return {
     auth: {
-      signUp: (email: string, password: string) =>
-        client.send((api) => api.POST('/v1/auth/signup', { body: { email, password } }), { auth: false }),
+      /** `invitation`: a project's or an operator's invitation token, which `SIGNUP=invite|closed` need. */
+      signUp: (email: string, password: string, invitation?: string) =>
+        client.send(
+          (api) =>
+            api.POST('/v1/auth/signup', {
+              body: invitation ? { email, password, invitation } : { email, password },
+            }),
+          { auth: false },
+        ),
       signIn: (email: string, password: string) => client.signIn(email, password),
       sync: () => client.send((api) => api.POST('/v1/auth/sync')),
       signOut: () => client.signOut(),
@@ -55,6 +70,69 @@ export function browserdeckApi(client: ApiClient) {
         ),
       delete: (projectId: string) =>
         client.send((api) => api.DELETE('/v1/projects/{project_id}', { params: project(projectId) })),
+      transfer: (projectId: string, userId: string) =>
+        client.send((api) =>
+          api.POST('/v1/projects/{project_id}:transfer', { params: project(projectId), body: { userId } }),
+        ),
+      audit: (projectId: string, cursor: string | undefined, limit: number) =>
+        client.send((api) =>
+          api.GET('/v1/projects/{project_id}/audit', {
+            params: { ...project(projectId), query: { cursor, limit } },
+          }),
+        ),
+    },
+    members: {
+      list: (projectId: string) =>
+        client.send((api) => api.GET('/v1/projects/{project_id}/members', { params: project(projectId) })),
+      invite: (projectId: string, email: string, role: GrantableRole) =>
+        client.send((api) =>
+          api.POST('/v1/projects/{project_id}/members', {
+            params: project(projectId),
+            body: { email, role },
+          }),
+        ),
+      changeRole: (projectId: string, userId: string, role: GrantableRole) =>
+        client.send((api) =>
+          api.PATCH('/v1/projects/{project_id}/members/{user_id}', {
+            params: { path: { project_id: projectId, user_id: userId } },
+            body: { role },
+          }),
+        ),
+      /** Removes a member; with the caller's own id, leaves the project. */
+      remove: (projectId: string, userId: string) =>
+        client.send((api) =>
+          api.DELETE('/v1/projects/{project_id}/members/{user_id}', {
+            params: { path: { project_id: projectId, user_id: userId } },
+          }),
+        ),
+    },
+    invitations: {
+      list: (projectId: string) =>
+        client.send((api) =>
+          api.GET('/v1/projects/{project_id}/invitations', { params: project(projectId) }),
+        ),
+      revoke: (projectId: string, invitationId: string) =>
+        client.send((api) =>
+          api.DELETE('/v1/projects/{project_id}/invitations/{invitation_id}', {
+            params: { path: { project_id: projectId, invitation_id: invitationId } },
+          }),
+        ),
+      accept: (token: string) =>
+        client.send((api) => api.POST('/v1/invitations/{token}:accept', { params: { path: { token } } })),
+    },
+    admin: {
+      accounts: (cursor: string | undefined, limit: number) =>
+        client.send((api) => api.GET('/v1/admin/users', { params: { query: { cursor, limit } } })),
+      invite: (email: string) => client.send((api) => api.POST('/v1/admin/users', { body: { email } })),
+      disable: (userId: string) =>
+        client.send((api) =>
+          api.POST('/v1/admin/users/{user_id}:disable', { params: { path: { user_id: userId } } }),
+        ),
+      enable: (userId: string) =>
+        client.send((api) =>
+          api.POST('/v1/admin/users/{user_id}:enable', { params: { path: { user_id: userId } } }),
+        ),
+      usage: () => client.send((api) => api.GET('/v1/admin/usage')),
     },
     sessions: {
       list: (

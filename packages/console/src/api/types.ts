@@ -103,3 +103,36 @@ export type RunPage = Schemas['RunPage'];
 
 /** One line of a run's logs, as the log stream's `log` events carry it. */
 export type RunLogLine = Schemas['RunLogLine'];
+
+/** A project as listed for the caller: with the caller's role in it (SPEC §17). */
+export type ProjectListItem = Schemas['ProjectListItem'];
+
+/** A member's role in a project, least to most: viewer, developer, admin, owner (docs/teams.md). */
+export type ProjectRole = ProjectListItem['role'];
+
+/** The roles an invitation or a role change may give: all but `owner`, which passes by transfer. */
+export type GrantableRole = JsonBody<'inviteMember'>['role'];
+
+/** A member of a project, with their role (docs/teams.md). */
+export type Member = Schemas['Member'];
+
+/** An open invitation, as listed (without its link). */
+export type Invitation = Schemas['Invitation'];
+
+/** An invitation as made: the only answer holding its link (`url`) and token. */
+export type CreatedInvitation = Schemas['CreatedInvitation'];
+
+/** One entry of a project's audit log. */
+export type AuditEntry = Schemas['AuditEntry'];
+
+/** One page of the audit log, newest first. */
+export type AuditPage = Schemas['AuditPage'];
+
+/** An account as an operator lists it: its projects and usage. */
+export type AccountSummary = Schemas['AccountSummary'];
+
+/** What an account's projects used. */
+export type AccountUsage = Schemas['AccountUsage'];
+
+/** An account, as disabling or enabling it answers. */
+export type Account = Schemas['Account'];

@@ -84,9 +84,12 @@ export function App() {
   }, [api, tokens]);
 
   const isAuthScreen = route.name === 'signin' || route.name === 'signup';
+  // The invitation page offers its own sign-in and sign-up, and keeps its address (the token is in
+  // its fragment, which a redirect would lose).
+  const isPublicScreen = isAuthScreen || route.name === 'invitation';
   useEffect(() => {
     if (!ready) return;
-    if (!user && !isAuthScreen) {
+    if (!user && !isPublicScreen) {
       returnTo.current = route;
       navigate({ name: 'signin' }, { replace: true });
     }
@@ -94,7 +97,7 @@ export function App() {
       navigate(returnTo.current ?? { name: 'projects' }, { replace: true });
       returnTo.current = undefined;
     }
-  }, [ready, user, isAuthScreen, route]);
+  }, [ready, user, isAuthScreen, isPublicScreen, route]);
 
   const key = screenKey(route);
   const firstScreen = useRef(true);
@@ -126,7 +129,7 @@ export function App() {
         <ProblemAlert error={startError} />
         {!ready ? (
           <p aria-busy="true">Loading…</p>
-        ) : user || isAuthScreen ? (
+        ) : user || isPublicScreen ? (
           <Screen
             route={route}
             notice={notice}
@@ -146,6 +149,8 @@ const TITLES: Record<Route['name'], string> = {
   signin: 'Sign in',
   signup: 'Sign up',
   projects: 'Projects',
+  invitation: 'Invitation',
+  admin: 'Operators',
   sessions: 'Sessions',
   session: 'Session',
   stats: 'Stats',
@@ -154,5 +159,7 @@ const TITLES: Record<Route['name'], string> = {
   runs: 'Runs',
   run: 'Run',
   apiKeys: 'API keys',
+  members: 'Members',
+  audit: 'Audit log',
   notFound: 'Not found',
 };

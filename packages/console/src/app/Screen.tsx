@@ -1,9 +1,13 @@
 import type { User } from '../api/types.ts';
 import { Link } from '../components/Link.tsx';
+import { AdminScreen } from '../screens/AdminScreen.tsx';
 import { AgentEditorScreen } from '../screens/AgentEditorScreen.tsx';
 import { AgentsScreen } from '../screens/AgentsScreen.tsx';
 import { ApiKeysScreen } from '../screens/ApiKeysScreen.tsx';
+import { AuditScreen } from '../screens/AuditScreen.tsx';
 import { AuthScreen } from '../screens/AuthScreen.tsx';
+import { InvitationScreen } from '../screens/InvitationScreen.tsx';
+import { MembersScreen } from '../screens/MembersScreen.tsx';
 import { ProjectFrame } from '../screens/ProjectFrame.tsx';
 import { ProjectsScreen } from '../screens/ProjectsScreen.tsx';
 import { RunDetailScreen } from '../screens/RunDetailScreen.tsx';
@@ -11,7 +15,7 @@ import { RunsScreen } from '../screens/RunsScreen.tsx';
 import { SessionDetailScreen } from '../screens/SessionDetailScreen.tsx';
 import { SessionsScreen } from '../screens/SessionsScreen.tsx';
 import { StatsScreen } from '../screens/StatsScreen.tsx';
-import type { Route } from './routes.ts';
+import { fragmentParam, type Route } from './routes.ts';
 
 /** Props of `Screen`. */
 export interface ScreenProps {
@@ -25,7 +29,20 @@ export function Screen({ route, notice, onSignedIn }: ScreenProps) {
   switch (route.name) {
     case 'signin':
     case 'signup':
-      return <AuthScreen key={route.name} mode={route.name} notice={notice} onSignedIn={onSignedIn} />;
+      return (
+        <AuthScreen
+          key={route.name}
+          mode={route.name}
+          notice={notice}
+          onSignedIn={onSignedIn}
+          // An operator's sign-up link: `/console/signup#invitation=bdi_…`.
+          invitation={route.name === 'signup' ? fragmentParam(window.location.hash, 'invitation') : undefined}
+        />
+      );
+    case 'invitation':
+      return <InvitationScreen onSignedIn={onSignedIn} />;
+    case 'admin':
+      return <AdminScreen />;
     case 'projects':
       return <ProjectsScreen />;
     case 'sessions':
@@ -83,6 +100,18 @@ export function Screen({ route, notice, onSignedIn }: ScreenProps) {
       return (
         <ProjectFrame projectId={route.projectId} tab="apiKeys">
           {() => <ApiKeysScreen projectId={route.projectId} />}
+        </ProjectFrame>
+      );
+    case 'members':
+      return (
+        <ProjectFrame projectId={route.projectId} tab="members">
+          {() => <MembersScreen projectId={route.projectId} />}
+        </ProjectFrame>
+      );
+    case 'audit':
+      return (
+        <ProjectFrame projectId={route.projectId} tab="audit">
+          {() => <AuditScreen projectId={route.projectId} />}
         </ProjectFrame>
       );
     case 'notFound':

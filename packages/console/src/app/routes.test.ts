@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute, type Route, routePath } from './routes.ts';
+import { fragmentParam, parseRoute, type Route, routePath } from './routes.ts';
 
 describe('console routes (history routing below /console/)', () => {
   it('reads every screen from its path and query', () => {
@@ -45,6 +45,26 @@ describe('console routes (history routing below /console/)', () => {
     expect(parseRoute('projects/p1/runs/r1')).toEqual({ name: 'run', projectId: 'p1', runId: 'r1' });
   });
 
+  it('reads the team screens: members, audit log, the invitation page and the operators page', () => {
+    expect(parseRoute('projects/p1/members')).toEqual({ name: 'members', projectId: 'p1' });
+    expect(parseRoute('projects/p1/audit')).toEqual({ name: 'audit', projectId: 'p1' });
+    // The token rides in the fragment, which is no part of the path or the query.
+    expect(parseRoute('invitation', '')).toEqual({ name: 'invitation' });
+    expect(parseRoute('admin')).toEqual({ name: 'admin' });
+    for (const path of ['projects/p1/members/u1', 'projects/p1/audit/x', 'invitation/bdi_x', 'admin/users']) {
+      expect(parseRoute(path), path).toEqual({ name: 'notFound' });
+    }
+  });
+
+  it('reads an invitation token from the fragment of the links the server hands out', () => {
+    expect(fragmentParam('#token=bdi_abc-_123', 'token')).toBe('bdi_abc-_123');
+    expect(fragmentParam('#invitation=bdi_xyz', 'invitation')).toBe('bdi_xyz');
+    expect(fragmentParam('token=bdi_1&x=2', 'token')).toBe('bdi_1');
+    expect(fragmentParam('#invitation=bdi_xyz', 'token')).toBeUndefined();
+    expect(fragmentParam('#token=', 'token')).toBeUndefined();
+    expect(fragmentParam('', 'token')).toBeUndefined();
+  });
+
   it('ignores a status or offset that is not one, and calls anything else not found', () => {
     expect(parseRoute('projects/p1/sessions', '?status=running&offset=-5')).toMatchObject({
       status: undefined,
@@ -83,6 +103,10 @@ describe('console routes (history routing below /console/)', () => {
       { name: 'runs', projectId: 'p1', agentId: undefined, status: undefined, offset: 0 },
       { name: 'runs', projectId: 'p1', agentId: 'a 1', status: 'RUNNING', offset: 40 },
       { name: 'run', projectId: 'p1', runId: 'r/1' },
+      { name: 'members', projectId: 'p 1' },
+      { name: 'audit', projectId: 'p1' },
+      { name: 'invitation' },
+      { name: 'admin' },
     ];
     for (const route of routes) {
       const [path, query] = routePath(route).split('?');
@@ -94,5 +118,7 @@ describe('console routes (history routing below /console/)', () => {
     expect(routePath({ name: 'runs', projectId: 'p1', agentId: 'a1', status: undefined, offset: 0 })).toBe(
       'projects/p1/runs?agent=a1',
     );
+    expect(routePath({ name: 'members', projectId: 'p1' })).toBe('projects/p1/members');
+    expect(routePath({ name: 'invitation' })).toBe('invitation');
   });
 });

@@ -1,7 +1,7 @@
 import { RUN_STATUSES, type RunStatus, SESSION_STATUSES, type SessionStatus } from '../api/types.ts';
 
 /** The screens of a project, as its navigation lists them. */
-export const PROJECT_TABS = ['sessions', 'stats', 'agents', 'runs', 'apiKeys'] as const;
+export const PROJECT_TABS = ['sessions', 'stats', 'agents', 'runs', 'apiKeys', 'members', 'audit'] as const;
 /** One of `PROJECT_TABS`. */
 export type ProjectTab = (typeof PROJECT_TABS)[number];
 
@@ -10,6 +10,8 @@ export type Route =
   | { name: 'signin' }
   | { name: 'signup' }
   | { name: 'projects' }
+  | { name: 'invitation' }
+  | { name: 'admin' }
   | { name: 'sessions'; projectId: string; status: SessionStatus | undefined; offset: number }
   | { name: 'session'; projectId: string; sessionId: string }
   | { name: 'stats'; projectId: string }
@@ -24,6 +26,8 @@ export type Route =
     }
   | { name: 'run'; projectId: string; runId: string }
   | { name: 'apiKeys'; projectId: string }
+  | { name: 'members'; projectId: string }
+  | { name: 'audit'; projectId: string }
   | { name: 'notFound' };
 
 /** The path segment of each project tab. */
@@ -33,6 +37,8 @@ const TAB_SEGMENT: Record<ProjectTab, string> = {
   agents: 'agents',
   runs: 'runs',
   apiKeys: 'api-keys',
+  members: 'members',
+  audit: 'audit',
 };
 
 /** A non-negative offset from the query, 0 for anything else. */
@@ -61,6 +67,8 @@ export function parseRoute(relativePath: string, search = ''): Route {
   if (parts.length === 0) return { name: 'projects' };
   if (parts.length === 1 && first === 'signin') return { name: 'signin' };
   if (parts.length === 1 && first === 'signup') return { name: 'signup' };
+  if (parts.length === 1 && first === 'invitation') return { name: 'invitation' };
+  if (parts.length === 1 && first === 'admin') return { name: 'admin' };
   if (first !== 'projects' || rest.length > 0) return { name: 'notFound' };
   if (!projectId) return { name: 'projects' };
   if (!tab || tab === 'sessions') {
@@ -86,6 +94,8 @@ export function parseRoute(relativePath: string, search = ''): Route {
   }
   if (tab === 'stats' && !itemId) return { name: 'stats', projectId };
   if (tab === 'api-keys' && !itemId) return { name: 'apiKeys', projectId };
+  if (tab === 'members' && !itemId) return { name: 'members', projectId };
+  if (tab === 'audit' && !itemId) return { name: 'audit', projectId };
   if (tab === 'agents')
     return itemId ? { name: 'agent', projectId, agentId: itemId } : { name: 'agents', projectId };
   return { name: 'notFound' };
@@ -98,6 +108,8 @@ export function routePath(route: Route): string {
   switch (route.name) {
     case 'signin':
     case 'signup':
+    case 'invitation':
+    case 'admin':
       return route.name;
     case 'projects':
     case 'notFound':
@@ -115,6 +127,8 @@ export function routePath(route: Route): string {
     case 'stats':
     case 'agents':
     case 'apiKeys':
+    case 'members':
+    case 'audit':
       return project(route.projectId, route.name);
   }
 }
@@ -122,4 +136,12 @@ export function routePath(route: Route): string {
 /** The project a route is inside, if any. */
 export function routeProjectId(route: Route): string | undefined {
   return 'projectId' in route ? route.projectId : undefined;
+}
+
+/**
+ * A parameter of an address's fragment (`#token=bdi_…`): invitation links carry their token there,
+ * so it reaches no server log. `undefined` when absent or empty.
+ */
+export function fragmentParam(hash: string, name: string): string | undefined {
+  return new URLSearchParams(hash.replace(/^#/, '')).get(name) || undefined;
 }

@@ -14,6 +14,8 @@ export interface CodeEditorProps {
   invalid?: boolean;
   /** What the text is: a script (default) or a JSON value. */
   language?: 'javascript' | 'json';
+  /** Shown, not editable (a viewer's). Read once, like `initialValue`. */
+  readOnly?: boolean;
 }
 
 /**
@@ -29,6 +31,7 @@ export function CodeEditor({
   describedBy,
   invalid,
   language = 'javascript',
+  readOnly = false,
 }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const [editor, setEditor] = useState<PrismEditor | undefined>(undefined);
@@ -37,7 +40,7 @@ export function CodeEditor({
   onInputRef.current = onInput;
   // Read once: pushing each render's value back would race the typing (an effect runs after a
   // render that may already be a keystroke behind) and move the caret.
-  const initial = useRef({ value: initialValue, language });
+  const initial = useRef({ value: initialValue, language, readOnly });
 
   useEffect(() => {
     let created: PrismEditor | undefined;
@@ -45,8 +48,8 @@ export function CodeEditor({
     import('./createScriptEditor.ts').then(
       ({ createScriptEditor }) => {
         if (gone || !host.current) return;
-        const { value, language: grammar } = initial.current;
-        created = createScriptEditor(host.current, value, (next) => onInputRef.current(next), grammar);
+        const { value, language: grammar, readOnly: fixed } = initial.current;
+        created = createScriptEditor(host.current, value, (next) => onInputRef.current(next), grammar, fixed);
         setEditor(created);
       },
       (error: unknown) => setFailure(error),

@@ -13,13 +13,18 @@ export interface EnvVarsEditorProps {
   onChange: (rows: EnvRow[]) => void;
   /** The API's message for `envVars` (or one of its keys), shown under the rows. */
   error?: string | undefined;
+  /**
+   * Shown, not editable: a viewer's, whose values the server answers masked (`********`). The
+   * values are shown as they came, and nothing offers to change, reveal or save them.
+   */
+  readOnly?: boolean;
 }
 
 /**
  * Environment variables as name/value rows. Values are secrets (http-api.md §6): each is a password
  * input, masked until its "Show" button is pressed.
  */
-export function EnvVarsEditor({ rows, onChange, error }: EnvVarsEditorProps) {
+export function EnvVarsEditor({ rows, onChange, error, readOnly = false }: EnvVarsEditorProps) {
   const [shown, setShown] = useState<ReadonlySet<number>>(new Set());
   const update = (index: number, patch: Partial<EnvRow>) =>
     onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
@@ -45,13 +50,15 @@ export function EnvVarsEditor({ rows, onChange, error }: EnvVarsEditorProps) {
                 autocomplete="off"
                 spellcheck={false}
                 pattern="[A-Za-z_][A-Za-z0-9_]*"
+                readOnly={readOnly}
                 onInput={(e) => update(index, { key: e.currentTarget.value })}
               />
             </div>
             <div class="field">
               <label for={`env-value-${index}`}>Value of variable {n}</label>
               <input
-                {...(shown.has(index) ? { type: 'text' } : { type: 'password' })}
+                {...(shown.has(index) || readOnly ? { type: 'text' } : { type: 'password' })}
+                readOnly={readOnly}
                 id={`env-value-${index}`}
                 value={row.value}
                 autocomplete="new-password"
@@ -59,30 +66,38 @@ export function EnvVarsEditor({ rows, onChange, error }: EnvVarsEditorProps) {
                 onInput={(e) => update(index, { value: e.currentTarget.value })}
               />
             </div>
-            <button
-              type="button"
-              class="secondary"
-              aria-pressed={shown.has(index)}
-              onClick={() => toggle(index)}
-            >
-              Show<VisuallyHidden> value of variable {n}</VisuallyHidden>
-            </button>
-            <button
-              type="button"
-              class="secondary"
-              onClick={() => {
-                setShown(new Set());
-                onChange(rows.filter((_, i) => i !== index));
-              }}
-            >
-              Remove<VisuallyHidden> variable {n}</VisuallyHidden>
-            </button>
+            {readOnly ? null : (
+              <>
+                <button
+                  type="button"
+                  class="secondary"
+                  aria-pressed={shown.has(index)}
+                  onClick={() => toggle(index)}
+                >
+                  Show<VisuallyHidden> value of variable {n}</VisuallyHidden>
+                </button>
+                <button
+                  type="button"
+                  class="secondary"
+                  onClick={() => {
+                    setShown(new Set());
+                    onChange(rows.filter((_, i) => i !== index));
+                  }}
+                >
+                  Remove<VisuallyHidden> variable {n}</VisuallyHidden>
+                </button>
+              </>
+            )}
           </div>
         );
       })}
-      <button type="button" class="secondary" onClick={() => onChange([...rows, { key: '', value: '' }])}>
-        Add variable
-      </button>
+      {readOnly ? (
+        <p class="hint">Values are masked for viewers.</p>
+      ) : (
+        <button type="button" class="secondary" onClick={() => onChange([...rows, { key: '', value: '' }])}>
+          Add variable
+        </button>
+      )}
       {error ? (
         <p class="field-error" id="env-vars-error">
           {error}

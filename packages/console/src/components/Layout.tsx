@@ -24,7 +24,11 @@ export function Layout({ user, onSignOut, status, children }: LayoutProps) {
         </Link>
         <nav aria-label="Main" class="topnav">
           {user ? (
-            <Link to={{ name: 'projects' }}>Projects</Link>
+            <>
+              <Link to={{ name: 'projects' }}>Projects</Link>
+              {/* For operators (ADMIN_EMAILS); anyone else is told so there. */}
+              <Link to={{ name: 'admin' }}>Operators</Link>
+            </>
           ) : (
             <>
               <Link to={{ name: 'signin' }}>Sign in</Link>

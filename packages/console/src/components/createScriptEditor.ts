@@ -19,10 +19,11 @@ export function createScriptEditor(
   value: string,
   onUpdate: (value: string) => void,
   language: 'javascript' | 'json' = 'javascript',
+  readOnly = false,
 ): PrismEditor {
   return createEditor(
     host,
-    { language, value, tabSize: 2, lineNumbers: true, onUpdate },
+    { language, value, tabSize: 2, lineNumbers: true, onUpdate, readOnly },
     editorCommands(defaultKeymap),
     editHistory(),
   );

@@ -3,6 +3,7 @@ import { ApiError } from '../api/ApiError.ts';
 import type { Agent, AgentInput } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
 import { navigate } from '../app/navigation.ts';
+import { useProjectAllows } from '../app/ProjectContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { CodeEditor } from '../components/CodeEditor.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
@@ -66,9 +67,15 @@ export interface AgentEditorScreenProps {
   agentId: string;
 }
 
-/** Creates or edits an agent: its script in a code editor, env values masked; deletes it; runs it. */
+/**
+ * Creates or edits an agent: its script in a code editor, env values masked; deletes it; runs it. For
+ * a viewer, read-only: its fields shown (env values as the server masks them), nothing to save, delete
+ * or run, so masked values are never sent back.
+ */
 export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps) {
   const { api, announce } = useConsole();
+  const mayEdit = useProjectAllows('developer');
+  const readOnly = !mayEdit;
   const creating = agentId === 'new';
   const loaded = useResource(
     () => (creating ? Promise.resolve(undefined) : api.agents.get(projectId, agentId)),
@@ -91,6 +98,7 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
 
   const save = async (event: Event) => {
     event.preventDefault();
+    if (readOnly) return;
     setBusy(true);
     setError(undefined);
     try {
@@ -126,6 +134,17 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
   };
 
   const scriptError = fieldError('script');
+  if (creating && readOnly) {
+    return (
+      <>
+        <p class="breadcrumbs">
+          <Link to={{ name: 'agents', projectId }}>Agents</Link> /
+        </p>
+        <h1 tabIndex={-1}>New agent</h1>
+        <p class="notice">A viewer reads this project's agents but does not create them.</p>
+      </>
+    );
+  }
   return (
     <>
       <p class="breadcrumbs">
@@ -135,10 +154,14 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
       <ProblemAlert error={loaded.error} />
       {creating || loaded.data ? (
         <form onSubmit={save} class="panel agent-form">
+          {readOnly ? (
+            <p class="notice">Read-only: a viewer sees this agent but does not change it.</p>
+          ) : null}
           <TextField
             label="Name"
             required
             maxLength={200}
+            readOnly={readOnly}
             value={form.name}
             onInput={(e) => set({ name: e.currentTarget.value })}
             field="name"
@@ -150,6 +173,7 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
               id="agent-description"
               rows={2}
               maxLength={2000}
+              readOnly={readOnly}
               value={form.description}
               onInput={(e) => set({ description: e.currentTarget.value })}
             />
@@ -169,6 +193,7 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
               labelledBy={scriptLabel}
               describedBy={scriptError ? `${scriptHint} agent-script-error` : scriptHint}
               invalid={Boolean(scriptError)}
+              readOnly={readOnly}
             />
             {scriptError ? (
               <p class="field-error" id="agent-script-error">
@@ -176,7 +201,12 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
               </p>
             ) : null}
           </div>
-          <EnvVarsEditor rows={form.env} onChange={(env) => set({ env })} error={fieldError('envVars')} />
+          <EnvVarsEditor
+            rows={form.env}
+            onChange={(env) => set({ env })}
+            error={fieldError('envVars')}
+            readOnly={readOnly}
+          />
           <div class="inline-form">
             <TextField
               label="Timeout in seconds"
@@ -185,6 +215,7 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
               min={60}
               max={21600}
               required
+              readOnly={readOnly}
               value={form.timeoutSec}
               onInput={(e) => set({ timeoutSec: e.currentTarget.value })}
               field="timeoutSec"
@@ -192,6 +223,7 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
             />
             <TextField
               label="Region (optional)"
+              readOnly={readOnly}
               value={form.region}
               onInput={(e) => set({ region: e.currentTarget.value })}
               field="region"
@@ -203,27 +235,30 @@ export function AgentEditorScreen({ projectId, agentId }: AgentEditorScreenProps
                 id="agent-active"
                 type="checkbox"
                 checked={form.active}
+                disabled={readOnly}
                 onChange={(e) => set({ active: e.currentTarget.checked })}
               />
               <label for="agent-active">Active</label>
             </div>
           </div>
           <ProblemAlert error={error} fieldPaths={FIELDS} />
-          <div class="actions">
-            <button type="submit" disabled={busy}>
-              {creating ? 'Create agent' : 'Save agent'}
-            </button>
-            {creating ? null : (
-              <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)}>
-                Delete
+          {readOnly ? null : (
+            <div class="actions">
+              <button type="submit" disabled={busy}>
+                {creating ? 'Create agent' : 'Save agent'}
               </button>
-            )}
-          </div>
+              {creating ? null : (
+                <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)}>
+                  Delete
+                </button>
+              )}
+            </div>
+          )}
         </form>
       ) : loaded.loading ? (
         <p aria-busy="true">Loading the agent…</p>
       ) : null}
-      {loaded.data && !creating ? (
+      {loaded.data && !creating && mayEdit ? (
         <RunAgentForm projectId={projectId} agent={savedAgent ?? loaded.data} />
       ) : null}
       <ConfirmDialog

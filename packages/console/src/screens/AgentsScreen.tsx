@@ -1,4 +1,5 @@
 import { useConsole } from '../app/ConsoleContext.ts';
+import { useProjectAllows } from '../app/ProjectContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { formatTime } from '../components/formatting.ts';
 import { Link } from '../components/Link.tsx';
@@ -7,14 +8,17 @@ import { ProblemAlert } from '../components/ProblemAlert.tsx';
 /** A project's agents, newest first, with links to edit each and to create one (http-api.md §6). */
 export function AgentsScreen({ projectId }: { projectId: string }) {
   const { api } = useConsole();
+  const mayCreate = useProjectAllows('developer');
   const agents = useResource(() => api.agents.list(projectId), projectId);
   return (
     <>
       <div class="section-head">
         <h1 tabIndex={-1}>Agents</h1>
-        <Link class="button" to={{ name: 'agent', projectId, agentId: 'new' }}>
-          New agent
-        </Link>
+        {mayCreate ? (
+          <Link class="button" to={{ name: 'agent', projectId, agentId: 'new' }}>
+            New agent
+          </Link>
+        ) : null}
       </div>
       <ProblemAlert error={agents.error} />
       {agents.data ? (

@@ -12,13 +12,17 @@ export interface AuthScreenProps {
   /** A note to show above the form, e.g. why the user was signed out. */
   notice?: string | undefined;
   onSignedIn: (user: User) => void;
+  /** An invitation token (`bdi_…`) the sign-up passes on: what `SIGNUP=invite` or `closed` need. */
+  invitation?: string | undefined;
+  /** Inside another screen (the invitation page): an `h2`, and the other mode by a button, not a link. */
+  onSwitchMode?: ((mode: 'signin' | 'signup') => void) | undefined;
 }
 
 /**
  * Sign in, or sign up (then sign in with the same credentials, and `sync` so the new user gets the
- * default project, http-api.md §3).
+ * default project, http-api.md §3). A sign-up passes the invitation it was opened with.
  */
-export function AuthScreen({ mode, notice, onSignedIn }: AuthScreenProps) {
+export function AuthScreen({ mode, notice, onSignedIn, invitation, onSwitchMode }: AuthScreenProps) {
   const { api, announce } = useConsole();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -32,7 +36,7 @@ export function AuthScreen({ mode, notice, onSignedIn }: AuthScreenProps) {
     setBusy(true);
     setError(undefined);
     try {
-      if (signUp) await api.auth.signUp(email, password);
+      if (signUp) await api.auth.signUp(email, password, invitation);
       const user = await api.auth.signIn(email, password);
       if (signUp) await api.auth.sync();
       announce(signUp ? `Signed up as ${user.email}.` : `Signed in as ${user.email}.`);
@@ -45,12 +49,18 @@ export function AuthScreen({ mode, notice, onSignedIn }: AuthScreenProps) {
     }
   };
 
+  const Heading = onSwitchMode ? 'h2' : 'h1';
+  const other = signUp ? 'signin' : 'signup';
+  const otherLabel = signUp ? 'Sign in instead' : 'Create an account';
   return (
     <section class="auth" aria-labelledby="auth-title">
-      <h1 id="auth-title" tabIndex={-1}>
+      <Heading id="auth-title" tabIndex={-1}>
         {title}
-      </h1>
+      </Heading>
       {notice ? <p class="notice">{notice}</p> : null}
+      {invitation && signUp ? (
+        <p class="notice">You were invited: sign up with the e-mail address the invitation names.</p>
+      ) : null}
       <form onSubmit={submit} noValidate>
         <TextField
           label="E-mail"
@@ -83,9 +93,13 @@ export function AuthScreen({ mode, notice, onSignedIn }: AuthScreenProps) {
       </form>
       <p>
         {signUp ? 'Already have an account? ' : 'No account yet? '}
-        <Link to={{ name: signUp ? 'signin' : 'signup' }}>
-          {signUp ? 'Sign in instead' : 'Create an account'}
-        </Link>
+        {onSwitchMode ? (
+          <button type="button" class="secondary" onClick={() => onSwitchMode(other)}>
+            {otherLabel}
+          </button>
+        ) : (
+          <Link to={{ name: other }}>{otherLabel}</Link>
+        )}
       </p>
     </section>
   );

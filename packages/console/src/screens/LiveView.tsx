@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Session } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
+import { useProjectAllows } from '../app/ProjectContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
 
@@ -22,7 +23,10 @@ export function LiveView({ projectId, session, active }: LiveViewProps) {
     `${session.id}|${active}`,
   );
   const [pageId, setPageId] = useState('');
-  const [readOnly, setReadOnly] = useState(false);
+  // A viewer's live view is always read-only (the server's answer is): the switch is not offered.
+  const mayDrive = useProjectAllows('developer');
+  const [viewOnly, setReadOnly] = useState(false);
+  const readOnly = viewOnly || !mayDrive;
   const [blocked, setBlocked] = useState<string | undefined>(undefined);
   // A live view on another origin than the console's is refused by the page's `frame-src`, and the
   // frame stays empty: say so instead of leaving a blank box.
@@ -65,15 +69,19 @@ export function LiveView({ projectId, session, active }: LiveViewProps) {
                   ))}
                 </select>
               </div>
-              <div class="field field-inline">
-                <input
-                  id="live-readonly"
-                  type="checkbox"
-                  checked={readOnly}
-                  onChange={(e) => setReadOnly(e.currentTarget.checked)}
-                />
-                <label for="live-readonly">View only (no mouse or keyboard input)</label>
-              </div>
+              {mayDrive ? (
+                <div class="field field-inline">
+                  <input
+                    id="live-readonly"
+                    type="checkbox"
+                    checked={readOnly}
+                    onChange={(e) => setReadOnly(e.currentTarget.checked)}
+                  />
+                  <label for="live-readonly">View only (no mouse or keyboard input)</label>
+                </div>
+              ) : (
+                <p class="meta">View only: a viewer watches without input.</p>
+              )}
             </div>
           ) : debug.loading ? (
             <p aria-busy="true">Opening the live view…</p>

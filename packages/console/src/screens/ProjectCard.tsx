@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { Project } from '../api/types.ts';
+import type { ProjectListItem } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
+import { roleAllows } from '../app/roles.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { formatTime } from '../components/formatting.ts';
 import { Link } from '../components/Link.tsx';
@@ -10,12 +11,16 @@ import { VisuallyHidden } from '../components/VisuallyHidden.tsx';
 
 /** Props of `ProjectCard`. */
 export interface ProjectCardProps {
-  project: Project;
+  /** The project with the caller's role, which decides the actions offered. */
+  project: ProjectListItem;
   /** Called after a change, to load the lists again. */
   onChanged: () => Promise<void>;
 }
 
-/** One project with its actions: rename, archive or restore, delete (after a confirmation). */
+/**
+ * One project with the caller's role and the actions it allows: rename, archive or restore (admin),
+ * delete after a confirmation (owner).
+ */
 export function ProjectCard({ project, onChanged }: ProjectCardProps) {
   const { api, announce } = useConsole();
   const [renaming, setRenaming] = useState(false);
@@ -23,6 +28,8 @@ export function ProjectCard({ project, onChanged }: ProjectCardProps) {
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
+  const mayManage = roleAllows(project.role, 'admin');
+  const mayDelete = roleAllows(project.role, 'owner');
 
   const act = async (action: () => Promise<unknown>, done: string) => {
     setBusy(true);
@@ -49,7 +56,8 @@ export function ProjectCard({ project, onChanged }: ProjectCardProps) {
         {project.archived ? <span class="badge">archived</span> : null}
       </h3>
       <p class="meta">
-        <span>Slug {project.slug}</span> · <span>Created {formatTime(project.created_at)}</span>
+        <span>Slug {project.slug}</span> · <span>Created {formatTime(project.created_at)}</span> ·{' '}
+        <span>Your role: {project.role}</span>
       </p>
       {renaming ? (
         <form
@@ -80,7 +88,7 @@ export function ProjectCard({ project, onChanged }: ProjectCardProps) {
         </form>
       ) : null}
       <div class="actions">
-        {renaming ? null : (
+        {renaming || !mayManage ? null : (
           <button
             type="button"
             class="secondary"
@@ -92,7 +100,7 @@ export function ProjectCard({ project, onChanged }: ProjectCardProps) {
             Rename<VisuallyHidden> {project.name}</VisuallyHidden>
           </button>
         )}
-        {project.archived ? (
+        {!mayManage ? null : project.archived ? (
           <button
             type="button"
             class="secondary"
@@ -111,9 +119,11 @@ export function ProjectCard({ project, onChanged }: ProjectCardProps) {
             Archive<VisuallyHidden> {project.name}</VisuallyHidden>
           </button>
         )}
-        <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)}>
-          Delete<VisuallyHidden> {project.name}</VisuallyHidden>
-        </button>
+        {mayDelete ? (
+          <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)}>
+            Delete<VisuallyHidden> {project.name}</VisuallyHidden>
+          </button>
+        ) : null}
       </div>
       <ProblemAlert error={error} fieldPaths={renaming ? ['name'] : []} />
       <ConfirmDialog

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Project } from '../api/types.ts';
+import type { ProjectListItem } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
@@ -36,7 +36,7 @@ export function ProjectsScreen() {
     }
   };
 
-  const list = (items: Project[] | undefined, empty: string) =>
+  const list = (items: ProjectListItem[] | undefined, empty: string) =>
     items && items.length === 0 ? (
       <p class="empty">{empty}</p>
     ) : (

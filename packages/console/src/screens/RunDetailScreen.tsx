@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useCallback, useState } from 'preact/hooks';
 import type { Run } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
+import { useProjectAllows } from '../app/ProjectContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { FieldList } from '../components/FieldList.tsx';
 import { formatDurationMs, formatTime } from '../components/formatting.ts';
@@ -26,6 +27,7 @@ export interface RunDetailScreenProps {
  */
 export function RunDetailScreen({ projectId, runId }: RunDetailScreenProps) {
   const { api, announce } = useConsole();
+  const mayCancel = useProjectAllows('developer');
   // The terminal run, once the stream's `end` event or the cancel answer has said so: it is final.
   const [ended, setEnded] = useState<Run | undefined>(undefined);
   const [cancelError, setCancelError] = useState<unknown>(undefined);
@@ -90,9 +92,11 @@ export function RunDetailScreen({ projectId, runId }: RunDetailScreenProps) {
           <div class="section-head">
             <h1 tabIndex={-1}>{agentName ? `Run of ${agentName}` : 'Run'}</h1>
             <StatusBadge status={run.status} />
-            <button type="button" class="danger" disabled={!active || busy} onClick={cancel}>
-              Cancel run
-            </button>
+            {mayCancel ? (
+              <button type="button" class="danger" disabled={!active || busy} onClick={cancel}>
+                Cancel run
+              </button>
+            ) : null}
           </div>
           <ProblemAlert error={cancelError} />
           <RunOutcome run={run} />

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Session } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
+import { useProjectAllows } from '../app/ProjectContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { FieldList } from '../components/FieldList.tsx';
 import { formatTime } from '../components/formatting.ts';
@@ -29,6 +30,7 @@ export interface SessionDetailScreenProps {
  */
 export function SessionDetailScreen({ projectId, sessionId }: SessionDetailScreenProps) {
   const { api, announce } = useConsole();
+  const mayRelease = useProjectAllows('developer');
   const [releaseError, setReleaseError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
   const loaded = useResource(() => api.sessions.get(projectId, sessionId), sessionId, SESSIONS_POLL_MS);
@@ -61,9 +63,11 @@ export function SessionDetailScreen({ projectId, sessionId }: SessionDetailScree
           <div class="section-head">
             <h1 tabIndex={-1}>{session.name}</h1>
             <StatusBadge status={session.status} />
-            <button type="button" class="danger" disabled={!active || busy} onClick={release}>
-              Release
-            </button>
+            {mayRelease ? (
+              <button type="button" class="danger" disabled={!active || busy} onClick={release}>
+                Release
+              </button>
+            ) : null}
           </div>
           <ProblemAlert error={releaseError} />
           <SessionFields session={session} projectId={projectId} />

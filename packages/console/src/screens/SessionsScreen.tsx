@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { SESSION_STATUSES, type SessionStatus } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
 import { navigate } from '../app/navigation.ts';
+import { useProjectAllows } from '../app/ProjectContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { formatTime } from '../components/formatting.ts';
 import { Link } from '../components/Link.tsx';
@@ -29,6 +30,7 @@ export interface SessionsScreenProps {
  */
 export function SessionsScreen({ projectId, status, offset }: SessionsScreenProps) {
   const { api } = useConsole();
+  const mayCreate = useProjectAllows('developer');
   const [updatedAt, setUpdatedAt] = useState<Date | undefined>(undefined);
   const sessions = useResource(
     async () => {
@@ -51,7 +53,7 @@ export function SessionsScreen({ projectId, status, offset }: SessionsScreenProp
   return (
     <>
       <h1 tabIndex={-1}>Sessions</h1>
-      <StartSessionForm projectId={projectId} onStarted={sessions.reload} />
+      {mayCreate ? <StartSessionForm projectId={projectId} onStarted={sessions.reload} /> : null}
       <section aria-labelledby="session-list" class="panel">
         <div class="section-head">
           <h2 id="session-list">Session list</h2>
@@ -65,7 +67,13 @@ export function SessionsScreen({ projectId, status, offset }: SessionsScreenProp
         <ProblemAlert error={sessions.error} />
         {page ? (
           page.sessions.length === 0 ? (
-            <p class="empty">{status ? `No ${status} sessions.` : 'No sessions yet: start one above.'}</p>
+            <p class="empty">
+              {status
+                ? `No ${status} sessions.`
+                : mayCreate
+                  ? 'No sessions yet: start one above.'
+                  : 'No sessions yet.'}
+            </p>
           ) : (
             <div class="table-wrap">
               <table class="sessions">

@@ -48,11 +48,14 @@ describe('AccountAdmission', () => {
   });
 
   describe('SIGNUP=open', () => {
-    it('admits every sign-up and first sync, with a token or without, and spends nothing', async () => {
+    it('admits every sign-up and first sync, with a token or without; an operator’s link is spent all the same', async () => {
       const { admission, invite } = setUp({ signupMode: 'open' });
       await expect(admission.admitSignUp('ada@example.com', undefined)).resolves.toBeNull();
       const { token } = await invite('ada@example.com', null);
-      await expect(admission.admitSignUp('ada@example.com', token)).resolves.toBeNull();
+      await expect(admission.admitSignUp('ada@example.com', token)).resolves.toMatchObject({
+        projectId: null,
+      });
+      await expect(admission.admitSignUp('eve@example.com', token)).resolves.toBeNull();
       await expect(admission.admitSignUp('bob@example.com', 'garbage')).resolves.toBeNull();
       await expect(admission.admitSync('bob@example.com')).resolves.toBeUndefined();
     });

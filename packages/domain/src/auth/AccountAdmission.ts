@@ -49,22 +49,28 @@ export class AccountAdmission {
 
   /**
    * Admits a sign-up for `email` with the invitation `token` it came with, if any. Answers the
-   * operator's invitation the sign-up uses up (null when none): the caller marks it accepted.
+   * operator's invitation the sign-up uses up (null when none), whatever the mode: the caller marks
+   * it accepted, so an operator's link works once.
    */
   async admitSignUp(email: string, token: string | undefined): Promise<Invitation | null> {
-    if (this.mode === 'open' || this.isOperator(email)) return null;
+    const invitation = token === undefined ? null : await this.openInvitation(email, token);
+    const spent = invitation?.projectId === null ? invitation : null;
+    if (this.mode === 'open' || this.isOperator(email)) return spent;
     if (token === undefined) throw closed(this.mode, 'a sign-up needs an invitation token');
-    const now = this.deps.clock.now();
-    const invitation = INVITATION_TOKEN_PATTERN.test(token)
-      ? await this.deps.invitations.findByDigest(this.deps.secrets.digest(token))
-      : null;
-    if (!invitation?.isOpenAt(now) || invitation.email !== email) {
+    if (!invitation) {
       throw closed(this.mode, 'the invitation is unknown, used, revoked, expired or for another e-mail');
     }
     if (this.mode === 'closed' && invitation.projectId !== null) {
       throw closed(this.mode, 'only an operator’s invitation makes an account');
     }
-    return invitation.projectId === null ? invitation : null;
+    return spent;
+  }
+
+  /** The open invitation `token` names for `email`; null when it names none. */
+  private async openInvitation(email: string, token: string): Promise<Invitation | null> {
+    if (!INVITATION_TOKEN_PATTERN.test(token)) return null;
+    const invitation = await this.deps.invitations.findByDigest(this.deps.secrets.digest(token));
+    return invitation?.isOpenAt(this.deps.clock.now()) && invitation.email === email ? invitation : null;
   }
 
   /** Admits the first sync of an account the identity provider made (no token: the e-mail's invitations). */

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { type ErrorCode, PROJECT_ROLES, type ProjectRole } from '@browserdeck/domain';
 import {
   assertProblem,
@@ -442,6 +443,19 @@ describe('each project role on every route that declares one', () => {
         });
       }
     }
+  });
+
+  it('is the table docs/teams.md shows, route by route', async () => {
+    const table = [
+      '| route | least role |',
+      '|---|---|',
+      ...ROUTES.filter((route) => route.role).map(
+        (route) => `| \`${route.method} ${route.path}\` | ${route.role} |`,
+      ),
+    ].join('\n');
+    const doc = await readFile(new URL('../../../../../../docs/teams.md', import.meta.url), 'utf8');
+    const shown = /<!-- route-roles:start -->\n([\s\S]*?)\n<!-- route-roles:end -->/.exec(doc)?.[1];
+    expect(shown, 'docs/teams.md between its route-roles markers').toBe(table);
   });
 
   it.each(ROLE_ROUTES.map((route) => [label(route), route] as const))('%s', async (_label, route) => {

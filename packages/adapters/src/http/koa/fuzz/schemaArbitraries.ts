@@ -122,8 +122,13 @@ export function validValue(schema: JsonSchema, hints: FieldHints = {}, field = '
     case 'string': {
       const min = schema.minLength ?? 0;
       const max = Math.min(schema.maxLength ?? 40, Math.max(min, 40));
+      // A pattern bounds its strings itself: only a declared maxLength caps them (a token of 47
+      // characters must not be filtered to never).
+      const patternMax = schema.maxLength ?? Number.POSITIVE_INFINITY;
       const free = schema.pattern
-        ? fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= min && s.length <= max)
+        ? fc
+            .stringMatching(new RegExp(schema.pattern))
+            .filter((s) => s.length >= min && s.length <= patternMax)
         : fc.string({ minLength: min, maxLength: max, unit: 'grapheme' });
       return hinted ? fc.oneof({ arbitrary: fc.constantFrom(...hinted), weight: 3 }, free) : free;
     }
