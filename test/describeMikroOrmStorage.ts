@@ -125,6 +125,13 @@ export function describeMikroOrmStorage(dialect: DatabaseDialect): void {
       );
       const [token] = (await rows('select used_at from local_refresh_tokens')) as [Row];
       expect(new Date(token.used_at as string).toISOString()).toBe('2026-05-06T07:08:10.124Z');
+
+      // The sign-in is read with its user's disabled flag, in one statement (SPEC §17).
+      const sessionId = '0190e000-0000-7000-8000-0000000000f1';
+      expect(await store.findSession(sessionId)).toMatchObject({ userId: ALICE, userDisabled: false });
+      await givenAlice();
+      expect(await new MikroOrmUserRepository({ orm: db.orm }).setDisabled(ALICE, created)).toBe(true);
+      expect(await store.findSession(sessionId)).toMatchObject({ userId: ALICE, userDisabled: true });
     });
 
     function apiKey(n: number, projectId = project('alpha').id): ApiKey {

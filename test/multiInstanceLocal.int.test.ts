@@ -223,7 +223,8 @@ describe('instances on one PostgreSQL database, local provider: any instance ser
       );
     }
     const disabledAt = Date.now();
-    // A's reconciler releases the browser of a closed project on its next pass.
+    // B carries the release to A at once (any instance reaches any session); A's reconciler would
+    // release a closed project's browser on its next pass otherwise.
     await eventually('the disabled account’s browser on A is gone', async () =>
       browsers.every((pid) => !isRunning(pid)),
     );

@@ -12,7 +12,7 @@ import type { Clock } from '../shared/Clock.ts';
 import { AuthError, ForbiddenError, ForbiddenForApiKeyError } from '../shared/DomainError.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
 import type { IdentityProvider } from './IdentityProvider.ts';
-import { refuseDisabledAccount } from './refuseDisabledAccount.ts';
+import { accountDisabled, refuseDisabledAccount } from './refuseDisabledAccount.ts';
 import type { UserRepository } from './UserRepository.ts';
 
 /** What Authenticate needs. */
@@ -45,8 +45,11 @@ export class Authenticate {
     if (!token) throw new AuthError('unauthorized', 'A bearer access token or API key is required.');
     if (token.startsWith(API_KEY_MARKER)) return this.apiKey(token);
     const principal = await this.deps.identity.authenticate(token);
-    // A disabled account's tokens end at once (SPEC §17), whichever provider issued them.
-    await refuseDisabledAccount(this.deps.users, principal.userId);
+    // A disabled account's tokens end at once (SPEC §17), whichever provider issued them; read with
+    // the sign-in when the provider did, so the hot path makes no query more.
+    if (principal.accountDisabled === true) throw accountDisabled();
+    if (principal.accountDisabled === undefined)
+      await refuseDisabledAccount(this.deps.users, principal.userId);
     return signedIn(principal);
   }
 

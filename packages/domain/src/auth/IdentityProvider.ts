@@ -8,6 +8,12 @@ export interface Principal {
   readonly sessionId: string;
   /** When the access token stops being valid. */
   readonly expiresAt: Date;
+  /**
+   * Whether an operator disabled the account (SPEC §17), when the identity provider read it with the
+   * token's sign-in (the local provider does, in the same query); absent: not read, and
+   * `Authenticate` reads it.
+   */
+  readonly accountDisabled?: boolean | undefined;
 }
 
 /** The tokens handed out on sign-in and refresh. */

@@ -10,10 +10,10 @@ import { type OperatedAccount, requireOperator } from './requireOperator.ts';
  * Disables an account (SPEC §17; operators). From the same write on, on every instance: its access
  * tokens, sign-ins and refreshes are refused (`account_disabled`), the API keys and live-view links
  * of the projects it owns stop working, and so do its own live views elsewhere. Then its projects'
- * runs are canceled and the sessions this instance holds are released; sessions another instance
- * holds are refused every new request there, and that instance's reconciler releases them on its
- * next pass (`ReconcileSessions`, every `RECONCILE_INTERVAL_SEC`). Disabling the last enabled
- * operator is refused (409 `last_operator`).
+ * runs are canceled and its sessions released (through the holding instance when the provider
+ * reaches other instances). Sessions it cannot reach are refused every new request, and the holding
+ * instance's reconciler releases them on its next pass (`ReconcileSessions`). Disabling the last
+ * enabled operator is refused (409 `last_operator`).
  */
 export class DisableAccount {
   private readonly deps: OperatorsDeps;

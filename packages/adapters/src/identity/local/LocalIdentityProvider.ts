@@ -120,6 +120,7 @@ export class LocalIdentityProvider implements IdentityProvider {
       email: claims.email,
       sessionId: claims.sessionId,
       expiresAt: claims.expiresAt,
+      accountDisabled: session.userDisabled,
     };
   }
 

@@ -41,7 +41,11 @@ export interface LocalIdentityStore {
   findCredentialByEmail(email: string): Promise<LocalCredential | null>;
   findCredentialByUserId(userId: string): Promise<LocalCredential | null>;
   addSession(session: LocalSignInSession): Promise<void>;
-  findSession(id: string): Promise<LocalSignInSession | null>;
+  /**
+   * The sign-in session, and whether its user's account is disabled (SPEC §17) when the store reads
+   * the users too (in the same query; absent: it does not).
+   */
+  findSession(id: string): Promise<(LocalSignInSession & { readonly userDisabled?: boolean }) | null>;
   /** Marks the session revoked (keeps the first revocation time). */
   revokeSession(id: string, at: Date): Promise<void>;
   addRefreshToken(token: LocalRefreshToken): Promise<void>;

@@ -82,21 +82,30 @@ export class MikroOrmLocalIdentityStore implements LocalIdentityStore {
     );
   }
 
-  async findSession(id: string): Promise<LocalSignInSession | null> {
+  async findSession(id: string): Promise<(LocalSignInSession & { userDisabled: boolean }) | null> {
     if (!isUuid(id)) return null;
     const { db } = this.queries;
+    // The user's `disabled_at` in the same statement: a disabled account's tokens end at once,
+    // without a query more on every request (SPEC §17).
     const [row] = await withDatabaseErrors(() =>
       this.queries.entities(
         LocalSignInSessionSchema,
-        db.selectFrom('local_sign_in_sessions').selectAll().where('id', '=', id),
+        db
+          .selectFrom('local_sign_in_sessions')
+          .leftJoin('users', 'users.id', 'local_sign_in_sessions.user_id')
+          .selectAll('local_sign_in_sessions')
+          .select('users.disabled_at as user_disabled_at')
+          .where('local_sign_in_sessions.id', '=', id),
       ),
     );
     if (!row) return null;
+    const disabledAt = (row as Record<string, unknown>).user_disabled_at;
     return {
       id,
       userId: row.userId as string,
       createdAt: row.createdAt as Date,
       revokedAt: (row.revokedAt as Date | null | undefined) ?? null,
+      userDisabled: disabledAt !== null && disabledAt !== undefined,
     };
   }
 
