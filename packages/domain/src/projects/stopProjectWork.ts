@@ -6,6 +6,7 @@ import type { RunRepository } from '../runs/RunRepository.ts';
 import type { BrowserSession } from '../sessions/BrowserSession.ts';
 import type { SessionRepository } from '../sessions/SessionRepository.ts';
 import { heldElsewhere } from '../sessions/sessionReach.ts';
+import { statusAfterRelease } from '../sessions/sessionStatus.ts';
 import type { Clock } from '../shared/Clock.ts';
 import { type Logger, silentLogger } from '../shared/Logger.ts';
 
@@ -51,9 +52,7 @@ export async function stopProjectWork(
             session.providerSessionId,
             session.providerProjectId,
           );
-          const status =
-            reported?.status === 'ERROR' || reported?.status === 'TIMED_OUT' ? reported.status : 'COMPLETED';
-          session.end(status, reported?.endedAt ?? clock.now());
+          session.end(statusAfterRelease(reported), reported?.endedAt ?? clock.now());
           await sessions.updateStatus(session);
         } catch (error) {
           logger.warn(

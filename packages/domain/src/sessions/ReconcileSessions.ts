@@ -5,6 +5,7 @@ import { type Logger, silentLogger } from '../shared/Logger.ts';
 import type { BrowserSession } from './BrowserSession.ts';
 import type { SessionRepository } from './SessionRepository.ts';
 import { heldElsewhere } from './sessionReach.ts';
+import { statusAfterRelease } from './sessionStatus.ts';
 import {
   type SyncGiveUpReason,
   type SyncRetryPolicy,
@@ -191,10 +192,7 @@ export class ReconcileSessions {
         return null;
       });
     const ended = session.asAnswered(session.answer);
-    ended.end(
-      reported?.status === 'ERROR' || reported?.status === 'TIMED_OUT' ? reported.status : 'COMPLETED',
-      reported?.endedAt ?? now,
-    );
+    ended.end(statusAfterRelease(reported), reported?.endedAt ?? now);
     try {
       await this.deps.sessions.updateStatus(ended);
       this.logger.info?.(

@@ -8,6 +8,7 @@ import { findSession } from './findSession.ts';
 import { SessionOnOtherInstanceError } from './SessionOnOtherInstanceError.ts';
 import type { SessionRepository } from './SessionRepository.ts';
 import { sessionReach } from './sessionReach.ts';
+import { statusAfterRelease } from './sessionStatus.ts';
 
 export interface ReleaseSessionDeps {
   projects: ProjectRepository;
@@ -51,11 +52,7 @@ export class ReleaseSession {
       session.providerSessionId,
       session.providerProjectId,
     );
-    // A session that had already ended on the provider's side keeps the reason it ended for.
-    const status =
-      reported && (reported.status === 'ERROR' || reported.status === 'TIMED_OUT')
-        ? reported.status
-        : 'COMPLETED';
+    const status = statusAfterRelease(reported);
     const endedAt = reported?.endedAt ?? this.deps.clock.now();
     return this.storeEnded(
       session,

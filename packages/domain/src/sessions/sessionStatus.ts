@@ -22,3 +22,14 @@ export function isTerminalStatus(status: SessionStatus): boolean {
 export function nextSessionStatus(current: SessionStatus, reported: SessionStatus): SessionStatus {
   return isTerminalStatus(current) ? current : reported;
 }
+
+/**
+ * The status a session ends with once it was released, from what the provider's release reported
+ * (null: nothing): a session that had already ended on the provider's side keeps the reason it
+ * ended for (`ERROR`, `TIMED_OUT`); else `COMPLETED`.
+ */
+export function statusAfterRelease(
+  reported: { readonly status: SessionStatus } | null,
+): (typeof TERMINAL_SESSION_STATUSES)[number] {
+  return reported?.status === 'ERROR' || reported?.status === 'TIMED_OUT' ? reported.status : 'COMPLETED';
+}
