@@ -20,16 +20,14 @@ export class TransferProject {
 
   async execute(input: { caller: Caller; projectId: string; userId: string }): Promise<ProjectGrant> {
     const project = await findProjectFor(this.deps.projects, input.caller, input.projectId, 'owner');
+    // A disabled owner closes the project to everyone: it goes only to an enabled account.
+    const target = await this.deps.users.findById(input.userId);
     new Checks()
       .require(
         input.userId !== project.ownerId,
         'userId',
         'must be another member: this is the owner already',
       )
-      .throwIfAny();
-    // A disabled owner closes the project to everyone: it goes only to an enabled account.
-    const target = await this.deps.users.findById(input.userId);
-    new Checks()
       .require(!target?.disabledAt, 'userId', 'must be a member whose account is enabled')
       .throwIfAny();
     const change = {
