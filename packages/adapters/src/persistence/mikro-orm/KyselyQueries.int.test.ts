@@ -1,13 +1,15 @@
 import { Project, User } from '@browserdeck/domain';
 import { AWKWARD_OPAQUE } from '@browserdeck/testing';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openTestOrm, type TestOrm } from '../../../../../test/mikroOrm.ts';
 import { DATABASE_DIALECTS } from './BrowserdeckOrm.ts';
 import { ProjectSchema } from './entities/ProjectSchema.ts';
 import { queriesOf } from './KyselyQueries.ts';
+import type { BrowserdeckDb } from './kyselyDatabase.ts';
 import { MikroOrmProjectRepository } from './MikroOrmProjectRepository.ts';
 import { MikroOrmUserRepository } from './MikroOrmUserRepository.ts';
+import { Statement } from './Statement.ts';
 import { claimForSyncQuery } from './sessionClaimSql.ts';
 
 const OWNER = '0190c000-0000-7000-8000-000000000001';
@@ -158,6 +160,59 @@ describe.each(DATABASE_DIALECTS)('KyselyQueries on %s', (dialect) => {
     expect((await projects().listForMember(OWNER, { archived: false })).map((g) => g.project.slug)).toEqual([
       'kept',
     ]);
+  });
+
+  it("builds and compiles a prepared query once, and binds each run's values as stored", async () => {
+    await projects().add(project('a', "a'?"));
+    await projects().add(project('b', 'B'));
+    const queries = queriesOf(db.orm);
+    const build = vi.fn((qdb: Kysely<BrowserdeckDb>, params: { name: string; archived: boolean }) =>
+      qdb
+        .selectFrom('projects')
+        .select('slug')
+        .where('name', '=', params.name)
+        .where('archived', '=', params.archived)
+        .where('owner_id', '=', OWNER),
+    );
+    const bySlug = new Statement(build, { prepared: true });
+    const run = (values: { name: string; archived: boolean }) => bySlug.query(queries, values);
+    const first = queries.compile(run({ name: "a'?", archived: false }));
+    expect(first.sql).not.toContain("a'?");
+    expect(first.parameters).toEqual(["a'?", dialect === 'sqlite' ? 0 : false, OWNER]);
+    expect(await queries.rows(run({ name: "a'?", archived: false }))).toEqual([{ slug: 'a' }]);
+    expect(await queries.rows(run({ name: 'B', archived: false }))).toEqual([{ slug: 'b' }]);
+    expect(await queries.rows(run({ name: 'B', archived: true }))).toEqual([]);
+    expect(queries.compile(run({ name: 'B', archived: true })).sql).toBe(first.sql);
+    expect(build).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses a prepared statement that uses a value other than as a bound one', () => {
+    const queries = queriesOf(db.orm);
+    const branching = new Statement(
+      (qdb, params: { archived: boolean }) =>
+        // A stand-in is an object, so this branch is always taken: values must not steer the SQL.
+        params.archived
+          ? qdb.selectFrom('projects').select('slug').where('archived', '=', true)
+          : qdb.selectFrom('projects').select('slug'),
+      { prepared: true },
+    );
+    expect(() => queries.compile(branching.query(queries, { archived: false }))).toThrow(
+      'A prepared statement used archived other than as a bound value.',
+    );
+  });
+
+  it("runs a prepared statement on the entity manager's transaction", async () => {
+    const inside = project('inside', 'Inside');
+    const failed = db.orm.em.transactional(async () => {
+      await projects().add(inside);
+      // listForMember is prepared: it sees the transaction's own, uncommitted row.
+      expect((await projects().listForMember(OWNER, { archived: false })).map((g) => g.project.slug)).toEqual(
+        ['inside'],
+      );
+      throw new Error('boom');
+    });
+    await expect(failed).rejects.toThrow('boom');
+    expect(await projects().listForMember(OWNER, { archived: false })).toEqual([]);
   });
 
   it('locks claimed rows for update, skipping locked ones, on PostgreSQL only', () => {

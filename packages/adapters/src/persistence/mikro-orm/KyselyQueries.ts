@@ -3,11 +3,44 @@ import type { Compilable, CompiledQuery, Kysely, QueryResult, RawBuilder } from 
 import { type BrowserdeckOrm, type DatabaseDialect, dialectOf } from './BrowserdeckOrm.ts';
 import type { BrowserdeckDb } from './kyselyDatabase.ts';
 
-/** A query `KyselyQueries` runs: a query builder, or a `sql` template. */
-export type Query = Compilable<unknown> | RawBuilder<unknown>;
+/** A query as Kysely builds it: a query builder, or a `sql` template. */
+export type BuiltQuery = Compilable<unknown> | RawBuilder<unknown>;
+
+/** A query `KyselyQueries` runs: a built one, or a prepared statement's run. */
+export type Query = BuiltQuery | PreparedRun;
+
+/** How a statement is built from its values (`Statement`). */
+export type StatementBuild<P> = (
+  db: Kysely<BrowserdeckDb>,
+  params: P,
+  dialect: DatabaseDialect,
+) => BuiltQuery;
+
+/**
+ * One run of a prepared statement (`Statement` with `prepared: true`): its build, compiled once per
+ * ORM with stand-ins where the values go, and this run's values.
+ */
+export class PreparedRun {
+  readonly build: StatementBuild<never>;
+  readonly values: Readonly<Record<string, unknown>>;
+
+  constructor(build: StatementBuild<never>, values: Readonly<Record<string, unknown>>) {
+    this.build = build;
+    this.values = values;
+  }
+}
+
+/** Stands for one named value of a prepared statement while its SQL is compiled. */
+class Placeholder {
+  readonly name: string;
+
+  constructor(name: string) {
+    this.name = name;
+  }
+}
 
 /** `query` compiled by `db()` (a `sql` template needs the instance; a builder knows its own). */
-export function compileOn(db: () => Kysely<unknown>, query: Query): CompiledQuery {
+export function compileOn(db: () => Kysely<unknown>, query: BuiltQuery): CompiledQuery {
   return 'isRawBuilder' in query ? query.compile(db()) : query.compile();
 }
 
@@ -32,6 +65,7 @@ export class KyselyQueries {
   private readonly orm: BrowserdeckOrm;
   private readonly platform: Platform;
   private readonly metadata = new Map<unknown, EntityMetadata>();
+  private readonly prepared = new Map<StatementBuild<never>, CompiledQuery>();
 
   constructor(orm: BrowserdeckOrm) {
     this.orm = orm;
@@ -46,6 +80,14 @@ export class KyselyQueries {
 
   /** `query` compiled for the ORM's dialect, its values bound as stored. */
   compile(query: Query): CompiledQuery {
+    if (query instanceof PreparedRun) {
+      const compiled = this.compiledOnce(query.build);
+      const { values } = query;
+      const parameters = compiled.parameters.map((value) =>
+        this.bind(value instanceof Placeholder ? values[value.name] : value),
+      );
+      return { ...compiled, parameters };
+    }
     const compiled = compileOn(() => this.db as Kysely<unknown>, query);
     return { ...compiled, parameters: compiled.parameters.map(this.bind) };
   }
@@ -110,6 +152,28 @@ export class KyselyQueries {
     } catch (error) {
       throw this.orm.em.getDriver().convertException(error as Error);
     }
+  }
+
+  /** `build`'s SQL, compiled on its first run with stand-ins where its values go. */
+  private compiledOnce(build: StatementBuild<never>): CompiledQuery {
+    const known = this.prepared.get(build);
+    if (known) return known;
+    const read = new Set<string>();
+    const params = new Proxy({} as never, {
+      get: (_target, name) => {
+        read.add(String(name));
+        return new Placeholder(String(name));
+      },
+    });
+    const compiled = compileOn(() => this.db as Kysely<unknown>, build(this.db, params, this.dialect));
+    const bound = new Set(
+      compiled.parameters.filter((value) => value instanceof Placeholder).map((value) => value.name),
+    );
+    const unbound = [...read].filter((name) => !bound.has(name));
+    if (unbound.length > 0)
+      throw new Error(`A prepared statement used ${unbound.join(', ')} other than as a bound value.`);
+    this.prepared.set(build, compiled);
+    return compiled;
   }
 
   private readonly bind = (value: unknown): unknown => {

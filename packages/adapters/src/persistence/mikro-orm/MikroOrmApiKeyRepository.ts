@@ -3,11 +3,19 @@ import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { ApiKeySchema } from './entities/ApiKeySchema.ts';
 import { type KyselyQueries, type Query, queriesOf } from './KyselyQueries.ts';
+import { Statement } from './Statement.ts';
 
 /** What `MikroOrmApiKeyRepository` needs. */
 export interface MikroOrmApiKeyRepositoryDeps {
   orm: BrowserdeckOrm;
 }
+
+/** The key a request presents, by its prefix: every key-authenticated request reads it (ADR 0037). */
+const BY_PREFIX = new Statement(
+  (db, params: { prefix: string }) =>
+    db.selectFrom('api_keys').selectAll().where('prefix', '=', params.prefix),
+  { prepared: true },
+);
 
 /**
  * `ApiKeyRepository` on MikroORM (SQLite, PostgreSQL), through its Kysely integration
@@ -58,8 +66,7 @@ export class MikroOrmApiKeyRepository implements ApiKeyRepository {
   }
 
   async findByPrefix(prefix: string): Promise<ApiKey | null> {
-    const { db } = this.queries;
-    const [key] = await this.read(db.selectFrom('api_keys').selectAll().where('prefix', '=', prefix));
+    const [key] = await this.read(BY_PREFIX.query(this.queries, { prefix }));
     return key ?? null;
   }
 

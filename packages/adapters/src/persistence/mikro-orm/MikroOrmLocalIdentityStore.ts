@@ -11,12 +11,29 @@ import { LocalCredentialSchema } from './entities/LocalCredentialSchema.ts';
 import { LocalRefreshTokenSchema } from './entities/LocalRefreshTokenSchema.ts';
 import { LocalSignInSessionSchema } from './entities/LocalSignInSessionSchema.ts';
 import { type KyselyQueries, type Query, queriesOf } from './KyselyQueries.ts';
+import { Statement } from './Statement.ts';
 import { storedJson } from './storedJson.ts';
 
 /** What `MikroOrmLocalIdentityStore` needs. */
 export interface MikroOrmLocalIdentityStoreDeps {
   orm: BrowserdeckOrm;
 }
+
+/**
+ * A sign-in session with its user's `disabled_at`, in one statement: a disabled account's tokens
+ * end at once, without a query more on every request (SPEC §17). Prepared: every signed-in request
+ * reads it (ADR 0037).
+ */
+const SESSION_WITH_USER = new Statement(
+  (db, params: { id: string }) =>
+    db
+      .selectFrom('local_sign_in_sessions')
+      .leftJoin('users', 'users.id', 'local_sign_in_sessions.user_id')
+      .selectAll('local_sign_in_sessions')
+      .select('users.disabled_at as user_disabled_at')
+      .where('local_sign_in_sessions.id', '=', params.id),
+  { prepared: true },
+);
 
 /**
  * `LocalIdentityStore` on MikroORM (SQLite, PostgreSQL), through its Kysely integration
@@ -84,19 +101,8 @@ export class MikroOrmLocalIdentityStore implements LocalIdentityStore {
 
   async findSession(id: string): Promise<(LocalSignInSession & { userDisabled: boolean }) | null> {
     if (!isUuid(id)) return null;
-    const { db } = this.queries;
-    // The user's `disabled_at` in the same statement: a disabled account's tokens end at once,
-    // without a query more on every request (SPEC §17).
     const [row] = await withDatabaseErrors(() =>
-      this.queries.entities(
-        LocalSignInSessionSchema,
-        db
-          .selectFrom('local_sign_in_sessions')
-          .leftJoin('users', 'users.id', 'local_sign_in_sessions.user_id')
-          .selectAll('local_sign_in_sessions')
-          .select('users.disabled_at as user_disabled_at')
-          .where('local_sign_in_sessions.id', '=', id),
-      ),
+      this.queries.entities(LocalSignInSessionSchema, SESSION_WITH_USER.query(this.queries, { id })),
     );
     if (!row) return null;
     const disabledAt = (row as Record<string, unknown>).user_disabled_at;

@@ -7,17 +7,81 @@ import {
   type ProjectRole,
   type ProjectState,
 } from '@browserdeck/domain';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { isUniqueViolationOf, isUuid, withDatabaseErrors } from './databaseErrors.ts';
 import { ProjectSchema } from './entities/ProjectSchema.ts';
 import { inTransaction } from './inTransaction.ts';
 import { type KyselyQueries, type Query, queriesOf } from './KyselyQueries.ts';
+import type { BrowserdeckDb } from './kyselyDatabase.ts';
+import { Statement } from './Statement.ts';
 
 /** What `MikroOrmProjectRepository` needs. */
 export interface MikroOrmProjectRepositoryDeps {
   orm: BrowserdeckOrm;
 }
+
+/**
+ * A project with its owner's `disabled_at` (and, in `ACCESS_AS_MEMBER`, the caller's membership),
+ * all by primary key: the read behind nearly every project-scoped request, so prepared (ADR 0037).
+ */
+const ACCESS = new Statement(
+  (db, params: { projectId: string }) =>
+    accessQuery(db, params.projectId).select(sql<null>`null`.as('member_role')),
+  { prepared: true },
+);
+const ACCESS_AS_MEMBER = new Statement(
+  (db, params: { projectId: string; userId: string }) =>
+    accessQuery(db, params.projectId)
+      .leftJoin('project_members as member', (join) =>
+        join.onRef('member.project_id', '=', 'projects.id').on('member.user_id', '=', params.userId),
+      )
+      .select('member.role as member_role'),
+  { prepared: true },
+);
+
+function accessQuery(db: Kysely<BrowserdeckDb>, projectId: string) {
+  return db
+    .selectFrom('projects')
+    .innerJoin('users as owner', 'owner.id', 'projects.owner_id')
+    .selectAll('projects')
+    .select('owner.disabled_at as owner_disabled_at')
+    .where('projects.id', '=', projectId);
+}
+
+/**
+ * The projects a user is a member of, with the role. The plan must start from the user's few
+ * memberships (their index) and fetch each project by its key, at a cost that does not grow with
+ * the installation. SQLite's planner does so for a plain join. PostgreSQL's hashes the memberships
+ * and scans every project (measured: a list of 20 took 0.5 ms at 3,000 projects and grew with the
+ * table), so there each project is a lateral lookup; `offset 0` keeps the planner from folding it
+ * back into that join. Prepared: every console page load and SDK start reads it (ADR 0037).
+ */
+const MEMBER_PROJECTS = new Statement(
+  (db, params: { userId: string; archived: boolean }, dialect) => {
+    const memberships = db
+      .selectFrom('project_members as member')
+      .select('member.role as member_role')
+      .where('member.user_id', '=', params.userId);
+    return dialect === 'postgresql'
+      ? memberships
+          .crossJoinLateral((eb) =>
+            eb
+              .selectFrom('projects')
+              .selectAll()
+              .whereRef('projects.id', '=', 'member.project_id')
+              .where('projects.archived', '=', params.archived)
+              .offset(0)
+              .as('projects'),
+          )
+          .selectAll('projects')
+      : memberships
+          .innerJoin('projects', 'projects.id', 'member.project_id')
+          .selectAll('projects')
+          .where('projects.archived', '=', params.archived);
+  },
+  { prepared: true },
+);
 
 /**
  * `ProjectRepository` on MikroORM (SQLite, PostgreSQL): Kysely queries through MikroORM's Kysely
@@ -90,24 +154,13 @@ export class MikroOrmProjectRepository implements ProjectRepository {
 
   async findAccess(projectId: string, userId: string | null): Promise<ProjectAccessRecord | null> {
     if (!isUuid(projectId)) return null;
-    const { db } = this.queries;
     const member = userId !== null && isUuid(userId) ? userId : null;
-    const query = db
-      .selectFrom('projects')
-      .innerJoin('users as owner', 'owner.id', 'projects.owner_id')
-      .selectAll('projects')
-      .select('owner.disabled_at as owner_disabled_at')
-      .where('projects.id', '=', projectId);
     const [row] = await withDatabaseErrors(() =>
       this.queries.entities(
         ProjectSchema,
         member === null
-          ? query.select(sql<null>`null`.as('member_role'))
-          : query
-              .leftJoin('project_members as member', (join) =>
-                join.onRef('member.project_id', '=', 'projects.id').on('member.user_id', '=', member),
-              )
-              .select('member.role as member_role'),
+          ? ACCESS.query(this.queries, { projectId })
+          : ACCESS_AS_MEMBER.query(this.queries, { projectId, userId: member }),
       ),
     );
     if (!row) return null;
@@ -121,23 +174,15 @@ export class MikroOrmProjectRepository implements ProjectRepository {
 
   async listForMember(userId: string, filter: { archived: boolean }): Promise<ProjectGrant[]> {
     if (!isUuid(userId)) return [];
-    const { db } = this.queries;
     const rows = await withDatabaseErrors(() =>
       this.queries.entities(
         ProjectSchema,
-        db
-          .selectFrom('project_members as member')
-          .innerJoin('projects', 'projects.id', 'member.project_id')
-          .selectAll('projects')
-          .select('member.role as member_role')
-          .where('member.user_id', '=', userId)
-          .where('projects.archived', '=', filter.archived),
+        MEMBER_PROJECTS.query(this.queries, { userId, archived: filter.archived }),
       ),
     );
     // Sorted here, not in SQL: an `order by projects.created_at` lets the planner walk every
     // project in that order and probe the memberships, instead of reading the user's few
-    // memberships by their index (measured: the list fell to a third once one account held
-    // thousands of projects). A user's memberships are bounded, so the sort is small.
+    // memberships by their index. A user's memberships are bounded, so the sort is small.
     return rows
       .map((row) => ({
         project: projectOf(row),

@@ -9,7 +9,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import type { DatabaseDialect } from './BrowserdeckOrm.ts';
-import { compileOn, type Query } from './KyselyQueries.ts';
+import { type BuiltQuery, compileOn } from './KyselyQueries.ts';
 
 /** A Kysely per dialect that compiles and never connects (Kysely's "cold" instance). */
 const COLD: Record<DatabaseDialect, Kysely<unknown>> = {
@@ -39,7 +39,7 @@ const COLD: Record<DatabaseDialect, Kysely<unknown>> = {
  */
 export function statementText(
   dialect: DatabaseDialect,
-  build: (db: Kysely<unknown>) => Query,
+  build: (db: Kysely<unknown>) => BuiltQuery,
 ): { sql: string; params: unknown[] } {
   const compiled = compileOn(() => COLD[dialect], build(COLD[dialect]));
   const sql = dialect === 'postgresql' ? compiled.sql.replace(/\$\d+/g, '?') : compiled.sql;
