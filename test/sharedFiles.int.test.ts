@@ -28,7 +28,7 @@ const SITE_PAGES: Record<string, { type: string; body: string; attachment?: stri
  * database, each with a data folder of its own, behind one public URL (B's address stands for the
  * load balancer). A is API-only (`RUN_WORKER=false`). An extension uploaded through A loads in a
  * session B starts; an ad-hoc run posted through B on a session A holds runs on B's worker against
- * A's browser; a download made on A is served by B after A has stopped.
+ * A's browser; a download made on A, and the session's HAR, are served by B after A has stopped.
  */
 describe('instances with separate data folders: what a tenant made is served by any of them', () => {
   let db: TestDatabase;
@@ -202,5 +202,17 @@ describe('instances with separate data folders: what a tenant made is served by 
     expect(await zipEntries(Buffer.from(await answer.arrayBuffer()))).toEqual({
       'report.csv': 'made,on\nA,1\n',
     });
+
+    // Its network too (SPEC §18): the HAR A captured is served by B, complete, after A has stopped.
+    const har = await callInstance(b, 'GET', `${sessions()}/${id}/har`, user.token);
+    expect(har.status, JSON.stringify(har.body)).toBe(200);
+    const log = har.body.log as {
+      _ended: boolean;
+      entries: Array<{ request: { url: string }; response: { status: number } }>;
+    };
+    expect(log._ended).toBe(true);
+    expect(log.entries.map((e) => [e.request.url, e.response.status])).toEqual(
+      expect.arrayContaining([[`${siteUrl}/files`, 200]]),
+    );
   }, 150_000);
 });

@@ -126,6 +126,7 @@ export * from './sessions/CreateSession.ts';
 export * from './sessions/EndLostInstanceSessions.ts';
 export * from './sessions/GetSession.ts';
 export * from './sessions/GetSessionDownloads.ts';
+export * from './sessions/GetSessionHar.ts';
 export * from './sessions/GetSessionLiveView.ts';
 export * from './sessions/GetSessionLogs.ts';
 export * from './sessions/GetSessionStats.ts';

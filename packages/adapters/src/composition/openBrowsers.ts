@@ -1,5 +1,6 @@
 import type { Clock } from '@browserdeck/domain';
 import type { Logger } from 'pino';
+import { NetworkCaptures } from '../browsers/cdp/network/NetworkCaptures.ts';
 import type { OrphanSearches } from '../browsers/orphans/OrphanSearches.ts';
 import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
 import type { BlobStore } from '../browsers/shared-state/BlobStore.ts';
@@ -38,6 +39,10 @@ export async function openBrowsers(
 ): Promise<ComposableBrowserProvider> {
   if ('provider' in option) return option.provider;
   const { clock, logger } = context;
+  // Sessions' network, captured for their HAR where any instance reads it (local, Selenium Grid).
+  const networkCaptures = context.blobs
+    ? new NetworkCaptures({ blobs: context.blobs, clock, logger })
+    : undefined;
   if ('browserbase' in option) {
     const { BrowserbaseProvider } = await import('../browsers/browserbase/BrowserbaseProvider.ts');
     // Searches for browsers left by failed creates live in the storage: a restart carries them on.
@@ -50,6 +55,7 @@ export async function openBrowsers(
       ...option.seleniumGrid,
       instanceId: context.instanceId,
       publicUrl: context.publicUrl,
+      networkCaptures,
       clock,
       logger,
     });
@@ -62,6 +68,7 @@ export async function openBrowsers(
     contextRecords: option.local.contextRecords ?? context.contextRecords,
     blobs: option.local.blobs ?? context.blobs,
     downloadBlobs: option.local.downloadBlobs ?? (context.sharedDownloads ? context.blobs : undefined),
+    networkCaptures: option.local.networkCaptures ?? networkCaptures,
     instanceId: context.instanceId,
     dataDir: context.dataDir,
     publicUrl: context.publicUrl,

@@ -587,6 +587,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/{provider}/projects/{project_id}/sessions/{session_id}/har': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The session’s network as HAR 1.2
+     * @description Every request of every tab (an entry each, `pageref` naming its tab’s page), during the session and after it, from any instance. `Authorization`, `Cookie` and `Set-Cookie` values are redacted unless `sensitive=true`; proxy credentials never appear. Local and Selenium Grid sessions only.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
+     */
+    get: operations['getSessionHar'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/{provider}/projects/{project_id}/sessions/{session_id}/debug': {
     parameters: {
       query?: never;
@@ -1390,6 +1412,49 @@ export interface components {
       response?: {
         [key: string]: unknown;
       };
+    };
+    Har: {
+      log: components['schemas']['HarLog'];
+    };
+    HarLog: {
+      version: string;
+      creator: {
+        name: string;
+        version: string;
+      } & {
+        [key: string]: unknown;
+      };
+      pages: ({
+        id: string;
+        startedDateTime: string;
+        title: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+      entries: ({
+        pageref?: string;
+        startedDateTime: string;
+        time: number;
+        request: {
+          method: string;
+          url: string;
+        } & {
+          [key: string]: unknown;
+        };
+        response: {
+          status: number;
+        } & {
+          [key: string]: unknown;
+        };
+      } & {
+        [key: string]: unknown;
+      })[];
+      /** @description The per-session bound stopped the capture. */
+      _capped: boolean;
+      /** @description The session ended and its whole capture is in. */
+      _ended: boolean;
+    } & {
+      [key: string]: unknown;
     };
     SessionLiveUrls: {
       /** @description The live view, with a tab bar. */
@@ -4401,6 +4466,98 @@ export interface operations {
       };
       /** @description Problem: `provider_timeout`. */
       504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getSessionHar: {
+    parameters: {
+      query?: {
+        /** @description true: `Authorization`, `Cookie` and `Set-Cookie` values as sent (needs the developer role); default false, redacted. Proxy credentials never appear. */
+        sensitive?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The HAR document. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Har'];
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_implemented`. */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
         headers: {
           [name: string]: unknown;
         };

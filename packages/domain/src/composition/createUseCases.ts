@@ -59,6 +59,7 @@ import { CreateSession } from '../sessions/CreateSession.ts';
 import { EndLostInstanceSessions } from '../sessions/EndLostInstanceSessions.ts';
 import { GetSession } from '../sessions/GetSession.ts';
 import { GetSessionDownloads } from '../sessions/GetSessionDownloads.ts';
+import { GetSessionHar } from '../sessions/GetSessionHar.ts';
 import { GetSessionLiveView } from '../sessions/GetSessionLiveView.ts';
 import { GetSessionLogs } from '../sessions/GetSessionLogs.ts';
 import { GetSessionStats } from '../sessions/GetSessionStats.ts';
@@ -167,6 +168,8 @@ export function createUseCases(ports: UseCasePorts) {
       get: new GetSession({ projects, sessions, provider, clock, logger }),
       release: releaseSession,
       logs: new GetSessionLogs({ projects, sessions, provider, cursorSigner }),
+      /** The session's network as HAR 1.2 (SPEC §18), from any instance. */
+      har: new GetSessionHar({ projects, sessions, provider }),
       stats: new GetSessionStats({ projects, sessions, clock }),
       /** The files the session's browser downloaded, as a zip (http-api.md §5). */
       downloads: new GetSessionDownloads({ projects, sessions, provider }),

@@ -47,6 +47,25 @@ export interface LiveViewCapability {
   liveUrls(providerSessionId: string): Promise<ProviderLiveUrls | null>;
 }
 
+/** A HAR 1.2 document (`{ log: { version, creator, pages, entries } }`), as the provider built it. */
+export interface HarDocument {
+  readonly log: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A session's network as HAR 1.2 (SPEC §18), read on any instance, during the session and after it:
+ * the provider captures the requests of every tab itself (local, Selenium Grid). Absent: the
+ * provider's sessions have no capture (Browserbase).
+ */
+export interface NetworkCapability {
+  /**
+   * Every request of every tab so far; `Authorization`, `Cookie` and `Set-Cookie` values redacted
+   * unless `sensitive`, proxy credentials never. Null when no capture of the session is kept (made
+   * before capture, switched off, or past the retention).
+   */
+  har(providerSessionId: string, options: { sensitive: boolean }): Promise<HarDocument | null>;
+}
+
 /** Bytes a provider metered for one session since it was last asked. */
 export interface ProxyBytesDelta {
   readonly providerSessionId: string;
@@ -102,6 +121,7 @@ export interface ProviderCapabilities {
   readonly contexts?: BrowserContextStore | undefined;
   readonly extensions?: ExtensionsCapability | undefined;
   readonly liveView?: LiveViewCapability | undefined;
+  readonly network?: NetworkCapability | undefined;
   readonly proxyMetering?: ProxyMeteringCapability | undefined;
   readonly placement?: PlacementCapability | undefined;
   readonly accepts?: AcceptsCapability | undefined;

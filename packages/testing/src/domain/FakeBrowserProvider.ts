@@ -4,6 +4,7 @@ import type {
   CreateBrowserRequest,
   ExtensionsCapability,
   FilesCapability,
+  HarDocument,
   LiveViewCapability,
   ProviderCapabilities,
   ProviderSessionSnapshot,
@@ -21,6 +22,7 @@ export type FakeProviderCall =
   | { op: 'create'; request: CreateBrowserRequest }
   | { op: 'get' | 'logs' | 'downloads'; providerSessionId: string }
   | { op: 'upload'; providerSessionId: string; name: string }
+  | { op: 'har'; providerSessionId: string; sensitive: boolean }
   | { op: 'release'; providerSessionId: string; providerProjectId?: string };
 
 /**
@@ -89,7 +91,7 @@ export class FakeBrowserProvider implements BrowserProvider, ProviderSessions, F
   }
 
   /**
-   * Its capabilities, from its settings as they are now: files (itself), contexts unless told not,
+   * Its capabilities, from its settings as they are now: files and network (itself), contexts unless told not,
    * a placement with an `instanceId`, `accepts` when it refuses extensions or proxies, the extension
    * store, live URLs and proxy meter a test gave it, and whatever a test set over them.
    */
@@ -98,6 +100,7 @@ export class FakeBrowserProvider implements BrowserProvider, ProviderSessions, F
     return {
       files: this,
       contexts: this.contexts,
+      network: { har: (id: string, options: { sensitive: boolean }) => this.har(id, options) },
       ...(this.instanceId === undefined
         ? {}
         : { placement: { instanceId: this.instanceId, reachesOtherInstances: this.reachesOtherInstances } }),
@@ -225,6 +228,28 @@ export class FakeBrowserProvider implements BrowserProvider, ProviderSessions, F
       if (archive.length > 0) yield archive.subarray(0, half);
       if (archive.length > 0) yield archive.subarray(half);
     })();
+  }
+
+  /**
+   * A HAR of no requests for a session it knows (`_ended` once the session has), null for one it
+   * does not (past retention, as a real provider would say).
+   */
+  async har(providerSessionId: string, options: { sensitive: boolean }): Promise<HarDocument | null> {
+    this.calls.push({ op: 'har', providerSessionId, sensitive: options.sensitive });
+    this.throwIfFailing('har');
+    const entry = this.browsers.get(providerSessionId);
+    if (!entry) return null;
+    const creator = { name: 'fake', version: '1' };
+    return {
+      log: {
+        version: '1.2',
+        creator,
+        pages: [],
+        entries: [],
+        _capped: false,
+        _ended: entry.snapshot.status !== 'RUNNING',
+      },
+    };
   }
 
   /**

@@ -91,6 +91,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
     this.capabilities = {
       files: new LocalSessionFiles({ registry: parts.registry, retained: parts.retained }),
       contexts: parts.contexts,
+      ...(options.networkCaptures ? { network: options.networkCaptures } : {}),
       proxyMetering: parts.proxyBytes,
       placement: { instanceId: this.instanceId, reachesOtherInstances: false },
       accepts: {

@@ -1,6 +1,7 @@
 import type { Clock, Logger } from '@browserdeck/domain';
 import type { IsolationSetting } from '../../confinement/isolation/IsolationLevel.ts';
 import type { HostResources } from '../../confinement/limits/hostResources.ts';
+import type { NetworkCaptures } from '../cdp/network/NetworkCaptures.ts';
 import type { EgressPolicyOptions } from '../egress/EgressPolicy.ts';
 import type { BlobStore } from '../shared-state/BlobStore.ts';
 import type { ContextRecords } from '../shared-state/ContextRecords.ts';
@@ -101,6 +102,11 @@ export interface LocalChromiumProviderOptions {
    * instance's data folder.
    */
   readonly contextRecords?: ContextRecords | undefined;
+  /**
+   * Where sessions' network is captured for their HAR (SPEC §18), read by any instance: the
+   * composition's, on the storage's blobs. Absent: no capture, and no `network` capability.
+   */
+  readonly networkCaptures?: NetworkCaptures | undefined;
   /** Bytes every instance must read (context profiles): the storage's. */
   readonly blobs?: BlobStore | undefined;
   /**

@@ -12,6 +12,7 @@ import { SharedContextStore } from './profiles/SharedContextStore.ts';
 import { ClusterShare } from './session/ClusterShare.ts';
 import { extensionsFeature } from './session/features/extensionsFeature.ts';
 import { filesFeature } from './session/features/filesFeature.ts';
+import { networkCaptureFeature } from './session/features/networkCaptureFeature.ts';
 import { upstreamProxiesFeature } from './session/features/upstreamProxiesFeature.ts';
 import { webdriverFeature } from './session/features/webdriverFeature.ts';
 import { SessionAdmission } from './session/SessionAdmission.ts';
@@ -133,6 +134,7 @@ export function localProviderParts(
     upstreamProxiesFeature({ egress: browsers.egress, onEnded: (ended) => proxyBytes.keepFinal(ended) }),
     filesFeature(retained),
     webdriverFeature({ webdriver, browsers, extensionsBuild }),
+    ...(options.networkCaptures ? [networkCaptureFeature(options.networkCaptures)] : []),
   ];
   return {
     registry,

@@ -10,6 +10,7 @@ import { CdpClient } from '../cdp/CdpClient.ts';
 import type { CdpConnection, CdpUpstream } from '../cdp/CdpConnection.ts';
 import type { BoundedLogs, SessionLogLimits } from '../cdp/logs/SessionLogBuffer.ts';
 import { SessionLogRecorder } from '../cdp/logs/SessionLogRecorder.ts';
+import type { NetworkCapture } from '../cdp/network/NetworkCapture.ts';
 import type { GoingAway } from '../cdp/proxyCdpConnection.ts';
 import { SessionClients } from '../cdp/SessionClients.ts';
 import type { ConnectTarget } from '../cdp/serveConnectUpgrade.ts';
@@ -53,6 +54,7 @@ export class GridBrowserSession implements ConnectTarget {
   private current: ProviderSessionSnapshot;
   private readonly clients: SessionClients;
   private readonly recorder: SessionLogRecorder;
+  private readonly networkCapture: NetworkCapture | undefined;
   private readonly grid: GridSessionCalls;
   private readonly clock: Clock;
   private readonly logger: Logger;
@@ -80,6 +82,7 @@ export class GridBrowserSession implements ConnectTarget {
     keepAlive: boolean;
     logLimits: SessionLogLimits;
     grid: GridSessionCalls;
+    networkCapture?: NetworkCapture | undefined;
     clock: Clock;
     logger: Logger;
     onEnded: (session: GridBrowserSession) => void;
@@ -94,6 +97,8 @@ export class GridBrowserSession implements ConnectTarget {
     this.logger = deps.logger;
     this.onEnded = deps.onEnded;
     this.recorder = new SessionLogRecorder({ clock: deps.clock, limits: deps.logLimits });
+    this.networkCapture = deps.networkCapture;
+    this.recorder.captureNetwork(deps.networkCapture ?? null);
     this.clients = new SessionClients({
       keepAlive: deps.keepAlive,
       onLastGone: () => void this.end('COMPLETED'),
@@ -134,6 +139,8 @@ export class GridBrowserSession implements ConnectTarget {
     keepAliveIntervalMs: number;
     logLimits: SessionLogLimits;
     grid: GridSessionCalls;
+    /** Where the session's network goes for its HAR (absent: not captured). */
+    networkCapture?: NetworkCapture | undefined;
     clock: Clock;
     logger: Logger;
     onEnded: (session: GridBrowserSession) => void;
@@ -238,6 +245,9 @@ export class GridBrowserSession implements ConnectTarget {
     if (this.keepAliveTimer) clearInterval(this.keepAliveTimer);
     this.clients.closeAll(1001, ENDED_REASON);
     this.recorderCdp?.close();
+    this.recorder.captureNetwork(null);
+    // The end resolves once the network capture's last write is in (it never fails: it logs).
+    if (this.networkCapture) this.ending = this.networkCapture.end();
     if (!how.deleted) this.deletion = this.deleteAtGrid(status);
     this.onEnded(this);
     return this.ending;

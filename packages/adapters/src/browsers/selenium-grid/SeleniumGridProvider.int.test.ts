@@ -1,4 +1,7 @@
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { SystemClock, silentLogger } from '@browserdeck/domain';
 import {
   gridRequest,
   gridSessionIds,
@@ -11,7 +14,9 @@ import { By, Session, WebDriver } from 'selenium-webdriver';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
+import { NetworkCaptures } from '../cdp/network/NetworkCaptures.ts';
 import { DISCONNECT_GRACE_MS } from '../cdp/SessionClients.ts';
+import { InMemoryBlobStore } from '../shared-state/InMemoryBlobStore.ts';
 import type { SeleniumGridProvider } from './SeleniumGridProvider.ts';
 
 // The package has no `exports`: its `http` folder is loaded as CommonJS, typed by @types/selenium-webdriver.
@@ -68,17 +73,32 @@ describe('SeleniumGridProvider (a real Selenium Grid 4)', () => {
   let grid: SeleniumGrid;
   let started: Awaited<ReturnType<typeof startGridProvider>>;
   let provider: SeleniumGridProvider;
+  /** A page on loopback for the HAR: the Grid's node runs on this machine. */
+  let site: Server;
+  let siteUrl = '';
+  const networkCaptures = new NetworkCaptures({
+    blobs: new InMemoryBlobStore(),
+    clock: new SystemClock(),
+    logger: silentLogger,
+  });
 
   beforeAll(async () => {
+    site = createServer((req, res) => {
+      res.writeHead(req.url === '/page' ? 200 : 404, { 'Content-Type': 'text/html' });
+      res.end('<!doctype html><title>grid page</title>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     // Slots stay taken while the Grid stops a driver (~20 s with ChromeDriver 156): room for that.
     grid = await startSeleniumGrid({ topology: 'standalone', maxSessionsPerNode: 8 });
-    started = await startGridProvider(grid.url, { keepAliveIntervalMs: 500 });
+    started = await startGridProvider(grid.url, { keepAliveIntervalMs: 500, networkCaptures });
     provider = started.provider;
   });
 
   afterAll(async () => {
     await started?.close();
     await grid?.close();
+    await new Promise((resolve) => site?.close(resolve));
   });
 
   it('serves Playwright over connectUrl, logs the console, and deletes the Grid session on release', async () => {
@@ -99,6 +119,25 @@ describe('SeleniumGridProvider (a real Selenium Grid 4)', () => {
       const said = logs.find((e) => e.method === 'Runtime.consoleAPICalled');
       expect(JSON.stringify(said?.request?.params)).toContain('hello from the grid');
     });
+    // The recorder's connection captures the network for the session's HAR (SPEC §18).
+    await page.goto(`${siteUrl}/page`);
+    await page.evaluate(`fetch('/missing')`);
+    await vi.waitFor(
+      async () => {
+        const har = await provider.capabilities.network?.har(created.providerSessionId, { sensitive: false });
+        const entries = (har?.log.entries ?? []) as Array<{
+          request: { url: string };
+          response: { status: number };
+        }>;
+        expect(entries.map((e) => [e.request.url, e.response.status])).toEqual(
+          expect.arrayContaining([
+            [`${siteUrl}/page`, 200],
+            [`${siteUrl}/missing`, 404],
+          ]),
+        );
+      },
+      { timeout: 10_000, interval: 250 },
+    );
 
     const released = await provider.release(created.providerSessionId);
     expect(released).toMatchObject({ status: 'COMPLETED', instanceId: 'grid-test-instance' });

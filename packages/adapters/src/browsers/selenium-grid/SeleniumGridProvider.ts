@@ -99,6 +99,7 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
       upgrades: { endpoints: [this.connectEndpoint] },
       webdriver: { endpoints: [this.webdriverEndpoint] },
       lifecycle: this,
+      ...(options.networkCaptures ? { network: options.networkCaptures } : {}),
       cdp: {
         open: async (id, deliver, onClose) => {
           const session = this.live.get(id);
@@ -251,6 +252,7 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
         maxBytes: this.options.sessionLogMaxBytes ?? SELENIUM_GRID_DEFAULTS.sessionLogMaxBytes,
       },
       grid: this.grid,
+      networkCapture: this.options.networkCaptures?.start(sessionId),
       clock: this.options.clock,
       logger: this.logger,
       onEnded: (ended) => {

@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '@browserdeck/domain';
+import type { NetworkCaptures } from '../cdp/network/NetworkCaptures.ts';
 
 /** The defaults of the optional settings below. */
 export const SELENIUM_GRID_DEFAULTS = {
@@ -62,6 +63,11 @@ export interface SeleniumGridProviderOptions {
   readonly maxConnectionsPerSession?: number | undefined;
   /** A session's log budget in JSON bytes (default 8 MiB). */
   readonly sessionLogMaxBytes?: number | undefined;
+  /**
+   * Where sessions' network is captured for their HAR (SPEC §18), read by any instance: the
+   * composition's. Absent: no capture, and no `network` capability.
+   */
+  readonly networkCaptures?: NetworkCaptures | undefined;
   /** Shortest timeout honoured; shorter requests are raised to it (default 60; tests use less). */
   readonly minTimeoutSec?: number | undefined;
   /** Ended sessions whose final state `get` still reports (default 1000). */

@@ -1,6 +1,8 @@
 import type { Clock, SessionLogEntry } from '@browserdeck/domain';
 import type { CdpClient } from '../CdpClient.ts';
 import type { CdpEvent } from '../cdpMessages.ts';
+import { HAR_CDP_EVENTS } from '../network/harOfCapture.ts';
+import type { NetworkCapture } from '../network/NetworkCapture.ts';
 import { type BoundedLogs, SessionLogBuffer, type SessionLogLimits } from './SessionLogBuffer.ts';
 
 /** CDP events recorded as session logs. `Network.responseReceived` is stored as a response. */
@@ -47,6 +49,7 @@ export class SessionLogRecorder {
   private readonly buffer: SessionLogBuffer;
   private readonly pageIds = new Map<string, number>();
   private readonly pageOfSession = new Map<string, number>();
+  private network: NetworkCapture | null = null;
 
   constructor(deps: { clock: Clock; limits: SessionLogLimits }) {
     this.clock = deps.clock;
@@ -101,6 +104,14 @@ export class SessionLogRecorder {
     this.buffer.push({ timestamp, method, pageId: -1, request: { timestamp, params } });
   }
 
+  /**
+   * Hands the network events a HAR is made of (`HAR_CDP_EVENTS`) to `capture` from now on, each
+   * with its page's number; null stops that.
+   */
+  captureNetwork(capture: NetworkCapture | null): void {
+    this.network = capture;
+  }
+
   /** Forgets what was recorded so far (a warm browser handed to a new session starts empty). */
   clear(): void {
     this.buffer.clear();
@@ -123,9 +134,12 @@ export class SessionLogRecorder {
       this.pageOfSession.delete(String(event.params.sessionId));
       return;
     }
-    if (!event.sessionId || !RECORDED_CDP_EVENTS.includes(event.method)) return;
+    if (!event.sessionId) return;
     const pageId = this.pageOfSession.get(event.sessionId);
-    if (pageId !== undefined) this.record(event, pageId);
+    if (pageId === undefined) return;
+    if (this.network && HAR_CDP_EVENTS.includes(event.method))
+      this.network.push({ tab: pageId, method: event.method, params: event.params });
+    if (RECORDED_CDP_EVENTS.includes(event.method)) this.record(event, pageId);
   }
 
   private onAttached(params: Record<string, unknown>): void {
@@ -142,6 +156,8 @@ export class SessionLogRecorder {
       this.cdp.fire('Runtime.enable', {}, sessionId);
       this.cdp.fire('Network.enable', {}, sessionId);
       this.cdp.fire('Log.enable', {}, sessionId);
+      // Page events (navigations, load) place a HAR's requests in its pages.
+      this.cdp.fire('Page.enable', {}, sessionId);
       this.cdp.fire('Fetch.enable', { patterns: BLOCKED_URL_PATTERNS }, sessionId);
       this.cdp.fire('Runtime.runIfWaitingForDebugger', {}, sessionId);
       return;

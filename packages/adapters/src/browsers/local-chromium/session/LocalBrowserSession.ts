@@ -56,7 +56,7 @@ export class LocalBrowserSession {
   /** Connected clients (sockets and in-process ones), and the disconnect grace without `keepAlive`. */
   private readonly clients: SessionClients;
   private readonly clock: Clock;
-  private readonly onEnded: (session: LocalBrowserSession) => void;
+  private readonly onEnded: (session: LocalBrowserSession) => void | Promise<void>;
   private readonly onEnding: (session: LocalBrowserSession) => void;
   private readonly holdDownloads: HoldDownloads | undefined;
   private timer: NodeJS.Timeout | null = null;
@@ -73,8 +73,8 @@ export class LocalBrowserSession {
     clock: Clock;
     /** False ends the session once its last client disconnects (default true). */
     keepAlive?: boolean;
-    /** Called once the browser is gone and its profile cleaned up. */
-    onEnded: (session: LocalBrowserSession) => void;
+    /** Called once the browser is gone and its profile cleaned up; the end waits for what it returns. */
+    onEnded: (session: LocalBrowserSession) => void | Promise<void>;
     /** Called once, as the session takes its terminal status (its browser may still be stopping). */
     onEnding?: (session: LocalBrowserSession) => void;
     /** Keeps the session's downloads once it ends (absent: they go with its profile). */
@@ -119,7 +119,7 @@ export class LocalBrowserSession {
     webdriver?: boolean;
     clock: Clock;
     timeoutSec: number;
-    onEnded: (session: LocalBrowserSession) => void;
+    onEnded: (session: LocalBrowserSession) => void | Promise<void>;
     onEnding?: (session: LocalBrowserSession) => void;
     /** Keeps the session's downloads once it ends (absent: they go with its profile). */
     holdDownloads?: HoldDownloads | undefined;
@@ -232,7 +232,7 @@ export class LocalBrowserSession {
     } finally {
       // A browser disposed before (or failing to stop) left nothing to keep: the wait ends anyway.
       await keepDownloads?.(null);
-      this.onEnded(this);
+      await this.onEnded(this);
     }
   }
 }

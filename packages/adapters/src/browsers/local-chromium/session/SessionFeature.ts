@@ -16,8 +16,8 @@ export interface FeaturePlan {
   readonly holdDownloads?: HoldDownloads;
   /** Once the session is open, before any client can connect to it. */
   open?(session: LocalBrowserSession): void;
-  /** Once the session has ended and its browser is gone. */
-  ended?(session: LocalBrowserSession): void;
+  /** Once the session has ended and its browser is gone; the session's end waits for its promise. */
+  ended?(session: LocalBrowserSession): void | Promise<void>;
 }
 
 /**

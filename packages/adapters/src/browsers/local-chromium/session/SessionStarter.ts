@@ -95,10 +95,13 @@ export class SessionStarter {
         browsers.sessionEnding();
       },
       holdDownloads: plan.holdDownloads,
-      onEnded: (ended) => {
-        for (const each of plans) each.ended?.(ended);
+      // The session's end (its release's answer) waits for what the features finish (a capture's
+      // last write), so nothing of it is lost to a shutdown right after.
+      onEnded: async (ended) => {
+        const finishing = plans.map((each) => each.ended?.(ended));
         registry.retire(ended);
         browsers.refill();
+        await Promise.all(finishing);
       },
     });
     for (const each of plans) each.open?.(session);

@@ -38,6 +38,7 @@ const KEY_ACCESS: Readonly<Record<string, 'work' | 'user'>> = {
   getSession: 'work',
   releaseSession: 'work',
   getSessionLogs: 'work',
+  getSessionHar: 'work',
   getSessionLiveUrls: 'work',
   getSessionDownloads: 'work',
   uploadSessionFile: 'work',

@@ -7,6 +7,7 @@ import {
 } from '@browserdeck/domain';
 import { z } from 'zod';
 import { type LiveUrlDeps, presentLiveUrls } from '../api/live-view/presentLiveUrls.ts';
+import { answerHar, HAR_ROUTE } from '../api/sessions/harRoute.ts';
 import {
   LIVE_URLS_ERRORS,
   SESSION_PROVIDER_CALL_ERRORS,
@@ -203,6 +204,25 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
           contentType: 'application/json; charset=utf-8',
         };
       },
+    }),
+    defineRoute({
+      ...BROWSERBASE_ROUTE,
+      ...HAR_ROUTE,
+      path: '/v1/sessions/{id}/har',
+      operationId: 'browserbaseSessionHar',
+      summary: 'A session’s network as HAR 1.2 (beyond Browserbase)',
+      description:
+        'The same document as §5’s `…/har`: every request of every tab, sensitive values redacted unless `sensitive=true`.',
+      params: browserbaseIdParams,
+      handle: ({ caller, params, query }) =>
+        answerHar(
+          deps.har.execute({
+            caller,
+            projectId: keyProject(caller),
+            sessionId: sessionIdOf(params.id),
+            sensitive: query.sensitive,
+          }),
+        ),
     }),
     defineRoute({
       ...BROWSERBASE_ROUTE,

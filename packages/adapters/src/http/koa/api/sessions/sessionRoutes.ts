@@ -4,6 +4,7 @@ import { type LiveUrlDeps, presentLiveUrls } from '../live-view/presentLiveUrls.
 import { emptyBody, providerProjectParams } from '../shared/commonSchemas.ts';
 import { PROVIDER_CALL_ERRORS, PROVIDER_PROJECT_PATH, providerPathValues } from '../shared/providerScope.ts';
 import type { UseCasesOf } from '../shared/UseCasesOf.ts';
+import { answerHar, HAR_ROUTE } from './harRoute.ts';
 import { presentSession } from './presentSession.ts';
 import { presentSessionStats } from './presentSessionStats.ts';
 import {
@@ -51,6 +52,7 @@ export type SessionRouteDeps = UseCasesOf<
   | 'get'
   | 'release'
   | 'logs'
+  | 'har'
   | 'stats'
   | 'liveView'
   | 'openLiveView'
@@ -257,6 +259,26 @@ export function sessionRoutes(
           ...query,
         }),
       }),
+    }),
+    defineRoute({
+      ...scope,
+      ...HAR_ROUTE,
+      path: `${BASE}/{session_id}/har`,
+      operationId: 'getSessionHar',
+      summary: 'The session’s network as HAR 1.2',
+      description:
+        'Every request of every tab (an entry each, `pageref` naming its tab’s page), during the session ' +
+        'and after it, from any instance. `Authorization`, `Cookie` and `Set-Cookie` values are redacted ' +
+        'unless `sensitive=true`; proxy credentials never appear. Local and Selenium Grid sessions only.',
+      params: sessionParams,
+      handle: ({ caller, params, query }) =>
+        answerHar(
+          deps.har.execute({
+            ...ids(params, caller),
+            sessionId: params.session_id,
+            sensitive: query.sensitive,
+          }),
+        ),
     }),
     defineRoute({
       ...scope,

@@ -258,6 +258,39 @@ export const SessionLiveUrlsQuery = z.object({
   }),
 });
 
+/** `GET …/sessions/{session_id}/har` query (SPEC §18). */
+export const SessionHarQuery = z.object({
+  sensitive: queryBoolean.optional().meta({
+    description:
+      'true: `Authorization`, `Cookie` and `Set-Cookie` values as sent (needs the developer role); default ' +
+      'false, redacted. Proxy credentials never appear.',
+  }),
+});
+
+/** `GET …/sessions/{session_id}/har` response: HAR 1.2 (`pages`, `entries`; custom fields start with `_`). */
+export const SessionHarSchema = z
+  .object({
+    log: z
+      .looseObject({
+        version: z.string(),
+        creator: z.looseObject({ name: z.string(), version: z.string() }),
+        pages: z.array(z.looseObject({ id: z.string(), startedDateTime: z.string(), title: z.string() })),
+        entries: z.array(
+          z.looseObject({
+            pageref: z.string().optional(),
+            startedDateTime: z.string(),
+            time: z.number(),
+            request: z.looseObject({ method: z.string(), url: z.string() }),
+            response: z.looseObject({ status: z.number() }),
+          }),
+        ),
+        _capped: z.boolean().meta({ description: 'The per-session bound stopped the capture.' }),
+        _ended: z.boolean().meta({ description: 'The session ended and its whole capture is in.' }),
+      })
+      .meta({ id: 'HarLog' }),
+  })
+  .meta({ id: 'Har' });
+
 /** `GET …/sessions/{session_id}/debug` response (http-api.md §14; Browserbase's `SessionLiveURLs`). */
 export const SessionLiveUrlsSchema = z
   .object({
