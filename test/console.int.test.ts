@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiSignUp } from './consoleApi.ts';
@@ -30,9 +32,19 @@ const BAR_BLUE: [number, number, number] = [29, 78, 216];
 
 let server: ConsoleServer;
 const browsers: ConsoleBrowser[] = [];
+/** A site the driven page loads an image from, so the session's network has a request to list. */
+let site: Server;
+let siteUrl = '';
 
 beforeAll(async () => {
-  server = await startConsoleServer();
+  site = createServer((req, res) => {
+    res.writeHead(req.url === '/pixel.svg' ? 200 : 404, { 'Content-Type': 'image/svg+xml' });
+    res.end('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>');
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const port = (site.address() as AddressInfo).port;
+  siteUrl = `http://127.0.0.1:${port}`;
+  server = await startConsoleServer({ EGRESS_ALLOW: `127.0.0.1:${port}` });
 });
 
 afterEach(async () => {
@@ -41,6 +53,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await server?.stop();
+  await new Promise((resolve) => site?.close(resolve));
 });
 
 async function browserAt(viewport?: { width: number; height: number }): Promise<ConsoleBrowser> {
@@ -126,13 +139,32 @@ describe('the web console in a real browser, against a server started like npm s
     await shown(page.getByRole('heading', { level: 1, name: 'Pink page' }));
     const driver = await showInSession(
       await shownConnectUrl(page),
-      `<body style="margin:0;background:rgb(${PINK.join(',')})"><h1>Pink page</h1></body>`,
+      `<body style="margin:0;background:rgb(${PINK.join(',')})"><h1>Pink page</h1><img alt="" src="${siteUrl}/pixel.svg"></body>`,
     );
     try {
       const viewer = await frameOf(liveViewFrame(page, 'Pink page'));
       await expect
         .poll(() => screenColour(viewer), { timeout: 20_000, message: 'the live view shows the pink page' })
         .toSatisfy((rgb: number[]) => nearColour(rgb, PINK));
+
+      // The session's network lists the page's request; choosing it shows its headers.
+      const network = page.getByRole('region', { name: 'Network' });
+      const request = network.getByRole('button', { name: `${siteUrl}/pixel.svg` });
+      // The capture is a second behind at most: reload until the request is there, answered.
+      await expect
+        .poll(
+          async () => {
+            await network.getByRole('button', { name: 'Reload network' }).click();
+            const row = network.getByRole('row').filter({ hasText: `${siteUrl}/pixel.svg` });
+            return (await row.count()) === 1 ? row.innerText() : '';
+          },
+          { timeout: 15_000, message: 'the network lists the image request, answered 200' },
+        )
+        .toMatch(/\b200\b/);
+      await request.click();
+      const headers = page.getByRole('region', { name: `Headers of ${siteUrl}/pixel.svg` });
+      await shown(headers.getByText(/^content-type$/i));
+      await shown(headers.getByText('image/svg+xml', { exact: true }));
     } finally {
       await driver.close();
     }

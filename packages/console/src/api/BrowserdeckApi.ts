@@ -166,6 +166,12 @@ export function browserdeckApi(client: ApiClient) {
             params: { ...session(projectId, sessionId), query: { cursor, limit } },
           }),
         ),
+      har: (projectId: string, sessionId: string) =>
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/sessions/{session_id}/har', {
+            params: session(projectId, sessionId),
+          }),
+        ),
       debug: (projectId: string, sessionId: string) =>
         client.send((api) =>
           api.GET('/v1/{provider}/projects/{project_id}/sessions/{session_id}/debug', {

@@ -55,6 +55,12 @@ export type LogEntry = Schemas['LogEntry'];
 /** One page of logs. */
 export type LogPage = Schemas['SessionLogPage'];
 
+/** A session's network as HAR 1.2 (http-api.md §5, SPEC §18). */
+export type Har = Schemas['Har'];
+
+/** One request of a HAR. */
+export type HarEntry = Har['log']['entries'][number];
+
 /** The live view of a session: Browserbase's `SessionLiveURLs` shape. */
 export type SessionDebug = Schemas['SessionLiveUrls'];
 
