@@ -53,6 +53,7 @@ const server = createServer((req, res) => {
         proxies: null,
         keepAlive: true,
         viewport: { width: 1280, height: 720 },
+        record: null,
       })
       .then(
         (s) =>

@@ -32,6 +32,7 @@ const request: CreateBrowserRequest = {
   proxies: null,
   keepAlive: true,
   viewport: null,
+  record: null,
 };
 
 const scratch = await mkdtemp(join(tmpdir(), 'browserdeck-bench-'));

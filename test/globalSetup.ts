@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { ensureBubblewrap } from './ensureBubblewrap.ts';
+import { ensureFfmpeg } from './ensureFfmpeg.ts';
 import { ensureGridPackages } from './ensureGridPackages.ts';
 import { ensureSystemChromium } from './ensureSystemChromium.ts';
 import type {} from './postgres.ts';
@@ -11,13 +12,15 @@ import { type PostgresServer, startPostgresServer } from './postgresServer.ts';
  * admin URL tests read with `inject('postgresAdminUrl')` — see `createTestDatabase` in
  * `test/postgres.ts`; bubblewrap for the browser isolation suite (`ensureBubblewrap`); and, for the
  * run on the full Chromium (`CHROMIUM_PATH=/usr/bin/chromium`), Debian's `chromium` (`ensureSystemChromium`);
- * Java, Debian's headless shell and chromedriver for the Selenium Grid and WebDriver tests (`ensureGridPackages`).
+ * Java, Debian's headless shell and chromedriver for the Selenium Grid and WebDriver tests (`ensureGridPackages`);
+ * and Debian's `ffmpeg` (ffmpeg and ffprobe) for the screencast video tests (`ensureFfmpeg`).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // apt-get takes one lock at a time: the packages are installed one after the other.
   const packages = ensureBubblewrap()
     .then(() => ensureSystemChromium())
-    .then(() => ensureGridPackages());
+    .then(() => ensureGridPackages())
+    .then(() => ensureFfmpeg());
   const [postgres] = await Promise.allSettled([startPostgresServer(), packages]);
   const server = postgres.status === 'fulfilled' ? postgres.value : stopWith(postgres.reason);
   console.log(`PostgreSQL for the tests: ${server.description}`);

@@ -97,6 +97,15 @@ const EnvSchema = z.object({
   // One account's share of them (default: half of DOWNLOADS_MAX_MB, the provider's); at most
   // DOWNLOADS_MAX_MB, which stays the ceiling of all accounts' together.
   DOWNLOADS_MAX_MB_PER_OWNER: integer(0, 1_048_576).optional(),
+  // Recordings (SPEC §18): on by default for local and Grid sessions; the largest one of a session,
+  // how long they are kept after their session ended, and Debian's ffmpeg that makes the videos.
+  RECORD_SESSIONS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  RECORDING_MAX_MB: integer(1, 16_384).default(200),
+  RECORDINGS_RETENTION_DAYS: integer(1, 3650).default(7),
+  FFMPEG_PATH: optionalText,
   LOCAL_BROWSER_MEMORY_MB: browserLimit(RESOURCE_LIMIT_BOUNDS.memoryMb),
   LOCAL_BROWSER_PIDS: browserLimit(RESOURCE_LIMIT_BOUNDS.pids),
   LOCAL_BROWSER_CPU_WEIGHT: browserLimit(RESOURCE_LIMIT_BOUNDS.cpuWeight),

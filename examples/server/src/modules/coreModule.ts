@@ -23,6 +23,12 @@ export function coreModule(config: Config, logger: Logger): ContainerModule {
         auditRetentionDays: config.AUDIT_RETENTION_DAYS,
       },
       uploadMaxBytes: config.UPLOAD_MAX_MB * 1024 * 1024,
+      recordings: {
+        enabled: config.RECORD_SESSIONS,
+        maxBytesPerSession: config.RECORDING_MAX_MB * 1024 * 1024,
+        retentionDays: config.RECORDINGS_RETENTION_DAYS,
+        ffmpegPath: config.FFMPEG_PATH,
+      },
       reconcileIntervalSec: config.RECONCILE_INTERVAL_SEC,
       proxyBytesFlushSec: config.PROXY_BYTES_FLUSH_SEC,
       instance: { id: config.LOCAL_INSTANCE_ID, url: config.instanceUrl },

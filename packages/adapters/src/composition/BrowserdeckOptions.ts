@@ -62,6 +62,20 @@ export type BrowsersOption =
   | { seleniumGrid: SeleniumGridBrowsersOptions }
   | { provider: ComposableBrowserProvider };
 
+/** Sessions' recordings (SPEC §18), for the providers Browserdeck records itself (local, Selenium Grid). */
+export interface RecordingsOptions {
+  /** Record sessions unless a create switches it off (`RECORD_SESSIONS`; default true). */
+  enabled?: boolean | undefined;
+  /** The largest recording of one session, in bytes of frames (`RECORDING_MAX_MB`; default 200 MiB). */
+  maxBytesPerSession?: number | undefined;
+  /** Days a recording is kept after its session ended (`RECORDINGS_RETENTION_DAYS`; default 7). */
+  retentionDays?: number | undefined;
+  /** The most frames a second kept per tab (default 10). */
+  maxFps?: number | undefined;
+  /** Debian's `ffmpeg`, which makes the videos (`FFMPEG_PATH`; default `ffmpeg` on the PATH). */
+  ffmpegPath?: string | undefined;
+}
+
 /** Sign-up, operators and the audit log (SPEC §17). */
 export interface AccessOptions {
   /** `open` (default): anyone signs up; `invite`: with an invitation token; `closed`: operators' invitations only (`SIGNUP`). */
@@ -153,6 +167,8 @@ export interface BrowserdeckOptions {
   access?: AccessOptions | undefined;
   /** Largest file one session upload takes, in bytes (`UPLOAD_MAX_MB`; default 50 MiB). */
   uploadMaxBytes?: number | undefined;
+  /** Sessions' recordings: on by default where the storage holds blobs (SPEC §18). */
+  recordings?: RecordingsOptions | undefined;
   /** CORS origins, request cut-off, proxy trust and `/metrics` access. */
   http?: HttpSettings | undefined;
   /** Seconds between passes that refresh active sessions from the provider (`start()`). Default 15. */

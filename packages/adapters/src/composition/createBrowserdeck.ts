@@ -103,6 +103,7 @@ export async function composeBrowserdeck(
       sessionShares: storage.sessionShares,
       ...{ contextRecords: storage.contexts, blobs: storage.blobs, sharedDownloads: postgres !== undefined },
       instanceId: resolvedId.id,
+      recordings: options.recordings,
     });
     // A provider a host built may hold its browsers under an id of its own: that id is the instance's.
     const instanceId = provider.capabilities.placement?.instanceId ?? resolvedId.id;

@@ -1,12 +1,13 @@
 import type { Clock } from '@browserdeck/domain';
 import type { Logger } from 'pino';
 import { NetworkCaptures } from '../browsers/cdp/network/NetworkCaptures.ts';
+import { Recordings } from '../browsers/cdp/recording/Recordings.ts';
 import type { OrphanSearches } from '../browsers/orphans/OrphanSearches.ts';
 import type { ComposableBrowserProvider } from '../browsers/ProviderCapabilities.ts';
 import type { BlobStore } from '../browsers/shared-state/BlobStore.ts';
 import type { ContextRecords } from '../browsers/shared-state/ContextRecords.ts';
 import type { SessionShares } from '../browsers/shared-state/SessionShares.ts';
-import type { BrowsersOption } from './BrowserdeckOptions.ts';
+import type { BrowsersOption, RecordingsOptions } from './BrowserdeckOptions.ts';
 
 /**
  * Local Chromium's defaults: browsers kept started ahead of demand. Sessions at once default to what
@@ -35,6 +36,8 @@ export async function openBrowsers(
     blobs?: BlobStore | undefined;
     /** Whether other instances share the storage: ended sessions' downloads go to `blobs` too. */
     sharedDownloads?: boolean | undefined;
+    /** How sessions are recorded, where the storage holds blobs (local, Selenium Grid). */
+    recordings?: RecordingsOptions | undefined;
   },
 ): Promise<ComposableBrowserProvider> {
   if ('provider' in option) return option.provider;
@@ -42,6 +45,20 @@ export async function openBrowsers(
   // Sessions' network, captured for their HAR where any instance reads it (local, Selenium Grid).
   const networkCaptures = context.blobs
     ? new NetworkCaptures({ blobs: context.blobs, clock, logger })
+    : undefined;
+  // Sessions' recordings, likewise (SPEC §18).
+  const settings = context.recordings ?? {};
+  const recordings = context.blobs
+    ? new Recordings({
+        blobs: context.blobs,
+        clock,
+        logger,
+        byDefault: settings.enabled,
+        maxBytes: settings.maxBytesPerSession,
+        retentionDays: settings.retentionDays,
+        maxFps: settings.maxFps,
+        ffmpegPath: settings.ffmpegPath,
+      })
     : undefined;
   if ('browserbase' in option) {
     const { BrowserbaseProvider } = await import('../browsers/browserbase/BrowserbaseProvider.ts');
@@ -56,6 +73,7 @@ export async function openBrowsers(
       instanceId: context.instanceId,
       publicUrl: context.publicUrl,
       networkCaptures,
+      recordings,
       clock,
       logger,
     });
@@ -69,6 +87,7 @@ export async function openBrowsers(
     blobs: option.local.blobs ?? context.blobs,
     downloadBlobs: option.local.downloadBlobs ?? (context.sharedDownloads ? context.blobs : undefined),
     networkCaptures: option.local.networkCaptures ?? networkCaptures,
+    recordings: option.local.recordings ?? recordings,
     instanceId: context.instanceId,
     dataDir: context.dataDir,
     publicUrl: context.publicUrl,

@@ -67,8 +67,10 @@ export interface UseCasePorts {
   /** Signs log cursors with a key (e.g. an HMAC), so a client cannot forge a position. */
   cursorSigner: CursorSigner;
   /**
-   * Signs live-view tokens (http-api.md §14) with a key of their own (e.g. `secrets.signer('live-view')`).
-   * Required, and never an unkeyed checksum: a token lets its holder watch and drive a browser.
+   * Signs live-view tokens (http-api.md §14) with a key of their own (e.g. `secrets.signer('live-view')`),
+   * and the recordings' short-lived download URLs (SPEC §18; each kind of token signs its own purpose,
+   * so one never passes for the other). Required, and never an unkeyed checksum: a token lets its
+   * holder watch and drive a browser.
    */
   liveViewSigner: CursorSigner;
   /** Lifetime of live-view tokens, in seconds; default 3600. */

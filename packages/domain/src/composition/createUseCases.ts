@@ -62,6 +62,7 @@ import { GetSessionDownloads } from '../sessions/GetSessionDownloads.ts';
 import { GetSessionHar } from '../sessions/GetSessionHar.ts';
 import { GetSessionLiveView } from '../sessions/GetSessionLiveView.ts';
 import { GetSessionLogs } from '../sessions/GetSessionLogs.ts';
+import { GetSessionReplay } from '../sessions/GetSessionReplay.ts';
 import { GetSessionStats } from '../sessions/GetSessionStats.ts';
 import { ListSessions } from '../sessions/ListSessions.ts';
 import { OpenLiveView } from '../sessions/OpenLiveView.ts';
@@ -170,6 +171,8 @@ export function createUseCases(ports: UseCasePorts) {
       logs: new GetSessionLogs({ projects, sessions, provider, cursorSigner }),
       /** The session's network as HAR 1.2 (SPEC §18), from any instance. */
       har: new GetSessionHar({ projects, sessions, provider }),
+      /** The session's recording: replay, videos and signed downloads (SPEC §18), from any instance. */
+      replay: new GetSessionReplay({ projects, sessions, provider, clock, signer: liveViewSigner }),
       stats: new GetSessionStats({ projects, sessions, clock }),
       /** The files the session's browser downloaded, as a zip (http-api.md §5). */
       downloads: new GetSessionDownloads({ projects, sessions, provider }),

@@ -66,6 +66,66 @@ export interface NetworkCapability {
   har(providerSessionId: string, options: { sensitive: boolean }): Promise<HarDocument | null>;
 }
 
+/**
+ * Where a session's recording is (SPEC §18): `RECORDING` while its frames are written, `PROCESSING`
+ * while its videos are made, `READY` once they are, `FAILED` when they could not be made.
+ */
+export type RecordingState = 'RECORDING' | 'PROCESSING' | 'READY' | 'FAILED';
+
+/** One tab of a recording: its video's page. Times are ms since the epoch. */
+export interface RecordedPage {
+  /** The tab's number in the session (`0`, `1`… as the session's logs number pages), as text. */
+  readonly pageId: string;
+  /** The tab's last URL and title. */
+  readonly url: string;
+  readonly title: string;
+  /** The moment of the tab's first frame: its video's 0 s (when it opened, before any frame). */
+  readonly startTimeMs: number;
+  /** Null while the tab is recorded. */
+  readonly endTimeMs: number | null;
+  /** The video's size (the frames' size until it is made). */
+  readonly width: number;
+  readonly height: number;
+  readonly frames: number;
+  /** Bytes of the frames kept. */
+  readonly bytes: number;
+}
+
+/** A session's recording as stored, read on any instance. */
+export interface StoredRecording {
+  readonly state: RecordingState;
+  /** Bytes of every tab's frames. */
+  readonly bytes: number;
+  /** The per-session bound stopped the recording: what came later is not in it. */
+  readonly capped: boolean;
+  readonly pages: readonly RecordedPage[];
+  /** Why the videos could not be made (`FAILED`). */
+  readonly error: string | null;
+  /** When the videos were made (`READY`). */
+  readonly completedAt: Date | null;
+  /** Whether a client asked for the MP4 downloads (Browserbase's `recording.downloads.create`). */
+  readonly downloadsRequested: boolean;
+}
+
+/** A file of a tab's video: the MP4, the HLS playlist, or one of its segments (`seg_000.ts`…). */
+export type RecordingFile = 'video.mp4' | 'index.m3u8' | `seg_${string}.ts`;
+
+/**
+ * Sessions' recordings (SPEC §18): one video per tab from screencast frames, made once the session
+ * ends, stored where any instance reads them. Absent: the provider does not record (Browserbase's
+ * own recording is its business).
+ */
+export interface RecordingCapability {
+  /** Days a recording is kept after its session ended; older ones are `EXPIRED`. */
+  readonly retentionDays: number;
+  /** The session's recording; null when none is kept (not recorded, or past the retention). */
+  recording(providerSessionId: string): Promise<StoredRecording | null>;
+  /** The bytes of one file of a tab's video; null when there is no such file. */
+  file(providerSessionId: string, pageId: string, file: RecordingFile): Promise<Uint8Array | null>;
+  /** Notes that a client asked for the downloads (what Browserbase's download list then says). */
+  requestDownloads(providerSessionId: string): Promise<void>;
+}
+
 /** Bytes a provider metered for one session since it was last asked. */
 export interface ProxyBytesDelta {
   readonly providerSessionId: string;
@@ -122,6 +182,7 @@ export interface ProviderCapabilities {
   readonly extensions?: ExtensionsCapability | undefined;
   readonly liveView?: LiveViewCapability | undefined;
   readonly network?: NetworkCapability | undefined;
+  readonly recording?: RecordingCapability | undefined;
   readonly proxyMetering?: ProxyMeteringCapability | undefined;
   readonly placement?: PlacementCapability | undefined;
   readonly accepts?: AcceptsCapability | undefined;

@@ -55,6 +55,11 @@ export interface CreateBrowserRequest {
   readonly keepAlive: boolean | null;
   /** The window and page size the browser starts with; null for the provider's default. */
   readonly viewport: SessionViewport | null;
+  /**
+   * False: the session is not recorded (SPEC §18). True or null: the provider's default (local and
+   * Selenium Grid: `RECORD_SESSIONS`, on unless switched off; Browserbase: its own).
+   */
+  readonly record: boolean | null;
 }
 
 /**

@@ -157,6 +157,7 @@ describe('CreateSession', () => {
           proxies: null,
           keepAlive: null,
           viewport: null,
+          record: null,
         },
       },
     ]);
@@ -289,6 +290,14 @@ describe('CreateSession', () => {
     expect([kept.keepAlive, ending.keepAlive]).toEqual([true, false]);
     const byId = new Map((await stored()).map((s) => [s.id, s.keepAlive]));
     expect([byId.get(kept.id), byId.get(ending.id)]).toEqual([true, false]);
+  });
+
+  it('passes the recording switch to the provider: false, true, or null when the request is silent', async () => {
+    const { create, creates } = await setUp();
+    await create({ record: false });
+    await create({ record: true });
+    await create({});
+    expect(creates().map((c) => c.op === 'create' && c.request.record)).toEqual([false, true, null]);
   });
 
   it('passes the viewport to the provider, a side left out at its default, and stores it', async () => {

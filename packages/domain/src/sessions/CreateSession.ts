@@ -175,8 +175,10 @@ export class CreateSession {
       proxies: settings.proxies,
       keepAlive: settings.keepAlive,
       viewport: settings.viewport,
+      record: settings.record,
     });
-    const { providerProjectId: _, contextPersist: __, ...sessionSettings } = settings;
+    // What only the provider takes (a profile's save-back, recording) is not a stored session field.
+    const { providerProjectId: _, contextPersist: __, record: ___, ...sessionSettings } = settings;
     const session = BrowserSession.create({
       id,
       projectId,

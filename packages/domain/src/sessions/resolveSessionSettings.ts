@@ -44,6 +44,8 @@ export interface SessionRequest {
    * §5's behaviour) keeps it until released or timed out. The Browserbase-compatible API sets it.
    */
   readonly keepAlive?: boolean | undefined;
+  /** False: the session is not recorded (SPEC §18); absent: the provider's default. */
+  readonly record?: boolean | undefined;
   /**
    * The browser's window and page size: each side an integer from `VIEWPORT_MIN_SIDE` to
    * `VIEWPORT_MAX_SIDE`, a side left out `DEFAULT_VIEWPORT_WIDTH` or `DEFAULT_VIEWPORT_HEIGHT`;
@@ -75,6 +77,7 @@ export function resolveSessionSettings(
   contextPersist: boolean;
   metadata: Record<string, unknown>;
   keepAlive: boolean | null;
+  record: boolean | null;
   viewport: SessionViewport | null;
   proxies: readonly SessionProxy[] | null;
 } {
@@ -92,6 +95,7 @@ export function resolveSessionSettings(
     metadata: request.metadata === undefined ? {} : request.metadata,
     contextPersist: request.contextPersist ?? true,
     keepAlive: request.keepAlive ?? null,
+    record: request.record ?? null,
     viewport: resolveViewport(request.viewport),
     proxies: request.proxies === undefined || request.proxies?.length === 0 ? null : request.proxies,
     providerProjectId: pick(

@@ -22,6 +22,7 @@ export function browserRequest(overrides: Partial<CreateBrowserRequest> = {}): C
     proxies: null,
     keepAlive: true,
     viewport: null,
+    record: null,
     ...overrides,
   };
 }

@@ -11,7 +11,7 @@ export const USER_METADATA_MAX_CHARS = 512;
  * saves what the browser learns, cookies and storage, back to it). `keepAlive` is sent only when
  * the request names it (Browserbase's own default is false: a session ends when its client
  * disconnects; Browserbase offers true on paid plans only) and a viewport as
- * `browserSettings.viewport`.
+ * `browserSettings.viewport`; `record: false` as `browserSettings.recordSession: false`.
  * `userMetadata` carries only our two ids; script and env stay in our database (Browserbase caps
  * metadata at 512 characters and shows it in its dashboard). Proxies go as Browserbase's `proxies`
  * array, entry by entry (`proxyParams`). An extension goes as Browserbase's own id for it
@@ -30,6 +30,8 @@ export function buildCreateSessionParams(request: CreateBrowserRequest): Browser
   if (request.contextId) browserSettings.context = { id: request.contextId, persist: request.contextPersist };
   if (request.viewport)
     browserSettings.viewport = { width: request.viewport.width, height: request.viewport.height };
+  // Browserbase records by default: only a switch-off is sent (SPEC §18).
+  if (request.record === false) browserSettings.recordSession = false;
   if (Object.keys(browserSettings).length > 0) params.browserSettings = browserSettings;
   // Browserbase loads extensions uploaded to it, by its own id; our stored one carries that id.
   const extensionId = request.extension ? request.extension.providerExtensionId : request.extensionId;

@@ -92,6 +92,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
       files: new LocalSessionFiles({ registry: parts.registry, retained: parts.retained }),
       contexts: parts.contexts,
       ...(options.networkCaptures ? { network: options.networkCaptures } : {}),
+      ...(options.recordings ? { recording: options.recordings } : {}),
       proxyMetering: parts.proxyBytes,
       placement: { instanceId: this.instanceId, reachesOtherInstances: false },
       accepts: {

@@ -2,6 +2,7 @@ import type { Clock, Logger } from '@browserdeck/domain';
 import type { IsolationSetting } from '../../confinement/isolation/IsolationLevel.ts';
 import type { HostResources } from '../../confinement/limits/hostResources.ts';
 import type { NetworkCaptures } from '../cdp/network/NetworkCaptures.ts';
+import type { Recordings } from '../cdp/recording/Recordings.ts';
 import type { EgressPolicyOptions } from '../egress/EgressPolicy.ts';
 import type { BlobStore } from '../shared-state/BlobStore.ts';
 import type { ContextRecords } from '../shared-state/ContextRecords.ts';
@@ -107,6 +108,11 @@ export interface LocalChromiumProviderOptions {
    * composition's, on the storage's blobs. Absent: no capture, and no `network` capability.
    */
   readonly networkCaptures?: NetworkCaptures | undefined;
+  /**
+   * Where sessions are recorded (SPEC §18), read by any instance: the composition's, on the
+   * storage's blobs. Absent: no recording, and no `recording` capability.
+   */
+  readonly recordings?: Recordings | undefined;
   /** Bytes every instance must read (context profiles): the storage's. */
   readonly blobs?: BlobStore | undefined;
   /**

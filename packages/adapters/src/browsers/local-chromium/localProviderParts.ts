@@ -13,6 +13,7 @@ import { ClusterShare } from './session/ClusterShare.ts';
 import { extensionsFeature } from './session/features/extensionsFeature.ts';
 import { filesFeature } from './session/features/filesFeature.ts';
 import { networkCaptureFeature } from './session/features/networkCaptureFeature.ts';
+import { recordingFeature } from './session/features/recordingFeature.ts';
 import { upstreamProxiesFeature } from './session/features/upstreamProxiesFeature.ts';
 import { webdriverFeature } from './session/features/webdriverFeature.ts';
 import { SessionAdmission } from './session/SessionAdmission.ts';
@@ -135,6 +136,7 @@ export function localProviderParts(
     filesFeature(retained),
     webdriverFeature({ webdriver, browsers, extensionsBuild }),
     ...(options.networkCaptures ? [networkCaptureFeature(options.networkCaptures)] : []),
+    ...(options.recordings ? [recordingFeature(options.recordings)] : []),
   ];
   return {
     registry,

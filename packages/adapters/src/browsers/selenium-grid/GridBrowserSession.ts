@@ -12,9 +12,12 @@ import type { BoundedLogs, SessionLogLimits } from '../cdp/logs/SessionLogBuffer
 import { SessionLogRecorder } from '../cdp/logs/SessionLogRecorder.ts';
 import type { NetworkCapture } from '../cdp/network/NetworkCapture.ts';
 import type { GoingAway } from '../cdp/proxyCdpConnection.ts';
+import type { Recordings } from '../cdp/recording/Recordings.ts';
+import type { ScreencastRecording } from '../cdp/recording/ScreencastRecording.ts';
 import { SessionClients } from '../cdp/SessionClients.ts';
 import type { ConnectTarget } from '../cdp/serveConnectUpgrade.ts';
 import type { WebSocketCdpUpstream } from '../cdp/WebSocketCdpUpstream.ts';
+import { RECORDING_CAPPED_METHOD } from '../local-chromium/session/features/recordingFeature.ts';
 
 const ENDED_REASON = 'The browser session has ended.';
 
@@ -55,6 +58,7 @@ export class GridBrowserSession implements ConnectTarget {
   private readonly clients: SessionClients;
   private readonly recorder: SessionLogRecorder;
   private readonly networkCapture: NetworkCapture | undefined;
+  private readonly recording: { recordings: Recordings; recording: ScreencastRecording } | undefined;
   private readonly grid: GridSessionCalls;
   private readonly clock: Clock;
   private readonly logger: Logger;
@@ -83,6 +87,7 @@ export class GridBrowserSession implements ConnectTarget {
     logLimits: SessionLogLimits;
     grid: GridSessionCalls;
     networkCapture?: NetworkCapture | undefined;
+    recordings?: Recordings | undefined;
     clock: Clock;
     logger: Logger;
     onEnded: (session: GridBrowserSession) => void;
@@ -99,6 +104,16 @@ export class GridBrowserSession implements ConnectTarget {
     this.recorder = new SessionLogRecorder({ clock: deps.clock, limits: deps.logLimits });
     this.networkCapture = deps.networkCapture;
     this.recorder.captureNetwork(deps.networkCapture ?? null);
+    if (deps.recordings) {
+      const recording = deps.recordings.start(this.id, () =>
+        this.recorder.recordServiceEvent(RECORDING_CAPPED_METHOD, {
+          reason:
+            'The session’s recording reached its bound (RECORDING_MAX_MB); later frames are not in its videos.',
+        }),
+      );
+      this.recording = { recordings: deps.recordings, recording };
+      this.recorder.captureVideo(recording, deps.recordings.maxFps);
+    }
     this.clients = new SessionClients({
       keepAlive: deps.keepAlive,
       onLastGone: () => void this.end('COMPLETED'),
@@ -141,6 +156,8 @@ export class GridBrowserSession implements ConnectTarget {
     grid: GridSessionCalls;
     /** Where the session's network goes for its HAR (absent: not captured). */
     networkCapture?: NetworkCapture | undefined;
+    /** Where the session is recorded (absent: not recorded). */
+    recordings?: Recordings | undefined;
     clock: Clock;
     logger: Logger;
     onEnded: (session: GridBrowserSession) => void;
@@ -244,10 +261,15 @@ export class GridBrowserSession implements ConnectTarget {
     if (this.timer) clearTimeout(this.timer);
     if (this.keepAliveTimer) clearInterval(this.keepAliveTimer);
     this.clients.closeAll(1001, ENDED_REASON);
+    this.recorder.captureVideo(null);
     this.recorderCdp?.close();
     this.recorder.captureNetwork(null);
-    // The end resolves once the network capture's last write is in (it never fails: it logs).
-    if (this.networkCapture) this.ending = this.networkCapture.end();
+    // The end resolves once the network capture's and the recording's last writes are in (neither
+    // fails: they log); the videos are then made in the background.
+    this.ending = Promise.all([
+      this.networkCapture?.end(),
+      this.recording?.recordings.endAndMake(this.recording.recording),
+    ]).then(() => {});
     if (!how.deleted) this.deletion = this.deleteAtGrid(status);
     this.onEnded(this);
     return this.ending;

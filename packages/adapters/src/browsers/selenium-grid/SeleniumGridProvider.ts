@@ -100,6 +100,7 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
       webdriver: { endpoints: [this.webdriverEndpoint] },
       lifecycle: this,
       ...(options.networkCaptures ? { network: options.networkCaptures } : {}),
+      ...(options.recordings ? { recording: options.recordings } : {}),
       cdp: {
         open: async (id, deliver, onClose) => {
           const session = this.live.get(id);
@@ -253,6 +254,7 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
       },
       grid: this.grid,
       networkCapture: this.options.networkCaptures?.start(sessionId),
+      recordings: this.options.recordings?.records(request.record) ? this.options.recordings : undefined,
       clock: this.options.clock,
       logger: this.logger,
       onEnded: (ended) => {

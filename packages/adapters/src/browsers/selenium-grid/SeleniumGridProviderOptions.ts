@@ -1,5 +1,6 @@
 import type { Clock, Logger } from '@browserdeck/domain';
 import type { NetworkCaptures } from '../cdp/network/NetworkCaptures.ts';
+import type { Recordings } from '../cdp/recording/Recordings.ts';
 
 /** The defaults of the optional settings below. */
 export const SELENIUM_GRID_DEFAULTS = {
@@ -68,6 +69,8 @@ export interface SeleniumGridProviderOptions {
    * composition's. Absent: no capture, and no `network` capability.
    */
   readonly networkCaptures?: NetworkCaptures | undefined;
+  /** Where sessions are recorded (SPEC §18): the composition's. Absent: no recording. */
+  readonly recordings?: Recordings | undefined;
   /** Shortest timeout honoured; shorter requests are raised to it (default 60; tests use less). */
   readonly minTimeoutSec?: number | undefined;
   /** Ended sessions whose final state `get` still reports (default 1000). */

@@ -17,6 +17,7 @@ import type { MemberRouteDeps } from './api/members/memberRoutes.ts';
 import type { MetricsEndpointOptions } from './api/operational/metricsRoute.ts';
 import type { ProjectRouteDeps } from './api/projects/projectRoutes.ts';
 import type { RunRouteDeps } from './api/runs/runRoutes.ts';
+import type { ReplayRouteDeps } from './api/sessions/replayRoutes.ts';
 import type { SessionFileRouteDeps } from './api/sessions/sessionFileRoutes.ts';
 import type { SessionRouteDeps } from './api/sessions/sessionRoutes.ts';
 import type { BrowserbaseContextRouteDeps } from './browserbase/browserbaseContextRoutes.ts';
@@ -38,7 +39,7 @@ export interface HttpUseCases {
   /** What operators do (`ADMIN_EMAILS`). */
   operators: AdminRouteDeps;
   /** Sessions, and their files (downloads, uploads). */
-  sessions: SessionRouteDeps & SessionFileRouteDeps;
+  sessions: SessionRouteDeps & SessionFileRouteDeps & ReplayRouteDeps;
   agents: AgentRouteDeps;
   apiKeys: ApiKeyRouteDeps;
   /** A project's uploaded extensions (http-api.md §5, §13). */

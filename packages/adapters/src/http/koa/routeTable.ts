@@ -12,6 +12,7 @@ import { MEMBERS_TAG, memberRoutes } from './api/members/memberRoutes.ts';
 import { OPERATIONS_TAG, operationalRoutes } from './api/operational/operationalRoutes.ts';
 import { PROJECTS_TAG, projectRoutes } from './api/projects/projectRoutes.ts';
 import { RUNS_TAG, runRoutes } from './api/runs/runRoutes.ts';
+import { replayRoutes } from './api/sessions/replayRoutes.ts';
 import { sessionFileRoutes } from './api/sessions/sessionFileRoutes.ts';
 import { SESSIONS_TAG, sessionRoutes } from './api/sessions/sessionRoutes.ts';
 import { WEBDRIVER_TAG, webdriverRoutes } from './api/webdriver/webdriverRoutes.ts';
@@ -66,6 +67,7 @@ export function buildRouteTable(deps: HttpAppDeps & { metrics: MetricsRegistry }
     ...auditRoutes(deps.useCases.projects),
     ...sessionRoutes(deps.useCases.sessions, deps.providerName, live),
     ...sessionFileRoutes(deps.useCases.sessions, deps.providerName),
+    ...replayRoutes(deps.useCases.sessions, deps.providerName),
     ...agentRoutes(deps.useCases.agents, deps.providerName),
     ...extensionRoutes(deps.useCases.extensions),
     ...runRoutes(deps.useCases.runs, deps.providerName, {

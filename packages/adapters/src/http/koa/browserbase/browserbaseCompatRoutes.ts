@@ -1,5 +1,6 @@
 import type { ExtensionRouteDeps } from '../api/extensions/extensionRoutes.ts';
 import type { LiveUrlDeps } from '../api/live-view/presentLiveUrls.ts';
+import type { ReplayRouteDeps } from '../api/sessions/replayRoutes.ts';
 import type { SessionFileRouteDeps } from '../api/sessions/sessionFileRoutes.ts';
 import type { SessionRouteDeps } from '../api/sessions/sessionRoutes.ts';
 import type { AnyRoute } from '../kernel/routing/RouteDefinition.ts';
@@ -11,12 +12,13 @@ import {
   type BrowserbaseProjectSettings,
   browserbaseProjectRoutes,
 } from './browserbaseProjectRoutes.ts';
+import { browserbaseReplayRoutes } from './browserbaseReplayRoutes.ts';
 import { browserbaseSessionFileRoutes } from './browserbaseSessionFileRoutes.ts';
 import { browserbaseSessionRoutes } from './browserbaseSessionRoutes.ts';
 
 /** The use cases the Browserbase-compatible API maps onto, grouped as the composition groups them. */
 export interface BrowserbaseCompatDeps {
-  sessions: SessionRouteDeps & SessionFileRouteDeps;
+  sessions: SessionRouteDeps & SessionFileRouteDeps & ReplayRouteDeps;
   projects: Omit<BrowserbaseProjectRouteDeps, 'stats'>;
   contexts: BrowserbaseContextRouteDeps;
   /** The project's uploaded extensions (`/v1/extensions`), which sessions load by `extensionId`. */
@@ -39,6 +41,7 @@ export function browserbaseCompatRoutes(
   return [
     ...browserbaseSessionRoutes({ ...deps.sessions, contexts: deps.contexts, live: deps.live ?? {} }),
     ...browserbaseSessionFileRoutes(deps.sessions),
+    ...browserbaseReplayRoutes(deps.sessions),
     ...browserbaseProjectRoutes({ ...deps.projects, stats: deps.sessions.stats }, settings),
     ...browserbaseContextRoutes(deps.contexts),
     ...browserbaseExtensionRoutes(deps.extensions),

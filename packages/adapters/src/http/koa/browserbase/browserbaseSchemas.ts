@@ -41,7 +41,7 @@ const BrowserSettings = z.strictObject({
     .optional(),
   blockAds: refusedWhenTrue('there is no ad blocker.').optional(),
   solveCaptchas: refusedWhenTrue('there is no CAPTCHA solver; set it to false.').optional(),
-  recordSession: refusedWhenTrue('sessions are not recorded; set it to false.').optional(),
+  recordSession: z.boolean('must be a boolean').optional(),
   logSession: refusedWhenFalse('CDP events are always logged for the logs endpoint.').optional(),
   advancedStealth: refusedWhenTrue('there is no stealth mode.').optional(),
   verified: refusedWhenTrue('there is no verified browser mode.').optional(),

@@ -86,6 +86,8 @@ export function browserbaseSessionRoutes(deps: BrowserbaseSessionRouteDeps): Any
           // Browserbase ends a session when its client disconnects unless `keepAlive` is set.
           keepAlive: body.keepAlive ?? false,
           viewport: settings.viewport,
+          // Recorded unless switched off (SPEC §18), as Browserbase records by default.
+          record: settings.recordSession,
           // `true` is Browserbase's own proxy network: passed on, for the provider to honour or refuse.
           proxies: body.proxies === true ? [{ type: 'browserbase' }] : body.proxies || undefined,
         };

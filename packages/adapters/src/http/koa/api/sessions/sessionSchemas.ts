@@ -72,6 +72,10 @@ export const CreateSessionBody = z
     }),
     viewport: viewportField.optional(),
     proxies: sessionProxiesField.optional(),
+    record: z.boolean('must be a boolean').optional().meta({
+      description:
+        'false: the session is not recorded (SPEC §18). Default: the server’s RECORD_SESSIONS (on unless switched off).',
+    }),
   })
   .optional()
   .transform((body) => body ?? {});

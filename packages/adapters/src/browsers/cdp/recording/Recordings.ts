@@ -1,0 +1,196 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock, Logger, RecordingCapability, RecordingFile, StoredRecording } from '@browserdeck/domain';
+import type { BlobStore } from '../../shared-state/BlobStore.ts';
+import { makeVideo } from './makeVideo.ts';
+import {
+  downloadsKey,
+  frameChunkKey,
+  type ManifestPage,
+  RECORDINGS_PREFIX,
+  readFrames,
+  readManifest,
+  videoFileKey,
+  writeManifest,
+} from './recordingStore.ts';
+import { ScreencastRecording } from './ScreencastRecording.ts';
+
+/** The largest recording of one session by default (bytes of frames): 200 MiB (`RECORDING_MAX_MB`). */
+export const RECORDING_MAX_BYTES_DEFAULT = 200 * 1024 * 1024;
+/** How long a recording is kept after its session ended, by default: 7 days (SPEC §18). */
+export const RECORDINGS_RETENTION_DAYS_DEFAULT = 7;
+/** The most frames a second a tab's recording keeps by default (a page animating without end costs at most this). */
+export const RECORDING_MAX_FPS_DEFAULT = 10;
+
+/** How often the recordings past their retention are looked for (at a session's start). */
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Sessions' recordings in the shared blob store, for a provider whose browsers this process records
+ * over CDP (local, Selenium Grid): a new `ScreencastRecording` per session (`start`); once the session
+ * has ended, each tab's video made with ffmpeg (`finish`: an MP4 and an HLS VOD playlist, the frames
+ * then removed); and any session's recording read from any instance (the `recording` capability).
+ */
+export class Recordings implements RecordingCapability {
+  readonly retentionDays: number;
+  /** True: sessions are recorded unless a create switches it off (`RECORD_SESSIONS`). */
+  readonly byDefault: boolean;
+  readonly maxFps: number;
+  private readonly blobs: BlobStore;
+  private readonly maxBytes: number;
+  private readonly logger: Logger;
+  private readonly clock: Clock;
+  private readonly ffmpegPath: string | undefined;
+  private lastSweep = Number.NEGATIVE_INFINITY;
+  /** The videos being made, one session after the other (ffmpeg takes a core while it runs). */
+  private making: Promise<void> = Promise.resolve();
+
+  constructor(deps: {
+    blobs: BlobStore;
+    clock: Clock;
+    logger: Logger;
+    byDefault?: boolean | undefined;
+    maxBytes?: number | undefined;
+    retentionDays?: number | undefined;
+    maxFps?: number | undefined;
+    ffmpegPath?: string | undefined;
+  }) {
+    this.blobs = deps.blobs;
+    this.clock = deps.clock;
+    this.logger = deps.logger;
+    this.byDefault = deps.byDefault ?? true;
+    this.maxBytes = deps.maxBytes ?? RECORDING_MAX_BYTES_DEFAULT;
+    this.retentionDays = deps.retentionDays ?? RECORDINGS_RETENTION_DAYS_DEFAULT;
+    this.maxFps = deps.maxFps ?? RECORDING_MAX_FPS_DEFAULT;
+    this.ffmpegPath = deps.ffmpegPath;
+  }
+
+  /** Whether a session created with `record` (null: not said) is recorded. */
+  records(record: boolean | null): boolean {
+    return record ?? this.byDefault;
+  }
+
+  /**
+   * A recording for the session `providerSessionId`; `onCapped` is told once when its bound is
+   * reached. At most once an hour it also removes, in the background, the recordings past retention.
+   */
+  start(providerSessionId: string, onCapped?: () => void): ScreencastRecording {
+    const now = this.clock.now().getTime();
+    if (now - this.lastSweep >= SWEEP_EVERY_MS) {
+      this.lastSweep = now;
+      this.blobs
+        .deleteBefore(RECORDINGS_PREFIX, new Date(now - this.retentionDays * 86_400_000))
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'recording: could not remove recordings past their retention'),
+        );
+    }
+    return new ScreencastRecording({
+      blobs: this.blobs,
+      providerSessionId,
+      maxBytes: this.maxBytes,
+      logger: this.logger,
+      onCapped,
+    });
+  }
+
+  /**
+   * Ends `recording` (resolves once its frames are in: the replay says `PROCESSING`) and queues the
+   * making of its videos (`finish`), one session at a time, in the background. `idle` resolves once
+   * the queue is empty.
+   */
+  async endAndMake(recording: ScreencastRecording): Promise<void> {
+    await recording.end(this.clock.now().getTime());
+    this.making = this.making.then(() => this.finish(recording));
+  }
+
+  /** Resolves once every queued video is made (or failed): for a clean shutdown. */
+  idle(): Promise<void> {
+    return this.making;
+  }
+
+  /**
+   * Ends `recording` and makes each tab's video from its frames: `READY` once all are stored, or
+   * `FAILED` with the reason (ffmpeg missing or failing). The frames are removed once the videos
+   * are in. Never throws: a failure is in the manifest and the log.
+   */
+  async finish(recording: ScreencastRecording): Promise<void> {
+    const { providerSessionId } = recording;
+    const manifest = await recording.end(this.clock.now().getTime());
+    manifest.pages = manifest.pages.filter((page) => page.frames > 0);
+    try {
+      for (const page of manifest.pages) await this.makeTabVideo(providerSessionId, page, manifest.endedAtMs);
+      manifest.state = 'READY';
+      manifest.completedAt = this.clock.now().toISOString();
+    } catch (error) {
+      manifest.state = 'FAILED';
+      manifest.error = error instanceof Error ? error.message : String(error);
+      this.logger.warn({ err: error, providerSessionId }, 'recording: could not make a session’s videos');
+    }
+    try {
+      await writeManifest(this.blobs, providerSessionId, manifest);
+      if (manifest.state === 'READY') {
+        for (const page of manifest.pages) {
+          for (let chunk = 0; chunk < page.chunks; chunk++)
+            await this.blobs.delete(frameChunkKey(providerSessionId, page.pageId, chunk));
+        }
+      }
+    } catch (error) {
+      this.logger.warn({ err: error, providerSessionId }, 'recording: could not store a session’s videos');
+    }
+  }
+
+  async recording(providerSessionId: string): Promise<StoredRecording | null> {
+    const manifest = await readManifest(this.blobs, providerSessionId);
+    if (!manifest) return null;
+    const downloadsRequested = (await this.blobs.get(downloadsKey(providerSessionId))) !== null;
+    return {
+      state: manifest.state,
+      bytes: manifest.bytes,
+      capped: manifest.capped,
+      error: manifest.error,
+      completedAt: manifest.completedAt === null ? null : new Date(manifest.completedAt),
+      downloadsRequested,
+      pages: manifest.pages.map(({ chunks: _, files: __, ...page }) => page),
+    };
+  }
+
+  async file(providerSessionId: string, pageId: string, file: RecordingFile): Promise<Uint8Array | null> {
+    const manifest = await readManifest(this.blobs, providerSessionId);
+    const page = manifest?.pages.find((candidate) => candidate.pageId === pageId);
+    if (!page?.files.includes(file)) return null;
+    return this.blobs.get(videoFileKey(providerSessionId, pageId, file));
+  }
+
+  async requestDownloads(providerSessionId: string): Promise<void> {
+    await this.blobs.put(downloadsKey(providerSessionId), Buffer.from(this.clock.now().toISOString()));
+  }
+
+  private async makeTabVideo(
+    providerSessionId: string,
+    page: ManifestPage,
+    endedAtMs: number | null,
+  ): Promise<void> {
+    const outDir = await mkdtemp(join(tmpdir(), 'browserdeck-video-'));
+    try {
+      const made = await makeVideo({
+        frames: readFrames(this.blobs, providerSessionId, page),
+        endMs: page.endTimeMs ?? endedAtMs ?? this.clock.now().getTime(),
+        outDir,
+        ffmpegPath: this.ffmpegPath,
+        maxFps: this.maxFps,
+      });
+      const files = await readdir(outDir);
+      for (const file of files)
+        await this.blobs.put(
+          videoFileKey(providerSessionId, page.pageId, file),
+          await readFile(join(outDir, file)),
+        );
+      page.files = files;
+      page.width = made.width;
+      page.height = made.height;
+    } finally {
+      await rm(outDir, { recursive: true, force: true });
+    }
+  }
+}
