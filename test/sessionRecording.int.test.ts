@@ -43,7 +43,23 @@ function site(): Server {
   return createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     res.writeHead(200, { 'Content-Type': 'text/html' });
-    if (path === '/redblue') {
+    if (path === '/noise') {
+      // Every animation frame, a canvas of random pixels: large frames that never stop coming.
+      res.end(
+        '<!doctype html><title>noise</title><style>body{margin:0}</style><canvas id=c width=800 height=600></canvas>' +
+          "<script>const c = document.getElementById('c').getContext('2d'); const img = c.createImageData(800, 600);" +
+          'function draw() { for (let i = 0; i < img.data.length; i++) img.data[i] = Math.random() * 256;' +
+          'c.putImageData(img, 0, 0); requestAnimationFrame(draw); } draw();</script>',
+      );
+    } else if (path === '/spin') {
+      // A small square that changes colour every animation frame: many small frames.
+      res.end(
+        '<!doctype html><title>spin</title><div id=d style="width:50px;height:50px"></div><script>' +
+          "let n = 0; const d = document.getElementById('d');" +
+          "function step() { d.style.background = 'hsl(' + (n++ % 360) + ' 90% 50%)'; requestAnimationFrame(step); } step();" +
+          '</script>',
+      );
+    } else if (path === '/redblue') {
       res.end(
         '<!doctype html><title>red then blue</title><style>html,body{margin:0;height:100%;background:#f00}</style>' +
           '<script>requestAnimationFrame(() => { window.redAt = Date.now(); setTimeout(() => {' +
@@ -217,5 +233,89 @@ describe('a session’s recording', () => {
     expect(replay.body).toMatchObject({ status: 'NONE', pages: [] });
     const bad = await request(held.server.url, 'POST', base, { record: 'no' }, key);
     expect(bad.status).toBe(400);
+  }, 120_000);
+});
+
+/**
+ * SPEC §18, bounds: a page that animates without end costs at most the frame-rate cap (10 a second
+ * per tab), and past `RECORDING_MAX_MB` recording stops, the replay says so and the logs get a
+ * system entry; the video of what was kept is still made.
+ */
+describe('a recording’s bounds under an endlessly animating page', () => {
+  let web: Server;
+  let siteUrl = '';
+  let sitePort = 0;
+  beforeAll(async () => {
+    web = site();
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    sitePort = (web.address() as AddressInfo).port;
+    siteUrl = `http://127.0.0.1:${sitePort}`;
+  });
+  afterAll(() => new Promise((resolve) => web?.close(resolve)));
+  const held = serverForTests('recording-bounds', () => ({
+    LOCAL_WARM_BROWSERS: '0',
+    EGRESS_ALLOW: `127.0.0.1:${sitePort}`,
+    RECORDING_MAX_MB: '1',
+  }));
+
+  /** Opens `path` in a new session for at least `ms`, then releases it: the session's replay once READY. */
+  async function recordFor(user: Awaited<ReturnType<typeof givenProjectApiKey>>, path: string, ms: number) {
+    const key = { 'X-BB-API-Key': user.key };
+    const base = `/v1/local/projects/${user.projectId}/sessions`;
+    const created = await request<{ id: string; connectUrl: string }>(held.server.url, 'POST', base, {}, key);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const browser = await chromium.connectOverCDP(created.body.connectUrl);
+    try {
+      const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
+      await page.goto(`${siteUrl}${path}`);
+      const until = Date.now() + ms;
+      await page.waitForFunction(`Date.now() > ${until}`, undefined, { polling: 200 });
+    } finally {
+      await browser.close().catch(() => {});
+    }
+    await request(held.server.url, 'POST', `${base}/${created.body.id}:release`, undefined, key);
+    const replay = await eventually('the videos are made', async () => {
+      const answer = await request<ReplayJson>(
+        held.server.url,
+        'GET',
+        `${base}/${created.body.id}/replay`,
+        undefined,
+        key,
+      );
+      return answer.body.status === 'READY' || answer.body.status === 'FAILED' ? answer.body : false;
+    });
+    const logs = await request<Array<{ method: string }>>(
+      held.server.url,
+      'GET',
+      `/v1/sessions/${created.body.id}/logs`,
+      undefined,
+      key,
+    );
+    return { replay, methods: logs.body.map((entry) => entry.method) };
+  }
+
+  it('keeps at most 10 frames a second of a page that never stops changing', async () => {
+    const user = await givenProjectApiKey(held.server, 'spin@example.com');
+    const { replay, methods } = await recordFor(user, '/spin', 3000);
+    expect(replay.status, JSON.stringify(replay)).toBe('READY');
+    expect(replay.capped).toBe(false);
+    const [tab] = replay.pages;
+    const seconds = ((tab!.endTimeMs ?? 0) - tab!.startTimeMs) / 1000;
+    expect(seconds).toBeGreaterThan(2.5);
+    // It animates, so frames keep coming, and never faster than the cap (the first frame is at 0 s).
+    expect(tab!.frames).toBeGreaterThan(5);
+    expect(tab!.frames).toBeLessThanOrEqual(Math.floor(seconds * 10) + 1);
+    expect(methods).not.toContain('Browserdeck.recordingCapped');
+  }, 120_000);
+
+  it('stops at RECORDING_MAX_MB, says so in the replay and the logs, and still makes the video', async () => {
+    const user = await givenProjectApiKey(held.server, 'noise@example.com');
+    const { replay, methods } = await recordFor(user, '/noise', 4000);
+    expect(replay.status, JSON.stringify(replay)).toBe('READY');
+    expect(replay.capped).toBe(true);
+    expect(replay.bytes).toBeGreaterThan(0);
+    expect(replay.bytes).toBeLessThanOrEqual(1024 * 1024);
+    expect(methods.filter((method) => method === 'Browserdeck.recordingCapped')).toHaveLength(1);
+    expect(replay.pages[0]!.frames).toBeGreaterThan(0);
   }, 120_000);
 });

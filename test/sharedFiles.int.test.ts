@@ -214,5 +214,15 @@ describe('instances with separate data folders: what a tenant made is served by 
     expect(log.entries.map((e) => [e.request.url, e.response.status])).toEqual(
       expect.arrayContaining([[`${siteUrl}/files`, 200]]),
     );
+
+    // And its recording: A made the video as the session ended, before it stopped; B serves it.
+    const replay = await callInstance(b, 'GET', `${sessions()}/${id}/replay`, user.token);
+    expect(replay.status, JSON.stringify(replay.body)).toBe(200);
+    expect(replay.body).toMatchObject({ status: 'READY', pages: [expect.objectContaining({ pageId: '0' })] });
+    const video = await fetch(`${b.url}${sessions()}/${id}/replay/0.mp4`, {
+      headers: { Authorization: `Bearer ${user.token}` },
+    });
+    expect(video.status).toBe(200);
+    expect(Buffer.from(await video.arrayBuffer()).toString('latin1', 4, 8)).toBe('ftyp');
   }, 150_000);
 });

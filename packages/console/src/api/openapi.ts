@@ -675,6 +675,112 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/{provider}/projects/{project_id}/sessions/{session_id}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The session’s recording: status and a video per tab
+     * @description RECORDING while the session runs, then PROCESSING while each tab’s video is made, then READY with each tab’s `hlsUrl` and `mp4Url`. NONE: not recorded (`record: false`, `RECORD_SESSIONS=false`); EXPIRED: past the retention. Local and Selenium Grid sessions only.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
+     */
+    get: operations['getSessionReplay'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/{provider}/projects/{project_id}/sessions/{session_id}/replay/{page_id}.m3u8': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A tab’s video as an HLS VOD playlist
+     * @description H.264 segments, each a short-lived link that needs no key. 409 `session_active` while the session runs.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
+     */
+    get: operations['getSessionReplayPlaylist'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/{provider}/projects/{project_id}/sessions/{session_id}/replay/{page_id}.mp4': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A tab’s video as an MP4
+     * @description H.264, yuv420p, `+faststart`. 409 `session_active` while the session runs.
+     *
+     *     Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
+     */
+    get: operations['getSessionReplayVideo'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/{provider}/projects/{project_id}/sessions/{session_id}/replay/{page_id}/{segment}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A segment of a tab’s HLS playlist
+     * @description Least role: `viewer` (reads the project, its members, sessions, agents, runs and logs; secret values masked; live view read-only); a lower role is 403 `forbidden_for_role`.
+     */
+    get: operations['getSessionReplaySegment'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/recordings/{token}/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A file of a tab’s video by its short-lived link (no key)
+     * @description What a replay link grants: the tab’s MP4 (`video.mp4`, Browserbase’s `downloadUrl`) or a segment of its HLS playlist. 401 once the link has expired (an hour by default): ask for the replay or the downloads again.
+     */
+    get: operations['getReplayLinkFile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/{provider}/projects/{project_id}/agents': {
     parameters: {
       query?: never;
@@ -1134,6 +1240,10 @@ export interface components {
         | 'extension_limit_reached'
         | 'upload_limit_reached'
         | 'session_ended'
+        | 'session_active'
+        | 'recording_processing'
+        | 'not_recorded'
+        | 'recording_expired'
         | 'session_on_other_instance'
         | 'payload_too_large'
         | 'rate_limited'
@@ -1483,6 +1593,34 @@ export interface components {
       size: number;
       /** @description Where the session’s browser sees it: give this to Playwright’s `setInputFiles(path)` (or CDP `DOM.setFileInputFiles`). */
       path: string;
+    };
+    SessionReplay: {
+      /**
+       * @description RECORDING while the session runs, PROCESSING while its videos are made, READY once they are, FAILED when they could not be made (see error), NONE when it was not recorded, EXPIRED past RECORDINGS_RETENTION_DAYS.
+       * @enum {string}
+       */
+      status: 'RECORDING' | 'PROCESSING' | 'READY' | 'FAILED' | 'NONE' | 'EXPIRED';
+      /** @description Bytes of every tab’s frames. */
+      bytes: number;
+      /** @description true: RECORDING_MAX_MB stopped the recording; later frames are not in it. */
+      capped: boolean;
+      error: string | null;
+      completedAt: string | null;
+      pages: {
+        pageId: string;
+        url: string;
+        title: string;
+        startTimeMs: number;
+        endTimeMs: number | null;
+        width: number;
+        height: number;
+        frames: number;
+        bytes: number;
+        /** @description The tab’s HLS VOD playlist (same credentials), once READY. */
+        hlsUrl: string | null;
+        /** @description The tab’s MP4 (same credentials), once READY. */
+        mp4Url: string | null;
+      }[];
     };
     Agent: {
       id: string;
@@ -3934,6 +4072,8 @@ export interface operations {
                 domainPattern?: string;
               }
           )[];
+          /** @description false: the session is not recorded (SPEC §18). Default: the server’s RECORD_SESSIONS (on unless switched off). */
+          record?: boolean;
         };
       };
     };
@@ -4960,6 +5100,550 @@ export interface operations {
       };
       /** @description Problem: `provider_timeout`. */
       504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getSessionReplay: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The replay. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionReplay'];
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_implemented`. */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getSessionReplayPlaylist: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        session_id: string;
+        page_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The playlist. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.apple.mpegurl': unknown;
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `session_active`, `recording_processing`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `recording_expired`. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_recorded`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_implemented`. */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getSessionReplayVideo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        session_id: string;
+        page_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The MP4. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'video/mp4': unknown;
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `session_active`, `recording_processing`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `recording_expired`. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_recorded`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_implemented`. */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getSessionReplaySegment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The configured cloud-browser provider’s name, or the alias `cloudbrowser`. */
+        provider: 'browserbase' | 'cloudbrowser';
+        project_id: string;
+        session_id: string;
+        page_id: string;
+        segment: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The segment. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'video/mp2t': unknown;
+        };
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `forbidden_for_api_key`, `account_disabled`, `forbidden_for_role`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `session_active`, `recording_processing`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `recording_expired`. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_recorded`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_implemented`. */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `identity_unavailable`, `database_unavailable`, `request_timeout`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getReplayLinkFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Problem: `validation_failed`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `session_active`, `recording_processing`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `recording_expired`. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_recorded`. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Problem: `internal`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `not_implemented`. */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Problem: `request_timeout`. */
+      503: {
         headers: {
           [name: string]: unknown;
         };

@@ -124,7 +124,7 @@ describe('GetSessionReplay', () => {
       code: 'not_recorded',
     });
     await expect(replay.downloads(input)).rejects.toMatchObject({ code: 'not_recorded' });
-    w.provider.capabilities = {};
+    w.provider.capabilities = { recording: undefined };
     await expect(replay.execute(input)).rejects.toMatchObject({ code: 'not_implemented' });
   });
 

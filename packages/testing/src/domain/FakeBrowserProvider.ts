@@ -10,12 +10,22 @@ import type {
   ProviderSessionSnapshot,
   ProviderSessions,
   ProxyMeteringCapability,
+  RecordingCapability,
+  RecordingFile,
   SessionLogEntry,
   SessionStatus,
+  StoredRecording,
   UploadedSessionFile,
 } from '@browserdeck/domain';
 import { ProviderError } from '@browserdeck/domain';
 import { InMemoryBrowserContextStore } from './InMemoryBrowserContextStore.ts';
+
+/** The files of the fake's recorded tab: an HLS playlist of one segment, and an MP4 stand-in. */
+export const FAKE_RECORDING_FILES: Readonly<Record<string, string>> = {
+  'index.m3u8': '#EXTM3U\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:1.0,\nseg_000.ts\n#EXT-X-ENDLIST\n',
+  'seg_000.ts': 'fake segment',
+  'video.mp4': 'fake mp4',
+};
 
 /** One call the fake received, for assertions on what would have been sent to a provider. */
 export type FakeProviderCall =
@@ -101,6 +111,7 @@ export class FakeBrowserProvider implements BrowserProvider, ProviderSessions, F
       files: this,
       contexts: this.contexts,
       network: { har: (id: string, options: { sensitive: boolean }) => this.har(id, options) },
+      recording: this.recording,
       ...(this.instanceId === undefined
         ? {}
         : { placement: { instanceId: this.instanceId, reachesOtherInstances: this.reachesOtherInstances } }),
@@ -229,6 +240,52 @@ export class FakeBrowserProvider implements BrowserProvider, ProviderSessions, F
       if (archive.length > 0) yield archive.subarray(half);
     })();
   }
+
+  /**
+   * Recordings of the sessions it knows, unless created with `record: false`: `RECORDING` while the
+   * session runs, `READY` once it ended, with one tab (`0`) whose video files are a few bytes each
+   * (`FAKE_RECORDING_FILES`).
+   */
+  readonly recording: RecordingCapability = {
+    retentionDays: 7,
+    recording: async (providerSessionId) => {
+      const entry = this.browsers.get(providerSessionId);
+      if (!entry || entry.request.record === false) return null;
+      const { snapshot } = entry;
+      const ended = snapshot.status !== 'RUNNING' && snapshot.status !== 'PENDING';
+      const page = {
+        pageId: '0',
+        url: 'about:blank',
+        title: '',
+        startTimeMs: snapshot.startedAt.getTime(),
+        endTimeMs: ended ? (snapshot.endedAt ?? this.clock.now()).getTime() : null,
+        width: 1280,
+        height: 720,
+        frames: 1,
+        bytes: 100,
+      };
+      const recording: StoredRecording = {
+        state: ended ? 'READY' : 'RECORDING',
+        bytes: 100,
+        capped: false,
+        pages: [page],
+        error: null,
+        completedAt: ended ? (snapshot.endedAt ?? this.clock.now()) : null,
+        downloadsRequested: this.downloadsRequested.has(providerSessionId),
+      };
+      return recording;
+    },
+    file: async (providerSessionId, pageId, file: RecordingFile) => {
+      const known = this.browsers.get(providerSessionId);
+      const bytes = FAKE_RECORDING_FILES[file];
+      return known && pageId === '0' && bytes !== undefined ? Uint8Array.from(bytes, (c) => c.charCodeAt(0)) : null;
+    },
+    requestDownloads: async (providerSessionId) => {
+      this.downloadsRequested.add(providerSessionId);
+    },
+  };
+
+  private readonly downloadsRequested = new Set<string>();
 
   /**
    * A HAR of no requests for a session it knows (`_ended` once the session has), null for one it

@@ -12,6 +12,7 @@ import {
 } from '@browserdeck/domain';
 import type { IsolationLevel } from '../../confinement/isolation/IsolationLevel.ts';
 import { readHostResources } from '../../confinement/limits/hostResources.ts';
+import { RECORDINGS_SHUTDOWN_WAIT_MS, type Recordings } from '../cdp/recording/Recordings.ts';
 import type { ConnectRefusal } from '../cdp/serveConnectUpgrade.ts';
 import type { AdapterCapabilities, ComposableBrowserProvider } from '../ProviderCapabilities.ts';
 import type { LocalConnect } from './connect/LocalConnect.ts';
@@ -57,6 +58,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
   /** Sessions at once and per account, sized to the host unless configured (`resolveSessionCapacity`). */
   readonly capacity: SessionCapacity;
   private readonly parts: LocalProviderParts;
+  private readonly recordings: Recordings | undefined;
   private readonly logger: Logger;
   private readonly starter: SessionStarter;
   /** Creates under way, which `close` waits for (a browser they launch is stopped as they see it closed). */
@@ -79,6 +81,7 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
     this.instanceId = options.instanceId ?? randomUUID();
     const parts = localProviderParts(options, logger, this.instanceId);
     this.parts = parts;
+    this.recordings = options.recordings;
     this.connect = parts.connect;
     this.contexts = parts.contexts;
     this.starter = new SessionStarter({
@@ -188,6 +191,8 @@ export class LocalChromiumProvider implements ComposableBrowserProvider, Provide
     await this.parts.share.settled();
     await browsers.finish();
     await retained.stop();
+    // The videos of the sessions just ended are made before the host closes the database.
+    await this.recordings?.idle(RECORDINGS_SHUTDOWN_WAIT_MS);
     process.off('exit', this.killAllNow);
   }
 }

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { CdpBrowserMessage } from '../cdp/cdpMessages.ts';
 import { NetworkCaptures } from '../cdp/network/NetworkCaptures.ts';
+import { Recordings } from '../cdp/recording/Recordings.ts';
 import { DISCONNECT_GRACE_MS } from '../cdp/SessionClients.ts';
 import { InMemoryBlobStore } from '../shared-state/InMemoryBlobStore.ts';
 import type { SeleniumGridProvider } from './SeleniumGridProvider.ts';
@@ -81,6 +82,11 @@ describe('SeleniumGridProvider (a real Selenium Grid 4)', () => {
     clock: new SystemClock(),
     logger: silentLogger,
   });
+  const recordings = new Recordings({
+    blobs: new InMemoryBlobStore(),
+    clock: new SystemClock(),
+    logger: silentLogger,
+  });
 
   beforeAll(async () => {
     site = createServer((req, res) => {
@@ -91,7 +97,7 @@ describe('SeleniumGridProvider (a real Selenium Grid 4)', () => {
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     // Slots stay taken while the Grid stops a driver (~20 s with ChromeDriver 156): room for that.
     grid = await startSeleniumGrid({ topology: 'standalone', maxSessionsPerNode: 8 });
-    started = await startGridProvider(grid.url, { keepAliveIntervalMs: 500, networkCaptures });
+    started = await startGridProvider(grid.url, { keepAliveIntervalMs: 500, networkCaptures, recordings });
     provider = started.provider;
   });
 
@@ -148,6 +154,14 @@ describe('SeleniumGridProvider (a real Selenium Grid 4)', () => {
     expect(await provider.get(created.providerSessionId)).toMatchObject({ status: 'COMPLETED' });
     expect((await provider.logs(created.providerSessionId)).length).toBeGreaterThan(0);
     expect(await handshakeStatus(created.connectUrl)).toBe(409);
+    // And records its tab over the same connection: once ended, the video is made (SPEC §18).
+    await recordings.idle();
+    const recording = await provider.capabilities.recording?.recording(created.providerSessionId);
+    expect(recording, JSON.stringify(recording)).toMatchObject({ state: 'READY', capped: false });
+    expect(recording?.pages[0]).toMatchObject({ pageId: '0', url: `${siteUrl}/page`, title: 'grid page' });
+    expect(recording?.pages[0]?.frames).toBeGreaterThan(0);
+    const mp4 = await provider.capabilities.recording?.file(created.providerSessionId, '0', 'video.mp4');
+    expect(Buffer.from(mp4 ?? []).toString('latin1', 4, 8)).toBe('ftyp');
   });
 
   it('serves selenium-webdriver over seleniumRemoteUrl, on the browser Playwright drives, bound to that one session', async () => {

@@ -14,6 +14,7 @@ import type { UpgradeEndpoint } from '../../shared/UpgradeEndpoint.ts';
 import { buildProviderConnectUrl } from '../cdp/connectUrl.ts';
 import { EndedSessionArchive } from '../cdp/EndedSessionArchive.ts';
 import { openInProcessCdpClient } from '../cdp/openInProcessCdpClient.ts';
+import { RECORDINGS_SHUTDOWN_WAIT_MS } from '../cdp/recording/Recordings.ts';
 import { digestSigningKey, generateSigningKey } from '../cdp/signingKey.ts';
 import { WebSocketCdpUpstream } from '../cdp/WebSocketCdpUpstream.ts';
 import type { AdapterCapabilities, ComposableBrowserProvider } from '../ProviderCapabilities.ts';
@@ -183,6 +184,8 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
     this.closed = true;
     await Promise.all([...this.live.values()].map((session) => session.end('COMPLETED')));
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
+    // The videos of the sessions just ended are made before the host closes the database.
+    await this.options.recordings?.idle(RECORDINGS_SHUTDOWN_WAIT_MS);
   }
 
   private async createSession(request: CreateBrowserRequest): Promise<ProviderSessionSnapshot> {

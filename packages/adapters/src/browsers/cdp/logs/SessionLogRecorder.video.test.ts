@@ -15,8 +15,11 @@ class FakeBrowser implements CdpClientConnection {
   readonly commands: CdpCommand[] = [];
   readonly targetInfos = new Map<string, { url: string; title: string }>();
   isClosed = false;
+  private readonly client: CdpClient;
 
-  constructor(private readonly client: CdpClient) {}
+  constructor(client: CdpClient) {
+    this.client = client;
+  }
 
   send(command: CdpCommand): void {
     this.commands.push(command);

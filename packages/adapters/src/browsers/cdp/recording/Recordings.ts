@@ -23,6 +23,9 @@ export const RECORDINGS_RETENTION_DAYS_DEFAULT = 7;
 /** The most frames a second a tab's recording keeps by default (a page animating without end costs at most this). */
 export const RECORDING_MAX_FPS_DEFAULT = 10;
 
+/** How long a shutdown waits for the videos of the sessions it ended. */
+export const RECORDINGS_SHUTDOWN_WAIT_MS = 30_000;
+
 /** How often the recordings past their retention are looked for (at a session's start). */
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
@@ -89,6 +92,7 @@ export class Recordings implements RecordingCapability {
       blobs: this.blobs,
       providerSessionId,
       maxBytes: this.maxBytes,
+      maxFps: this.maxFps,
       logger: this.logger,
       onCapped,
     });
@@ -104,9 +108,17 @@ export class Recordings implements RecordingCapability {
     this.making = this.making.then(() => this.finish(recording));
   }
 
-  /** Resolves once every queued video is made (or failed): for a clean shutdown. */
-  idle(): Promise<void> {
-    return this.making;
+  /**
+   * Resolves once every queued video is made (or failed), or after `maxWaitMs`: a shutdown waits
+   * for the videos of the sessions it ended, within reason (what is left stays `PROCESSING`).
+   */
+  idle(maxWaitMs = Number.POSITIVE_INFINITY): Promise<void> {
+    if (!Number.isFinite(maxWaitMs)) return this.making;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxWaitMs);
+    });
+    return Promise.race([this.making, waited]).finally(() => clearTimeout(timer));
   }
 
   /**
@@ -117,7 +129,8 @@ export class Recordings implements RecordingCapability {
   async finish(recording: ScreencastRecording): Promise<void> {
     const { providerSessionId } = recording;
     const manifest = await recording.end(this.clock.now().getTime());
-    manifest.pages = manifest.pages.filter((page) => page.frames > 0);
+    // A tab with no frame stored (none shown, or every write of its frames failed) has no video.
+    manifest.pages = manifest.pages.filter((page) => page.chunks > 0);
     try {
       for (const page of manifest.pages) await this.makeTabVideo(providerSessionId, page, manifest.endedAtMs);
       manifest.state = 'READY';

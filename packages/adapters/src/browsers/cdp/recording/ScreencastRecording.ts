@@ -13,6 +13,20 @@ const CHUNK_BYTES = 1024 * 1024;
 /** How long a kept frame waits at most before it is written out. */
 const FLUSH_AFTER_MS = 1000;
 
+/** A frame as the recorder hands it over. */
+export interface ScreencastFrame {
+  readonly jpeg: Uint8Array;
+  readonly timestampMs: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** A tab's frame held back by the frame-rate cap: kept once the gap has passed, unless a newer one replaces it. */
+interface HeldFrame {
+  frame: ScreencastFrame;
+  timer: NodeJS.Timeout;
+}
+
 /** A tab's frames not yet written. */
 interface TabBuffer {
   records: Buffer[];
@@ -36,7 +50,12 @@ export class ScreencastRecording {
   private readonly onCapped: () => void;
   private readonly manifest: RecordingManifest;
   private readonly buffers = new Map<string, TabBuffer>();
-  private pendingBytes = 0;
+  /** The least time between two kept frames of a tab: `1000 / maxFps`. */
+  private readonly minGapMs: number;
+  private readonly lastKeptMs = new Map<string, number>();
+  private readonly held = new Map<string, HeldFrame>();
+  /** Bytes of every frame kept, written or not: what the bound counts. */
+  private keptBytes = 0;
   private ended = false;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
@@ -45,9 +64,12 @@ export class ScreencastRecording {
     blobs: BlobStore;
     providerSessionId: string;
     maxBytes: number;
+    /** The most frames a second kept per tab (default 10). */
+    maxFps?: number | undefined;
     logger: Logger;
     onCapped?: (() => void) | undefined;
   }) {
+    this.minGapMs = 1000 / (deps.maxFps ?? 10);
     this.blobs = deps.blobs;
     this.providerSessionId = deps.providerSessionId;
     this.maxBytes = deps.maxBytes;
@@ -92,21 +114,50 @@ export class ScreencastRecording {
     if (info.title !== undefined) page.title = info.title;
   }
 
-  /** The tab closed. */
+  /** The tab closed (a frame it held back is kept first). */
   tabClosed(pageId: string, atMs: number): void {
     const page = this.page(pageId);
-    if (page && page.endTimeMs === null && !this.ended) page.endTimeMs = atMs;
+    if (!page || page.endTimeMs !== null || this.ended) return;
+    this.keepHeld(pageId);
+    page.endTimeMs = atMs;
   }
 
-  /** Keeps one frame the tab showed at `timestampMs` (unless the bound is reached or it ended). */
-  frame(
-    pageId: string,
-    frame: { jpeg: Uint8Array; timestampMs: number; width: number; height: number },
-  ): void {
+  /**
+   * Takes one frame the tab showed at `timestampMs` (unless the bound is reached or it ended). At
+   * most `maxFps` a second are kept: a frame sooner than that after the last kept one is held, and
+   * kept at the gap's end unless a newer one replaced it, so the tab's last picture is never lost.
+   */
+  frame(pageId: string, frame: ScreencastFrame): void {
     const page = this.page(pageId);
     if (!page || this.ended || this.manifest.capped || page.endTimeMs !== null) return;
+    const last = this.lastKeptMs.get(pageId);
+    const dueMs = last === undefined ? frame.timestampMs : last + this.minGapMs;
+    const held = this.held.get(pageId);
+    if (held) clearTimeout(held.timer);
+    if (frame.timestampMs >= dueMs) {
+      this.held.delete(pageId);
+      this.keep(pageId, frame);
+      return;
+    }
+    const timer = setTimeout(() => this.keepHeld(pageId), dueMs - frame.timestampMs);
+    this.held.set(pageId, { frame: { ...frame, timestampMs: dueMs }, timer });
+  }
+
+  private keepHeld(pageId: string): void {
+    const held = this.held.get(pageId);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.held.delete(pageId);
+    const page = this.page(pageId);
+    if (page && !this.manifest.capped && page.endTimeMs === null) this.keep(pageId, held.frame);
+  }
+
+  private keep(pageId: string, frame: ScreencastFrame): void {
+    const page = this.page(pageId);
+    if (!page) return;
+    this.lastKeptMs.set(pageId, frame.timestampMs);
     const record = encodeFrame(frame.timestampMs, frame.jpeg);
-    if (this.manifest.bytes + this.pendingBytes + record.byteLength > this.maxBytes) {
+    if (this.keptBytes + record.byteLength > this.maxBytes) {
       this.manifest.capped = true;
       this.onCapped();
       this.flush();
@@ -121,7 +172,7 @@ export class ScreencastRecording {
     this.buffers.set(pageId, buffer);
     buffer.records.push(record);
     buffer.bytes += record.byteLength;
-    this.pendingBytes += record.byteLength;
+    this.keptBytes += record.byteLength;
     if (buffer.bytes >= CHUNK_BYTES) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
   }
@@ -132,6 +183,7 @@ export class ScreencastRecording {
    */
   async end(atMs: number): Promise<RecordingManifest> {
     if (!this.ended) {
+      for (const pageId of [...this.held.keys()]) this.keepHeld(pageId);
       this.ended = true;
       for (const page of this.manifest.pages) page.endTimeMs ??= atMs;
       this.manifest.endedAtMs = atMs;
@@ -154,7 +206,6 @@ export class ScreencastRecording {
       content: Buffer.concat(buffer.records),
     }));
     this.buffers.clear();
-    this.pendingBytes = 0;
     this.writing = this.writing.then(() => this.write(chunks));
   }
 

@@ -39,6 +39,10 @@ const KEY_ACCESS: Readonly<Record<string, 'work' | 'user'>> = {
   releaseSession: 'work',
   getSessionLogs: 'work',
   getSessionHar: 'work',
+  getSessionReplay: 'work',
+  getSessionReplayPlaylist: 'work',
+  getSessionReplayVideo: 'work',
+  getSessionReplaySegment: 'work',
   getSessionLiveUrls: 'work',
   getSessionDownloads: 'work',
   uploadSessionFile: 'work',
@@ -145,6 +149,8 @@ interface World {
   /** The project the routes are called on, with a session, an agent and keys. */
   project: string;
   session: string;
+  /** A session of the project that has ended, with its recording made (the replay routes'). */
+  recorded: string;
   agent: string;
   /** A run of the agent, ended. */
   run: string;
@@ -226,6 +232,8 @@ async function world(): Promise<World> {
   const script = 'return 1';
   const session = (await json(await userCall(owner, 'POST', `${scope}/sessions`, { script }), 201))
     .id as string;
+  const recorded = (await json(await userCall(owner, 'POST', `${scope}/sessions`, {}), 201)).id as string;
+  await json(await userCall(owner, 'POST', `${scope}/sessions/${recorded}:release`), 200);
   const agent = (await json(await userCall(owner, 'POST', `${scope}/agents`, { name: 'A', script }), 201))
     .id as string;
   const runPath = `${scope}/agents/${agent}/runs`;
@@ -266,6 +274,7 @@ async function world(): Promise<World> {
     owner,
     project,
     session,
+    recorded,
     agent,
     run,
     extension,
@@ -292,7 +301,10 @@ function pathOf(route: AnyRoute, w: World, project: string): string {
   const values: Record<string, string> = {
     provider: t.provider.name,
     project_id: project,
-    session_id: w.session,
+    // A recording's files are served once its session has ended.
+    session_id: route.path.includes('/replay') ? w.recorded : w.session,
+    page_id: '0',
+    segment: 'seg_000.ts',
     agent_id: w.agent,
     run_id: w.run,
     key_id: w.keys.spareId,

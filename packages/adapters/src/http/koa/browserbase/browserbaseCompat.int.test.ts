@@ -189,7 +189,7 @@ describe('the Browserbase-compatible API', () => {
     const otherKey = await newKey(alice, otherId);
     const theirs = (await (await bb('POST', '/v1/sessions', {}, otherKey)).json()) as { id: string };
     await expectBrowserbaseError(await bb('GET', `/v1/sessions/${theirs.id}`), 404, /Session/);
-    await expectBrowserbaseError(await bb('GET', '/v1/sessions/x/recording'), 404, /route/);
+    await expectBrowserbaseError(await bb('GET', `/v1/sessions/${theirs.id}/recording`), 404, /Session/);
     await expectBrowserbaseError(await bb('GET', '/v1/sessions/x/downloads'), 404, /Session/);
   });
 

@@ -133,8 +133,10 @@ export function browserbaseReplayRoutes(deps: ReplayRouteDeps): AnyRoute[] {
       operationId: 'browserbaseSessionRecording',
       summary: 'rrweb events: not made; use the replay routes (Browserbase, deprecated)',
       responses: { 200: { description: 'Never: this route always answers 422.' } },
-      errors: ['not_recorded'],
-      handle: async () => {
+      errors: ['not_found', 'not_recorded', 'not_implemented'],
+      handle: async ({ caller, params }) => {
+        // An unknown session is a 404 as on every session route; a known one has no rrweb events.
+        await deps.replay.execute(ref(caller, params.id));
         throw new DomainError(
           'not_recorded',
           'Browserdeck records sessions as video, not as rrweb DOM events (which Browserbase deprecates): use ' +
