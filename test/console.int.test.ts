@@ -63,7 +63,7 @@ async function browserAt(viewport?: { width: number; height: number }): Promise<
 }
 
 /** Waits until the element is visible; fails the test if it does not become so in 10 s. */
-const shown = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 10_000 });
+const shown = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
 
 /** Whether the whole element is inside the page's viewport. */
 async function inViewport(locator: Locator): Promise<boolean> {
@@ -173,6 +173,57 @@ describe('the web console in a real browser, against a server started like npm s
     await shown(page.getByRole('main').getByText('COMPLETED', { exact: true }).first());
     await expect.poll(() => page.getByRole('button', { name: 'Release' }).isDisabled()).toBe(true);
     await shown(page.getByText('The session has ended: there is no browser to watch.'));
+
+    // The inspector: once made, the tab's video plays; a log line's time seeks it, and the line the
+    // video has reached is marked.
+    const recording = page.getByRole('region', { name: 'Recording' });
+    await shown(recording.getByLabel('Video of tab 0'), 60_000);
+    const videoState = () =>
+      page.evaluate<{ readyState: number; duration: number; currentTime: number; paused: boolean }>(
+        "(() => { const v = document.querySelector('video'); return { readyState: v.readyState, duration: v.duration, currentTime: v.currentTime, paused: v.paused }; })()",
+      );
+    await expect
+      .poll(async () => (await videoState()).readyState, { timeout: 20_000, message: 'the video loads' })
+      .toBeGreaterThanOrEqual(2);
+    expect((await videoState()).duration).toBeGreaterThan(1);
+    // The end of the video shows the pink page.
+    await page.evaluate(
+      "(() => { const v = document.querySelector('video'); v.currentTime = v.duration - 0.2; })()",
+    );
+    await expect
+      .poll(
+        () =>
+          page.evaluate<number[]>(
+            "(() => { const v = document.querySelector('video'); const c = document.createElement('canvas'); c.width = v.videoWidth; c.height = v.videoHeight; const g = c.getContext('2d'); g.drawImage(v, 0, 0); return [...g.getImageData(c.width - 5, c.height - 5, 1, 1).data].slice(0, 3); })()",
+          ),
+        { timeout: 10_000, message: 'the video’s last frame is the pink page' },
+      )
+      .toSatisfy((rgb: number[]) => nearColour(rgb, PINK));
+    await page.evaluate("document.querySelector('video').play()");
+    await expect
+      .poll(async () => (await videoState()).paused, { message: 'the video plays to its end' })
+      .toBe(true);
+    const logs = page.getByRole('region', { name: 'Logs' });
+    await logs.getByRole('button', { name: 'Reload logs' }).click();
+    await shown(logs.locator('tr[aria-current="time"]'));
+    const firstLine = logs.getByRole('button', { name: /^Seek the video to / }).first();
+    await firstLine.click();
+    await expect
+      .poll(async () => (await videoState()).currentTime)
+      .toBeLessThan((await videoState()).duration - 0.5);
+    await expect.poll(() => logs.locator('tr[aria-current="time"]').count()).toBe(1);
+    // Choosing a request seeks it too: to the moment the image was asked for, before the end.
+    await page.evaluate(
+      "(() => { const v = document.querySelector('video'); v.currentTime = v.duration; })()",
+    );
+    const inspectorNetwork = page.getByRole('region', { name: 'Network' });
+    await inspectorNetwork.getByRole('button', { name: `${siteUrl}/pixel.svg` }).click();
+    await expect
+      .poll(async () => (await videoState()).currentTime)
+      .toBeLessThan((await videoState()).duration - 0.5);
+    await shown(
+      inspectorNetwork.locator('tr[aria-current="time"]').filter({ hasText: `${siteUrl}/pixel.svg` }),
+    );
 
     await page.getByRole('link', { name: 'Sessions', exact: true }).first().click();
     await expect

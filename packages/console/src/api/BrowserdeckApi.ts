@@ -172,6 +172,20 @@ export function browserdeckApi(client: ApiClient) {
             params: session(projectId, sessionId),
           }),
         ),
+      replay: (projectId: string, sessionId: string) =>
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/sessions/{session_id}/replay', {
+            params: session(projectId, sessionId),
+          }),
+        ),
+      /** A tab's MP4 as a `Blob`, for a `<video>` (whose own requests could not carry the token). */
+      video: (projectId: string, sessionId: string, pageId: string) =>
+        client.send((api) =>
+          api.GET('/v1/{provider}/projects/{project_id}/sessions/{session_id}/replay/{page_id}.mp4', {
+            params: { path: { ...session(projectId, sessionId).path, page_id: pageId } },
+            parseAs: 'blob',
+          }),
+        ),
       debug: (projectId: string, sessionId: string) =>
         client.send((api) =>
           api.GET('/v1/{provider}/projects/{project_id}/sessions/{session_id}/debug', {

@@ -57,6 +57,8 @@ export type LogPage = Schemas['SessionLogPage'];
 
 /** A session's network as HAR 1.2 (http-api.md §5, SPEC §18). */
 export type Har = Schemas['Har'];
+export type SessionReplay = Schemas['SessionReplay'];
+export type ReplayPage = SessionReplay['pages'][number];
 
 /** One request of a HAR. */
 export type HarEntry = Har['log']['entries'][number];

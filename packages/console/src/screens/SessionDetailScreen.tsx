@@ -10,8 +10,7 @@ import { Link } from '../components/Link.tsx';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { LiveView } from './LiveView.tsx';
-import { SessionLogs } from './SessionLogs.tsx';
-import { SessionNetwork } from './SessionNetwork.tsx';
+import { SessionInspector } from './SessionInspector.tsx';
 import { SESSIONS_POLL_MS } from './SessionsScreen.tsx';
 
 /** Whether a session can still change: `PENDING` or `RUNNING`. */
@@ -26,8 +25,8 @@ export interface SessionDetailScreenProps {
 }
 
 /**
- * One session: its fields (loaded again every few seconds while it is active), the live view, its
- * network (the HAR's requests), its logs and the release button (http-api.md §5).
+ * One session: its fields (loaded again every few seconds while it is active), the live view, the
+ * inspector (its recording, network and logs on one clock) and the release button (http-api.md §5).
  */
 export function SessionDetailScreen({ projectId, sessionId }: SessionDetailScreenProps) {
   const { api, announce } = useConsole();
@@ -73,8 +72,7 @@ export function SessionDetailScreen({ projectId, sessionId }: SessionDetailScree
           <ProblemAlert error={releaseError} />
           <SessionFields session={session} projectId={projectId} />
           <LiveView projectId={projectId} session={session} active={active} />
-          <SessionNetwork projectId={projectId} sessionId={sessionId} />
-          <SessionLogs projectId={projectId} sessionId={sessionId} />
+          <SessionInspector projectId={projectId} sessionId={sessionId} />
         </>
       ) : loaded.loading ? (
         <p aria-busy="true">Loading the session…</p>

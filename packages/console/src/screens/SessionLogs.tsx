@@ -4,7 +4,9 @@ import { useConsole } from '../app/ConsoleContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { formatTime } from '../components/formatting.ts';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
+import { atCursor } from './atCursor.ts';
 import { describeLogEntry } from './describeLogEntry.ts';
+import type { InspectorClock } from './SessionInspector.tsx';
 
 /** Log entries a page loads. */
 const LOG_PAGE = 50;
@@ -13,10 +15,15 @@ const LOG_PAGE = 50;
 export interface SessionLogsProps {
   projectId: string;
   sessionId: string;
+  /** The inspector's clock: choosing a line's time seeks the video there; its cursor marks a line. */
+  clock?: InspectorClock | undefined;
 }
 
-/** A session's logs (CDP events), a page at a time, following `nextCursor`. */
-export function SessionLogs({ projectId, sessionId }: SessionLogsProps) {
+/**
+ * A session's logs (CDP events), a page at a time, following `nextCursor`. With the inspector's
+ * clock, each line's time seeks the video, and the line the video has reached is marked.
+ */
+export function SessionLogs({ projectId, sessionId, clock }: SessionLogsProps) {
   const { api } = useConsole();
   const first = useResource(() => api.sessions.logs(projectId, sessionId, undefined, LOG_PAGE), sessionId);
   const [more, setMore] = useState<{ logs: LogEntry[]; nextCursor: string | null } | undefined>(undefined);
@@ -24,6 +31,7 @@ export function SessionLogs({ projectId, sessionId }: SessionLogsProps) {
   const [busy, setBusy] = useState(false);
   const logs = [...(first.data?.logs ?? []), ...(more?.logs ?? [])];
   const nextCursor = more ? more.nextCursor : first.data?.nextCursor;
+  const current = atCursor(logs, (entry) => entry.timestamp, clock?.cursorMs ?? null);
 
   const loadMore = async () => {
     if (!nextCursor) return;
@@ -70,8 +78,25 @@ export function SessionLogs({ projectId, sessionId }: SessionLogsProps) {
             </thead>
             <tbody>
               {logs.map((entry, i) => (
-                <tr key={`${entry.timestamp}-${i}`}>
-                  <td>{formatTime(entry.timestamp)}</td>
+                <tr
+                  key={`${entry.timestamp}-${i}`}
+                  class={current === i ? 'at-cursor' : undefined}
+                  aria-current={current === i ? 'time' : undefined}
+                >
+                  <td>
+                    {clock ? (
+                      <button
+                        type="button"
+                        class="link"
+                        aria-label={`Seek the video to ${formatTime(entry.timestamp)}`}
+                        onClick={() => clock.seek(entry.timestamp)}
+                      >
+                        {formatTime(entry.timestamp)}
+                      </button>
+                    ) : (
+                      formatTime(entry.timestamp)
+                    )}
+                  </td>
                   <td>
                     <code>{entry.method}</code>
                   </td>

@@ -3,6 +3,8 @@ import type { Har, HarEntry } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
+import { atCursor } from './atCursor.ts';
+import type { InspectorClock } from './SessionInspector.tsx';
 
 /** A header as HAR lists it. */
 interface Header {
@@ -14,6 +16,8 @@ interface Header {
 export interface SessionNetworkProps {
   projectId: string;
   sessionId: string;
+  /** The inspector's clock: choosing a request seeks the video there; its cursor marks a row. */
+  clock?: InspectorClock | undefined;
 }
 
 /**
@@ -21,12 +25,13 @@ export interface SessionNetworkProps {
  * status, start and duration on one time line), a row's headers when it is chosen, and the HAR
  * itself to download. Sensitive header values come redacted, as the server serves them.
  */
-export function SessionNetwork({ projectId, sessionId }: SessionNetworkProps) {
+export function SessionNetwork({ projectId, sessionId, clock }: SessionNetworkProps) {
   const { api } = useConsole();
   const har = useResource(() => api.sessions.har(projectId, sessionId), sessionId);
   const [chosen, setChosen] = useState<number | undefined>(undefined);
   const entries = har.data?.log.entries ?? [];
   const line = timeLine(entries);
+  const current = atCursor(entries, (entry) => Date.parse(entry.startedDateTime), clock?.cursorMs ?? null);
 
   return (
     <section aria-labelledby="session-network" class="panel">
@@ -61,7 +66,14 @@ export function SessionNetwork({ projectId, sessionId }: SessionNetworkProps) {
                 const { offsetMs, durationMs } = line.of(entry);
                 const status = entry.response.status === 0 ? 'failed' : String(entry.response.status);
                 return (
-                  <tr key={`${entry.startedDateTime}-${i}`} class={chosen === i ? 'chosen' : undefined}>
+                  <tr
+                    key={`${entry.startedDateTime}-${i}`}
+                    class={
+                      [chosen === i ? 'chosen' : '', current === i ? 'at-cursor' : ''].join(' ').trim() ||
+                      undefined
+                    }
+                    aria-current={current === i ? 'time' : undefined}
+                  >
                     <td>
                       <code>{entry.request.method}</code>
                     </td>
@@ -70,7 +82,10 @@ export function SessionNetwork({ projectId, sessionId }: SessionNetworkProps) {
                         type="button"
                         class="link"
                         aria-expanded={chosen === i}
-                        onClick={() => setChosen(chosen === i ? undefined : i)}
+                        onClick={() => {
+                          setChosen(chosen === i ? undefined : i);
+                          clock?.seek(Date.parse(entry.startedDateTime));
+                        }}
                       >
                         {entry.request.url}
                       </button>

@@ -278,7 +278,9 @@ export class FakeBrowserProvider implements BrowserProvider, ProviderSessions, F
     file: async (providerSessionId, pageId, file: RecordingFile) => {
       const known = this.browsers.get(providerSessionId);
       const bytes = FAKE_RECORDING_FILES[file];
-      return known && pageId === '0' && bytes !== undefined ? Uint8Array.from(bytes, (c) => c.charCodeAt(0)) : null;
+      return known && pageId === '0' && bytes !== undefined
+        ? Uint8Array.from(bytes, (c) => c.charCodeAt(0))
+        : null;
     },
     requestDownloads: async (providerSessionId) => {
       this.downloadsRequested.add(providerSessionId);

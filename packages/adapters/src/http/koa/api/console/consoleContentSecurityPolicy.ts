@@ -6,7 +6,8 @@ const FRAME_SOURCE = /^(?:'self'|https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?)$/;
 
 /**
  * The console page's Content-Security-Policy: scripts, styles, fonts and API calls from its own
- * origin only (no inline script or style, no `eval`), images also as `data:`/`blob:`, frames from its
+ * origin only (no inline script or style, no `eval`), images also as `data:`/`blob:`, media only as
+ * `blob:` (a recording's video, fetched with the token), frames from its
  * own origin plus `frameSources` (the live view), and nothing may frame the console itself.
  * A frame source that is not a plain origin is left out rather than trusted.
  */
@@ -17,6 +18,7 @@ export function consoleContentSecurityPolicy(frameSources: readonly string[] = [
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data: blob:",
+    'media-src blob:',
     "font-src 'self'",
     "connect-src 'self'",
     `frame-src ${[...new Set(frames)].join(' ')}`,

@@ -116,7 +116,7 @@ describe('the web console at /console (docs/console.md)', () => {
 
   it("the page's policy allows no inline script or style, no eval, and frames only itself and the live view", () => {
     expect(PAGE_POLICY).toBe(
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; " +
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src blob:; font-src 'self'; " +
         "connect-src 'self'; frame-src 'self' https://www.browserbase.com; base-uri 'none'; form-action 'self'; " +
         "frame-ancestors 'none'",
     );

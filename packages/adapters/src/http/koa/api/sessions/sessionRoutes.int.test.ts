@@ -163,6 +163,7 @@ describe('POST …/sessions', () => {
           keepAlive: null,
           viewport: null,
           proxies: null,
+          record: null,
         },
       },
     ]);
