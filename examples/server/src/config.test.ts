@@ -112,6 +112,43 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ DOWNLOADS_MAX_MB_PER_OWNER: bad })).toThrow(/DOWNLOADS_MAX_MB_PER_OWNER/);
   });
 
+  it('reads the recording settings with their defaults and bounds, refusing bad ones by name', () => {
+    const defaults = loadConfig({});
+    expect([
+      defaults.RECORD_SESSIONS,
+      defaults.RECORDING_MAX_MB,
+      defaults.RECORDINGS_MAX_GB,
+      defaults.RECORDINGS_MAX_GB_PER_OWNER,
+      defaults.RECORDINGS_RETENTION_DAYS,
+      defaults.FFMPEG_PATH,
+    ]).toEqual([true, 200, 20, undefined, 7, undefined]);
+    const set = loadConfig({
+      RECORD_SESSIONS: 'false',
+      RECORDING_MAX_MB: '50',
+      RECORDINGS_MAX_GB: '4',
+      RECORDINGS_MAX_GB_PER_OWNER: '4',
+      RECORDINGS_RETENTION_DAYS: '30',
+      FFMPEG_PATH: '/opt/ffmpeg/bin/ffmpeg',
+    });
+    expect([
+      set.RECORD_SESSIONS,
+      set.RECORDING_MAX_MB,
+      set.RECORDINGS_MAX_GB,
+      set.RECORDINGS_MAX_GB_PER_OWNER,
+    ]).toEqual([false, 50, 4, 4]);
+    expect(set.FFMPEG_PATH).toBe('/opt/ffmpeg/bin/ffmpeg');
+    expect(() => loadConfig({ RECORDINGS_MAX_GB: '4', RECORDINGS_MAX_GB_PER_OWNER: '5' })).toThrow(
+      /RECORDINGS_MAX_GB_PER_OWNER: must be at most RECORDINGS_MAX_GB \(4\)/,
+    );
+    for (const [name, bad] of [
+      ['RECORD_SESSIONS', 'yes'],
+      ['RECORDING_MAX_MB', '0'],
+      ['RECORDINGS_MAX_GB', 'lots'],
+      ['RECORDINGS_RETENTION_DAYS', '0'],
+    ] as const)
+      expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(name));
+  });
+
   it('reads RUN_RETENTION_DAYS (1 to 3650, default 30) and refuses a bad one, naming it', () => {
     expect(loadConfig({}).RUN_RETENTION_DAYS).toBe(30);
     expect(loadConfig({ RUN_RETENTION_DAYS: '1' }).RUN_RETENTION_DAYS).toBe(1);

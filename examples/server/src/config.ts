@@ -104,6 +104,9 @@ const EnvSchema = z.object({
     .default('true')
     .transform((v) => v === 'true'),
   RECORDING_MAX_MB: integer(1, 16_384).default(200),
+  // All recordings together, and one account's share of them (default half; at most the total).
+  RECORDINGS_MAX_GB: integer(1, 1_048_576).default(20),
+  RECORDINGS_MAX_GB_PER_OWNER: integer(1, 1_048_576).optional(),
   RECORDINGS_RETENTION_DAYS: integer(1, 3650).default(7),
   FFMPEG_PATH: optionalText,
   LOCAL_BROWSER_MEMORY_MB: browserLimit(RESOURCE_LIMIT_BOUNDS.memoryMb),
@@ -222,6 +225,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (cfg.DOWNLOADS_MAX_MB_PER_OWNER !== undefined && cfg.DOWNLOADS_MAX_MB_PER_OWNER > cfg.DOWNLOADS_MAX_MB)
     throw new ConfigError(
       `Invalid configuration:\n  DOWNLOADS_MAX_MB_PER_OWNER: must be at most DOWNLOADS_MAX_MB (${cfg.DOWNLOADS_MAX_MB})`,
+    );
+  if (
+    cfg.RECORDINGS_MAX_GB_PER_OWNER !== undefined &&
+    cfg.RECORDINGS_MAX_GB_PER_OWNER > cfg.RECORDINGS_MAX_GB
+  )
+    throw new ConfigError(
+      `Invalid configuration:\n  RECORDINGS_MAX_GB_PER_OWNER: must be at most RECORDINGS_MAX_GB (${cfg.RECORDINGS_MAX_GB})`,
     );
   if (
     cfg.METRICS_LISTEN &&

@@ -26,6 +26,11 @@ export function coreModule(config: Config, logger: Logger): ContainerModule {
       recordings: {
         enabled: config.RECORD_SESSIONS,
         maxBytesPerSession: config.RECORDING_MAX_MB * 1024 * 1024,
+        maxTotalBytes: config.RECORDINGS_MAX_GB * 1024 ** 3,
+        maxBytesPerOwner:
+          config.RECORDINGS_MAX_GB_PER_OWNER === undefined
+            ? undefined
+            : config.RECORDINGS_MAX_GB_PER_OWNER * 1024 ** 3,
         retentionDays: config.RECORDINGS_RETENTION_DAYS,
         ffmpegPath: config.FFMPEG_PATH,
       },

@@ -68,6 +68,13 @@ export interface RecordingsOptions {
   enabled?: boolean | undefined;
   /** The largest recording of one session, in bytes of frames (`RECORDING_MAX_MB`; default 200 MiB). */
   maxBytesPerSession?: number | undefined;
+  /** All recordings together, in bytes (`RECORDINGS_MAX_GB`; default 20 GiB). */
+  maxTotalBytes?: number | undefined;
+  /**
+   * One account's recordings, in bytes (`RECORDINGS_MAX_GB_PER_OWNER`; default half the total): past
+   * it the account's own oldest go first, never another account's.
+   */
+  maxBytesPerOwner?: number | undefined;
   /** Days a recording is kept after its session ended (`RECORDINGS_RETENTION_DAYS`; default 7). */
   retentionDays?: number | undefined;
   /** The most frames a second kept per tab (default 10). */

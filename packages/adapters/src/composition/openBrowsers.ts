@@ -55,6 +55,8 @@ export async function openBrowsers(
         logger,
         byDefault: settings.enabled,
         maxBytes: settings.maxBytesPerSession,
+        maxTotalBytes: settings.maxTotalBytes,
+        maxBytesPerOwner: settings.maxBytesPerOwner,
         retentionDays: settings.retentionDays,
         maxFps: settings.maxFps,
         ffmpegPath: settings.ffmpegPath,

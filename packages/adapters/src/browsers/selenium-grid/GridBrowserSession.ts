@@ -88,6 +88,7 @@ export class GridBrowserSession implements ConnectTarget {
     grid: GridSessionCalls;
     networkCapture?: NetworkCapture | undefined;
     recordings?: Recordings | undefined;
+    recordingSpace?: { ownerId: string; maxBytes: number } | undefined;
     clock: Clock;
     logger: Logger;
     onEnded: (session: GridBrowserSession) => void;
@@ -105,12 +106,14 @@ export class GridBrowserSession implements ConnectTarget {
     this.networkCapture = deps.networkCapture;
     this.recorder.captureNetwork(deps.networkCapture ?? null);
     if (deps.recordings) {
-      const recording = deps.recordings.start(this.id, () =>
-        this.recorder.recordServiceEvent(RECORDING_CAPPED_METHOD, {
-          reason:
-            'The session’s recording reached its bound (RECORDING_MAX_MB); later frames are not in its videos.',
-        }),
-      );
+      const recording = deps.recordings.start(this.id, {
+        ...deps.recordingSpace,
+        onCapped: () =>
+          this.recorder.recordServiceEvent(RECORDING_CAPPED_METHOD, {
+            reason:
+              'The session’s recording reached its bound (RECORDING_MAX_MB); later frames are not in its videos.',
+          }),
+      });
       this.recording = { recordings: deps.recordings, recording };
       this.recorder.captureVideo(recording, deps.recordings.maxFps);
     }
@@ -156,8 +159,9 @@ export class GridBrowserSession implements ConnectTarget {
     grid: GridSessionCalls;
     /** Where the session's network goes for its HAR (absent: not captured). */
     networkCapture?: NetworkCapture | undefined;
-    /** Where the session is recorded (absent: not recorded). */
+    /** Where the session is recorded (absent: not recorded), and whose it is and its bound. */
     recordings?: Recordings | undefined;
+    recordingSpace?: { ownerId: string; maxBytes: number } | undefined;
     clock: Clock;
     logger: Logger;
     onEnded: (session: GridBrowserSession) => void;

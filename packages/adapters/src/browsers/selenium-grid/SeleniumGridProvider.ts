@@ -242,6 +242,11 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
       expiresAt: new Date(now.getTime() + timeoutSec * 1000),
       instanceId: this.instanceId,
     };
+    // Recorded unless switched off, with room made among the account's recordings (SPEC §18).
+    const recordings = this.options.recordings?.records(request.record) ? this.options.recordings : undefined;
+    const recordingSpace = recordings
+      ? { ownerId: request.ownerId, maxBytes: await recordings.reserve(request.ownerId) }
+      : undefined;
     const session = GridBrowserSession.open({
       snapshot,
       browserdeckSessionId: request.sessionId,
@@ -257,7 +262,8 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
       },
       grid: this.grid,
       networkCapture: this.options.networkCaptures?.start(sessionId),
-      recordings: this.options.recordings?.records(request.record) ? this.options.recordings : undefined,
+      recordings,
+      recordingSpace,
       clock: this.options.clock,
       logger: this.logger,
       onEnded: (ended) => {

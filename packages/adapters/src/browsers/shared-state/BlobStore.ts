@@ -15,4 +15,16 @@ export interface BlobStore {
    * `before`: how many went. The retention of what a caller keeps for a while (`downloads/…`).
    */
   deleteBefore(prefix: string, before: Date): Promise<number>;
+  /**
+   * Every blob whose key starts with `prefix`: its key, size in bytes and last write, in key order,
+   * without the bytes. What a caller that bounds what it keeps (recordings) counts.
+   */
+  list(prefix: string): Promise<StoredBlobInfo[]>;
+}
+
+/** What `BlobStore.list` says of one blob. */
+export interface StoredBlobInfo {
+  readonly key: string;
+  readonly bytes: number;
+  readonly updatedAt: Date;
 }

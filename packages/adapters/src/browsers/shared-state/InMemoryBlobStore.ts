@@ -1,5 +1,5 @@
 import type { Clock } from '@browserdeck/domain';
-import type { BlobStore } from './BlobStore.ts';
+import type { BlobStore, StoredBlobInfo } from './BlobStore.ts';
 
 /** `BlobStore` in this process's memory, for tests: what it holds goes with the process. */
 export class InMemoryBlobStore implements BlobStore {
@@ -29,6 +29,13 @@ export class InMemoryBlobStore implements BlobStore {
       if (key.startsWith(prefix) && blob.updatedAt < before && this.blobs.delete(key)) removed++;
     }
     return removed;
+  }
+
+  async list(prefix: string): Promise<StoredBlobInfo[]> {
+    return [...this.blobs]
+      .filter(([key]) => key.startsWith(prefix))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, blob]) => ({ key, bytes: blob.content.byteLength, updatedAt: blob.updatedAt }));
   }
 
   /** Keys held now (tests). */

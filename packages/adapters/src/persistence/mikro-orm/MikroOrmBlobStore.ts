@@ -1,6 +1,6 @@
 import type { Clock } from '@browserdeck/domain';
 import { sql } from 'kysely';
-import type { BlobStore } from '../../browsers/shared-state/BlobStore.ts';
+import type { BlobStore, StoredBlobInfo } from '../../browsers/shared-state/BlobStore.ts';
 import type { BrowserdeckOrm } from './BrowserdeckOrm.ts';
 import { withDatabaseErrors } from './databaseErrors.ts';
 import { type KyselyQueries, queriesOf } from './KyselyQueries.ts';
@@ -58,5 +58,20 @@ export class MikroOrmBlobStore implements BlobStore {
     return withDatabaseErrors(() =>
       this.queries.run(db.deleteFrom('stored_blobs').where(keyStarts).where('updated_at', '<', before)),
     );
+  }
+
+  async list(prefix: string): Promise<StoredBlobInfo[]> {
+    const { db } = this.queries;
+    const keyStarts = sql<boolean>`substr(${sql.ref('key')}, 1, ${prefix.length}) = ${prefix}`;
+    const rows = await withDatabaseErrors(() =>
+      this.queries.rows(
+        db.selectFrom('stored_blobs').select(['key', 'size', 'updated_at']).where(keyStarts).orderBy('key'),
+      ),
+    );
+    return rows.map((row) => ({
+      key: String(row.key),
+      bytes: Number(row.size),
+      updatedAt: new Date(row.updated_at as unknown as string | number | Date),
+    }));
   }
 }

@@ -148,6 +148,22 @@ export function describeBlobStoreContract(name: string, options: BlobStoreContra
       expect(await blobs.get('contexts/p/c/v1')).toBeNull();
     });
 
+    it('lists the blobs under a prefix with their sizes and last writes, in key order, and nothing else', async () => {
+      const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+      const blobs = await options.create(clock);
+      await blobs.put('recordings/b/2', Buffer.from('two'));
+      await blobs.put('recordings/a/1', Buffer.from('1'));
+      await blobs.put('recordingsX/c', Buffer.from('not under the prefix'));
+      await blobs.put('recording_/d', Buffer.from('nor this'));
+      clock.advance(1_000);
+      await blobs.put('recordings/b/2', Buffer.from('twelve'));
+      expect(await blobs.list('recordings/')).toEqual([
+        { key: 'recordings/a/1', bytes: 1, updatedAt: new Date('2026-03-01T12:00:00.000Z') },
+        { key: 'recordings/b/2', bytes: 6, updatedAt: new Date('2026-03-01T12:00:01.000Z') },
+      ]);
+      expect(await blobs.list('nothing/')).toEqual([]);
+    });
+
     it('removes the blobs under a prefix written before a time, and nothing else', async () => {
       const clock = new ManualClock('2026-03-01T12:00:00.000Z');
       const blobs = await options.create(clock);

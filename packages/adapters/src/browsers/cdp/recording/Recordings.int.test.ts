@@ -78,7 +78,16 @@ function frameOf(jpeg: Uint8Array, timestampMs: number) {
   return { jpeg, timestampMs, width: 800, height: 600 };
 }
 
-function setUp(options: { ffmpegPath?: string; maxBytes?: number; logger?: Logger; start?: number } = {}) {
+function setUp(
+  options: {
+    ffmpegPath?: string;
+    maxBytes?: number;
+    maxTotalBytes?: number;
+    maxBytesPerOwner?: number;
+    logger?: Logger;
+    start?: number;
+  } = {},
+) {
   const clock = new ManualClock(new Date(options.start ?? T0));
   const blobs = new InMemoryBlobStore({ clock });
   const recordings = new Recordings({
@@ -86,6 +95,8 @@ function setUp(options: { ffmpegPath?: string; maxBytes?: number; logger?: Logge
     clock,
     logger: options.logger ?? silentLogger,
     maxBytes: options.maxBytes,
+    maxTotalBytes: options.maxTotalBytes,
+    maxBytesPerOwner: options.maxBytesPerOwner,
     ffmpegPath: options.ffmpegPath,
   });
   return { clock, blobs, recordings };
@@ -105,6 +116,58 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe('room among all recordings, with a share per account', () => {
+  /** A finished recording of `ownerId` holding one red frame's video. */
+  async function recorded(recordings: Recordings, clock: ManualClock, id: string, ownerId: string) {
+    const recording = recordings.start(id, { ownerId, maxBytes: await recordings.reserve(ownerId) });
+    recording.tabOpened('0', { url: 'https://example.test/', title: '' }, clock.now().getTime());
+    recording.frame('0', frameOf(red, clock.now().getTime()));
+    clock.advance(1000);
+    await recordings.endAndMake(recording);
+    await recordings.idle();
+    clock.advance(1000);
+    return (await recordings.recording(id))?.state;
+  }
+  const bytesOf = async (blobs: InMemoryBlobStore, id: string) =>
+    (await blobs.list(`recordings/${id}/`)).reduce((sum, blob) => sum + blob.bytes, 0);
+
+  it('removes the account’s own oldest recordings past its share, never another account’s', async () => {
+    const probe = setUp();
+    expect(await recorded(probe.recordings, probe.clock, 'probe', 'x')).toBe('READY');
+    const one = await bytesOf(probe.blobs, 'probe');
+    // Room for two of a's recordings (and a new one's bound of one), four in all.
+    const { clock, blobs, recordings } = setUp({
+      maxBytes: one,
+      maxBytesPerOwner: 2 * one + 1,
+      maxTotalBytes: 4 * one + 1,
+    });
+    expect(await recorded(recordings, clock, 'b1', 'b')).toBe('READY');
+    expect(await recorded(recordings, clock, 'a1', 'a')).toBe('READY');
+    expect(await recorded(recordings, clock, 'a2', 'a')).toBe('READY');
+    expect(await recorded(recordings, clock, 'a3', 'a')).toBe('READY');
+    expect(await recordings.recording('a1')).toBeNull();
+    expect(await recordings.recording('a2')).not.toBeNull();
+    expect(await recordings.recording('b1')).not.toBeNull();
+  });
+
+  it('gives a newcomer no room when the others fill the total: its recording keeps nothing and says capped', async () => {
+    const probe = setUp();
+    expect(await recorded(probe.recordings, probe.clock, 'probe', 'x')).toBe('READY');
+    const one = await bytesOf(probe.blobs, 'probe');
+    const { clock, recordings } = setUp({ maxBytes: one, maxBytesPerOwner: one + 1, maxTotalBytes: 2 * one });
+    expect(await recorded(recordings, clock, 'b1', 'b')).toBe('READY');
+    expect(await recorded(recordings, clock, 'c1', 'c')).toBe('READY');
+    expect(await recordings.reserve('a')).toBe(0);
+    const onCapped = vi.fn();
+    const recording = recordings.start('a1', { ownerId: 'a', maxBytes: 0, onCapped });
+    recording.tabOpened('0', { url: 'https://example.test/', title: '' }, clock.now().getTime());
+    recording.frame('0', frameOf(red, clock.now().getTime()));
+    expect(onCapped).toHaveBeenCalledTimes(1);
+    expect(await recordings.recording('b1')).not.toBeNull();
+    expect(await recordings.recording('c1')).not.toBeNull();
+  });
 });
 
 describe('the frame-rate cap (10 a second per tab)', () => {
@@ -245,7 +308,7 @@ describe('the bound', () => {
     const maxBytes = Math.floor(record * 1.5);
     const onCapped = vi.fn();
     const { clock, recordings } = setUp({ maxBytes });
-    const recording = recordings.start('bounded', onCapped);
+    const recording = recordings.start('bounded', { onCapped });
     recording.tabOpened('0', { url: 'https://example.test/', title: '' }, T0);
     recording.frame('0', frameOf(red, T0));
     expect(onCapped).not.toHaveBeenCalled();

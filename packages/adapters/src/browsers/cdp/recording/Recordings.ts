@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Clock, Logger, RecordingCapability, RecordingFile, StoredRecording } from '@browserdeck/domain';
 import type { BlobStore } from '../../shared-state/BlobStore.ts';
 import { makeVideo } from './makeVideo.ts';
+import { ownerKey, planRecordingSpace, recordingsOf } from './recordingSpace.ts';
 import {
   downloadsKey,
   frameChunkKey,
@@ -22,6 +23,12 @@ export const RECORDING_MAX_BYTES_DEFAULT = 200 * 1024 * 1024;
 export const RECORDINGS_RETENTION_DAYS_DEFAULT = 7;
 /** The most frames a second a tab's recording keeps by default (a page animating without end costs at most this). */
 export const RECORDING_MAX_FPS_DEFAULT = 10;
+
+/** All recordings together at most by default (`RECORDINGS_MAX_GB`): 20 GiB. */
+export const RECORDINGS_MAX_TOTAL_BYTES_DEFAULT = 20 * 1024 ** 3;
+
+/** A date after every write: `deleteBefore` it removes everything under a prefix. */
+const END_OF_TIME = new Date(8.64e15);
 
 /** How long a shutdown waits for the videos of the sessions it ended. */
 export const RECORDINGS_SHUTDOWN_WAIT_MS = 30_000;
@@ -45,7 +52,11 @@ export class Recordings implements RecordingCapability {
   private readonly logger: Logger;
   private readonly clock: Clock;
   private readonly ffmpegPath: string | undefined;
+  private readonly maxTotalBytes: number;
+  private readonly maxBytesPerOwner: number;
   private lastSweep = Number.NEGATIVE_INFINITY;
+  /** The recordings this instance writes now: never evicted to make room. */
+  private readonly active = new Set<string>();
   /** The videos being made, one session after the other (ffmpeg takes a core while it runs). */
   private making: Promise<void> = Promise.resolve();
 
@@ -55,10 +66,16 @@ export class Recordings implements RecordingCapability {
     logger: Logger;
     byDefault?: boolean | undefined;
     maxBytes?: number | undefined;
+    /** All recordings together at most (`RECORDINGS_MAX_GB`; default 20 GiB). */
+    maxTotalBytes?: number | undefined;
+    /** One account's recordings at most (default half of `maxTotalBytes`). */
+    maxBytesPerOwner?: number | undefined;
     retentionDays?: number | undefined;
     maxFps?: number | undefined;
     ffmpegPath?: string | undefined;
   }) {
+    this.maxTotalBytes = deps.maxTotalBytes ?? RECORDINGS_MAX_TOTAL_BYTES_DEFAULT;
+    this.maxBytesPerOwner = Math.min(deps.maxBytesPerOwner ?? this.maxTotalBytes / 2, this.maxTotalBytes);
     this.blobs = deps.blobs;
     this.clock = deps.clock;
     this.logger = deps.logger;
@@ -75,10 +92,69 @@ export class Recordings implements RecordingCapability {
   }
 
   /**
-   * A recording for the session `providerSessionId`; `onCapped` is told once when its bound is
-   * reached. At most once an hour it also removes, in the background, the recordings past retention.
+   * Room for a new recording of `ownerId` (SPEC §18): its bound in bytes, at most `RECORDING_MAX_MB`,
+   * made by removing the owner's own oldest recordings past its share, never another account's;
+   * less (or 0) when all recordings together leave less. Checked when a session starts (sessions
+   * starting at once each see the same room). When the store cannot be read, the per-session bound.
    */
-  start(providerSessionId: string, onCapped?: () => void): ScreencastRecording {
+  async reserve(ownerId: string): Promise<number> {
+    try {
+      const recordings = recordingsOf(await this.blobs.list(RECORDINGS_PREFIX));
+      const active = new Set(this.active);
+      const plan = () =>
+        planRecordingSpace(recordings, {
+          ownerId,
+          perSessionBytes: this.maxBytes,
+          perOwnerBytes: this.maxBytesPerOwner,
+          totalBytes: this.maxTotalBytes,
+          active,
+        });
+      let space = plan();
+      // Another instance's recordings being written or made are not evicted either: a candidate
+      // whose manifest says so is kept, and the room planned again.
+      for (let unchecked = space.evict; unchecked.length > 0; ) {
+        const busy: string[] = [];
+        for (const id of unchecked) {
+          const state = (await readManifest(this.blobs, id))?.state;
+          if (state === 'RECORDING' || state === 'PROCESSING') busy.push(id);
+        }
+        if (busy.length === 0) break;
+        for (const id of busy) active.add(id);
+        const checked = new Set(unchecked);
+        space = plan();
+        unchecked = space.evict.filter((id) => !checked.has(id));
+      }
+      for (const providerSessionId of space.evict) {
+        await this.blobs.deleteBefore(`${RECORDINGS_PREFIX}${providerSessionId}/`, END_OF_TIME);
+      }
+      if (space.evict.length > 0)
+        this.logger.warn(
+          { ownerId, evicted: space.evict.length },
+          'recording: removed an account’s oldest recordings for room',
+        );
+      return space.maxBytes;
+    } catch (error) {
+      this.logger.warn(
+        { err: error },
+        'recording: could not count the recordings kept; the per-session bound applies',
+      );
+      return this.maxBytes;
+    }
+  }
+
+  /**
+   * A recording for the session `providerSessionId` of `ownerId`, bound to `maxBytes` (what
+   * `reserve` gave; default `RECORDING_MAX_MB`); `onCapped` is told once when the bound is reached.
+   * At most once an hour it also removes, in the background, the recordings past retention.
+   */
+  start(
+    providerSessionId: string,
+    options: {
+      ownerId?: string | undefined;
+      maxBytes?: number | undefined;
+      onCapped?: (() => void) | undefined;
+    } = {},
+  ): ScreencastRecording {
     const now = this.clock.now().getTime();
     if (now - this.lastSweep >= SWEEP_EVERY_MS) {
       this.lastSweep = now;
@@ -88,13 +164,21 @@ export class Recordings implements RecordingCapability {
           this.logger.warn({ err: error }, 'recording: could not remove recordings past their retention'),
         );
     }
+    this.active.add(providerSessionId);
+    if (options.ownerId !== undefined) {
+      this.blobs
+        .put(ownerKey(providerSessionId, options.ownerId), new Uint8Array())
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'recording: could not note whose a recording is'),
+        );
+    }
     return new ScreencastRecording({
       blobs: this.blobs,
       providerSessionId,
-      maxBytes: this.maxBytes,
+      maxBytes: Math.min(options.maxBytes ?? this.maxBytes, this.maxBytes),
       maxFps: this.maxFps,
       logger: this.logger,
-      onCapped,
+      onCapped: options.onCapped,
     });
   }
 
@@ -127,6 +211,15 @@ export class Recordings implements RecordingCapability {
    * are in. Never throws: a failure is in the manifest and the log.
    */
   async finish(recording: ScreencastRecording): Promise<void> {
+    const { providerSessionId } = recording;
+    try {
+      await this.makeVideos(recording);
+    } finally {
+      this.active.delete(providerSessionId);
+    }
+  }
+
+  private async makeVideos(recording: ScreencastRecording): Promise<void> {
     const { providerSessionId } = recording;
     const manifest = await recording.end(this.clock.now().getTime());
     // A tab with no frame stored (none shown, or every write of its frames failed) has no video.

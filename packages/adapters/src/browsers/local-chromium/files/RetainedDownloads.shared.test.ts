@@ -137,6 +137,7 @@ describe('RetainedDownloads with a shared blob store', () => {
         get: (key) => blobs.get(key),
         delete: (key) => blobs.delete(key),
         deleteBefore: (prefix, before) => blobs.deleteBefore(prefix, before),
+        list: (prefix) => blobs.list(prefix),
       },
       logger: { warn: (_details, message) => warnings.push(message), error() {} },
     });

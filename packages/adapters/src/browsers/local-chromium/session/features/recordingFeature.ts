@@ -16,16 +16,21 @@ export function recordingFeature(recordings: Recordings): SessionFeature {
     name: 'recording',
     async prepare(request) {
       if (!recordings.records(request.record)) return {};
+      // Room for it among the account's recordings, made before admission (SPEC §18 bounds).
+      const maxBytes = await recordings.reserve(request.ownerId);
       let end: (() => Promise<void>) | undefined;
       return {
         open(session) {
           const { recorder } = session.browser;
-          const recording = recordings.start(session.id, () =>
-            recorder.recordServiceEvent(RECORDING_CAPPED_METHOD, {
-              reason:
-                'The session’s recording reached its bound (RECORDING_MAX_MB); later frames are not in its videos.',
-            }),
-          );
+          const recording = recordings.start(session.id, {
+            ownerId: request.ownerId,
+            maxBytes,
+            onCapped: () =>
+              recorder.recordServiceEvent(RECORDING_CAPPED_METHOD, {
+                reason:
+                  'The session’s recording reached its bound (RECORDING_MAX_MB); later frames are not in its videos.',
+              }),
+          });
           recorder.captureVideo(recording, recordings.maxFps);
           end = () => {
             recorder.captureVideo(null);
