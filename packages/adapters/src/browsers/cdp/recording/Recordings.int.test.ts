@@ -138,7 +138,7 @@ describe('room among all recordings, with a share per account', () => {
     expect(await recorded(probe.recordings, probe.clock, 'probe', 'x')).toBe('READY');
     const one = await bytesOf(probe.blobs, 'probe');
     // Room for two of a's recordings (and a new one's bound of one), four in all.
-    const { clock, blobs, recordings } = setUp({
+    const { clock, recordings } = setUp({
       maxBytes: one,
       maxBytesPerOwner: 2 * one + 1,
       maxTotalBytes: 4 * one + 1,
@@ -389,6 +389,38 @@ describe('failures', () => {
       expect.objectContaining({ providerSessionId: 'no-ffmpeg' }),
       expect.stringContaining('could not make'),
     );
+    // Once ffmpeg is there, a downloads request makes them again, from the frames kept.
+    const fixed = new Recordings({ blobs, clock, logger: silentLogger });
+    await fixed.requestDownloads('no-ffmpeg');
+    expect((await fixed.recording('no-ffmpeg'))?.state).toBe('PROCESSING');
+    await fixed.idle();
+    expect(await fixed.recording('no-ffmpeg')).toMatchObject({
+      state: 'READY',
+      error: null,
+      downloadsRequested: true,
+    });
+    expect(
+      Buffer.from((await fixed.file('no-ffmpeg', '0', 'video.mp4')) ?? []).toString('latin1', 4, 8),
+    ).toBe('ftyp');
+    expect(frameKeys(blobs, 'no-ffmpeg')).toEqual([]);
+  });
+
+  it('makes again the videos of a recording left PROCESSING by a stopped instance, once stale', async () => {
+    const { clock, blobs, recordings } = setUp();
+    const recording = recordings.start('orphaned');
+    recording.tabOpened('0', { url: 'https://example.test/', title: '' }, T0);
+    recording.frame('0', frameOf(red, T0));
+    clock.advance(1000);
+    // Its instance wrote the last frames and stopped before making the videos.
+    await recording.end(clock.now().getTime());
+    const other = new Recordings({ blobs, clock, logger: silentLogger });
+    await other.requestDownloads('orphaned');
+    await other.idle();
+    expect((await other.recording('orphaned'))?.state).toBe('PROCESSING');
+    clock.advance(11 * 60 * 1000);
+    await other.requestDownloads('orphaned');
+    await other.idle();
+    expect((await other.recording('orphaned'))?.state).toBe('READY');
   });
 
   it('goes on when the blob store refuses every write, and logs it', async () => {

@@ -10,6 +10,7 @@ import {
   frameChunkKey,
   type ManifestPage,
   RECORDINGS_PREFIX,
+  type RecordingManifest,
   readFrames,
   readManifest,
   videoFileKey,
@@ -29,6 +30,12 @@ export const RECORDINGS_MAX_TOTAL_BYTES_DEFAULT = 20 * 1024 ** 3;
 
 /** A date after every write: `deleteBefore` it removes everything under a prefix. */
 const END_OF_TIME = new Date(8.64e15);
+
+/**
+ * How long after its session ended a recording may say `PROCESSING` before a downloads request
+ * makes its videos again (the instance making them is taken to have stopped).
+ */
+export const STALE_PROCESSING_MS = 10 * 60 * 1000;
 
 /** How long a shutdown waits for the videos of the sessions it ended. */
 export const RECORDINGS_SHUTDOWN_WAIT_MS = 30_000;
@@ -220,8 +227,11 @@ export class Recordings implements RecordingCapability {
   }
 
   private async makeVideos(recording: ScreencastRecording): Promise<void> {
-    const { providerSessionId } = recording;
-    const manifest = await recording.end(this.clock.now().getTime());
+    await this.makeVideosOf(recording.providerSessionId, await recording.end(this.clock.now().getTime()));
+  }
+
+  /** Makes the videos of an ended recording's manifest, stores them, and marks it READY or FAILED. */
+  private async makeVideosOf(providerSessionId: string, manifest: RecordingManifest): Promise<void> {
     // A tab with no frame stored (none shown, or every write of its frames failed) has no video.
     manifest.pages = manifest.pages.filter((page) => page.chunks > 0);
     try {
@@ -268,8 +278,28 @@ export class Recordings implements RecordingCapability {
     return this.blobs.get(videoFileKey(providerSessionId, pageId, file));
   }
 
+  /**
+   * Notes the downloads request, and makes the videos again (queued, as at a session's end) when
+   * they could not be made (`FAILED`: ffmpeg was missing, say), or when they have been `PROCESSING`
+   * for longer than `STALE_PROCESSING_MS` after the session ended (the instance that was making them
+   * stopped): Browserbase's downloads create retries what failed. Their frames are still kept then.
+   */
   async requestDownloads(providerSessionId: string): Promise<void> {
     await this.blobs.put(downloadsKey(providerSessionId), Buffer.from(this.clock.now().toISOString()));
+    const manifest = await readManifest(this.blobs, providerSessionId);
+    if (!manifest || manifest.endedAtMs === null) return;
+    const stale = this.clock.now().getTime() - manifest.endedAtMs > STALE_PROCESSING_MS;
+    const retry = manifest.state === 'FAILED' || (manifest.state === 'PROCESSING' && stale);
+    if (!retry || this.active.has(providerSessionId)) return;
+    this.active.add(providerSessionId);
+    await writeManifest(this.blobs, providerSessionId, { ...manifest, state: 'PROCESSING', error: null });
+    this.making = this.making.then(async () => {
+      try {
+        await this.makeVideosOf(providerSessionId, { ...manifest, error: null });
+      } finally {
+        this.active.delete(providerSessionId);
+      }
+    });
   }
 
   private async makeTabVideo(
