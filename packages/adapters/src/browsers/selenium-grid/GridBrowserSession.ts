@@ -88,7 +88,7 @@ export class GridBrowserSession implements ConnectTarget {
     grid: GridSessionCalls;
     networkCapture?: NetworkCapture | undefined;
     recordings?: Recordings | undefined;
-    recordingSpace?: { ownerId: string; maxBytes: number } | undefined;
+    recordingOwnerId?: string | undefined;
     clock: Clock;
     logger: Logger;
     onEnded: (session: GridBrowserSession) => void;
@@ -107,7 +107,7 @@ export class GridBrowserSession implements ConnectTarget {
     this.recorder.captureNetwork(deps.networkCapture ?? null);
     if (deps.recordings) {
       const recording = deps.recordings.start(this.id, {
-        ...deps.recordingSpace,
+        ownerId: deps.recordingOwnerId,
         onCapped: () =>
           this.recorder.recordServiceEvent(RECORDING_CAPPED_METHOD, {
             reason:
@@ -159,9 +159,9 @@ export class GridBrowserSession implements ConnectTarget {
     grid: GridSessionCalls;
     /** Where the session's network goes for its HAR (absent: not captured). */
     networkCapture?: NetworkCapture | undefined;
-    /** Where the session is recorded (absent: not recorded), and whose it is and its bound. */
+    /** Where the session is recorded (absent: not recorded), and whose it is. */
     recordings?: Recordings | undefined;
-    recordingSpace?: { ownerId: string; maxBytes: number } | undefined;
+    recordingOwnerId?: string | undefined;
     clock: Clock;
     logger: Logger;
     onEnded: (session: GridBrowserSession) => void;

@@ -242,11 +242,8 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
       expiresAt: new Date(now.getTime() + timeoutSec * 1000),
       instanceId: this.instanceId,
     };
-    // Recorded unless switched off, with room made among the account's recordings (SPEC §18).
+    // Recorded unless switched off (SPEC §18).
     const recordings = this.options.recordings?.records(request.record) ? this.options.recordings : undefined;
-    const recordingSpace = recordings
-      ? { ownerId: request.ownerId, maxBytes: await recordings.reserve(request.ownerId) }
-      : undefined;
     const session = GridBrowserSession.open({
       snapshot,
       browserdeckSessionId: request.sessionId,
@@ -263,7 +260,7 @@ export class SeleniumGridProvider implements ComposableBrowserProvider, Provider
       grid: this.grid,
       networkCapture: this.options.networkCaptures?.start(sessionId),
       recordings,
-      recordingSpace,
+      recordingOwnerId: request.ownerId,
       clock: this.options.clock,
       logger: this.logger,
       onEnded: (ended) => {

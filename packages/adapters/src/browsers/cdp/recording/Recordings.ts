@@ -150,9 +150,11 @@ export class Recordings implements RecordingCapability {
   }
 
   /**
-   * A recording for the session `providerSessionId` of `ownerId`, bound to `maxBytes` (what
-   * `reserve` gave; default `RECORDING_MAX_MB`); `onCapped` is told once when the bound is reached.
-   * At most once an hour it also removes, in the background, the recordings past retention.
+   * A recording for the session `providerSessionId`, bound to `maxBytes` (default `RECORDING_MAX_MB`);
+   * `onCapped` is told once when the bound is reached. With `ownerId`, it notes whose it is and, in
+   * the background (off the session's create), finds it room among the account's recordings
+   * (`reserve`), lowering its bound to that. At most once an hour it also removes, in the
+   * background, the recordings past retention.
    */
   start(
     providerSessionId: string,
@@ -179,7 +181,7 @@ export class Recordings implements RecordingCapability {
           this.logger.warn({ err: error }, 'recording: could not note whose a recording is'),
         );
     }
-    return new ScreencastRecording({
+    const recording = new ScreencastRecording({
       blobs: this.blobs,
       providerSessionId,
       maxBytes: Math.min(options.maxBytes ?? this.maxBytes, this.maxBytes),
@@ -187,6 +189,10 @@ export class Recordings implements RecordingCapability {
       logger: this.logger,
       onCapped: options.onCapped,
     });
+    if (options.ownerId !== undefined) {
+      void this.reserve(options.ownerId).then((room) => recording.limitTo(room));
+    }
+    return recording;
   }
 
   /**

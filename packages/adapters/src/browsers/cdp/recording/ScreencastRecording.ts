@@ -45,7 +45,7 @@ interface TabBuffer {
 export class ScreencastRecording {
   readonly providerSessionId: string;
   private readonly blobs: BlobStore;
-  private readonly maxBytes: number;
+  private maxBytes: number;
   private readonly logger: Logger;
   private readonly onCapped: () => void;
   private readonly manifest: RecordingManifest;
@@ -86,6 +86,19 @@ export class ScreencastRecording {
     };
     // The manifest at once: the session's replay says RECORDING from its start.
     this.flush();
+  }
+
+  /**
+   * Lowers the bound to `maxBytes` (the room `Recordings.reserve` found once the recording had
+   * started); past it already, the recording stops now.
+   */
+  limitTo(maxBytes: number): void {
+    this.maxBytes = Math.min(this.maxBytes, maxBytes);
+    if (this.keptBytes > this.maxBytes && !this.manifest.capped && !this.ended) {
+      this.manifest.capped = true;
+      this.onCapped();
+      this.flush();
+    }
   }
 
   /** A tab appeared (or was recorded from now on), showing `url`. */

@@ -16,15 +16,12 @@ export function recordingFeature(recordings: Recordings): SessionFeature {
     name: 'recording',
     async prepare(request) {
       if (!recordings.records(request.record)) return {};
-      // Room for it among the account's recordings, made before admission (SPEC §18 bounds).
-      const maxBytes = await recordings.reserve(request.ownerId);
       let end: (() => Promise<void>) | undefined;
       return {
         open(session) {
           const { recorder } = session.browser;
           const recording = recordings.start(session.id, {
             ownerId: request.ownerId,
-            maxBytes,
             onCapped: () =>
               recorder.recordServiceEvent(RECORDING_CAPPED_METHOD, {
                 reason:
