@@ -16,10 +16,13 @@
  * instances), and deployment (deploy.ts: the container image's size and layers, cold start to
  * /readyz of a container against `npm start`, and create → connected → first evaluate directly,
  * through the shipped nginx front over TLS, and on a container; needs podman, builds
- * `localhost/browserdeck:bench` when absent). Every
+ * `localhost/browserdeck:bench` when absent), and recordings (recording.ts: recorded sessions against
+ * `record: false` ones on one server, alternating: create → first evaluate, page loads, CPU a minute of
+ * the server and the session's browser on a static and an animated page, frame bytes and video-making
+ * time per minute recorded). Every
  * server runs in its own process; all traffic is to 127.0.0.1. Knobs (environment): BENCH_ROUNDS
  * (3), BENCH_DURATION_SEC (5), BENCH_CONNECTIONS (32), BENCH_PROVIDER_REQUESTS (300), BENCH_LOCAL_RUNS (5),
- * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs,instances,egress,waiters,deploy,shares,shared),
+ * BENCH_ISOLATION_RUNS (20), BENCH_SCENARIOS (sqlite,postgres,provider,local,scale,soak,apikey,bbsdk,liveview,console,capacity,runs,instances,egress,waiters,deploy,shares,shared,recording),
  * BENCH_PROFILE (auto | always | never), BENCH_WRITE (all | sections | none), and the scenarios' own:
  * BENCH_SCALE_SESSIONS (1000000), BENCH_SCALE_PROJECTS (1000), BENCH_SCALE_SAMPLES (200),
  * SOAK_DURATION_SEC (60), SOAK_WARMUP_SEC (120), SOAK_CONNECTIONS (64), SOAK_DIALECT
@@ -50,11 +53,16 @@
  * context opened from local disk and from the database), BENCH_DEPLOY_STARTS (3, cold starts per side:
  * container, `npm start`), BENCH_DEPLOY_RUNS (10, timed rounds per way: direct, nginx, container),
  * BENCH_DEPLOY_PAUSE_MS (1500, before each round: the warm browser refills), BENCH_DEPLOY_BUILD (absent:
- * build `localhost/browserdeck:bench` only when missing | always: rebuild it, cached).
+ * build `localhost/browserdeck:bench` only when missing | always: rebuild it, cached), BENCH_RECORDING_RUNS
+ * (8, rounds; each runs a page-load, a static and an animated session per side: recorded, not),
+ * BENCH_RECORDING_LOADS (10, timed page loads per page-load session), BENCH_RECORDING_WINDOW_SEC (10, the
+ * CPU window of a static or animated session), BENCH_RECORDING_PAUSE_MS (1500, before each create; then
+ * it waits for the warm browser).
  *
  * BENCH_WRITE: `all` regenerates docs/benchmarks.md down to the hand-written analysis; `sections`
  * only replaces the marked sections (`<!-- bench:NAME -->` … `<!-- /bench:NAME -->`, today `apikey`,
- * `bbsdk`, `liveview`, `console`, `capacity`, `runs`, `instances`, `egress`, `waiters` and `deploy`) of the scenarios this run measured, and leaves every other line as it was. The
+ * `bbsdk`, `liveview`, `console`, `capacity`, `runs`, `instances`, `egress`, `waiters`, `deploy`, `shares`,
+ * `shared` and `recording`) of the scenarios this run measured, and leaves every other line as it was. The
  * default is `all` for a run of every scenario and `sections` for a partial run, so measuring one
  * scenario never blanks the others' figures. `none` only prints the report (the smoke run in
  * `npm test`, test/benchSmoke.int.test.ts, must not touch docs/benchmarks.md).
@@ -91,6 +99,7 @@ import { load } from './load.ts';
 import { markedSection, replaceMarkedSections } from './markedSections.ts';
 import { monotonicUs, type ProfileTop, type ProfileWindow, summariseProfile } from './profileSummary.ts';
 import { browserbaseEnv, type OverheadResult, runProviderOverhead } from './providerOverhead.ts';
+import { RECORDING_PAGE_LOAD_TARGET, type RecordingBenchResult, runRecordingBench } from './recording.ts';
 import { RUNS_TARGETS, type RunsResult, runRunsBench } from './runs.ts';
 import { runsHeadline } from './runsFigures.ts';
 import { runScaleBench, SCALE_TARGETS, type ScaleBenchResult } from './scale.ts';
@@ -123,6 +132,7 @@ const ALL_SCENARIOS = [
   'deploy',
   'shares',
   'shared',
+  'recording',
 ];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(',')).split(','));
 const WRITE = process.env.BENCH_WRITE ?? (ALL_SCENARIOS.every((s) => SCENARIOS.has(s)) ? 'all' : 'sections');
@@ -175,6 +185,12 @@ const DEPLOY_OPTIONS = {
   runs: num('BENCH_DEPLOY_RUNS', 10),
   pauseMs: num('BENCH_DEPLOY_PAUSE_MS', 1500),
   build: process.env.BENCH_DEPLOY_BUILD === 'always' ? ('always' as const) : ('absent' as const),
+};
+const RECORDING_OPTIONS = {
+  runs: num('BENCH_RECORDING_RUNS', 8),
+  loads: num('BENCH_RECORDING_LOADS', 10),
+  windowSec: num('BENCH_RECORDING_WINDOW_SEC', 10),
+  pauseMs: num('BENCH_RECORDING_PAUSE_MS', 1500),
 };
 const PROFILE = process.env.BENCH_PROFILE ?? 'auto';
 const TARGET_RATIO = 0.35;
@@ -248,6 +264,7 @@ let sharesTable: string | undefined;
 let sharedTable: string | undefined;
 let instancesBench: InstancesResult | undefined;
 let deployBench: DeployResult | undefined;
+let recordingBench: RecordingBenchResult | undefined;
 let profile: ProfileTop[] | undefined;
 let profileNote = '';
 
@@ -446,6 +463,12 @@ try {
     deployBench = await scenario(
       `Deploy: the container image, cold starts and nginx (${DEPLOY_OPTIONS.starts} starts, ${DEPLOY_OPTIONS.runs} rounds per side)`,
       () => runDeployBench({ ...DEPLOY_OPTIONS, log }),
+    );
+  }
+  if (SCENARIOS.has('recording')) {
+    recordingBench = await scenario(
+      `Recordings: recorded against not recorded, local provider (${RECORDING_OPTIONS.runs} rounds of 3 sessions per side)`,
+      () => runRecordingBench({ ...RECORDING_OPTIONS, log }),
     );
   }
 
@@ -716,6 +739,12 @@ sections.shared = markedSection(
     ? `## 17. State no instance owns: a session through the other instance, a context from the database\n\n\`bench/sharedState.ts ${SHARED_ROUNDS}\`, spawned:\n\n${sharedTable.trimEnd()}\n\nA context's profile is a zip in the database (\`stored_blobs\`), one per save; each instance keeps the saves it opened unpacked under \`DATA_DIR/context-cache/<instance>\`, so the second open on an instance reads local disk (as every open did before profiles were shared), the first reads the row and unpacks it. A session saving to a context runs on a staged copy; its release zips the profile and stores it before it answers. Command: ${sectionCommand}.`
     : '## 17. State no instance owns: a session through the other instance, a context from the database\n\nNot measured in this run.',
 );
+sections.recording = markedSection(
+  'recording',
+  recordingBench
+    ? `${recordingBench.markdown.trimEnd()}\n\nCommand: ${sectionCommand}.`
+    : '## 18. Recordings (issue 39): what recording a session costs\n\nNot measured in this run.',
+);
 sections.deploy = markedSection(
   'deploy',
   deployBench
@@ -746,6 +775,8 @@ out.push(
   sections.shares,
   '',
   sections.shared,
+  '',
+  sections.recording,
   '',
 );
 if (apiKeys) {
@@ -892,6 +923,22 @@ if (instancesBench) {
     ]);
 }
 
+if (recordingBench) {
+  const { ratio, pageLoad, createToEvaluate } = recordingBench.figures;
+  targets.push([
+    'recording: static page load p50, recorded ÷ not − 1',
+    `${ratio.pageLoadP50 - 1 >= 0 ? '+' : ''}${fmt((ratio.pageLoadP50 - 1) * 100, 1)} % (${fmt(pageLoad.on.p50, 1)} / ${fmt(pageLoad.off.p50, 1)} ms)`,
+    `≤ +${RECORDING_PAGE_LOAD_TARGET * 100} %`,
+    pass(ratio.pageLoadP50 - 1 <= RECORDING_PAGE_LOAD_TARGET),
+  ]);
+  targets.push([
+    'recording: create → first evaluate p50, recorded ÷ not',
+    `${fmt(ratio.createToEvaluateP50, 2)}×`,
+    `(info; not recorded ${fmt(createToEvaluate.off.p50, 1)} ms)`,
+    '',
+  ]);
+}
+
 if (deployBench) {
   const { sessions, ratio } = deployBench.figures;
   targets.push([
@@ -954,7 +1001,8 @@ if (WRITE === 'none') {
       (name === 'waiters' && waitersTable) ||
       (name === 'shares' && sharesTable) ||
       (name === 'shared' && sharedTable) ||
-      (name === 'deploy' && deployBench),
+      (name === 'deploy' && deployBench) ||
+      (name === 'recording' && recordingBench),
   );
   const unmarked = [...SCENARIOS].filter((name) => !(name in sections));
   if (unmarked.length)

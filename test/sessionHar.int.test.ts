@@ -1,7 +1,11 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from '../packages/adapters/src/browsers/local-chromium/chromium/findChromium.ts';
 import { eventually } from './instancesApi.ts';
 import { request, signUpUser } from './runsApi.ts';
 import { serverForTests } from './serverProcess.ts';
@@ -145,6 +149,29 @@ describe('a session’s network as HAR', () => {
     expect(dialect.body.log.entries.map((e) => e.request.url).sort()).toEqual(
       after.log.entries.map((e) => e.request.url).sort(),
     );
+
+    // A real HAR consumer reads it: Playwright replays a browser's requests from it (routeFromHAR,
+    // nothing not in it goes out), with the statuses and the headers as captured, redacted.
+    const work = await mkdtemp(join(tmpdir(), 'browserdeck-har-'));
+    const replayer = await chromium.launch({
+      executablePath: (await findChromium())!.path,
+      args: ['--no-sandbox'],
+    });
+    try {
+      const harFile = join(work, 'session.har');
+      await writeFile(harFile, JSON.stringify(after));
+      const context = await replayer.newContext();
+      await context.routeFromHAR(harFile, { notFound: 'abort' });
+      const page = await context.newPage();
+      const api = await page.goto(`${siteUrl}/api/data`);
+      expect(api?.status()).toBe(200);
+      expect(await api?.headerValue('set-cookie')).toBe('[redacted]');
+      expect((await page.goto(`${siteUrl}/missing`))?.status()).toBe(404);
+      await expect(page.goto(`${siteUrl}/never-requested`)).rejects.toThrow();
+    } finally {
+      await replayer.close();
+      await rm(work, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('answers 404 for an unknown session and 400 for a bad sensitive flag, changing nothing', async () => {
