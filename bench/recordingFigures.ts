@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import type { RecordingKind, RecordingSide, SessionSample } from './recording.ts';
+import type { RecordingKind, RecordingSide, SessionSample } from './recordingSample.ts';
 import { median, percentile } from './stats.ts';
 
 /** A median and a p90. */

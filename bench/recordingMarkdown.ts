@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
-import { RECORDING_PAGE_LOAD_TARGET, type RecordingBenchOptions } from './recording.ts';
 import type { CpuPerMinute, RecordingFigures, Spread } from './recordingFigures.ts';
+import { RECORDING_PAGE_LOAD_TARGET, type RecordingBenchOptions } from './recordingSample.ts';
 import { STATIC_PAGE_BYTES } from './recordingSite.ts';
 import { fmt, table } from './stats.ts';
 

@@ -3,17 +3,9 @@ import type { ReplayPage, SessionReplay } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
+import type { InspectorClock } from './inspectorClock.ts';
 import { SessionLogs } from './SessionLogs.tsx';
 import { SessionNetwork } from './SessionNetwork.tsx';
-
-/**
- * The inspector's one clock (SPEC §18): wall-clock ms since the epoch. `cursorMs` is the moment the
- * video shows (null before it plays); `seek` moves the video there, from a request or a log line.
- */
-export interface InspectorClock {
-  readonly cursorMs: number | null;
-  seek(wallMs: number): void;
-}
 
 /** How often the replay is asked for while it is being recorded or made. */
 const REPLAY_POLL_MS = 2000;

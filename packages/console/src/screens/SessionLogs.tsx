@@ -4,9 +4,8 @@ import { useConsole } from '../app/ConsoleContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { formatTime } from '../components/formatting.ts';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
-import { atCursor } from './atCursor.ts';
 import { describeLogEntry } from './describeLogEntry.ts';
-import type { InspectorClock } from './SessionInspector.tsx';
+import { atCursor, type InspectorClock } from './inspectorClock.ts';
 
 /** Log entries a page loads. */
 const LOG_PAGE = 50;

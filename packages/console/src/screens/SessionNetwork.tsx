@@ -3,8 +3,7 @@ import type { Har, HarEntry } from '../api/types.ts';
 import { useConsole } from '../app/ConsoleContext.ts';
 import { useResource } from '../app/useResource.ts';
 import { ProblemAlert } from '../components/ProblemAlert.tsx';
-import { atCursor } from './atCursor.ts';
-import type { InspectorClock } from './SessionInspector.tsx';
+import { atCursor, type InspectorClock } from './inspectorClock.ts';
 
 /** A header as HAR lists it. */
 interface Header {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atCursor } from './atCursor.ts';
+import { atCursor } from './inspectorClock.ts';
 
 describe('atCursor', () => {
   const moments = [100, 200, 200, 400];
