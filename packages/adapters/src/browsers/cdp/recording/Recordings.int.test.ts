@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InMemoryBlobStore } from '../../shared-state/InMemoryBlobStore.ts';
 import { Recordings } from './Recordings.ts';
 import { encodeFrame } from './recordingStore.ts';
+import { pixelAt } from './testing/videoProbe.ts';
 
 const run = promisify(execFile);
 const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
@@ -43,19 +44,7 @@ async function colourJpeg(dir: string, colour: string): Promise<Uint8Array> {
 async function centreAt(video: Uint8Array, seconds: number) {
   const file = join(await tempDir(), 'video.mp4');
   await writeFile(file, video);
-  const { stdout } = await run(
-    FFMPEG,
-    ['-loglevel', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1'].concat([
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      '-',
-    ]),
-    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
-  );
-  const at = (120 * 320 + 160) * 3;
-  return { r: stdout[at] ?? -1, g: stdout[at + 1] ?? -1, b: stdout[at + 2] ?? -1 };
+  return pixelAt(file, seconds, 160, 120, 320);
 }
 
 async function durationOf(video: Uint8Array): Promise<number> {
